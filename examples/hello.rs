@@ -1,0 +1,32 @@
+//! The seed's hello package: one tool, `greet`.
+#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+
+use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+
+fn greet(args: &Args<'_>) -> Result<Reply, ToolError> {
+    let name = args.str("name")?;
+    let mut out = JsonWriter::new();
+    out.begin_object().key("message").string_parts(&["Hello, ", &name, "!"]).end_object();
+    Ok(Reply::json(out))
+}
+
+pub const PACKAGE: Package = Package::new(
+    "hello",
+    env!("CARGO_PKG_VERSION"),
+    "Says hello.",
+    &[Tool {
+        name: "greet",
+        description: "Greet someone by name.",
+        input_schema: r#"{
+            "properties": {"name": {"description": "Who to greet.", "type": "string"}},
+            "required": ["name"],
+            "type": "object"
+        }"#,
+        output_schema: Some(
+            r#"{"properties": {"message": {"type": "string"}}, "required": ["message"], "type": "object"}"#,
+        ),
+        run: greet,
+    }],
+);
+
+subako_tiny::main!(PACKAGE);

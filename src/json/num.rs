@@ -1,0 +1,41 @@
+//! Numbers as JSON text, with no `core::fmt` and no panics.
+
+use alloc::vec::Vec;
+
+/// The decimal digits of `n`, written at the end of `buf`.
+pub fn u64_digits(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    &buf[at..]
+}
+
+/// Appends the decimal digits of `n`.
+pub fn write_u64(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(u64_digits(n, &mut [0; 20]));
+}
+
+pub fn write_i64(out: &mut Vec<u8>, n: i64) {
+    if n < 0 {
+        out.push(b'-');
+    }
+    write_u64(out, n.unsigned_abs());
+}
+
+/// Appends `x` in the shortest form that reads back as the same `f64`, as
+/// serde_json writes it (`1.0`, `0.1`, `1e100`); `null` when JSON cannot
+/// hold it.
+pub fn write_f64(out: &mut Vec<u8>, x: f64) {
+    if !x.is_finite() {
+        out.extend_from_slice(b"null");
+        return;
+    }
+    let mut buf = ryu::Buffer::new();
+    out.extend_from_slice(buf.format_finite(x).as_bytes());
+}

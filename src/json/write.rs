@@ -1,0 +1,221 @@
+//! A compact JSON writer with no `core::fmt`.
+//!
+//! Commas are placed by looking at the last byte written: a value or key
+//! that follows `[`, `{` or `:` (or starts the document) needs none, any
+//! other needs one. So the writer keeps no stack, and a value can be built
+//! by any code that holds the writer.
+
+use alloc::vec::Vec;
+
+use super::num;
+
+/// Writes one JSON document into a growable buffer.
+#[derive(Default, Debug, Clone)]
+pub struct JsonWriter {
+    buf: Vec<u8>,
+    /// Where this writer's document starts in `buf`.
+    start: usize,
+}
+
+impl JsonWriter {
+    pub const fn new() -> JsonWriter {
+        JsonWriter { buf: Vec::new(), start: 0 }
+    }
+
+    /// A writer that appends to `buf`, as one value after what it holds.
+    pub fn appending(buf: Vec<u8>) -> JsonWriter {
+        let start = buf.len();
+        JsonWriter { buf, start }
+    }
+
+    /// The bytes written so far.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.buf[self.start..]
+    }
+
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.buf
+    }
+
+    fn separate(&mut self) {
+        if self.buf.len() > self.start {
+            match self.buf[self.buf.len() - 1] {
+                b'[' | b'{' | b':' => {}
+                _ => self.buf.push(b','),
+            }
+        }
+    }
+
+    pub fn begin_object(&mut self) -> &mut Self {
+        self.separate();
+        self.buf.push(b'{');
+        self
+    }
+
+    pub fn end_object(&mut self) -> &mut Self {
+        self.buf.push(b'}');
+        self
+    }
+
+    pub fn begin_array(&mut self) -> &mut Self {
+        self.separate();
+        self.buf.push(b'[');
+        self
+    }
+
+    pub fn end_array(&mut self) -> &mut Self {
+        self.buf.push(b']');
+        self
+    }
+
+    /// A member's key; its value comes next.
+    pub fn key(&mut self, key: &str) -> &mut Self {
+        self.string(key);
+        self.buf.push(b':');
+        self
+    }
+
+    pub fn string(&mut self, s: &str) -> &mut Self {
+        self.separate();
+        write_escaped(&mut self.buf, s.as_bytes());
+        self
+    }
+
+    /// A string made of several pieces, written as one.
+    pub fn string_parts(&mut self, parts: &[&str]) -> &mut Self {
+        self.separate();
+        self.buf.push(b'"');
+        for part in parts {
+            escape_into(&mut self.buf, part.as_bytes());
+        }
+        self.buf.push(b'"');
+        self
+    }
+
+    pub fn int(&mut self, n: i64) -> &mut Self {
+        self.separate();
+        num::write_i64(&mut self.buf, n);
+        self
+    }
+
+    pub fn uint(&mut self, n: u64) -> &mut Self {
+        self.separate();
+        num::write_u64(&mut self.buf, n);
+        self
+    }
+
+    /// A float as serde_json writes one (shortest round-trip form; `null`
+    /// for NaN and infinities). Only modules that write floats carry it.
+    pub fn float(&mut self, x: f64) -> &mut Self {
+        self.separate();
+        num::write_f64(&mut self.buf, x);
+        self
+    }
+
+    pub fn bool(&mut self, b: bool) -> &mut Self {
+        self.separate();
+        self.buf.extend_from_slice(if b { b"true" } else { b"false" });
+        self
+    }
+
+    pub fn null(&mut self) -> &mut Self {
+        self.separate();
+        self.buf.extend_from_slice(b"null");
+        self
+    }
+
+    /// JSON text that is already valid, such as a [`Value`](super::Value)'s
+    /// raw bytes, written as it is.
+    pub fn raw(&mut self, json: &[u8]) -> &mut Self {
+        self.separate();
+        self.buf.extend_from_slice(json);
+        self
+    }
+
+    /// Valid JSON text with the white space between its tokens taken out,
+    /// so a pretty hand-written schema still travels on one line.
+    pub fn compact(&mut self, json: &[u8]) -> &mut Self {
+        self.separate();
+        compact_into(&mut self.buf, json);
+        self
+    }
+}
+
+/// Appends `json` (valid JSON text) without white space outside strings.
+pub fn compact_into(out: &mut Vec<u8>, json: &[u8]) {
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in json {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+        } else if b == b'"' {
+            in_string = true;
+        } else if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+            continue;
+        }
+        out.push(b);
+    }
+}
+
+/// Appends `s` as a quoted JSON string.
+pub fn write_escaped(out: &mut Vec<u8>, s: &[u8]) {
+    out.push(b'"');
+    escape_into(out, s);
+    out.push(b'"');
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// How serde_json escapes byte `b`: `0` for none, `u` for `\u00XX`, else the
+/// letter after the backslash.
+const fn escape_of(b: u8) -> u8 {
+    match b {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        0x08 => b'b',
+        0x0c => b'f',
+        b'\n' => b'n',
+        b'\r' => b'r',
+        b'\t' => b't',
+        0..=0x1f => b'u',
+        _ => 0,
+    }
+}
+
+/// Writes the escape for `b` into `out` and returns its length (0 when `b`
+/// needs none). Shared with the panic path, which cannot allocate.
+pub fn escape_byte(b: u8, out: &mut [u8; 6]) -> usize {
+    match escape_of(b) {
+        0 => 0,
+        b'u' => {
+            *out = [b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]];
+            6
+        }
+        letter => {
+            out[0] = b'\\';
+            out[1] = letter;
+            2
+        }
+    }
+}
+
+/// Appends the escaped body of a JSON string (no quotes).
+pub fn escape_into(out: &mut Vec<u8>, s: &[u8]) {
+    let mut run = 0;
+    let mut esc = [0u8; 6];
+    for (i, &b) in s.iter().enumerate() {
+        let n = escape_byte(b, &mut esc);
+        if n > 0 {
+            out.extend_from_slice(&s[run..i]);
+            out.extend_from_slice(&esc[..n]);
+            run = i + 1;
+        }
+    }
+    out.extend_from_slice(&s[run..]);
+}

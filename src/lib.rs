@@ -1,0 +1,78 @@
+//! # subako-tiny
+//!
+//! Subako function packages as tiny, fast-starting WebAssembly modules: a
+//! `#![no_std]` crate that serves the whole Subako function ABI 1 (MCP,
+//! stateless revision 2026-07-28, one JSON-RPC 2.0 message per line on
+//! stdin/stdout) with no std, no serde and no `core::fmt` on the paths a
+//! module uses by default.
+//!
+//! A package is a `const` table of tools with hand-written JSON Schemas and
+//! plain functions:
+//!
+//! ```
+//! use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+//!
+//! fn greet(args: &Args<'_>) -> Result<Reply, ToolError> {
+//!     let name = args.str("name")?;
+//!     let mut out = JsonWriter::new();
+//!     out.begin_object().key("message").string_parts(&["Hello, ", &name, "!"]).end_object();
+//!     Ok(Reply::json(out))
+//! }
+//!
+//! const PACKAGE: Package = Package::new("hello", "0.1.0", "Says hello.", &[Tool {
+//!     name: "greet",
+//!     description: "Greet someone by name.",
+//!     input_schema: r#"{"properties":{"name":{"description":"Who to greet.","type":"string"}},"required":["name"],"type":"object"}"#,
+//!     output_schema: None,
+//!     run: greet,
+//! }]);
+//!
+//! let stdin = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+//! let (stdout, code) = subako_tiny::execute(&PACKAGE, &["hello"], stdin);
+//! assert_eq!(code, 0);
+//! assert!(stdout.ends_with(b"\"structuredContent\":{\"message\":\"Hello, Ada!\"}}}\n"));
+//! ```
+//!
+//! and `subako_tiny::main!(PACKAGE);` makes it a program: a WASI command on
+//! `wasm32-wasip1`, a std program everywhere else.
+#![no_std]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+extern crate alloc;
+
+pub mod args;
+pub mod json;
+pub mod package;
+#[doc(hidden)]
+pub mod platform;
+pub mod protocol;
+pub mod reply;
+
+pub use args::Args;
+pub use json::{JsonWriter, Value};
+pub use package::{Package, Tool, ToolFn};
+pub use platform::log;
+pub use protocol::execute;
+pub use reply::{Reply, ToolError};
+
+/// Makes `$package` (a `const` or `static` [`Package`]) the program's entry
+/// point: `__main_void` for wasi-libc's `_start` on wasm32, `main` elsewhere.
+/// The crate root needs `#![cfg_attr(target_arch = "wasm32", no_std, no_main)]`.
+#[macro_export]
+macro_rules! main {
+    ($package:expr) => {
+        static __SUBAKO_PACKAGE: $crate::Package = $package;
+
+        #[cfg(target_arch = "wasm32")]
+        #[unsafe(no_mangle)]
+        extern "C" fn __main_void() -> i32 {
+            $crate::platform::run(&__SUBAKO_PACKAGE)
+        }
+
+        #[cfg(not(target_arch = "wasm32"))]
+        #[allow(dead_code)] // when a test includes the example as a module
+        fn main() {
+            ::std::process::exit($crate::platform::run(&__SUBAKO_PACKAGE))
+        }
+    };
+}

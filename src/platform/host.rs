@@ -1,0 +1,60 @@
+//! The host back end: std I/O, so `cargo run --example hello` serves
+//! requests with no WebAssembly runtime.
+
+extern crate std;
+
+use std::io::{Read as _, Write as _};
+
+use crate::args::Args;
+use crate::package::{Package, Tool};
+use crate::protocol::{self, Io, IoError};
+use crate::reply::{Reply, ToolError};
+
+/// The process's stdin and stdout.
+pub struct Stdio;
+
+fn io_error(e: &std::io::Error) -> IoError {
+    IoError { errno: e.raw_os_error().unwrap_or(0) as u16 }
+}
+
+impl Io for Stdio {
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError> {
+        loop {
+            match std::io::stdin().lock().read(buf) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                other => return other.map_err(|e| io_error(&e)),
+            }
+        }
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<(), IoError> {
+        let mut out = std::io::stdout().lock();
+        out.write_all(bytes).and_then(|()| out.flush()).map_err(|e| io_error(&e))
+    }
+}
+
+/// Runs a tool; a panic becomes an isError result and serving goes on.
+fn run_tool(tool: &Tool, args: &Args<'_>, _id: &[u8], _package: &Package) -> Result<Reply, ToolError> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (tool.run)(args))) {
+        Ok(result) => result,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| payload.downcast_ref::<std::string::String>().map(|s| s.as_str()))
+                .unwrap_or("a panic with no message");
+            Err(ToolError::from_parts(&["tool panicked: ", message]))
+        }
+    }
+}
+
+/// The program's `main`: the manifest, or requests until stdin ends.
+pub fn run(package: &'static Package) -> i32 {
+    let manifest = std::env::args().nth(1).as_deref() == Some(protocol::MANIFEST_FLAG);
+    protocol::serve(package, manifest, &mut Stdio, run_tool)
+}
+
+/// Writes `text` to stderr; free for logs on every back end.
+pub fn log(text: &str) {
+    let _ = std::io::stderr().write_all(text.as_bytes());
+}

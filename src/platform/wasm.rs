@@ -1,0 +1,291 @@
+//! The wasm32-wasip1 back end: raw WASI preview 1 through `wasi` 0.11.
+//!
+//! Start-up: the target links wasi-libc's `crt1-command.o`, whose `_start`
+//! calls `__main_void` (which `subako_tiny::main!` defines). Without libc
+//! a few symbols it expects are missing, and rustc's `--allow-undefined`
+//! would turn each into an `env` import that no worker provides. This
+//! module defines them, so a plain `cargo build --target wasm32-wasip1`
+//! gives a module that imports only what it calls.
+
+use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+
+use crate::args::Args;
+use crate::json::{num, write::escape_byte};
+use crate::package::{Package, Tool};
+use crate::protocol::{self, Io, IoError};
+use crate::reply::{Reply, ToolError};
+
+const STDIN: u32 = 0;
+const STDOUT: u32 = 1;
+const STDERR: u32 = 2;
+
+fn errno(e: wasi::Errno) -> IoError {
+    IoError { errno: e.raw() }
+}
+
+/// Writes all of `bytes` to `fd`, looping on partial writes.
+pub fn write_all(fd: u32, mut bytes: &[u8]) -> Result<(), IoError> {
+    while !bytes.is_empty() {
+        let iov = wasi::Ciovec { buf: bytes.as_ptr(), buf_len: bytes.len() };
+        // SAFETY: `iov` points into `bytes`, which outlives the call.
+        match unsafe { wasi::fd_write(fd, &[iov]) } {
+            Ok(0) => return Err(IoError { errno: wasi::ERRNO_IO.raw() }),
+            Ok(n) => bytes = &bytes[n.min(bytes.len())..],
+            Err(wasi::ERRNO_INTR) => {}
+            Err(e) => return Err(errno(e)),
+        }
+    }
+    Ok(())
+}
+
+/// Writes `text` to stderr; free for logs.
+pub fn log(text: &str) {
+    let _ = write_all(STDERR, text.as_bytes());
+}
+
+/// The process's stdin and stdout.
+pub struct Stdio;
+
+impl Io for Stdio {
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError> {
+        loop {
+            let iov = wasi::Iovec { buf: buf.as_mut_ptr(), buf_len: buf.len() };
+            // SAFETY: `iov` points into `buf`, which outlives the call.
+            match unsafe { wasi::fd_read(STDIN, &[iov]) } {
+                Ok(n) => return Ok(n.min(buf.len())),
+                Err(wasi::ERRNO_INTR) => {}
+                Err(e) => return Err(errno(e)),
+            }
+        }
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<(), IoError> {
+        // fd_write has no buffer of ours to flush: written is sent.
+        write_all(STDOUT, bytes)
+    }
+}
+
+/// True when `argv[1]` is `--subako-manifest`.
+fn manifest_asked() -> bool {
+    // SAFETY: a plain query of two sizes.
+    let Ok((argc, size)) = (unsafe { wasi::args_sizes_get() }) else {
+        return false;
+    };
+    if argc < 2 {
+        return false;
+    }
+    let mut pointers = alloc::vec![core::ptr::null_mut::<u8>(); argc];
+    let mut text = alloc::vec![0u8; size];
+    // SAFETY: both buffers have the sizes `args_sizes_get` asked for.
+    if unsafe { wasi::args_get(pointers.as_mut_ptr(), text.as_mut_ptr()) }.is_err() {
+        return false;
+    }
+    // argv[1] points into `text`; find it there rather than trust the pointer.
+    let at = (pointers[1] as usize).wrapping_sub(text.as_ptr() as usize);
+    let arg = text.get(at..).unwrap_or(&[]);
+    let arg = arg.split(|&b| b == 0).next().unwrap_or(&[]);
+    arg == protocol::MANIFEST_FLAG.as_bytes()
+}
+
+/// The program's `main`: the manifest, or requests until stdin ends.
+pub fn run(package: &'static Package) -> i32 {
+    protocol::serve(package, manifest_asked(), &mut Stdio, run_tool)
+}
+
+// What the panic handler needs to answer the request whose tool panicked.
+static CALL_ID: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
+static CALL_ID_LEN: AtomicUsize = AtomicUsize::new(0);
+static CALL_PACKAGE: AtomicPtr<Package> = AtomicPtr::new(core::ptr::null_mut());
+/// Set by the allocator when it could not allocate: the panic that follows
+/// is then reported as running out of memory.
+pub(crate) static OUT_OF_MEMORY: AtomicBool = AtomicBool::new(false);
+
+fn run_tool(tool: &Tool, args: &Args<'_>, id: &[u8], package: &Package) -> Result<Reply, ToolError> {
+    CALL_ID.store(id.as_ptr() as *mut u8, Ordering::Relaxed);
+    CALL_ID_LEN.store(id.len(), Ordering::Relaxed);
+    CALL_PACKAGE.store(package as *const Package as *mut Package, Ordering::Relaxed);
+    let result = (tool.run)(args);
+    CALL_PACKAGE.store(core::ptr::null_mut(), Ordering::Relaxed);
+    result
+}
+
+/// Output for the panic path: a fixed buffer, flushed when full, so
+/// nothing is allocated after the heap may have run out.
+struct PanicOut {
+    fd: u32,
+    buf: [u8; 256],
+    len: usize,
+}
+
+impl PanicOut {
+    fn new(fd: u32) -> PanicOut {
+        PanicOut { fd, buf: [0; 256], len: 0 }
+    }
+
+    fn push(&mut self, bytes: &[u8]) -> &mut Self {
+        for &b in bytes {
+            if self.len == self.buf.len() {
+                self.flush();
+            }
+            self.buf[self.len] = b;
+            self.len += 1;
+        }
+        self
+    }
+
+    /// Pushes `bytes` escaped as the inside of a JSON string.
+    fn push_escaped(&mut self, bytes: &[u8]) -> &mut Self {
+        let mut esc = [0u8; 6];
+        for &b in bytes {
+            let n = escape_byte(b, &mut esc);
+            if n == 0 {
+                self.push(&[b]);
+            } else {
+                self.push(&esc[..n]);
+            }
+        }
+        self
+    }
+
+    fn flush(&mut self) {
+        let _ = write_all(self.fd, &self.buf[..self.len]);
+        self.len = 0;
+    }
+}
+
+/// Describes a panic as `MESSAGE (at FILE:LINE)` without `core::fmt`: a
+/// message with arguments is reported by its location alone.
+fn describe(info: &core::panic::PanicInfo<'_>, out: &mut PanicOut, escape: bool) {
+    let message = if OUT_OF_MEMORY.load(Ordering::Relaxed) {
+        "out of memory"
+    } else {
+        info.message().as_str().unwrap_or("a panic whose message needs formatting")
+    };
+    let mut line = [0u8; 20];
+    let (file, line) = match info.location() {
+        Some(at) => (at.file(), num::u64_digits(at.line() as u64, &mut line)),
+        None => ("?", &b"0"[..]),
+    };
+    for part in [message.as_bytes(), b" (at ", file.as_bytes(), b":", line, b")"] {
+        if escape {
+            out.push_escaped(part);
+        } else {
+            out.push(part);
+        }
+    }
+}
+
+#[cfg(feature = "panic-handler")]
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
+    let mut err = PanicOut::new(STDERR);
+    err.push(b"panicked: ");
+    describe(info, &mut err, false);
+    err.push(b"\n").flush();
+    let package = CALL_PACKAGE.swap(core::ptr::null_mut(), Ordering::Relaxed);
+    let code = if package.is_null() {
+        101
+    } else {
+        // SAFETY: `run_tool` stored a `&'static Package` and the id of the
+        // request line, which stays alive: a panic here does not unwind.
+        let (package, id) = unsafe {
+            let id = core::slice::from_raw_parts(CALL_ID.load(Ordering::Relaxed), CALL_ID_LEN.load(Ordering::Relaxed));
+            (&*package, id)
+        };
+        let mut out = PanicOut::new(STDOUT);
+        out.push(b"{\"id\":").push(id);
+        out.push(b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"");
+        out.push_escaped(package.name.as_bytes()).push(b"\",\"version\":\"");
+        out.push_escaped(package.version.as_bytes());
+        out.push(b"\"}},\"content\":[{\"text\":\"tool panicked: ");
+        describe(info, &mut out, true);
+        out.push(b"\",\"type\":\"text\"}],\"isError\":true,\"resultType\":\"complete\"}}\n").flush();
+        // The request is answered; the process ends cleanly.
+        0
+    };
+    // SAFETY: ends the process; nothing runs after it.
+    unsafe { wasi::proc_exit(code) };
+    core::arch::wasm32::unreachable()
+}
+
+// --- What wasi-libc's `crt1-command.o` calls, defined without libc. ---
+
+/// Thread-pointer set-up for libc's TLS; this module has no TLS.
+#[unsafe(no_mangle)]
+extern "C" fn __wasi_init_tp() {}
+
+/// Static destructors; a module built with this crate has none.
+#[unsafe(no_mangle)]
+extern "C" fn __wasm_call_dtors() {}
+
+/// How `_start` ends the process when `__main_void` returns non-zero.
+#[unsafe(no_mangle)]
+extern "C" fn __wasi_proc_exit(code: u32) -> ! {
+    // SAFETY: ends the process; nothing runs after it.
+    unsafe { wasi::proc_exit(code) };
+    core::arch::wasm32::unreachable()
+}
+
+/// Byte comparison that LLVM emits calls to (slice and string `==`);
+/// without libc it would otherwise become an `env.memcmp` import.
+///
+/// # Safety
+/// `a` and `b` must be valid for `n` bytes of reads.
+#[unsafe(no_mangle)]
+unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+    let mut i = 0;
+    while i < n {
+        // SAFETY: the caller promises `n` readable bytes behind each pointer.
+        let (x, y) = unsafe { (*a.add(i), *b.add(i)) };
+        if x != y {
+            return x as i32 - y as i32;
+        }
+        i += 1;
+    }
+    0
+}
+
+/// # Safety
+/// As [`memcmp`].
+#[unsafe(no_mangle)]
+unsafe extern "C" fn bcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+    // SAFETY: the same contract as memcmp's.
+    unsafe { memcmp(a, b, n) }
+}
+
+/// Marks allocation failures so the panic that follows says "out of memory".
+pub struct Tracked<A>(pub A);
+
+// SAFETY: delegates to `A`, only noting when it returns null.
+unsafe impl<A: core::alloc::GlobalAlloc> core::alloc::GlobalAlloc for Tracked<A> {
+    unsafe fn alloc(&self, layout: core::alloc::Layout) -> *mut u8 {
+        // SAFETY: the caller's contract is passed on unchanged.
+        let p = unsafe { self.0.alloc(layout) };
+        if p.is_null() {
+            OUT_OF_MEMORY.store(true, Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: core::alloc::Layout) {
+        // SAFETY: the caller's contract is passed on unchanged.
+        unsafe { self.0.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: core::alloc::Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller's contract is passed on unchanged.
+        let p = unsafe { self.0.realloc(ptr, layout, new_size) };
+        if p.is_null() {
+            OUT_OF_MEMORY.store(true, Ordering::Relaxed);
+        }
+        p
+    }
+}
+
+#[cfg(all(feature = "dlmalloc", not(feature = "lean-alloc")))]
+#[global_allocator]
+static ALLOCATOR: Tracked<dlmalloc::GlobalDlmalloc> = Tracked(dlmalloc::GlobalDlmalloc);
+
+#[cfg(feature = "lean-alloc")]
+#[global_allocator]
+static ALLOCATOR: Tracked<super::bump::Bump> = Tracked(super::bump::Bump);

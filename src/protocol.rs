@@ -1,0 +1,410 @@
+//! The exchange: MCP (stateless revision 2026-07-28) over JSON-RPC 2.0, one
+//! message per line, answered as the official SDK answers.
+//!
+//! Everything here is plain code over bytes: [`serve`] runs a whole
+//! conversation over any [`Io`], and [`execute`] runs it over memory, so host
+//! tests drive exactly what the guest runs.
+
+use alloc::vec::Vec;
+
+use crate::args::Args;
+use crate::json::write::{compact_into, escape_into, write_escaped};
+use crate::json::{Kind, Str, Value, num};
+use crate::package::Package;
+use crate::reply::{self, Reply, ToolError};
+
+/// The MCP revision this crate speaks.
+pub const PROTOCOL_VERSION: &str = "2026-07-28";
+/// The argument that prints the manifest instead of serving.
+pub const MANIFEST_FLAG: &str = "--subako-manifest";
+/// The function ABI, as `subako-package.json` names it.
+pub const ABI: u32 = 1;
+
+pub const PARSE_ERROR: i64 = -32700;
+pub const INVALID_REQUEST: i64 = -32600;
+pub const METHOD_NOT_FOUND: i64 = -32601;
+pub const INVALID_PARAMS: i64 = -32602;
+pub const INTERNAL_ERROR: i64 = -32603;
+pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+
+const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+const CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+
+/// Where a conversation's bytes come from and go to.
+pub trait Io {
+    /// Reads into `buf`; `Ok(0)` at the end of input.
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError>;
+    /// Writes all of `bytes` (whole lines) and flushes them.
+    fn write(&mut self, bytes: &[u8]) -> Result<(), IoError>;
+}
+
+/// A failed read or write: the platform's error number (WASI's on wasm32,
+/// the OS's on the host). A number, not a name, so modules carry no table
+/// of names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IoError {
+    pub errno: u16,
+}
+
+/// What runs a tool: the guest's back end catches a panic there and still
+/// answers the request.
+pub type Runner = fn(&crate::Tool, &Args<'_>, &[u8], &Package) -> Result<Reply, ToolError>;
+
+fn run_plain(tool: &crate::Tool, args: &Args<'_>, _id: &[u8], _package: &Package) -> Result<Reply, ToolError> {
+    (tool.run)(args)
+}
+
+/// The whole process: the manifest when `manifest` is asked for, otherwise
+/// every request on `io` until it ends. Returns the exit code.
+pub fn serve(package: &Package, manifest: bool, io: &mut impl Io, runner: Runner) -> i32 {
+    if manifest {
+        let mut out = Vec::new();
+        write_manifest(&mut out, package);
+        return match io.write(&out) {
+            Ok(()) => 0,
+            Err(_) => 2,
+        };
+    }
+    let mut lines = LineReader::new(package.max_line);
+    let mut out = Vec::new();
+    loop {
+        let more = match lines.next(io) {
+            Line::End => return 0,
+            Line::Text(line) => {
+                serve_line(package, line, &mut out, runner);
+                true
+            }
+            Line::TooLong => {
+                let mut message = Vec::new();
+                message.extend_from_slice(b"line too long: over ");
+                num::write_u64(&mut message, package.max_line as u64);
+                message.extend_from_slice(b" bytes");
+                write_error(&mut out, None, INVALID_REQUEST, &message);
+                true
+            }
+            Line::Unreadable(e) => {
+                let mut message = Vec::from(&b"stdin unreadable: errno "[..]);
+                num::write_u64(&mut message, e.errno as u64);
+                write_error(&mut out, None, INTERNAL_ERROR, &message);
+                false
+            }
+        };
+        if !out.is_empty() {
+            if io.write(&out).is_err() {
+                // stdout is the only way back; a broken one is told by the exit code.
+                return 2;
+            }
+            out.clear();
+        }
+        if !more {
+            return 0;
+        }
+    }
+}
+
+/// The whole process as a pure function: `argv` and stdin in, stdout and
+/// the exit code out. Panics in tools propagate (the host test sees them).
+pub fn execute(package: &Package, argv: &[&str], stdin: &[u8]) -> (Vec<u8>, i32) {
+    let mut io = MemoryIo { stdin, stdout: Vec::new() };
+    let manifest = argv.get(1) == Some(&MANIFEST_FLAG);
+    let code = serve(package, manifest, &mut io, run_plain);
+    (io.stdout, code)
+}
+
+/// Input from a byte slice, output to a vector.
+pub struct MemoryIo<'a> {
+    pub stdin: &'a [u8],
+    pub stdout: Vec<u8>,
+}
+
+impl Io for MemoryIo<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError> {
+        let n = buf.len().min(self.stdin.len());
+        buf[..n].copy_from_slice(&self.stdin[..n]);
+        self.stdin = &self.stdin[n..];
+        Ok(n)
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<(), IoError> {
+        self.stdout.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+enum Line<'a> {
+    Text(&'a [u8]),
+    /// A line over the limit, already skipped up to its newline.
+    TooLong,
+    Unreadable(IoError),
+    End,
+}
+
+/// Splits input into lines, growing its buffer to fit the longest line
+/// allowed and no further.
+struct LineReader {
+    buf: Vec<u8>,
+    /// Where the next line starts.
+    start: usize,
+    /// How far past `start` has been searched for a newline.
+    searched: usize,
+    max: usize,
+    /// Dropping the rest of a line that was too long.
+    skipping: bool,
+    ended: bool,
+}
+
+const READ_CHUNK: usize = 64 << 10;
+
+impl LineReader {
+    fn new(max: usize) -> LineReader {
+        LineReader { buf: Vec::new(), start: 0, searched: 0, max, skipping: false, ended: false }
+    }
+
+    fn next(&mut self, io: &mut impl Io) -> Line<'_> {
+        loop {
+            if let Some(at) = self.buf[self.searched..].iter().position(|&b| b == b'\n') {
+                let (start, end) = (self.start, self.searched + at + 1);
+                self.start = end;
+                self.searched = end;
+                if self.skipping {
+                    self.skipping = false;
+                    return Line::TooLong;
+                }
+                return Line::Text(&self.buf[start..end]);
+            }
+            self.searched = self.buf.len();
+            if self.buf.len() - self.start > self.max {
+                self.skipping = true;
+                self.buf.clear();
+                self.start = 0;
+                self.searched = 0;
+            }
+            if self.ended {
+                if self.skipping {
+                    self.skipping = false;
+                    return Line::TooLong;
+                }
+                if self.start < self.buf.len() {
+                    // A last line without its newline is still served.
+                    let start = self.start;
+                    self.start = self.buf.len();
+                    return Line::Text(&self.buf[start..]);
+                }
+                return Line::End;
+            }
+            if self.start > 0 {
+                self.buf.drain(..self.start);
+                self.searched -= self.start;
+                self.start = 0;
+            }
+            let len = self.buf.len();
+            let room = (self.buf.capacity() - len).max(READ_CHUNK);
+            self.buf.resize(len + room, 0);
+            match io.read(&mut self.buf[len..]) {
+                Ok(n) => {
+                    self.buf.truncate(len + n);
+                    self.ended = n == 0;
+                }
+                Err(e) => {
+                    self.buf.truncate(len);
+                    self.ended = true;
+                    return Line::Unreadable(e);
+                }
+            }
+        }
+    }
+}
+
+/// Appends the answer to the message on `line`, if it asks for one.
+pub fn serve_line(package: &Package, line: &[u8], out: &mut Vec<u8>, runner: Runner) {
+    let message = match crate::json::parse(line) {
+        Ok(message) => message,
+        Err(e) => {
+            let mut text = Vec::from(&b"not JSON: "[..]);
+            text.extend_from_slice(e.kind.describe().as_bytes());
+            text.extend_from_slice(b" at column ");
+            num::write_u64(&mut text, e.offset as u64 + 1);
+            return write_error(out, None, PARSE_ERROR, &text);
+        }
+    };
+    let not_a_message = |out: &mut Vec<u8>, why: &str| {
+        let mut text = Vec::from(&b"not a message: "[..]);
+        text.extend_from_slice(why.as_bytes());
+        write_error(out, None, INVALID_REQUEST, &text)
+    };
+    let Some(message) = message.as_object() else {
+        return not_a_message(out, "expected an object");
+    };
+    let Some(jsonrpc) = message.get("jsonrpc").and_then(|v| v.as_str()) else {
+        return not_a_message(out, "`jsonrpc` must be a string");
+    };
+    // serde reads a `null` id or method as an absent one.
+    let id = match message.get("id") {
+        Some(id) if matches!(id.kind(), Kind::Number | Kind::String) => Some(id),
+        Some(id) if !id.is_null() => return not_a_message(out, "`id` must be a string or a number"),
+        _ => None,
+    };
+    let method = match message.get("method") {
+        Some(m) if m.kind() == Kind::String => m.as_str(),
+        Some(m) if !m.is_null() => return not_a_message(out, "`method` must be a string"),
+        _ => None,
+    };
+    let id_raw = id.map(|id| id.raw());
+    if !jsonrpc.eq_str("2.0") {
+        let mut text = Vec::from(&b"unknown JSON-RPC version: "[..]);
+        text.extend_from_slice(jsonrpc.to_str().as_bytes());
+        return write_error(out, id_raw, INVALID_REQUEST, &text);
+    }
+    let present = |key| message.get(key).is_some_and(|v: Value<'_>| !v.is_null());
+    let (id, method) = match (id_raw, method) {
+        (Some(id), Some(method)) => (id, method),
+        (None, Some(_)) => return,
+        (Some(_), None) if present("result") || present("error") => return,
+        (id, None) => {
+            return write_error(out, id, INVALID_REQUEST, b"neither a request, a notification, nor a response");
+        }
+    };
+    let params = message.get("params").and_then(|p| p.as_object());
+    if let Err(()) = check_meta(out, id, params) {
+        return;
+    }
+    if method.eq_str("server/discover") {
+        begin_result(out, id, package);
+        out.extend_from_slice(
+            b"\"capabilities\":{\"tools\":{}},\"resultType\":\"complete\",\"supportedVersions\":[\"2026-07-28\"]}}\n",
+        );
+    } else if method.eq_str("tools/list") {
+        // Every tool is on the first page, so no cursor names another.
+        if params.is_some_and(|p| p.get("cursor").is_some()) {
+            return write_error(out, Some(id), INVALID_PARAMS, b"no such cursor");
+        }
+        write_tools(out, id, package);
+    } else if method.eq_str("tools/call") {
+        let Some(params) = params else {
+            return; // check_meta refuses a request without an object of params
+        };
+        let Some(name) = params.get("name").and_then(|n| n.as_str()) else {
+            return write_error(out, Some(id), INVALID_PARAMS, b"invalid tools/call params: `name` must be a string");
+        };
+        let result = call(package, name, params.get("arguments"), id, runner);
+        begin_result(out, id, package);
+        reply::write_content(out, &result);
+        out.extend_from_slice(b",\"resultType\":\"complete\"");
+        if let Ok(reply) = &result {
+            if let Some(json) = reply.structured() {
+                out.extend_from_slice(b",\"structuredContent\":");
+                out.extend_from_slice(json);
+            }
+        }
+        out.extend_from_slice(b"}}\n");
+    } else {
+        let mut text = Vec::from(&b"unknown method: "[..]);
+        text.extend_from_slice(method.to_str().as_bytes());
+        write_error(out, Some(id), METHOD_NOT_FOUND, &text);
+    }
+}
+
+fn call(package: &Package, name: Str<'_>, arguments: Option<Value<'_>>, id: &[u8], runner: Runner) -> Result<Reply, ToolError> {
+    let Some(tool) = package.tools.iter().find(|t| name.eq_str(t.name)) else {
+        return Err(ToolError::from_parts(&["unknown tool: ", &name.to_str()]));
+    };
+    // MCP lets a call leave its arguments out.
+    let args = match arguments {
+        None => Args::empty(),
+        Some(v) => match v.as_object() {
+            Some(object) => Args::new(object),
+            None => return Err(ToolError::invalid_input(&["arguments must be an object, not ", v.kind().article_name()])),
+        },
+    };
+    runner(tool, &args, id, package)
+}
+
+/// Checks the `_meta` every request carries: the revision, which must be
+/// ours, and the client's capabilities, which must be an object.
+fn check_meta(out: &mut Vec<u8>, id: &[u8], params: Option<crate::json::Object<'_>>) -> Result<(), ()> {
+    let meta = params.and_then(|p| p.get("_meta")).and_then(|m| m.as_object());
+    let field = |key| meta.and_then(|m| m.get(key));
+    let missing = |out: &mut Vec<u8>, key: &str| {
+        let mut text = Vec::from(&b"missing _meta "[..]);
+        text.extend_from_slice(key.as_bytes());
+        text.extend_from_slice(b"; this server speaks MCP 2026-07-28");
+        write_error(out, Some(id), INVALID_PARAMS, &text);
+        Err(())
+    };
+    let Some(version) = field(VERSION_KEY).and_then(|v| v.as_str()) else {
+        return missing(out, VERSION_KEY);
+    };
+    if !version.eq_str(PROTOCOL_VERSION) {
+        out.extend_from_slice(
+            b"{\"error\":{\"code\":-32022,\"data\":{\"requested\":\"",
+        );
+        escape_into(out, version.to_str().as_bytes());
+        out.extend_from_slice(
+            b"\",\"supported\":[\"2026-07-28\"]},\"message\":\"Unsupported protocol version\"},\"id\":",
+        );
+        out.extend_from_slice(id);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"}\n");
+        return Err(());
+    }
+    match field(CAPABILITIES_KEY) {
+        Some(c) if c.kind() == Kind::Object => Ok(()),
+        _ => missing(out, CAPABILITIES_KEY),
+    }
+}
+
+/// Writes `{"id":…,"jsonrpc":"2.0","result":{"_meta":{…},` — the start of
+/// every result, signed with the package's name and version.
+fn begin_result(out: &mut Vec<u8>, id: &[u8], package: &Package) {
+    out.extend_from_slice(b"{\"id\":");
+    out.extend_from_slice(id);
+    out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":");
+    write_escaped(out, package.name.as_bytes());
+    out.extend_from_slice(b",\"version\":");
+    write_escaped(out, package.version.as_bytes());
+    out.extend_from_slice(b"}},");
+}
+
+fn write_tools(out: &mut Vec<u8>, id: &[u8], package: &Package) {
+    begin_result(out, id, package);
+    out.extend_from_slice(b"\"cacheScope\":\"public\",\"resultType\":\"complete\",\"tools\":[");
+    for (i, tool) in package.tools.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"description\":");
+        write_escaped(out, tool.description.as_bytes());
+        out.extend_from_slice(b",\"inputSchema\":");
+        compact_into(out, tool.input_schema.as_bytes());
+        out.extend_from_slice(b",\"name\":");
+        write_escaped(out, tool.name.as_bytes());
+        if let Some(schema) = tool.output_schema {
+            out.extend_from_slice(b",\"outputSchema\":");
+            compact_into(out, schema.as_bytes());
+        }
+        out.push(b'}');
+    }
+    // A module's tools never change: a client may keep them for a day.
+    out.extend_from_slice(b"],\"ttlMs\":86400000}}\n");
+}
+
+/// Appends a JSON-RPC error line; `id` is `null` where none was readable.
+pub fn write_error(out: &mut Vec<u8>, id: Option<&[u8]>, code: i64, message: &[u8]) {
+    out.extend_from_slice(b"{\"error\":{\"code\":");
+    num::write_i64(out, code);
+    out.extend_from_slice(b",\"message\":");
+    write_escaped(out, message);
+    out.extend_from_slice(b"},\"id\":");
+    out.extend_from_slice(id.unwrap_or(b"null"));
+    out.extend_from_slice(b",\"jsonrpc\":\"2.0\"}\n");
+}
+
+/// The manifest, `subako-package.json`, as serde_json writes it pretty.
+pub fn write_manifest(out: &mut Vec<u8>, package: &Package) {
+    out.extend_from_slice(b"{\n  \"abi\": ");
+    num::write_u64(out, ABI as u64);
+    out.extend_from_slice(b",\n  \"name\": ");
+    write_escaped(out, package.name.as_bytes());
+    out.extend_from_slice(b",\n  \"description\": ");
+    write_escaped(out, package.description.as_bytes());
+    out.extend_from_slice(b"\n}\n");
+}

@@ -1,0 +1,181 @@
+//! What a tool answers: MCP's `CallToolResult`, as blocks the model reads
+//! and, for a JSON value, the same value as `structuredContent`.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::json::JsonWriter;
+use crate::json::write::{escape_into, write_escaped};
+
+/// A failure the model should read: the message is all it is told.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolError {
+    message: String,
+}
+
+impl ToolError {
+    pub fn new(message: impl Into<String>) -> ToolError {
+        ToolError { message: message.into() }
+    }
+
+    /// A message made of several pieces, without `core::fmt`.
+    pub fn from_parts(parts: &[&str]) -> ToolError {
+        ToolError { message: parts.concat() }
+    }
+
+    /// `invalid input: ` followed by `parts`, as the official SDK words a
+    /// bad argument.
+    pub fn invalid_input(parts: &[&str]) -> ToolError {
+        let mut message = String::from("invalid input: ");
+        for part in parts {
+            message.push_str(part);
+        }
+        ToolError { message }
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl From<&str> for ToolError {
+    fn from(message: &str) -> ToolError {
+        ToolError::new(message)
+    }
+}
+
+impl From<String> for ToolError {
+    fn from(message: String) -> ToolError {
+        ToolError { message }
+    }
+}
+
+/// A tool's successful answer: MCP content blocks, each written as JSON
+/// when it is added, so a module carries the code for the kinds of block
+/// it uses and no other.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Reply {
+    /// The structured value's JSON text, also sent as the first text block.
+    structured: Option<Vec<u8>>,
+    /// The other blocks as JSON objects, comma-separated.
+    blocks: Vec<u8>,
+}
+
+impl Reply {
+    /// A JSON value: the model reads it as text, and it travels again as
+    /// `structuredContent`. It is written once.
+    pub fn json(value: JsonWriter) -> Reply {
+        Reply { structured: Some(value.into_bytes()), blocks: Vec::new() }
+    }
+
+    /// Text alone, with no JSON beside it.
+    pub fn text(text: &str) -> Reply {
+        Reply::default().with_text(text)
+    }
+
+    fn block(mut self) -> Reply {
+        if !self.blocks.is_empty() {
+            self.blocks.push(b',');
+        }
+        self
+    }
+
+    /// Adds a text block after those the reply holds.
+    pub fn with_text(self, text: &str) -> Reply {
+        let mut reply = self.block();
+        write_text_block(&mut reply.blocks, text.as_bytes());
+        reply
+    }
+
+    /// Adds the image at `path` (absolute, in the session volume) as a
+    /// `resource_link`, which Subako reads after the call and shows the
+    /// model, named by its file name.
+    pub fn with_image_file(self, path: &str) -> Reply {
+        let mut reply = self.block();
+        let out = &mut reply.blocks;
+        let name = match path.as_bytes().iter().rposition(|&b| b == b'/') {
+            Some(slash) => &path[slash + 1..],
+            None => path,
+        };
+        out.extend_from_slice(b"{\"name\":");
+        write_escaped(out, name.as_bytes());
+        out.extend_from_slice(b",\"type\":\"resource_link\",\"uri\":\"");
+        let mut uri = Vec::new();
+        file_uri(&mut uri, path);
+        escape_into(out, &uri);
+        out.extend_from_slice(b"\"}");
+        reply
+    }
+
+    /// Adds an image inline: its MIME type and its bytes, already in base64.
+    /// It counts against the call's output, so a large image goes as a file.
+    pub fn with_image_base64(self, mime_type: &str, base64: &str) -> Reply {
+        let mut reply = self.block();
+        let out = &mut reply.blocks;
+        out.extend_from_slice(b"{\"data\":");
+        write_escaped(out, base64.as_bytes());
+        out.extend_from_slice(b",\"mimeType\":");
+        write_escaped(out, mime_type.as_bytes());
+        out.extend_from_slice(b",\"type\":\"image\"}");
+        reply
+    }
+
+    /// The structured value's JSON text, if the reply has one.
+    pub fn structured(&self) -> Option<&[u8]> {
+        self.structured.as_deref()
+    }
+}
+
+/// Appends `"content":[…]` and, for an error, `"isError":true`: the members
+/// of a `CallToolResult` that come before `resultType` in the order
+/// serde_json writes them. `structuredContent` comes after, and is the
+/// caller's.
+pub(crate) fn write_content(out: &mut Vec<u8>, result: &Result<Reply, ToolError>) {
+    out.extend_from_slice(b"\"content\":[");
+    match result {
+        Err(error) => {
+            write_text_block(out, error.message.as_bytes());
+            out.extend_from_slice(b"],\"isError\":true");
+        }
+        Ok(reply) => {
+            if let Some(json) = &reply.structured {
+                write_text_block(out, json);
+                if !reply.blocks.is_empty() {
+                    out.push(b',');
+                }
+            }
+            out.extend_from_slice(&reply.blocks);
+            out.push(b']');
+        }
+    }
+}
+
+fn write_text_block(out: &mut Vec<u8>, text: &[u8]) {
+    out.extend_from_slice(b"{\"text\":");
+    write_escaped(out, text);
+    out.extend_from_slice(b",\"type\":\"text\"}");
+}
+
+/// The URI of the file at `path`: `volume:///` and its path beneath
+/// `/volume` when it is in the volume, else `file://` and the path, with
+/// every segment percent-encoded (unreserved `A-Za-z0-9-._~` kept).
+pub fn file_uri(out: &mut Vec<u8>, path: &str) {
+    let rest = match path.strip_prefix("/volume/") {
+        Some(inside) => {
+            out.extend_from_slice(b"volume:///");
+            inside
+        }
+        None => {
+            out.extend_from_slice(b"file://");
+            path
+        }
+    };
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    for &b in rest.as_bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(b);
+        } else {
+            out.extend_from_slice(&[b'%', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
+        }
+    }
+}
