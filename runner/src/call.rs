@@ -1,0 +1,221 @@
+//! One tool call as the worker makes it: a fresh instance, `argv = [package]`,
+//! the platform's preopens, one `tools/call` on stdin, then the crash rules.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::crash::{Crash, judge, stderr_tail};
+use crate::exec::{Module, RunOptions, RunOutput, map_guest_path, run};
+use crate::http::HttpConfig;
+use crate::rpc::request_line;
+use crate::{Error, err};
+
+#[derive(Clone, Debug)]
+pub struct CallOptions {
+    /// argv[0]; `None`: ask the module (`--subako-manifest`), else "module".
+    pub package: Option<String>,
+    /// Host dir behind `/volume/tmp`; `None`: a fresh temporary one, kept in the outcome.
+    pub tmp_dir: Option<PathBuf>,
+    /// Host dir behind `/volume/data`, when the agent enables it.
+    pub data_dir: Option<PathBuf>,
+    /// A bundle's `assets/`, mounted read-only at `/package`.
+    pub assets_dir: Option<PathBuf>,
+    /// `None`: the platform stub (every request fails).
+    pub http: Option<HttpConfig>,
+    pub time_limit: Duration,
+    pub memory_limit_bytes: usize,
+    pub write_budget: Option<u64>,
+    /// The request id (opaque to the module).
+    pub id: Value,
+}
+
+impl Default for CallOptions {
+    fn default() -> Self {
+        let r = RunOptions::default();
+        CallOptions {
+            package: None,
+            tmp_dir: None,
+            data_dir: None,
+            assets_dir: None,
+            http: None,
+            time_limit: r.time_limit,
+            memory_limit_bytes: r.memory_limit_bytes,
+            write_budget: r.write_budget,
+            id: json!("call-1"),
+        }
+    }
+}
+
+/// A file a `resource_link` with a `volume:///` uri points to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkedFile {
+    pub uri: String,
+    /// `/volume/…`, percent-decoded.
+    pub guest_path: String,
+    /// Where it is on this machine; `None` when no preopen covers it.
+    pub host_path: Option<PathBuf>,
+    /// `None` when the file does not exist.
+    pub size: Option<u64>,
+    pub mime_type: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct CallOutcome {
+    /// The `CallToolResult`, or the crash rule that fired.
+    pub result: Result<Value, Crash>,
+    /// The last 4 KiB of stderr (what the model sees on a crash).
+    pub stderr_tail: String,
+    pub links: Vec<LinkedFile>,
+    pub output: RunOutput,
+    /// The host dir behind `/volume/tmp`.
+    pub tmp_dir: PathBuf,
+    _tmp: Option<tempfile::TempDir>,
+}
+
+impl CallOutcome {
+    pub fn crash(&self) -> Option<&Crash> {
+        self.result.as_ref().err()
+    }
+    /// The result, or a panic naming the crash and stderr: for tests.
+    pub fn expect_ok(&self) -> &Value {
+        match &self.result {
+            Ok(v) => v,
+            Err(c) => panic!("call crashed: {c}\nstderr:\n{}", self.stderr_tail),
+        }
+    }
+}
+
+/// Tool arguments: a JSON value, or JSON text.
+pub trait IntoArgs {
+    fn into_args(self) -> Result<Value, Error>;
+}
+impl IntoArgs for Value {
+    fn into_args(self) -> Result<Value, Error> {
+        Ok(self)
+    }
+}
+impl IntoArgs for &Value {
+    fn into_args(self) -> Result<Value, Error> {
+        Ok(self.clone())
+    }
+}
+impl IntoArgs for &str {
+    fn into_args(self) -> Result<Value, Error> {
+        serde_json::from_str(self).map_err(|e| err(format!("arguments are not JSON: {e}")))
+    }
+}
+impl IntoArgs for String {
+    fn into_args(self) -> Result<Value, Error> {
+        self.as_str().into_args()
+    }
+}
+
+/// Calls `tool` once. `Err` only when the runner cannot run the module at all.
+pub fn call(module: &Module, tool: &str, args: impl IntoArgs, opts: &CallOptions) -> Result<CallOutcome, Error> {
+    let args = args.into_args()?;
+    let package = match &opts.package {
+        Some(p) => p.clone(),
+        None => crate::bundle::manifest(module).map(|m| m.name).unwrap_or_else(|_| "module".into()),
+    };
+    let (tmp_dir, tmp) = match &opts.tmp_dir {
+        Some(d) => {
+            std::fs::create_dir_all(d)?;
+            (d.clone(), None)
+        }
+        None => {
+            let t = tempfile::Builder::new().prefix("subako-volume-tmp").tempdir()?;
+            (t.path().to_path_buf(), Some(t))
+        }
+    };
+    let mut preopens = vec![("/volume/tmp".to_string(), tmp_dir.clone(), false)];
+    if let Some(d) = &opts.data_dir {
+        std::fs::create_dir_all(d)?;
+        preopens.push(("/volume/data".into(), d.clone(), false));
+    }
+    if let Some(d) = &opts.assets_dir {
+        preopens.push(("/package".into(), d.clone(), true));
+    }
+    let stdin = request_line(opts.id.clone(), "tools/call", json!({"name": tool, "arguments": args}));
+    let run_opts = RunOptions {
+        argv: vec![package],
+        stdin: stdin.into_bytes(),
+        preopens: preopens.clone(),
+        time_limit: opts.time_limit,
+        memory_limit_bytes: opts.memory_limit_bytes,
+        http: opts.http.clone(),
+        write_budget: opts.write_budget,
+        exit_grace: Some(Duration::from_secs(1)),
+    };
+    let output = run(module, &run_opts)?;
+    let result = judge(std::slice::from_ref(&opts.id), &output).map(|mut a| a.remove(0).1);
+    let links = match &result {
+        Ok(v) => volume_links(v, &preopens),
+        Err(_) => Vec::new(),
+    };
+    Ok(CallOutcome { result, stderr_tail: stderr_tail(&output.stderr), links, output, tmp_dir, _tmp: tmp })
+}
+
+fn volume_links(result: &Value, preopens: &[(String, PathBuf, bool)]) -> Vec<LinkedFile> {
+    let mut out = Vec::new();
+    let Some(blocks) = result.get("content").and_then(Value::as_array) else { return out };
+    for b in blocks {
+        if b.get("type").and_then(Value::as_str) != Some("resource_link") {
+            continue;
+        }
+        let Some(uri) = b.get("uri").and_then(Value::as_str) else { continue };
+        let Some(rest) = uri.strip_prefix("volume:///") else { continue };
+        let Some(segs) = rest.split('/').map(percent_decode).collect::<Option<Vec<_>>>() else { continue };
+        let guest_path = format!("/volume/{}", segs.join("/"));
+        let host_path = map_guest_path(preopens, &guest_path).map(|(p, _)| p);
+        let size = host_path.as_ref().and_then(|p| std::fs::metadata(p).ok()).filter(|m| m.is_file()).map(|m| m.len());
+        let mime_type = b.get("mimeType").and_then(Value::as_str).map(str::to_string);
+        out.push(LinkedFile { uri: uri.to_string(), guest_path, host_path, size, mime_type });
+    }
+    out
+}
+
+/// Decodes one uri segment; `None` when it is malformed or would leave the
+/// segment (an encoded `/`).
+pub(crate) fn percent_decode(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let h = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(h, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    let s = String::from_utf8(out).ok()?;
+    (!s.contains('/')).then_some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decode() {
+        assert_eq!(percent_decode("a%20b.png").as_deref(), Some("a b.png"));
+        assert_eq!(percent_decode("%E3%81%82").as_deref(), Some("あ"));
+        assert_eq!(percent_decode("a%2Fb"), None);
+        assert_eq!(percent_decode("%zz"), None);
+    }
+
+    #[test]
+    fn links() {
+        let pre = vec![("/volume/tmp".to_string(), PathBuf::from("/h/t"), false)];
+        let v = json!({"content":[{"type":"text","text":"x"},{"type":"resource_link","uri":"volume:///tmp/my%20chart.png","name":"my chart.png","mimeType":"image/png"}]});
+        let l = volume_links(&v, &pre);
+        assert_eq!(l.len(), 1);
+        assert_eq!(l[0].guest_path, "/volume/tmp/my chart.png");
+        assert_eq!(l[0].host_path, Some(PathBuf::from("/h/t/my chart.png")));
+        assert_eq!(l[0].size, None);
+    }
+}

@@ -1,0 +1,490 @@
+//! Running one module instance the way the worker does: a fresh store per run,
+//! WASI preview 1 with only the preopens asked for, `subako_http` (real or the
+//! platform stub), a memory cap, a wall-clock limit and a per-call file write budget.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use wasmtime::{
+    Caller, Config, Engine, Func, InstancePre, Linker, ResourceLimiter, Store, UpdateDeadline,
+};
+use wasmtime_wasi::p1::WasiP1Ctx;
+use wasmtime_wasi::p2::pipe::{MemoryInputPipe, MemoryOutputPipe};
+use wasmtime_wasi::{FsPerms, I32Exit, WasiCtxBuilder};
+
+use crate::http::{HttpConfig, HttpHost};
+use crate::{Error, err};
+
+/// How often the epoch advances: the granularity of the time limit and of the
+/// "exit within 1 s of stdin closing" rule.
+const TICK: Duration = Duration::from_millis(5);
+const STDOUT_CAP: usize = 64 << 20;
+const STDERR_CAP: usize = 16 << 20;
+/// WASI preview 1 `errno::dquot`.
+pub(crate) const ERRNO_DQUOT: i32 = 19;
+
+/// One engine for the whole process, so a single ticker thread can drive the
+/// epoch; each store checks its own deadline in the epoch callback, so runs on
+/// other threads never cut each other short.
+pub(crate) struct Host {
+    pub engine: Engine,
+    pub linker: Linker<State>,
+    /// Only the WASI preview 1 functions, as wasmtime-wasi defines them: what
+    /// the budgeted `fd_write`/`fd_pwrite` delegate to, and what `check` compares
+    /// import signatures against.
+    pub wasi: Arc<Linker<State>>,
+}
+
+pub(crate) fn host() -> &'static Host {
+    static HOST: OnceLock<Host> = OnceLock::new();
+    HOST.get_or_init(|| {
+        let mut config = Config::new();
+        config.epoch_interruption(true);
+        let engine = Engine::new(&config).expect("wasmtime engine");
+        let ticker = engine.clone();
+        std::thread::Builder::new()
+            .name("subako-epoch".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(TICK);
+                    ticker.increment_epoch();
+                }
+            })
+            .expect("epoch thread");
+        let mut wasi = Linker::new(&engine);
+        wasmtime_wasi::p1::add_to_linker_sync(&mut wasi, |s: &mut State| &mut s.wasi)
+            .expect("link WASI preview 1");
+        let wasi = Arc::new(wasi);
+        let mut linker = (*wasi).clone();
+        linker.allow_shadowing(true);
+        linker
+            .func_wrap(
+                "wasi_snapshot_preview1",
+                "fd_write",
+                |mut c: Caller<'_, State>, fd: i32, iovs: i32, n: i32, out: i32| budgeted(&mut c, fd, iovs, n, out, None),
+            )
+            .expect("fd_write");
+        linker
+            .func_wrap(
+                "wasi_snapshot_preview1",
+                "fd_pwrite",
+                |mut c: Caller<'_, State>, fd: i32, iovs: i32, n: i32, off: i64, out: i32| {
+                    budgeted(&mut c, fd, iovs, n, out, Some(off))
+                },
+            )
+            .expect("fd_pwrite");
+        crate::http::add_to_linker(&mut linker).expect("subako_http");
+        Host { engine, linker, wasi }
+    })
+}
+
+/// Store data for one run.
+pub(crate) struct State {
+    pub wasi: WasiP1Ctx,
+    limiter: Limiter,
+    /// `None`: the platform stub (`request` → -1, `read_response` → -2).
+    pub http: Option<HttpHost>,
+    pub preopens: Vec<(String, PathBuf, bool)>,
+    pub write_budget: Option<u64>,
+    pub written: u64,
+    deadline: Instant,
+    timed_out: bool,
+    watch: Option<Watch>,
+}
+
+impl State {
+    /// Bytes the call may still write to files (`u64::MAX` without a budget).
+    pub fn budget_left(&self) -> u64 {
+        self.write_budget.map_or(u64::MAX, |b| b.saturating_sub(self.written))
+    }
+    /// Wall-clock time left before the time limit.
+    pub fn time_left(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+}
+
+/// Watches stdout so that "not exiting within 1 s of stdin closing" can be told
+/// apart from running out of time: stdin here is a fixed buffer, so the module
+/// has seen EOF by the time it has answered every request.
+struct Watch {
+    stdout: MemoryOutputPipe,
+    scanned: usize,
+    responses: usize,
+    want: usize,
+    grace: Duration,
+    answered_at: Option<Instant>,
+    lingered: bool,
+}
+
+impl Watch {
+    fn poll(&mut self) -> bool {
+        if self.answered_at.is_none() {
+            let out = self.stdout.contents();
+            if out.len() > self.scanned {
+                let new = &out[self.scanned..];
+                if let Some(last_nl) = new.iter().rposition(|&b| b == b'\n') {
+                    for line in new[..last_nl].split(|&b| b == b'\n') {
+                        if crate::rpc::is_response_line(line) {
+                            self.responses += 1;
+                        }
+                    }
+                    self.scanned += last_nl + 1;
+                }
+                if self.responses >= self.want {
+                    self.answered_at = Some(Instant::now());
+                }
+            }
+        }
+        if let Some(t) = self.answered_at
+            && t.elapsed() > self.grace
+        {
+            self.lingered = true;
+            return true;
+        }
+        false
+    }
+}
+
+/// Caps linear memory. A refused grow makes `memory.grow` return -1 (the guest
+/// may cope); if the run then fails, it is reported as out of memory.
+struct Limiter {
+    limit: usize,
+    hit: bool,
+}
+
+impl ResourceLimiter for Limiter {
+    fn memory_growing(&mut self, _current: usize, desired: usize, maximum: Option<usize>) -> wasmtime::Result<bool> {
+        if maximum.is_some_and(|m| desired > m) {
+            return Ok(false);
+        }
+        if desired > self.limit {
+            self.hit = true;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+    fn table_growing(&mut self, _current: usize, desired: usize, maximum: Option<usize>) -> wasmtime::Result<bool> {
+        Ok(maximum.is_none_or(|m| desired <= m) && desired <= 1 << 20)
+    }
+}
+
+/// `fd_write`/`fd_pwrite` with the per-call write budget: writes to files (any
+/// fd past stdio; sockets are never given) that would go past it return EDQUOT
+/// and write nothing. Otherwise wasmtime-wasi's own preview 1 function runs.
+fn budgeted(
+    c: &mut Caller<'_, State>,
+    fd: i32,
+    iovs: i32,
+    iovs_len: i32,
+    nwritten: i32,
+    offset: Option<i64>,
+) -> wasmtime::Result<i32> {
+    let Some(mem) = c.get_export("memory").and_then(|e| e.into_memory()) else {
+        return Err(wasmtime::Error::msg("missing required memory export"));
+    };
+    let counted = fd >= 3 && c.data().write_budget.is_some();
+    if counted {
+        let data = mem.data(&*c);
+        let mut total: u64 = 0;
+        for i in 0..iovs_len.max(0) as u64 {
+            let at = (iovs as u32 as u64 + i * 8 + 4) as usize;
+            // Out of range: let WASI report the fault below.
+            if let Some(b) = data.get(at..at + 4) {
+                total += u32::from_le_bytes(b.try_into().unwrap()) as u64;
+            }
+        }
+        if total > c.data().budget_left() {
+            return Ok(ERRNO_DQUOT);
+        }
+    }
+    // As wiggle's own glue does: the host-call copy allowance comes from the store.
+    let fuel = wasmtime::AsContextMut::as_context_mut(&mut *c).hostcall_fuel();
+    let (data, state) = mem.data_and_store_mut(&mut *c);
+    use wasmtime_wasi::p1::wasi_snapshot_preview1::{self as p1, WasiSnapshotPreview1};
+    state.wasi.set_hostcall_fuel(fuel);
+    let mut gm = wiggle::GuestMemory::Unshared(data);
+    let rc = match offset {
+        None => wasmtime_wasi::runtime::in_tokio(p1::fd_write(&mut state.wasi, &mut gm, fd, iovs, iovs_len, nwritten))?,
+        Some(off) => {
+            wasmtime_wasi::runtime::in_tokio(p1::fd_pwrite(&mut state.wasi, &mut gm, fd, iovs, iovs_len, off, nwritten))?
+        }
+    };
+    if counted && rc == 0 {
+        let at = nwritten as u32 as usize;
+        if let Some(b) = mem.data(&*c).get(at..at + 4) {
+            c.data_mut().written += u32::from_le_bytes(b.try_into().unwrap()) as u64;
+        }
+    }
+    Ok(rc)
+}
+
+/// A compiled module, ready to instantiate many times (each run is a fresh instance).
+#[derive(Clone)]
+pub struct Module {
+    pub engine: Engine,
+    pub module: wasmtime::Module,
+    /// Linked once; `Err` holds why linking failed (e.g. an import nobody provides).
+    pre: Result<InstancePre<State>, String>,
+}
+
+impl std::fmt::Debug for Module {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Module").field("name", &self.module.name()).field("linked", &self.pre.is_ok()).finish()
+    }
+}
+
+impl Module {
+    pub fn from_file(path: impl AsRef<Path>) -> Result<Module, Error> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| err(format!("{}: {e}", path.display())))?;
+        Module::from_bytes(&bytes)
+    }
+
+    /// Compiles binary wasm (or WAT text). Components are refused: Subako runs core modules.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Module, Error> {
+        if wasmparser::Parser::is_component(bytes) {
+            return Err(err("this is a WebAssembly component; Subako runs core modules (WASI preview 1 commands)"));
+        }
+        let engine = host().engine.clone();
+        let module = wasmtime::Module::new(&engine, bytes).map_err(|e| err(format!("invalid module: {e:#}")))?;
+        Ok(Module::from_compiled(module))
+    }
+
+    pub(crate) fn from_compiled(module: wasmtime::Module) -> Module {
+        let pre = host().linker.instantiate_pre(&module).map_err(|e| format!("{e:#}"));
+        Module { engine: module.engine().clone(), module, pre }
+    }
+}
+
+/// How to run one instance. `Default` matches the worker's limits.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// The worker passes `[package name]`.
+    pub argv: Vec<String>,
+    pub stdin: Vec<u8>,
+    /// `(guest path, host dir, read_only)`, in the order the guest sees them.
+    pub preopens: Vec<(String, PathBuf, bool)>,
+    pub time_limit: Duration,
+    pub memory_limit_bytes: usize,
+    /// `None`: the platform's stub, which fails every request.
+    pub http: Option<HttpConfig>,
+    /// Bytes the run may write to files; `None` = unlimited.
+    pub write_budget: Option<u64>,
+    /// With `Some(g)`: once stdout holds an answer to every request in `stdin`,
+    /// the module must exit within `g` or the run ends as [`Exit::Lingered`].
+    pub exit_grace: Option<Duration>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            argv: vec!["module".into()],
+            stdin: Vec::new(),
+            preopens: Vec::new(),
+            time_limit: Duration::from_secs(10),
+            memory_limit_bytes: 256 << 20,
+            http: None,
+            write_budget: Some(1 << 30),
+            exit_grace: None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// `_start` returned (0) or the module called `proc_exit(n)`.
+    Code(i32),
+    Trap(String),
+    Timeout,
+    OutOfMemory,
+    /// Still running `exit_grace` after answering everything (stdin was closed).
+    Lingered,
+}
+
+#[derive(Clone, Debug)]
+pub struct RunOutput {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub exit: Exit,
+    /// Linear memory pages right after instantiation and when `_start` ended.
+    pub pages_at_start: u64,
+    pub pages_at_exit: u64,
+    /// Instantiate + `_start` wall time (what a call costs beyond compilation).
+    pub elapsed: Duration,
+}
+
+/// Runs `_start` once in a fresh instance with captured stdio.
+pub fn run(module: &Module, opts: &RunOptions) -> Result<RunOutput, Error> {
+    run_inner(module, opts, false)
+}
+
+/// Like [`run`], but the module reads this process's stdin and writes its
+/// stdout/stderr directly, line by line as it goes (`RunOutput` stdio stays empty).
+pub fn serve(module: &Module, opts: &RunOptions) -> Result<RunOutput, Error> {
+    run_inner(module, opts, true)
+}
+
+fn run_inner(module: &Module, opts: &RunOptions, inherit: bool) -> Result<RunOutput, Error> {
+    let pre = module.pre.as_ref().map_err(|e| err(format!("cannot link module: {e}")))?;
+    if module.module.get_export("_start").and_then(|e| e.func().cloned()).is_none() {
+        return Err(err("module does not export `_start`: not a WASI command"));
+    }
+    let mut b = WasiCtxBuilder::new();
+    b.args(&opts.argv);
+    let stdout = MemoryOutputPipe::new(STDOUT_CAP);
+    let stderr = MemoryOutputPipe::new(STDERR_CAP);
+    if inherit {
+        b.inherit_stdin().inherit_stdout().inherit_stderr();
+    } else {
+        b.stdin(MemoryInputPipe::new(opts.stdin.clone()));
+        b.stdout(stdout.clone());
+        b.stderr(stderr.clone());
+    }
+    for (guest, hostdir, ro) in &opts.preopens {
+        let perms = if *ro { FsPerms::ReadOnly } else { FsPerms::ReadWrite };
+        b.preopened_dir(hostdir, guest, perms)
+            .map_err(|e| err(format!("cannot preopen {} at {guest}: {e:#}", hostdir.display())))?;
+    }
+    let watch = match opts.exit_grace {
+        Some(grace) if !inherit => Some(Watch {
+            stdout: stdout.clone(),
+            scanned: 0,
+            responses: 0,
+            want: crate::rpc::count_requests(&opts.stdin),
+            grace,
+            answered_at: None,
+            lingered: false,
+        }),
+        _ => None,
+    };
+    let state = State {
+        wasi: b.build_p1(),
+        limiter: Limiter { limit: opts.memory_limit_bytes, hit: false },
+        http: opts.http.clone().map(HttpHost::new),
+        preopens: opts.preopens.clone(),
+        write_budget: opts.write_budget,
+        written: 0,
+        deadline: Instant::now() + opts.time_limit,
+        timed_out: false,
+        watch,
+    };
+    let mut store = Store::new(&module.engine, state);
+    store.limiter(|s| &mut s.limiter);
+    store.set_epoch_deadline(1);
+    store.epoch_deadline_callback(|mut ctx| {
+        let s = ctx.data_mut();
+        if Instant::now() >= s.deadline {
+            s.timed_out = true;
+            return Err(wasmtime::Error::msg("time limit reached"));
+        }
+        if let Some(w) = &mut s.watch
+            && w.poll()
+        {
+            return Err(wasmtime::Error::msg("did not exit within the grace period after stdin closed"));
+        }
+        Ok(UpdateDeadline::Continue(1))
+    });
+    let started = Instant::now();
+    store.data_mut().deadline = started + opts.time_limit;
+    let mut pages_at_start = 0;
+    let result = pre.instantiate(&mut store).and_then(|inst| {
+        let mem = inst.get_memory(&mut store, "memory");
+        if let Some(m) = mem {
+            pages_at_start = m.size(&store);
+        }
+        let start = inst.get_typed_func::<(), ()>(&mut store, "_start")?;
+        let r = start.call(&mut store, ());
+        Ok((r, mem))
+    });
+    let elapsed = started.elapsed();
+    let (exit, pages_at_exit) = match result {
+        Ok((r, mem)) => {
+            let pages = mem.map_or(0, |m| m.size(&store));
+            (classify(&store, r.err()), pages)
+        }
+        Err(e) => (classify(&store, Some(e)), pages_at_start),
+    };
+    // A module that answered and then trapped on the deadline callback because of
+    // the watch is `Lingered`, whatever the trap says.
+    Ok(RunOutput { stdout: stdout.contents().to_vec(), stderr: stderr.contents().to_vec(), exit, pages_at_start, pages_at_exit, elapsed })
+}
+
+fn classify(store: &Store<State>, e: Option<wasmtime::Error>) -> Exit {
+    let s = store.data();
+    let Some(e) = e else { return Exit::Code(0) };
+    if let Some(code) = e.downcast_ref::<I32Exit>() {
+        return Exit::Code(code.0);
+    }
+    if s.watch.as_ref().is_some_and(|w| w.lingered) {
+        return Exit::Lingered;
+    }
+    if s.timed_out {
+        return Exit::Timeout;
+    }
+    if s.limiter.hit {
+        return Exit::OutOfMemory;
+    }
+    Exit::Trap(format!("{e:#}"))
+}
+
+/// Maps an absolute guest path through the longest matching preopen, as WASI
+/// resolves it; `None` for relative paths, `..`, or paths outside every preopen.
+/// Returns the host path and whether that preopen is read-only.
+pub(crate) fn map_guest_path(preopens: &[(String, PathBuf, bool)], guest: &str) -> Option<(PathBuf, bool)> {
+    if !guest.starts_with('/') {
+        return None;
+    }
+    let segs: Vec<&str> = guest.split('/').filter(|s| !s.is_empty() && *s != ".").collect();
+    if segs.contains(&"..") {
+        return None;
+    }
+    let mut best: Option<(usize, &PathBuf, bool)> = None;
+    for (g, host, ro) in preopens {
+        let gsegs: Vec<&str> = g.split('/').filter(|s| !s.is_empty()).collect();
+        if segs.len() >= gsegs.len() && segs[..gsegs.len()] == gsegs[..] && best.is_none_or(|(n, _, _)| gsegs.len() > n) {
+            best = Some((gsegs.len(), host, *ro));
+        }
+    }
+    let (n, host, ro) = best?;
+    let mut p = host.clone();
+    for s in &segs[n..] {
+        p.push(s);
+    }
+    Some((p, ro))
+}
+
+/// A function signature as text (`(i32, i32) -> i32`), for comparing and reporting.
+pub(crate) fn sig(ty: &wasmtime::FuncType) -> String {
+    let p: Vec<String> = ty.params().map(|t| format!("{t}")).collect();
+    let r: Vec<String> = ty.results().map(|t| format!("{t}")).collect();
+    format!("({}) -> ({})", p.join(", "), r.join(", "))
+}
+
+/// Every WASI preview 1 function wasmtime-wasi provides, with its signature:
+/// the reference `check` compares a module's imports against.
+pub(crate) fn wasi_signatures() -> &'static std::collections::HashMap<String, String> {
+    static SIGS: OnceLock<std::collections::HashMap<String, String>> = OnceLock::new();
+    SIGS.get_or_init(|| {
+        let h = host();
+        let state = State {
+            wasi: WasiCtxBuilder::new().build_p1(),
+            limiter: Limiter { limit: 0, hit: false },
+            http: None,
+            preopens: Vec::new(),
+            write_budget: None,
+            written: 0,
+            deadline: Instant::now(),
+            timed_out: false,
+            watch: None,
+        };
+        let mut store = Store::new(&h.engine, state);
+        let funcs: Vec<(String, Func)> = h
+            .wasi
+            .iter(&mut store)
+            .filter(|(m, _, _)| *m == "wasi_snapshot_preview1")
+            .filter_map(|(_, name, ext)| Some((name.to_string(), ext.into_func()?)))
+            .collect();
+        funcs.into_iter().map(|(k, f)| (k, sig(&f.ty(&store)))).collect()
+    })
+}

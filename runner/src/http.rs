@@ -1,0 +1,432 @@
+//! The host side of `subako_http`: the worker makes each HTTP request on the
+//! guest's behalf, under an allowlist, with redirects followed (and re-checked)
+//! here, and file bodies moving between the socket and the volume directly.
+
+use std::io::{Read, Write};
+use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value, json};
+use ureq::http;
+use url::Url;
+use wasmtime::{Caller, Linker};
+
+use crate::exec::{State, map_guest_path};
+
+/// A request larger than this is refused.
+const MAX_REQUEST: usize = 8 << 20;
+/// Inline response bodies are at most this many bytes of UTF-8.
+const MAX_INLINE: usize = 256 << 10;
+const MAX_REDIRECTS: usize = 10;
+/// Used when the request names no `timeout_ms` (the run's time limit still applies).
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// What the invocation's grant allows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HttpConfig {
+    /// Hosts the module may reach: `api.example.com`, `*.example.com` (any
+    /// subdomain), or `host:port` to pin a port.
+    pub allow_hosts: Vec<String>,
+    /// Local testing: allow loopback addresses, and plain `http://` to them.
+    /// Other private addresses stay forbidden.
+    pub allow_loopback: bool,
+}
+
+/// Per-run HTTP state: the grant, and the answer waiting for `read_response`.
+pub(crate) struct HttpHost {
+    config: HttpConfig,
+    held: Option<Vec<u8>>,
+}
+
+impl HttpHost {
+    pub fn new(config: HttpConfig) -> Self {
+        HttpHost { config, held: None }
+    }
+}
+
+pub(crate) fn add_to_linker(linker: &mut Linker<State>) -> wasmtime::Result<()> {
+    linker.func_wrap("subako_http", "request", |mut c: Caller<'_, State>, ptr: i32, len: i32| -> i32 {
+        host_request(&mut c, ptr, len)
+    })?;
+    linker.func_wrap("subako_http", "read_response", |mut c: Caller<'_, State>, ptr: i32, len: i32| -> i32 {
+        host_read_response(&mut c, ptr, len)
+    })?;
+    Ok(())
+}
+
+fn guest_range(c: &mut Caller<'_, State>, ptr: i32, len: i32) -> Option<(wasmtime::Memory, usize, usize)> {
+    let mem = c.get_export("memory")?.into_memory()?;
+    let (start, len) = (ptr as u32 as usize, len as u32 as usize);
+    let end = start.checked_add(len)?;
+    (end <= mem.data_size(&*c)).then_some((mem, start, end))
+}
+
+fn host_request(c: &mut Caller<'_, State>, ptr: i32, len: i32) -> i32 {
+    if c.data().http.is_none() {
+        return -1; // the platform stub
+    }
+    let Some((mem, start, end)) = guest_range(c, ptr, len) else { return -1 };
+    let answer = if end - start > MAX_REQUEST {
+        error("invalid_request", format!("the request is {} bytes; at most {MAX_REQUEST}", end - start))
+    } else {
+        let req = mem.data(&*c)[start..end].to_vec();
+        match perform(c.data_mut(), &req) {
+            Ok(v) => json!({ "ok": v }),
+            Err(e) => e,
+        }
+    };
+    let bytes = serde_json::to_vec(&answer).unwrap_or_default();
+    let n = bytes.len() as i32;
+    c.data_mut().http.as_mut().unwrap().held = Some(bytes);
+    n
+}
+
+fn host_read_response(c: &mut Caller<'_, State>, ptr: i32, len: i32) -> i32 {
+    let held_len = match c.data().http.as_ref().and_then(|h| h.held.as_ref()) {
+        Some(h) => h.len(),
+        None => return -2,
+    };
+    let Some((mem, start, _)) = guest_range(c, ptr, len) else { return -1 };
+    if len as u32 as usize != held_len {
+        return -3;
+    }
+    let held = c.data_mut().http.as_mut().unwrap().held.take().unwrap();
+    mem.data_mut(&mut *c)[start..start + held_len].copy_from_slice(&held);
+    0
+}
+
+fn error(kind: &str, message: impl Into<String>) -> Value {
+    json!({"error": {"kind": kind, "message": message.into()}})
+}
+
+type Answer = Result<Value, Value>;
+
+enum Output {
+    Inline,
+    File { guest: String, host: std::path::PathBuf },
+}
+
+fn perform(state: &mut State, raw: &[u8]) -> Answer {
+    let Ok(Value::Object(req)) = serde_json::from_slice::<Value>(raw) else {
+        return Err(error("invalid_request", "the request is not a JSON object"));
+    };
+    const FIELDS: [&str; 7] = ["method", "url", "headers", "body", "output", "follow_redirects", "timeout_ms"];
+    if let Some(k) = req.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+        return Err(error("invalid_request", format!("unknown request field {k:?}")));
+    }
+    let method = req.get("method").and_then(Value::as_str).unwrap_or("GET");
+    if !["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].contains(&method) {
+        return Err(error("invalid_request", format!("method {method:?} is not one of GET HEAD POST PUT PATCH DELETE OPTIONS")));
+    }
+    let url = req.get("url").and_then(Value::as_str).ok_or_else(|| error("invalid_request", "url is missing"))?;
+    let url = Url::parse(url).map_err(|e| error("invalid_request", format!("url {url:?}: {e}")))?;
+    let mut headers: Vec<(String, String)> = Vec::new();
+    match req.get("headers") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(h)) => {
+            for (k, v) in h {
+                let v = v.as_str().ok_or_else(|| error("invalid_request", format!("header {k:?} is not a string")))?;
+                if http::HeaderName::from_bytes(k.as_bytes()).is_err() || http::HeaderValue::from_str(v).is_err() {
+                    return Err(error("invalid_request", format!("header {k:?} is not a valid header")));
+                }
+                headers.push((k.to_ascii_lowercase(), v.to_string()));
+            }
+        }
+        Some(_) => return Err(error("invalid_request", "headers must be an object of strings")),
+    }
+    let (body, content_type) = read_body(state, req.get("body"))?;
+    if let Some(ct) = content_type
+        && !headers.iter().any(|(k, _)| k == "content-type")
+    {
+        headers.push(("content-type".into(), ct.into()));
+    }
+    let output = match req.get("output") {
+        None | Some(Value::Null) => Output::Inline,
+        Some(o) => match o.get("type").and_then(Value::as_str) {
+            Some("inline") => Output::Inline,
+            Some("file") => {
+                let guest = o.get("path").and_then(Value::as_str).unwrap_or("").to_string();
+                let host = volume_path(state, &guest, true)?;
+                Output::File { guest, host }
+            }
+            _ => return Err(error("invalid_request", "output.type must be \"inline\" or \"file\"")),
+        },
+    };
+    let follow = match req.get("follow_redirects") {
+        None | Some(Value::Null) => true,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(error("invalid_request", "follow_redirects must be a boolean")),
+    };
+    let timeout = match req.get("timeout_ms") {
+        None | Some(Value::Null) => DEFAULT_TIMEOUT,
+        Some(v) => Duration::from_millis(v.as_u64().ok_or_else(|| error("invalid_request", "timeout_ms must be a non-negative integer"))?),
+    };
+    let deadline = Instant::now() + timeout.min(state.time_left());
+    let config = state.http.as_ref().map(|h| h.config.clone()).unwrap_or_default();
+
+    let mut method = method.to_string();
+    let mut body = body;
+    let mut url = url;
+    let mut hops = 0;
+    let resp = loop {
+        check_destination(&url, &config)?;
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(error("timeout", "the request timed out"));
+        }
+        let resp = send(&method, &url, &headers, body.as_deref(), left)?;
+        let status = resp.status().as_u16();
+        let location = resp.headers().get("location").and_then(|v| v.to_str().ok()).map(str::to_string);
+        match location {
+            Some(loc) if follow && matches!(status, 301 | 302 | 303 | 307 | 308) => {
+                hops += 1;
+                if hops > MAX_REDIRECTS {
+                    return Err(error("too_many_redirects", format!("more than {MAX_REDIRECTS} redirects")));
+                }
+                let next = url.join(&loc).map_err(|e| error("connection", format!("bad redirect location {loc:?}: {e}")))?;
+                if next.origin() != url.origin() {
+                    headers.retain(|(k, _)| !matches!(k.as_str(), "authorization" | "cookie" | "proxy-authorization"));
+                }
+                if status == 303 || (matches!(status, 301 | 302) && method == "POST") {
+                    if method != "HEAD" {
+                        method = "GET".into();
+                    }
+                    body = None;
+                    headers.retain(|(k, _)| k != "content-type" && k != "content-length");
+                }
+                url = next;
+            }
+            _ => break resp,
+        }
+    };
+    let status = resp.status().as_u16();
+    let mut out_headers = Map::new();
+    for (k, v) in resp.headers() {
+        let v = String::from_utf8_lossy(v.as_bytes()).into_owned();
+        match out_headers.get_mut(k.as_str()) {
+            Some(Value::String(s)) => {
+                s.push_str(", ");
+                s.push_str(&v);
+            }
+            _ => {
+                out_headers.insert(k.as_str().to_ascii_lowercase(), Value::String(v));
+            }
+        }
+    }
+    let mut reader = resp.into_body().into_reader();
+    let body = match output {
+        Output::Inline => {
+            let mut buf = Vec::new();
+            (&mut reader).take(MAX_INLINE as u64 + 1).read_to_end(&mut buf).map_err(io_error)?;
+            if buf.len() > MAX_INLINE {
+                return Err(error("too_large", format!("the body is over {MAX_INLINE} bytes; save it to a file (output type file)")));
+            }
+            let text = String::from_utf8(buf)
+                .map_err(|_| error("not_text", "the body is not UTF-8 text; save it to a file (output type file)"))?;
+            json!({"type": "inline", "text": text})
+        }
+        Output::File { guest, host } => {
+            let mut f = std::fs::File::create(&host).map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
+            let mut n: u64 = 0;
+            let mut chunk = vec![0u8; 64 << 10];
+            loop {
+                let k = reader.read(&mut chunk).map_err(io_error)?;
+                if k == 0 {
+                    break;
+                }
+                if k as u64 > state.budget_left() {
+                    return Err(error("write_budget", "the body would go past this call's file write budget"));
+                }
+                f.write_all(&chunk[..k]).map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
+                state.written += k as u64;
+                n += k as u64;
+            }
+            json!({"type": "file", "path": guest, "bytes": n})
+        }
+    };
+    Ok(json!({"status": status, "headers": out_headers, "body": body}))
+}
+
+fn io_error(e: std::io::Error) -> Value {
+    let timed_out = e.kind() == std::io::ErrorKind::TimedOut
+        || e.get_ref().and_then(|i| i.downcast_ref::<ureq::Error>()).is_some_and(|u| matches!(u, ureq::Error::Timeout(_)));
+    if timed_out { error("timeout", "the request timed out") } else { error("connection", format!("reading the body: {e}")) }
+}
+
+/// The request body and the content type it implies.
+fn read_body(state: &State, body: Option<&Value>) -> Result<(Option<Vec<u8>>, Option<&'static str>), Value> {
+    let Some(b) = body.filter(|b| !b.is_null()) else { return Ok((None, None)) };
+    match b.get("type").and_then(Value::as_str) {
+        Some("json") => {
+            let j = b.get("json").ok_or_else(|| error("invalid_request", "body.json is missing"))?;
+            Ok((Some(serde_json::to_vec(j).unwrap()), Some("application/json")))
+        }
+        Some("text") => {
+            let t = b.get("text").and_then(Value::as_str).ok_or_else(|| error("invalid_request", "body.text is not a string"))?;
+            Ok((Some(t.as_bytes().to_vec()), Some("text/plain; charset=utf-8")))
+        }
+        Some("file") => {
+            let guest = b.get("path").and_then(Value::as_str).unwrap_or("");
+            let host = volume_path(state, guest, false)?;
+            let data = std::fs::read(&host).map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
+            Ok((Some(data), Some("application/octet-stream")))
+        }
+        _ => Err(error("invalid_request", "body.type must be \"json\", \"text\" or \"file\"")),
+    }
+}
+
+/// A `/volume/…` guest path on the host, through the run's preopens.
+fn volume_path(state: &State, guest: &str, write: bool) -> Result<std::path::PathBuf, Value> {
+    let bad = || error("bad_path", format!("{guest:?} is not a file path under /volume"));
+    if !guest.starts_with("/volume/") || guest.ends_with('/') {
+        return Err(bad());
+    }
+    match map_guest_path(&state.preopens, guest) {
+        Some((p, ro)) if !(write && ro) => Ok(p),
+        _ => Err(bad()),
+    }
+}
+
+fn host_allowed(host: &str, port: u16, allow: &[String]) -> bool {
+    let host = host.to_ascii_lowercase();
+    allow.iter().any(|a| {
+        let a = a.to_ascii_lowercase();
+        let (ahost, aport) = match a.rsplit_once(':') {
+            Some((h, p)) if !h.is_empty() && !h.contains(':') && p.parse::<u16>().is_ok() => (h.to_string(), p.parse::<u16>().ok()),
+            _ => (a.trim_start_matches('[').trim_end_matches(']').to_string(), None),
+        };
+        if aport.is_some_and(|p| p != port) {
+            return false;
+        }
+        match ahost.strip_prefix("*.") {
+            Some(suffix) => host.ends_with(&format!(".{suffix}")),
+            None => ahost == host,
+        }
+    })
+}
+
+fn is_private(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v) => {
+            let o = v.octets();
+            v.is_private()
+                || v.is_link_local()
+                || v.is_unspecified()
+                || v.is_broadcast()
+                || v.is_multicast()
+                || v.is_documentation()
+                || o[0] == 0
+                || (o[0] == 100 && (o[1] & 0xc0) == 64) // carrier-grade NAT
+                || (o[0] == 198 && (o[1] & 0xfe) == 18) // benchmarking
+                || o[0] >= 240
+        }
+        IpAddr::V6(v) => {
+            if let Some(v4) = v.to_ipv4_mapped() {
+                return v4.is_loopback() || is_private(IpAddr::V4(v4));
+            }
+            let s = v.segments();
+            v.is_unspecified() || v.is_multicast() || (s[0] & 0xfe00) == 0xfc00 || (s[0] & 0xffc0) == 0xfe80
+        }
+    }
+}
+
+fn is_loopback(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V6(v) => v.is_loopback() || v.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),
+        IpAddr::V4(v) => v.is_loopback(),
+    }
+}
+
+/// The grant and the destination rules, checked for every hop.
+fn check_destination(url: &Url, config: &HttpConfig) -> Result<(), Value> {
+    let scheme = url.scheme();
+    if scheme != "http" && scheme != "https" {
+        return Err(error("invalid_request", format!("scheme {scheme:?} is not http or https")));
+    }
+    let host = url.host_str().ok_or_else(|| error("invalid_request", "the url has no host"))?;
+    let port = url.port_or_known_default().unwrap_or(443);
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    if !host_allowed(bare, port, &config.allow_hosts) {
+        return Err(error("host_not_allowed", format!("{bare} is not in this function's network allowlist")));
+    }
+    let addrs: Vec<SocketAddr> = match bare.parse::<IpAddr>() {
+        Ok(ip) => vec![SocketAddr::new(ip, port)],
+        Err(_) => (bare, port)
+            .to_socket_addrs()
+            .map_err(|e| error("connection", format!("cannot resolve {bare}: {e}")))?
+            .collect(),
+    };
+    for a in &addrs {
+        let ip = a.ip();
+        if is_loopback(ip) {
+            if !config.allow_loopback {
+                return Err(error("forbidden_destination", format!("{bare} is a loopback address")));
+            }
+        } else if is_private(ip) {
+            return Err(error("forbidden_destination", format!("{bare} resolves to a private address ({ip})")));
+        }
+    }
+    if scheme == "http" && !(config.allow_loopback && !addrs.is_empty() && addrs.iter().all(|a| is_loopback(a.ip()))) {
+        return Err(error("forbidden_destination", format!("plain http:// to {bare}: use https")));
+    }
+    Ok(())
+}
+
+fn send(
+    method: &str,
+    url: &Url,
+    headers: &[(String, String)],
+    body: Option<&[u8]>,
+    timeout: Duration,
+) -> Result<http::Response<ureq::Body>, Value> {
+    let agent = ureq::Agent::config_builder()
+        .max_redirects(0)
+        .http_status_as_error(false)
+        .timeout_global(Some(timeout))
+        .proxy(None)
+        .user_agent("subako-tiny-runner")
+        .build()
+        .new_agent();
+    let mut b = http::Request::builder().method(method).uri(url.as_str());
+    for (k, v) in headers {
+        b = b.header(k.as_str(), v.as_str());
+    }
+    let result = match body {
+        Some(body) => b.body(body.to_vec()).map(|r| agent.run(r)),
+        None => b.body(()).map(|r| agent.run(r)),
+    };
+    match result {
+        Err(e) => Err(error("invalid_request", e.to_string())),
+        Ok(Ok(r)) => Ok(r),
+        Ok(Err(ureq::Error::Timeout(_))) => Err(error("timeout", "the request timed out")),
+        Ok(Err(ureq::Error::Io(e))) if e.kind() == std::io::ErrorKind::TimedOut => Err(error("timeout", "the request timed out")),
+        Ok(Err(e)) => Err(error("connection", e.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allowlist() {
+        let a = vec!["api.example.com".to_string(), "*.github.io".into(), "127.0.0.1:8080".into()];
+        assert!(host_allowed("API.example.com", 443, &a));
+        assert!(host_allowed("x.github.io", 443, &a));
+        assert!(!host_allowed("github.io", 443, &a));
+        assert!(host_allowed("127.0.0.1", 8080, &a));
+        assert!(!host_allowed("127.0.0.1", 8081, &a));
+        assert!(!host_allowed("example.com", 443, &a));
+    }
+
+    #[test]
+    fn private() {
+        for ip in ["10.0.0.1", "192.168.1.1", "172.16.0.1", "169.254.169.254", "0.0.0.0", "::", "fd00::1", "fe80::1"] {
+            assert!(is_private(ip.parse().unwrap()), "{ip}");
+        }
+        for ip in ["8.8.8.8", "2606:4700::1111"] {
+            assert!(!is_private(ip.parse().unwrap()), "{ip}");
+        }
+        assert!(is_loopback("::1".parse().unwrap()));
+    }
+}

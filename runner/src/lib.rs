@@ -1,0 +1,61 @@
+//! A local stand-in for the Subako worker: runs Subako function modules (WASI
+//! preview 1 command modules speaking MCP over stdio) in real wasmtime, with the
+//! platform's limits, crash rules, upload checks and `subako_http` host.
+//!
+//! The crate's own end-to-end tests and the `subako-tiny` CLI both sit on this
+//! library, so what a test asserts is what an author sees locally.
+
+mod bench;
+mod bundle;
+mod call;
+mod check;
+mod crash;
+mod exec;
+mod http;
+mod rpc;
+
+pub use bench::{BenchFigures, BenchOptions, BenchReport, bench};
+pub use bundle::{BundleReport, Manifest, bundle, manifest};
+pub use call::{CallOptions, CallOutcome, IntoArgs, LinkedFile, call};
+pub use check::{CheckReport, Tool, check};
+pub use crash::Crash;
+pub use exec::{Exit, Module, RunOptions, RunOutput, run, serve};
+pub use http::HttpConfig;
+pub use rpc::{PROTOCOL_VERSION, meta, request_line};
+
+use std::fmt;
+
+/// A failure of the runner itself (bad input, I/O), as opposed to a module
+/// misbehaving, which is reported in [`RunOutput`], [`Crash`] or [`CheckReport`].
+#[derive(Debug, Clone)]
+pub struct Error(pub String);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Error(e.to_string())
+    }
+}
+
+impl From<wasmtime::Error> for Error {
+    fn from(e: wasmtime::Error) -> Self {
+        Error(format!("{e:#}"))
+    }
+}
+
+impl From<serde_json::Error> for Error {
+    fn from(e: serde_json::Error) -> Self {
+        Error(format!("JSON: {e}"))
+    }
+}
+
+pub(crate) fn err(msg: impl Into<String>) -> Error {
+    Error(msg.into())
+}

@@ -1,0 +1,107 @@
+//! The wire: building requests the way Subako sends them and sorting the lines
+//! a module prints into JSON-RPC message kinds.
+
+use serde_json::{Value, json};
+
+/// The stateless MCP revision Subako speaks.
+pub const PROTOCOL_VERSION: &str = "2026-07-28";
+
+/// The `_meta` every Subako request carries.
+pub fn meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "subako-tiny-runner", "version": env!("CARGO_PKG_VERSION")},
+    })
+}
+
+/// One request line (with trailing newline), `params._meta` filled in.
+pub fn request_line(id: impl Into<Value>, method: &str, params: Value) -> String {
+    let mut params = match params {
+        Value::Object(m) => m,
+        _ => serde_json::Map::new(),
+    };
+    params.insert("_meta".into(), meta());
+    let msg = json!({"jsonrpc": "2.0", "id": id.into(), "method": method, "params": params});
+    let mut s = msg.to_string();
+    s.push('\n');
+    s
+}
+
+/// What one stdout line is.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Line {
+    Response { id: Value, result: Option<Value>, error: Option<Value> },
+    Request { id: Value, method: String },
+    Notification,
+    /// Not a JSON-RPC 2.0 message; the line itself (truncated) for the report.
+    Invalid(String),
+}
+
+pub(crate) fn parse_line(line: &[u8]) -> Line {
+    let invalid = || {
+        let s = String::from_utf8_lossy(line);
+        let mut s: String = s.chars().take(200).collect();
+        if line.len() > 200 {
+            s.push('…');
+        }
+        Line::Invalid(s)
+    };
+    let Ok(Value::Object(m)) = serde_json::from_slice::<Value>(line) else { return invalid() };
+    if m.get("jsonrpc") != Some(&Value::String("2.0".into())) {
+        return invalid();
+    }
+    let id = m.get("id").filter(|v| v.is_string() || v.is_number() || v.is_null()).cloned();
+    match (m.get("method"), id) {
+        (Some(Value::String(method)), Some(id)) => Line::Request { id, method: method.clone() },
+        (Some(Value::String(_)), None) if !m.contains_key("id") => Line::Notification,
+        (None, Some(id)) => {
+            let result = m.get("result").cloned();
+            let error = m.get("error").cloned();
+            if result.is_some() == error.is_some() {
+                return invalid();
+            }
+            Line::Response { id, result, error }
+        }
+        _ => invalid(),
+    }
+}
+
+/// Stdout split into lines: a trailing newline ends the last line, it does not start another.
+pub(crate) fn lines(out: &[u8]) -> Box<dyn Iterator<Item = &[u8]> + '_> {
+    if out.is_empty() {
+        return Box::new(std::iter::empty());
+    }
+    let out = out.strip_suffix(b"\n").unwrap_or(out);
+    Box::new(out.split(|&b| b == b'\n'))
+}
+
+pub(crate) fn is_response_line(line: &[u8]) -> bool {
+    matches!(parse_line(line), Line::Response { .. })
+}
+
+/// Requests (method + id) among the stdin lines: how many answers to wait for.
+pub(crate) fn count_requests(stdin: &[u8]) -> usize {
+    lines(stdin).filter(|l| matches!(parse_line(l), Line::Request { .. })).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds() {
+        assert!(matches!(parse_line(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#), Line::Response { .. }));
+        assert!(matches!(parse_line(br#"{"jsonrpc":"2.0","id":"a","method":"x"}"#), Line::Request { .. }));
+        assert_eq!(parse_line(br#"{"jsonrpc":"2.0","method":"x"}"#), Line::Notification);
+        assert!(matches!(parse_line(b"hello"), Line::Invalid(_)));
+        assert!(matches!(parse_line(b""), Line::Invalid(_)));
+        assert!(matches!(parse_line(br#"{"jsonrpc":"1.0","id":1,"result":{}}"#), Line::Invalid(_)));
+        assert!(matches!(parse_line(br#"{"jsonrpc":"2.0","id":1}"#), Line::Invalid(_)));
+        assert_eq!(lines(b"a\nb\n").count(), 2);
+        assert_eq!(lines(b"").count(), 0);
+        assert_eq!(lines(b"\n").collect::<Vec<_>>(), vec![b"" as &[u8]]);
+        let l = request_line("d", "server/discover", Value::Null);
+        assert_eq!(count_requests(l.as_bytes()), 1);
+    }
+}

@@ -1,0 +1,683 @@
+//! End-to-end: purpose-built WAT modules in real wasmtime, one per crash rule,
+//! upload refusal and `subako_http` behaviour. One test binary keeps link time down.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use subako_tiny_runner::*;
+
+/// A WAT string literal holding exactly `bytes`.
+fn lit(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("\\{b:02x}")).collect()
+}
+
+/// A module that writes `out` to stdout and `err` to stderr, then runs `tail`.
+fn writer(out: &str, err: &str, tail: &str) -> Module {
+    let wat = format!(
+        r#"(module
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))
+  (memory (export "memory") 2)
+  (data (i32.const 1024) "{o}")
+  (data (i32.const 65536) "{e}")
+  (func (export "_start")
+    (i32.store (i32.const 0) (i32.const 1024))
+    (i32.store (i32.const 4) (i32.const {ol}))
+    (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 16)))
+    (i32.store (i32.const 0) (i32.const 65536))
+    (i32.store (i32.const 4) (i32.const {el}))
+    (drop (call $fd_write (i32.const 2) (i32.const 0) (i32.const 1) (i32.const 16)))
+    {tail}))"#,
+        o = lit(out.as_bytes()),
+        ol = out.len(),
+        e = lit(err.as_bytes()),
+        el = err.len(),
+    );
+    Module::from_bytes(&wat::parse_str(wat).unwrap()).unwrap()
+}
+
+const OK_ANSWER: &str = r#"{"jsonrpc":"2.0","id":"call-1","result":{"content":[{"type":"text","text":"{\"message\":\"hi\"}"}],"structuredContent":{"message":"hi"}}}
+"#;
+
+fn opts() -> CallOptions {
+    CallOptions { package: Some("t".into()), ..CallOptions::default() }
+}
+
+fn call_crash(m: &Module, o: &CallOptions) -> Crash {
+    let out = call(m, "greet", "{}", o).unwrap();
+    out.result.expect_err("expected a crash")
+}
+
+#[test]
+fn call_success() {
+    let m = writer(OK_ANSWER, "log line\n", "");
+    let out = call(&m, "greet", json!({"name": "Ada"}), &opts()).unwrap();
+    assert_eq!(out.expect_ok()["structuredContent"]["message"], "hi");
+    assert_eq!(out.output.exit, Exit::Code(0));
+    assert_eq!(out.stderr_tail, "log line\n");
+    // proc_exit(0) after answering is fine too.
+    let m = writer(OK_ANSWER, "", "(call $exit (i32.const 0))");
+    assert!(call(&m, "greet", "{}", &opts()).unwrap().result.is_ok());
+}
+
+#[test]
+fn crash_trap() {
+    let m = writer("", "about to trap\n", "unreachable");
+    let out = call(&m, "greet", "{}", &opts()).unwrap();
+    assert!(matches!(out.crash(), Some(Crash::Trap(m)) if m.contains("unreachable")), "{:?}", out.result);
+    assert_eq!(out.stderr_tail, "about to trap\n");
+}
+
+#[test]
+fn crash_not_json_rpc() {
+    let m = writer("hello world\n", "", "");
+    assert!(matches!(call_crash(&m, &opts()), Crash::NotJsonRpc { line } if line == "hello world"));
+    // Valid JSON that is no JSON-RPC message, after a good answer, still crashes.
+    let m = writer(&format!("{OK_ANSWER}{{\"x\":1}}\n"), "", "");
+    assert!(matches!(call_crash(&m, &opts()), Crash::NotJsonRpc { .. }));
+    // A blank line is not a message either.
+    let m = writer(&format!("\n{OK_ANSWER}"), "", "");
+    assert!(matches!(call_crash(&m, &opts()), Crash::NotJsonRpc { .. }));
+}
+
+#[test]
+fn crash_error_response_and_result_type() {
+    let m = writer(r#"{"jsonrpc":"2.0","id":"call-1","error":{"code":-32601,"message":"nope"}}"#, "", "");
+    assert!(matches!(call_crash(&m, &opts()), Crash::ErrorResponse { error, .. } if error["code"] == -32601));
+    let m = writer(r#"{"jsonrpc":"2.0","id":"call-1","result":{"resultType":"input_required","content":[]}}"#, "", "");
+    assert!(matches!(call_crash(&m, &opts()), Crash::NotComplete { .. }));
+    let m = writer(r#"{"jsonrpc":"2.0","id":"call-1","result":{"resultType":"complete","content":[]}}"#, "", "");
+    assert!(call(&m, "t", "{}", &opts()).unwrap().result.is_ok());
+}
+
+#[test]
+fn crash_nonzero_exit() {
+    let m = writer(OK_ANSWER, "", "(call $exit (i32.const 3))");
+    let out = call(&m, "greet", "{}", &opts()).unwrap();
+    assert_eq!(out.output.exit, Exit::Code(3));
+    assert_eq!(out.crash(), Some(&Crash::NonzeroExit(3)));
+}
+
+#[test]
+fn crash_no_exit_after_answer() {
+    let m = writer(OK_ANSWER, "", "(loop $l (br $l))");
+    let t = std::time::Instant::now();
+    assert_eq!(call_crash(&m, &opts()), Crash::NoExitAfterStdinClosed);
+    let took = t.elapsed();
+    assert!(took >= Duration::from_secs(1) && took < Duration::from_secs(5), "{took:?}");
+}
+
+#[test]
+fn crash_time_limit_and_memory() {
+    let m = writer("", "", "(loop $l (br $l))");
+    let o = CallOptions { time_limit: Duration::from_millis(300), ..opts() };
+    assert_eq!(call_crash(&m, &o), Crash::TimeLimit);
+    // Growing past the cap is refused; the module then traps: out of memory.
+    let m = writer("", "", "(if (i32.eq (memory.grow (i32.const 100)) (i32.const -1)) (then unreachable))");
+    let o = CallOptions { memory_limit_bytes: 1 << 20, ..opts() };
+    assert_eq!(call_crash(&m, &o), Crash::OutOfMemory);
+    // Within the cap the same module is fine (and answers nothing: exit before answering).
+    let o = CallOptions { memory_limit_bytes: 16 << 20, ..opts() };
+    assert_eq!(call_crash(&m, &o), Crash::ExitBeforeAnswer);
+}
+
+#[test]
+fn crash_unasked_id_and_own_request() {
+    let m = writer(r#"{"jsonrpc":"2.0","id":"call-2","result":{"content":[]}}"#, "", "");
+    assert!(matches!(call_crash(&m, &opts()), Crash::UnaskedId { id } if id == "call-2"));
+    // A second answer to the same id was not asked for either.
+    let m = writer(&format!("{OK_ANSWER}{OK_ANSWER}"), "", "");
+    assert!(matches!(call_crash(&m, &opts()), Crash::UnaskedId { .. }));
+    let m = writer(r#"{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{}}"#, "", "");
+    assert!(matches!(call_crash(&m, &opts()), Crash::SentRequest { method, .. } if method == "sampling/createMessage"));
+    // A notification is not a request: ignored.
+    let m = writer(&format!("{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}}\n{OK_ANSWER}"), "", "");
+    assert!(call(&m, "greet", "{}", &opts()).unwrap().result.is_ok());
+}
+
+#[test]
+fn crash_exit_before_answer() {
+    let m = writer("", "", "");
+    assert_eq!(call_crash(&m, &opts()), Crash::ExitBeforeAnswer);
+}
+
+#[test]
+fn crash_stderr_tail_is_last_4k() {
+    let err: String = (0..5000).map(|i| (b'a' + (i % 26) as u8) as char).collect::<String>() + "END";
+    let m = writer("", &err, "unreachable");
+    let out = call(&m, "greet", "{}", &opts()).unwrap();
+    assert_eq!(out.stderr_tail.len(), 4096);
+    assert!(out.stderr_tail.ends_with("END"));
+    assert!(out.crash().unwrap().to_string().starts_with("trapped"));
+}
+
+#[test]
+fn call_sends_one_request_with_meta_and_links_volume_files() {
+    // Echo stdin to stderr, so the request the worker sends can be inspected.
+    let wat = r#"(module
+      (import "wasi_snapshot_preview1" "fd_read" (func $fd_read (param i32 i32 i32 i32) (result i32)))
+      (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+      (memory (export "memory") 2)
+      (func (export "_start")
+        (i32.store (i32.const 0) (i32.const 1024))
+        (i32.store (i32.const 4) (i32.const 60000))
+        (drop (call $fd_read (i32.const 0) (i32.const 0) (i32.const 1) (i32.const 16)))
+        (i32.store (i32.const 4) (i32.load (i32.const 16)))
+        (drop (call $fd_write (i32.const 2) (i32.const 0) (i32.const 1) (i32.const 16)))))"#;
+    let m = Module::from_bytes(wat.as_bytes()).unwrap();
+    let out = call(&m, "greet", r#"{"name":"Ada"}"#, &opts()).unwrap();
+    assert_eq!(out.crash(), Some(&Crash::ExitBeforeAnswer));
+    let line = out.stderr_tail.trim_end();
+    assert!(out.stderr_tail.ends_with('\n') && !line.contains('\n'), "one line: {:?}", out.stderr_tail);
+    let req: Value = serde_json::from_str(line).unwrap();
+    assert_eq!(req["id"], "call-1");
+    assert_eq!(req["method"], "tools/call");
+    assert_eq!(req["params"]["name"], "greet");
+    assert_eq!(req["params"]["arguments"]["name"], "Ada");
+    assert_eq!(req["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+    assert!(req["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"].is_object());
+
+    // resource_link to volume:/// resolves to the host file, percent-decoded.
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("my chart.png"), [0u8; 123]).unwrap();
+    let answer = r#"{"jsonrpc":"2.0","id":"call-1","result":{"content":[{"type":"text","text":"{}"},{"type":"resource_link","uri":"volume:///tmp/my%20chart.png","name":"my chart.png","mimeType":"image/png"}]}}
+"#;
+    let m = writer(answer, "", "");
+    let o = CallOptions { tmp_dir: Some(tmp.path().into()), ..opts() };
+    let out = call(&m, "plot", "{}", &o).unwrap();
+    assert!(out.result.is_ok());
+    assert_eq!(out.links.len(), 1);
+    assert_eq!(out.links[0].guest_path, "/volume/tmp/my chart.png");
+    assert_eq!(out.links[0].host_path.as_deref(), Some(tmp.path().join("my chart.png").as_path()));
+    assert_eq!(out.links[0].size, Some(123));
+}
+
+#[test]
+fn run_exit_codes_pages_and_missing_start() {
+    let m = Module::from_bytes(
+        br#"(module (import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))
+        (memory (export "memory") 3)
+        (func (export "_start") (drop (memory.grow (i32.const 2))) (call $exit (i32.const 7))))"#,
+    )
+    .unwrap();
+    let out = run(&m, &RunOptions::default()).unwrap();
+    assert_eq!(out.exit, Exit::Code(7));
+    assert_eq!((out.pages_at_start, out.pages_at_exit), (3, 5));
+    let m = Module::from_bytes(br#"(module (memory (export "memory") 1) (func (export "main")))"#).unwrap();
+    let e = run(&m, &RunOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("_start"), "{e}");
+    // A component is refused up front.
+    assert!(Module::from_bytes(b"\0asm\x0d\x00\x01\x00").unwrap_err().to_string().contains("component"));
+}
+
+#[test]
+fn write_budget_gives_edquot() {
+    // Opens /volume/tmp/out.bin (fd 3 is the first preopen) and writes 100 bytes
+    // twice; prints both errnos as raw i32s.
+    let wat = r#"(module
+      (import "wasi_snapshot_preview1" "path_open" (func $open (param i32 i32 i32 i32 i32 i64 i64 i32 i32) (result i32)))
+      (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+      (memory (export "memory") 1)
+      (data (i32.const 512) "out.bin")
+      (func (export "_start") (local $fd i32)
+        (drop (call $open (i32.const 3) (i32.const 0) (i32.const 512) (i32.const 7) (i32.const 1)
+                          (i64.const 64) (i64.const 0) (i32.const 0) (i32.const 100)))
+        (local.set $fd (i32.load (i32.const 100)))
+        (i32.store (i32.const 0) (i32.const 1024))
+        (i32.store (i32.const 4) (i32.const 100))
+        (i32.store (i32.const 200) (call $fd_write (local.get $fd) (i32.const 0) (i32.const 1) (i32.const 16)))
+        (i32.store (i32.const 204) (call $fd_write (local.get $fd) (i32.const 0) (i32.const 1) (i32.const 16)))
+        ;; stdout is not a file: not counted.
+        (i32.store (i32.const 0) (i32.const 200))
+        (i32.store (i32.const 4) (i32.const 8))
+        (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 16)))))"#;
+    let m = Module::from_bytes(wat.as_bytes()).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let o = RunOptions {
+        preopens: vec![("/volume/tmp".into(), tmp.path().into(), false)],
+        write_budget: Some(150),
+        ..RunOptions::default()
+    };
+    let out = run(&m, &o).unwrap();
+    assert_eq!(out.exit, Exit::Code(0));
+    let errnos: Vec<i32> = out.stdout.chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(errnos, vec![0, 19]);
+    assert_eq!(std::fs::metadata(tmp.path().join("out.bin")).unwrap().len(), 100);
+    // Without the budget both writes land.
+    let out = run(&m, &RunOptions { write_budget: None, ..o }).unwrap();
+    assert_eq!(out.stdout, [0u8; 8]);
+}
+
+// ---- check ----
+
+const DISCOVER: &str = r#"{"jsonrpc":"2.0","id":"discover-1","result":{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}}"#;
+
+fn list_answer(tools: Value) -> String {
+    format!("{}\n", json!({"jsonrpc":"2.0","id":"tools-list-1","result":{"tools": tools}}))
+}
+
+fn greet_tool(name: &str) -> Value {
+    json!({"name": name, "description": "Greet someone.", "inputSchema": {"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}})
+}
+
+fn writer_wat(out: &str) -> String {
+    format!(
+        r#"(module
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 1024) "{}")
+  (func (export "_start")
+    (i32.store (i32.const 0) (i32.const 1024))
+    (i32.store (i32.const 4) (i32.const {}))
+    (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 16)))))"#,
+        lit(out.as_bytes()),
+        out.len()
+    )
+}
+
+fn check_wat(wat: &str) -> CheckReport {
+    check(&wat::parse_str(wat).unwrap(), None)
+}
+
+#[test]
+fn check_accepts_a_good_module() {
+    let out = format!("{DISCOVER}\n{}", list_answer(json!([greet_tool("greet"), greet_tool("wave")])));
+    let r = check_wat(&writer_wat(&out));
+    assert!(r.accepted(), "{:?}", r.failures);
+    assert_eq!(r.tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["greet", "wave"]);
+    assert_eq!(r.tools[0].description, "Greet someone.");
+    assert_eq!(r.pages, 1);
+}
+
+#[test]
+fn check_refuses_bad_answers() {
+    let bad = |out: String, want: &str| {
+        let r = check_wat(&writer_wat(&out));
+        assert!(r.failures.iter().any(|f| f.contains(want)), "want {want:?} in {:?}", r.failures);
+    };
+    bad(format!("{DISCOVER}\n{}", list_answer(json!([greet_tool("a"), greet_tool("a")]))), "listed twice");
+    bad(format!("{DISCOVER}\n{}", list_answer(json!([{"name":"a","inputSchema":{"type":"object"}}]))), "no description");
+    bad(format!("{DISCOVER}\n{}", list_answer(json!([{"name":"a","description":"d","inputSchema":{"type":"string"}}]))), "inputSchema");
+    bad(format!("{DISCOVER}\n{}", list_answer(json!([{"description":"d","inputSchema":{"type":"object"}}]))), "no name");
+    let old = DISCOVER.replace("2026-07-28", "2025-06-18");
+    bad(format!("{old}\n{}", list_answer(json!([greet_tool("a")]))), "supportedVersions");
+    let notools = DISCOVER.replace(r#""tools":{}"#, r#""prompts":{}"#);
+    bad(format!("{notools}\n{}", list_answer(json!([greet_tool("a")]))), "tools capability");
+    bad(format!("{DISCOVER}\n"), "crashed: exited before answering");
+    bad(format!("{DISCOVER}\nnot json\n{}", list_answer(json!([greet_tool("a")]))), "no JSON-RPC message");
+}
+
+#[test]
+fn check_refuses_bad_shapes() {
+    let has = |r: &CheckReport, want: &str| assert!(r.failures.iter().any(|f| f.contains(want)), "want {want:?} in {:?}", r.failures);
+    has(&check(b"\0asm\x0d\x00\x01\x00", None), "component");
+    has(&check(b"(module)", None), "not a WebAssembly binary");
+    has(&check_wat(r#"(module (memory (export "memory") 1) (func (export "main")))"#), "does not export `_start`");
+    has(&check_wat(r#"(module (memory (export "memory") 1) (func (export "_start") (param i32)))"#), "`_start` must be");
+    has(&check_wat(r#"(module (memory 1) (func (export "_start")))"#), "does not export `memory`");
+    has(
+        &check_wat(r#"(module (import "env" "foo" (func)) (memory (export "memory") 1) (func (export "_start")))"#),
+        "imports env::foo, which Subako does not provide",
+    );
+    has(
+        &check_wat(
+            r#"(module (import "wasi_snapshot_preview1" "fd_write" (func (param i32) (result i32)))
+                (memory (export "memory") 1) (func (export "_start")))"#,
+        ),
+        "imports wasi_snapshot_preview1::fd_write as (i32) -> (i32), but it is (i32, i32, i32, i32) -> (i32)",
+    );
+    has(
+        &check_wat(r#"(module (import "wasi_snapshot_preview1" "sock_open" (func)) (memory (export "memory") 1) (func (export "_start")))"#),
+        "not a WASI preview 1 function",
+    );
+    has(
+        &check_wat(
+            r#"(module (import "subako_http" "request" (func (param i32) (result i32)))
+                (memory (export "memory") 1) (func (export "_start")))"#,
+        ),
+        "subako_http::request as (i32) -> (i32)",
+    );
+    has(&check_wat(r#"(module (memory (export "memory") 1 1 shared) (func (export "_start")))"#), "threads");
+    has(
+        &check_wat(r#"(module (tag $e) (memory (export "memory") 1) (func (export "_start") (throw $e)))"#),
+        "exceptions",
+    );
+}
+
+#[test]
+fn bundle_writes_dir_and_archive() {
+    // A module that prints the manifest when given --subako-manifest needs argv
+    // handling; this one always prints the upload answers, so bundle must refuse
+    // it for its manifest, after check accepted it.
+    let out = format!("{DISCOVER}\n{}", list_answer(json!([greet_tool("greet")])));
+    let dir = tempfile::tempdir().unwrap();
+    let wasm = dir.path().join("m.wasm");
+    std::fs::write(&wasm, wat::parse_str(writer_wat(&out)).unwrap()).unwrap();
+    let e = bundle(&wasm, None, &dir.path().join("out")).unwrap_err();
+    assert!(e.to_string().contains("--subako-manifest"), "{e}");
+
+    // argv-aware module: args_sizes_get says 2 args => print the manifest.
+    let manifest = "{\n  \"abi\": 1,\n  \"name\": \"hello\",\n  \"description\": \"Says hello.\"\n}\n";
+    let wat = format!(
+        r#"(module
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "args_sizes_get" (func $args (param i32 i32) (result i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 1024) "{o}")
+  (data (i32.const 8192) "{mf}")
+  (func (export "_start")
+    (drop (call $args (i32.const 32) (i32.const 36)))
+    (if (i32.eq (i32.load (i32.const 32)) (i32.const 2))
+      (then (i32.store (i32.const 0) (i32.const 8192)) (i32.store (i32.const 4) (i32.const {mfl})))
+      (else (i32.store (i32.const 0) (i32.const 1024)) (i32.store (i32.const 4) (i32.const {ol}))))
+    (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 16)))))"#,
+        o = lit(out.as_bytes()),
+        ol = out.len(),
+        mf = lit(manifest.as_bytes()),
+        mfl = manifest.len()
+    );
+    std::fs::write(&wasm, wat::parse_str(wat).unwrap()).unwrap();
+    let assets = dir.path().join("assets");
+    std::fs::create_dir_all(assets.join("templates")).unwrap();
+    std::fs::write(assets.join("templates/a.txt"), "hi").unwrap();
+    let r = bundle(&wasm, Some(&assets), &dir.path().join("out")).unwrap();
+    assert_eq!(r.manifest.name, "hello");
+    assert_eq!(r.asset_files, 1);
+    let pkg: Value = serde_json::from_slice(&std::fs::read(dir.path().join("out/subako-package.json")).unwrap()).unwrap();
+    assert_eq!(pkg, json!({"abi":1,"name":"hello","description":"Says hello."}));
+    assert!(dir.path().join("out/module.wasm").exists());
+    assert_eq!(std::fs::read_to_string(dir.path().join("out/assets/templates/a.txt")).unwrap(), "hi");
+    let gz = flate2::read::GzDecoder::new(std::fs::File::open(&r.archive).unwrap());
+    let mut names: Vec<String> =
+        tar::Archive::new(gz).entries().unwrap().map(|e| e.unwrap().path().unwrap().display().to_string()).collect();
+    names.sort();
+    assert_eq!(names, ["assets/templates/a.txt", "module.wasm", "subako-package.json"]);
+    // call() finds the package name through the manifest.
+    let m = Module::from_file(&wasm).unwrap();
+    assert_eq!(manifest_of(&m), "hello");
+}
+
+fn manifest_of(m: &Module) -> String {
+    subako_tiny_runner::manifest(m).unwrap().name
+}
+
+// ---- subako_http ----
+
+/// A tiny HTTP/1.1 server: one request per connection, answers by path.
+fn server() -> u16 {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for s in l.incoming() {
+            let Ok(s) = s else { continue };
+            std::thread::spawn(move || handle(s));
+        }
+    });
+    port
+}
+
+fn handle(mut s: TcpStream) {
+    let mut r = BufReader::new(s.try_clone().unwrap());
+    let mut first = String::new();
+    if r.read_line(&mut first).is_err() {
+        return;
+    }
+    let mut parts = first.split_whitespace();
+    let method = parts.next().unwrap_or("").to_string();
+    let target = parts.next().unwrap_or("").to_string();
+    let mut headers = serde_json::Map::new();
+    let mut len = 0usize;
+    loop {
+        let mut h = String::new();
+        r.read_line(&mut h).unwrap();
+        let h = h.trim_end();
+        if h.is_empty() {
+            break;
+        }
+        let (k, v) = h.split_once(':').unwrap();
+        let (k, v) = (k.trim().to_ascii_lowercase(), v.trim().to_string());
+        if k == "content-length" {
+            len = v.parse().unwrap();
+        }
+        headers.insert(k, Value::String(v));
+    }
+    let mut body = vec![0; len];
+    r.read_exact(&mut body).unwrap();
+    let (path, query) = target.split_once('?').unwrap_or((&target, ""));
+    let (status, ctype, extra, out): (u16, &str, String, Vec<u8>) = match path {
+        "/text" => (200, "text/plain", String::new(), b"hello".to_vec()),
+        "/echo" => {
+            let v = json!({"method": method, "headers": headers, "body": String::from_utf8_lossy(&body)});
+            (200, "application/json", "X-Echo: Yes\r\n".into(), v.to_string().into_bytes())
+        }
+        "/bin" => (200, "application/octet-stream", String::new(), (0..50_000u32).map(|i| (i % 251) as u8).collect()),
+        "/redirect" => (302, "text/plain", "Location: /text\r\n".into(), Vec::new()),
+        "/to" => (307, "text/plain", format!("Location: {query}\r\n"), Vec::new()),
+        "/loop" => (302, "text/plain", "Location: /loop\r\n".into(), Vec::new()),
+        "/slow" => {
+            std::thread::sleep(Duration::from_secs(3));
+            (200, "text/plain", String::new(), b"late".to_vec())
+        }
+        "/big" => (200, "text/plain", String::new(), vec![b'x'; 300 * 1024]),
+        _ => (404, "text/plain", String::new(), b"not found".to_vec()),
+    };
+    let head = format!(
+        "HTTP/1.1 {status} X\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n{extra}\r\n",
+        out.len()
+    );
+    let _ = s.write_all(head.as_bytes());
+    let _ = s.write_all(&out);
+}
+
+/// A module that sends `req` through subako_http and prints the answer.
+fn http_module(req: &Value) -> Module {
+    let req = req.to_string();
+    let wat = format!(
+        r#"(module
+  (import "subako_http" "request" (func $req (param i32 i32) (result i32)))
+  (import "subako_http" "read_response" (func $read (param i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") 20)
+  (data (i32.const 1024) "{}")
+  (func (export "_start") (local $n i32)
+    (local.set $n (call $req (i32.const 1024) (i32.const {})))
+    (drop (call $read (i32.const 65536) (local.get $n)))
+    (i32.store (i32.const 0) (i32.const 65536))
+    (i32.store (i32.const 4) (local.get $n))
+    (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 16)))))"#,
+        lit(req.as_bytes()),
+        req.len()
+    );
+    Module::from_bytes(&wat::parse_str(wat).unwrap()).unwrap()
+}
+
+fn local() -> HttpConfig {
+    HttpConfig { allow_hosts: vec!["127.0.0.1".into()], allow_loopback: true }
+}
+
+fn fetch(req: Value, http: Option<HttpConfig>, tmp: Option<&Path>) -> Value {
+    let mut o = RunOptions { http, ..RunOptions::default() };
+    if let Some(t) = tmp {
+        o.preopens.push(("/volume/tmp".into(), t.into(), false));
+    }
+    let out = run(&http_module(&req), &o).unwrap();
+    assert_eq!(out.exit, Exit::Code(0));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {:?}", String::from_utf8_lossy(&out.stdout)))
+}
+
+fn kind(v: &Value) -> &str {
+    v["error"]["kind"].as_str().unwrap_or_else(|| panic!("not an error: {v}"))
+}
+
+#[test]
+fn http_get_post_file() {
+    let port = server();
+    let base = format!("http://127.0.0.1:{port}");
+    let v = fetch(json!({"method":"GET","url":format!("{base}/text")}), Some(local()), None);
+    assert_eq!(v["ok"]["status"], 200);
+    assert_eq!(v["ok"]["headers"]["content-type"], "text/plain");
+    assert_eq!(v["ok"]["body"], json!({"type":"inline","text":"hello"}));
+
+    let v = fetch(
+        json!({"method":"POST","url":format!("{base}/echo"),"headers":{"Accept":"application/json","X-Token":"t1"},
+               "body":{"type":"json","json":{"order":1042}}}),
+        Some(local()),
+        None,
+    );
+    assert_eq!(v["ok"]["headers"]["x-echo"], "Yes", "header names lowercase");
+    let echo: Value = serde_json::from_str(v["ok"]["body"]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(echo["method"], "POST");
+    assert_eq!(echo["headers"]["accept"], "application/json");
+    assert_eq!(echo["headers"]["x-token"], "t1");
+    assert_eq!(echo["headers"]["content-type"], "application/json");
+    assert_eq!(echo["body"], r#"{"order":1042}"#);
+
+    let tmp = tempfile::tempdir().unwrap();
+    let v = fetch(
+        json!({"method":"GET","url":format!("{base}/bin"),"output":{"type":"file","path":"/volume/tmp/out.bin"}}),
+        Some(local()),
+        Some(tmp.path()),
+    );
+    assert_eq!(v["ok"]["body"], json!({"type":"file","path":"/volume/tmp/out.bin","bytes":50000}));
+    let data = std::fs::read(tmp.path().join("out.bin")).unwrap();
+    assert_eq!(data, (0..50_000u32).map(|i| (i % 251) as u8).collect::<Vec<_>>());
+    // A file body from the volume.
+    std::fs::write(tmp.path().join("up.txt"), "from a file").unwrap();
+    let v = fetch(
+        json!({"method":"PUT","url":format!("{base}/echo"),"body":{"type":"file","path":"/volume/tmp/up.txt"}}),
+        Some(local()),
+        Some(tmp.path()),
+    );
+    let echo: Value = serde_json::from_str(v["ok"]["body"]["text"].as_str().unwrap()).unwrap();
+    assert_eq!((echo["method"].as_str(), echo["body"].as_str()), (Some("PUT"), Some("from a file")));
+    // Outside the volume: bad_path.
+    let v = fetch(json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/etc/passwd"}}), Some(local()), Some(tmp.path()));
+    assert_eq!(kind(&v), "bad_path");
+    let v = fetch(json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/volume/tmp/../x"}}), Some(local()), Some(tmp.path()));
+    assert_eq!(kind(&v), "bad_path");
+    // Write budget applies to file output.
+    let out = run(
+        &http_module(&json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/volume/tmp/o2.bin"}})),
+        &RunOptions {
+            http: Some(local()),
+            preopens: vec![("/volume/tmp".into(), tmp.path().into(), false)],
+            write_budget: Some(1000),
+            ..RunOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(kind(&serde_json::from_slice(&out.stdout).unwrap()), "write_budget");
+    // Unknown fields and methods are invalid requests.
+    assert_eq!(kind(&fetch(json!({"url":format!("{base}/text"),"extra":1}), Some(local()), None)), "invalid_request");
+    assert_eq!(kind(&fetch(json!({"method":"TRACE","url":format!("{base}/text")}), Some(local()), None)), "invalid_request");
+}
+
+#[test]
+fn http_redirects() {
+    let port = server();
+    let other = server();
+    let base = format!("http://127.0.0.1:{port}");
+    let v = fetch(json!({"url":format!("{base}/redirect")}), Some(local()), None);
+    assert_eq!(v["ok"]["body"]["text"], "hello");
+    let v = fetch(json!({"url":format!("{base}/redirect"),"follow_redirects":false}), Some(local()), None);
+    assert_eq!(v["ok"]["status"], 302);
+    assert_eq!(v["ok"]["headers"]["location"], "/text");
+    // Same origin keeps authorization; another origin (port) drops it and cookies.
+    let hdrs = json!({"authorization":"Bearer s3cret","cookie":"a=b","x-keep":"1"});
+    let v = fetch(json!({"url":format!("{base}/to?/echo"),"headers":hdrs}), Some(local()), None);
+    let echo: Value = serde_json::from_str(v["ok"]["body"]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(echo["headers"]["authorization"], "Bearer s3cret");
+    let v = fetch(json!({"url":format!("{base}/to?http://127.0.0.1:{other}/echo"),"headers":hdrs}), Some(local()), None);
+    let echo: Value = serde_json::from_str(v["ok"]["body"]["text"].as_str().unwrap()).unwrap();
+    assert!(echo["headers"].get("authorization").is_none() && echo["headers"].get("cookie").is_none(), "{echo}");
+    assert_eq!(echo["headers"]["x-keep"], "1");
+    // Each hop is re-checked against the allowlist.
+    let only = HttpConfig { allow_hosts: vec![format!("127.0.0.1:{port}")], allow_loopback: true };
+    let v = fetch(json!({"url":format!("{base}/to?http://127.0.0.1:{other}/echo")}), Some(only), None);
+    assert_eq!(kind(&v), "host_not_allowed");
+    assert_eq!(kind(&fetch(json!({"url":format!("{base}/loop")}), Some(local()), None)), "too_many_redirects");
+}
+
+#[test]
+fn http_refusals_and_limits() {
+    let port = server();
+    let base = format!("http://127.0.0.1:{port}");
+    let none = HttpConfig { allow_hosts: vec![], allow_loopback: true };
+    assert_eq!(kind(&fetch(json!({"url":format!("{base}/text")}), Some(none), None)), "host_not_allowed");
+    let no_loop = HttpConfig { allow_hosts: vec!["127.0.0.1".into()], allow_loopback: false };
+    assert_eq!(kind(&fetch(json!({"url":format!("{base}/text")}), Some(no_loop), None)), "forbidden_destination");
+    let private = HttpConfig { allow_hosts: vec!["10.1.2.3".into()], allow_loopback: true };
+    assert_eq!(kind(&fetch(json!({"url":"https://10.1.2.3/"}), Some(private), None)), "forbidden_destination");
+    let t = std::time::Instant::now();
+    assert_eq!(kind(&fetch(json!({"url":format!("{base}/slow"),"timeout_ms":200}), Some(local()), None)), "timeout");
+    assert!(t.elapsed() < Duration::from_secs(2));
+    assert_eq!(kind(&fetch(json!({"url":format!("{base}/big")}), Some(local()), None)), "too_large");
+    assert_eq!(kind(&fetch(json!({"url":format!("{base}/bin")}), Some(local()), None)), "not_text");
+}
+
+#[test]
+fn http_abi_codes() {
+    // Records the return codes of a sequence of calls as raw i32s on stdout.
+    let req = json!({"url":"https://example.com/"}).to_string();
+    let wat = format!(
+        r#"(module
+  (import "subako_http" "request" (func $req (param i32 i32) (result i32)))
+  (import "subako_http" "read_response" (func $read (param i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") 2)
+  (data (i32.const 1024) "{}")
+  (func (export "_start") (local $n i32)
+    (i32.store (i32.const 200) (call $read (i32.const 4096) (i32.const 10)))
+    (i32.store (i32.const 204) (call $req (i32.const 0x7fff0000) (i32.const 10)))
+    (local.set $n (call $req (i32.const 1024) (i32.const {})))
+    (i32.store (i32.const 208) (local.get $n))
+    (i32.store (i32.const 212) (call $read (i32.const 4096) (i32.add (local.get $n) (i32.const 1))))
+    (i32.store (i32.const 216) (call $read (i32.const 0x7fff0000) (local.get $n)))
+    (i32.store (i32.const 220) (call $read (i32.const 4096) (local.get $n)))
+    (i32.store (i32.const 224) (call $read (i32.const 4096) (local.get $n)))
+    (i32.store (i32.const 0) (i32.const 200))
+    (i32.store (i32.const 4) (i32.const 28))
+    (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 16)))
+    (i32.store (i32.const 0) (i32.const 4096))
+    (i32.store (i32.const 4) (local.get $n))
+    (drop (call $fd_write (i32.const 2) (i32.const 0) (i32.const 1) (i32.const 16)))))"#,
+        lit(req.as_bytes()),
+        req.len()
+    );
+    let m = Module::from_bytes(&wat::parse_str(wat).unwrap()).unwrap();
+    let codes = |out: &RunOutput| -> Vec<i32> { out.stdout.chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect() };
+    let out = run(&m, &RunOptions { http: Some(HttpConfig::default()), ..RunOptions::default() }).unwrap();
+    let c = codes(&out);
+    assert!(c[2] > 0, "{c:?}");
+    assert_eq!([c[0], c[1], c[3], c[4], c[5], c[6]], [-2, -1, -3, -1, 0, -2]);
+    let answer: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(kind(&answer), "host_not_allowed");
+    // The platform stub: request -1, read_response -2.
+    let out = run(&m, &RunOptions::default()).unwrap();
+    let c = codes(&out);
+    assert_eq!(&c[..3], &[-2, -1, -1]);
+}
+
+#[test]
+fn bench_runs() {
+    let out = format!("{DISCOVER}\n{}", list_answer(json!([greet_tool("greet")])));
+    // Answers discover, tools/list and call-1 alike: enough for the bench run.
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.wasm");
+    std::fs::write(&a, wat::parse_str(writer_wat(&out)).unwrap()).unwrap();
+    let b = dir.path().join("b.wasm");
+    std::fs::write(&b, wat::parse_str(writer_wat(OK_ANSWER)).unwrap()).unwrap();
+    let o = BenchOptions { calls: 5, compiles: 2, tool: Some("greet".into()), ..BenchOptions::default() };
+    let r = bench(&b, Some(&a), &o).unwrap();
+    let j = r.to_json();
+    for k in ["compile_ms", "call_us_median", "call_us_p10", "call_us_p90", "list_us_median", "pages_start", "pages_exit"] {
+        assert!(j["a"][k].is_number(), "{k}: {j}");
+        assert!(j["ratio"][k].is_number() || j["ratio"][k].is_null(), "{k}: {j}");
+    }
+    assert_eq!(j["a"]["pages_start"], 1);
+    assert!(j["a"]["call_crash"].is_null(), "{j}");
+    assert!(j["b"]["call_crash"].is_string(), "the list-only module does not answer call-1: {j}");
+}
