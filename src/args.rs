@@ -118,7 +118,7 @@ fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolErr
             crate::json::num::write_i64(&mut range, min);
             range.extend_from_slice(b" to ");
             crate::json::num::write_i64(&mut range, max);
-            let range = alloc::string::String::from_utf8(range).unwrap_or_default();
+            let range = crate::platform::validated_string(range);
             Err(must_be(field, &range))
         }
     }

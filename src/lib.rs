@@ -41,12 +41,19 @@
 extern crate alloc;
 
 pub mod args;
+pub mod fs;
+pub mod image;
+pub mod http;
 pub mod json;
 pub mod package;
+pub mod png;
 #[doc(hidden)]
 pub mod platform;
 pub mod protocol;
 pub mod reply;
+pub mod schema;
+#[cfg(feature = "miniserde")]
+pub mod typed;
 
 pub use args::Args;
 pub use json::{JsonWriter, Value};

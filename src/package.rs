@@ -110,12 +110,10 @@ const fn check_schema(tool: &str, which: &str, schema: &str) {
             .push(")")
             .fail();
     }
-    let mut i = 0;
-    while i < b.len() && matches!(b[i], b' ' | b'\n' | b'\r' | b'\t') {
-        i += 1;
-    }
-    if b[i] != b'{' {
-        Message::new().push("tool `").push(tool).push("`: ").push(which).push(" schema must be an object").fail();
+    // An object root saying "type": "object", no `$ref`, `required` names
+    // among the `properties`: see `schema::rules`.
+    if let Err(fault) = crate::schema::rules::check_tool_schema(b) {
+        fault.explain(schema, Message::new().push("tool `").push(tool).push("`: ").push(which).push(" schema")).fail();
     }
 }
 

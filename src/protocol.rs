@@ -8,7 +8,7 @@
 use alloc::vec::Vec;
 
 use crate::args::Args;
-use crate::json::write::{compact_into, escape_into, write_escaped};
+use crate::json::write::{compact_into, escape_into, put, write_escaped};
 use crate::json::{Kind, Str, Value, num};
 use crate::package::Package;
 use crate::reply::{self, Reply, ToolError};
@@ -75,17 +75,15 @@ pub fn serve(package: &Package, manifest: bool, io: &mut impl Io, runner: Runner
                 true
             }
             Line::TooLong => {
-                let mut message = Vec::new();
-                message.extend_from_slice(b"line too long: over ");
-                num::write_u64(&mut message, package.max_line as u64);
-                message.extend_from_slice(b" bytes");
-                write_error(&mut out, None, INVALID_REQUEST, &message);
+                let mut max = [0; 20];
+                let max = num::u64_digits(package.max_line as u64, &mut max);
+                write_error(&mut out, None, INVALID_REQUEST, &[b"line too long: over ", max, b" bytes"]);
                 true
             }
             Line::Unreadable(e) => {
-                let mut message = Vec::from(&b"stdin unreadable: errno "[..]);
-                num::write_u64(&mut message, e.errno as u64);
-                write_error(&mut out, None, INTERNAL_ERROR, &message);
+                let mut errno = [0; 20];
+                let errno = num::u64_digits(e.errno as u64, &mut errno);
+                write_error(&mut out, None, INTERNAL_ERROR, &[b"stdin unreadable: errno ", errno]);
                 false
             }
         };
@@ -162,15 +160,17 @@ impl LineReader {
 
     fn next(&mut self, io: &mut impl Io) -> Line<'_> {
         loop {
-            if let Some(at) = self.buf[self.searched..].iter().position(|&b| b == b'\n') {
+            let unsearched = self.buf.get(self.searched..).unwrap_or(&[]);
+            if let Some(at) = unsearched.iter().position(|&b| b == b'\n') {
                 let (start, end) = (self.start, self.searched + at + 1);
                 self.start = end;
                 self.searched = end;
-                if self.skipping {
+                // A long line read whole in one go is refused like one read in pieces.
+                if self.skipping || end - start - 1 > self.max {
                     self.skipping = false;
                     return Line::TooLong;
                 }
-                return Line::Text(&self.buf[start..end]);
+                return Line::Text(self.buf.get(start..end).unwrap_or(&[]));
             }
             self.searched = self.buf.len();
             if self.buf.len() - self.start > self.max {
@@ -180,80 +180,72 @@ impl LineReader {
                 self.searched = 0;
             }
             if self.ended {
-                if self.skipping {
-                    self.skipping = false;
+                let start = self.start;
+                self.start = self.buf.len();
+                if core::mem::take(&mut self.skipping) {
                     return Line::TooLong;
                 }
-                if self.start < self.buf.len() {
+                return match self.buf.get(start..) {
                     // A last line without its newline is still served.
-                    let start = self.start;
-                    self.start = self.buf.len();
-                    return Line::Text(&self.buf[start..]);
-                }
-                return Line::End;
+                    Some(line) if !line.is_empty() => Line::Text(line),
+                    _ => Line::End,
+                };
             }
-            if self.start > 0 {
-                self.buf.drain(..self.start);
-                self.searched -= self.start;
-                self.start = 0;
-            }
+            // Keep only the partial line, then read more after it.
+            self.buf.drain(..self.start.min(self.buf.len()));
+            self.searched = self.buf.len();
+            self.start = 0;
             let len = self.buf.len();
             let room = (self.buf.capacity() - len).max(READ_CHUNK);
             self.buf.resize(len + room, 0);
-            match io.read(&mut self.buf[len..]) {
-                Ok(n) => {
-                    self.buf.truncate(len + n);
-                    self.ended = n == 0;
-                }
-                Err(e) => {
-                    self.buf.truncate(len);
-                    self.ended = true;
-                    return Line::Unreadable(e);
-                }
+            let read = io.read(self.buf.get_mut(len..).unwrap_or(&mut []));
+            let n = *read.as_ref().unwrap_or(&0);
+            self.buf.truncate(len + n);
+            self.ended = n == 0;
+            if let Err(e) = read {
+                return Line::Unreadable(e);
             }
         }
     }
 }
 
 /// Appends the answer to the message on `line`, if it asks for one.
+#[inline(never)]
 pub fn serve_line(package: &Package, line: &[u8], out: &mut Vec<u8>, runner: Runner) {
     let message = match crate::json::parse(line) {
         Ok(message) => message,
         Err(e) => {
-            let mut text = Vec::from(&b"not JSON: "[..]);
-            text.extend_from_slice(e.kind.describe().as_bytes());
-            text.extend_from_slice(b" at column ");
-            num::write_u64(&mut text, e.offset as u64 + 1);
-            return write_error(out, None, PARSE_ERROR, &text);
+            let mut column = [0; 20];
+            let column = num::u64_digits(e.offset as u64 + 1, &mut column);
+            let why = e.kind.describe().as_bytes();
+            return write_error(out, None, PARSE_ERROR, &[b"not JSON: ", why, b" at column ", column]);
         }
     };
-    let not_a_message = |out: &mut Vec<u8>, why: &str| {
-        let mut text = Vec::from(&b"not a message: "[..]);
-        text.extend_from_slice(why.as_bytes());
-        write_error(out, None, INVALID_REQUEST, &text)
-    };
     let Some(message) = message.as_object() else {
-        return not_a_message(out, "expected an object");
+        return write_error(out, None, INVALID_REQUEST, &[b"not a message: not an object"]);
     };
+    // As the official SDK reads a message: a member of the wrong type makes
+    // the whole line no message (answered with id null), and serde reads a
+    // `null` id or method as an absent one.
+    let refuse = |out: &mut Vec<u8>, why: &[u8]| write_error(out, None, INVALID_REQUEST, &[b"not a message: ", why]);
+    let id = message.get("id").filter(|id| !id.is_null());
+    let id_raw = id.filter(|id| matches!(id.kind(), Kind::Number | Kind::String)).map(|id| id.raw());
+    if id.is_some() && id_raw.is_none() {
+        return refuse(out, b"`id` must be a string or a number");
+    }
     let Some(jsonrpc) = message.get("jsonrpc").and_then(|v| v.as_str()) else {
-        return not_a_message(out, "`jsonrpc` must be a string");
+        return refuse(out, b"`jsonrpc` must be a string");
     };
-    // serde reads a `null` id or method as an absent one.
-    let id = match message.get("id") {
-        Some(id) if matches!(id.kind(), Kind::Number | Kind::String) => Some(id),
-        Some(id) if !id.is_null() => return not_a_message(out, "`id` must be a string or a number"),
-        _ => None,
+    let method = match message.get("method").filter(|m| !m.is_null()) {
+        Some(m) => match m.as_str() {
+            Some(m) => Some(m),
+            None => return refuse(out, b"`method` must be a string"),
+        },
+        None => None,
     };
-    let method = match message.get("method") {
-        Some(m) if m.kind() == Kind::String => m.as_str(),
-        Some(m) if !m.is_null() => return not_a_message(out, "`method` must be a string"),
-        _ => None,
-    };
-    let id_raw = id.map(|id| id.raw());
     if !jsonrpc.eq_str("2.0") {
-        let mut text = Vec::from(&b"unknown JSON-RPC version: "[..]);
-        text.extend_from_slice(jsonrpc.to_str().as_bytes());
-        return write_error(out, id_raw, INVALID_REQUEST, &text);
+        let version = jsonrpc.to_str();
+        return write_error(out, id_raw, INVALID_REQUEST, &[b"unknown JSON-RPC version: ", version.as_bytes()]);
     }
     let present = |key| message.get(key).is_some_and(|v: Value<'_>| !v.is_null());
     let (id, method) = match (id_raw, method) {
@@ -261,7 +253,7 @@ pub fn serve_line(package: &Package, line: &[u8], out: &mut Vec<u8>, runner: Run
         (None, Some(_)) => return,
         (Some(_), None) if present("result") || present("error") => return,
         (id, None) => {
-            return write_error(out, id, INVALID_REQUEST, b"neither a request, a notification, nor a response");
+            return write_error(out, id, INVALID_REQUEST, &[b"neither a request, a notification, nor a response"]);
         }
     };
     let params = message.get("params").and_then(|p| p.as_object());
@@ -270,37 +262,30 @@ pub fn serve_line(package: &Package, line: &[u8], out: &mut Vec<u8>, runner: Run
     }
     if method.eq_str("server/discover") {
         begin_result(out, id, package);
-        out.extend_from_slice(
-            b"\"capabilities\":{\"tools\":{}},\"resultType\":\"complete\",\"supportedVersions\":[\"2026-07-28\"]}}\n",
-        );
+        put(out, b"\"capabilities\":{\"tools\":{}},\"resultType\":\"complete\",\"supportedVersions\":[\"2026-07-28\"]}}\n");
     } else if method.eq_str("tools/list") {
         // Every tool is on the first page, so no cursor names another.
         if params.is_some_and(|p| p.get("cursor").is_some()) {
-            return write_error(out, Some(id), INVALID_PARAMS, b"no such cursor");
+            return write_error(out, Some(id), INVALID_PARAMS, &[b"no such cursor"]);
         }
         write_tools(out, id, package);
     } else if method.eq_str("tools/call") {
-        let Some(params) = params else {
-            return; // check_meta refuses a request without an object of params
+        let Some(name) = params.and_then(|p| p.get("name")).and_then(|n| n.as_str()) else {
+            return write_error(out, Some(id), INVALID_PARAMS, &[b"invalid tools/call params: `name` must be a string"]);
         };
-        let Some(name) = params.get("name").and_then(|n| n.as_str()) else {
-            return write_error(out, Some(id), INVALID_PARAMS, b"invalid tools/call params: `name` must be a string");
-        };
-        let result = call(package, name, params.get("arguments"), id, runner);
+        let arguments = params.and_then(|p| p.get("arguments"));
+        let result = call(package, name, arguments, id, runner);
         begin_result(out, id, package);
         reply::write_content(out, &result);
-        out.extend_from_slice(b",\"resultType\":\"complete\"");
-        if let Ok(reply) = &result {
-            if let Some(json) = reply.structured() {
-                out.extend_from_slice(b",\"structuredContent\":");
-                out.extend_from_slice(json);
-            }
+        put(out, b",\"resultType\":\"complete\"");
+        if let Some(json) = result.as_ref().ok().and_then(|reply| reply.structured()) {
+            put(out, b",\"structuredContent\":");
+            put(out, json);
         }
-        out.extend_from_slice(b"}}\n");
+        put(out, b"}}\n");
     } else {
-        let mut text = Vec::from(&b"unknown method: "[..]);
-        text.extend_from_slice(method.to_str().as_bytes());
-        write_error(out, Some(id), METHOD_NOT_FOUND, &text);
+        let name = method.to_str();
+        write_error(out, Some(id), METHOD_NOT_FOUND, &[b"unknown method: ", name.as_bytes()]);
     }
 }
 
@@ -321,29 +306,28 @@ fn call(package: &Package, name: Str<'_>, arguments: Option<Value<'_>>, id: &[u8
 
 /// Checks the `_meta` every request carries: the revision, which must be
 /// ours, and the client's capabilities, which must be an object.
+#[inline(never)]
 fn check_meta(out: &mut Vec<u8>, id: &[u8], params: Option<crate::json::Object<'_>>) -> Result<(), ()> {
     let meta = params.and_then(|p| p.get("_meta")).and_then(|m| m.as_object());
     let field = |key| meta.and_then(|m| m.get(key));
     let missing = |out: &mut Vec<u8>, key: &str| {
-        let mut text = Vec::from(&b"missing _meta "[..]);
-        text.extend_from_slice(key.as_bytes());
-        text.extend_from_slice(b"; this server speaks MCP 2026-07-28");
-        write_error(out, Some(id), INVALID_PARAMS, &text);
+        let why: [&[u8]; 3] = [b"missing _meta ", key.as_bytes(), b"; this server speaks MCP 2026-07-28"];
+        write_error(out, Some(id), INVALID_PARAMS, &why);
         Err(())
     };
     let Some(version) = field(VERSION_KEY).and_then(|v| v.as_str()) else {
         return missing(out, VERSION_KEY);
     };
     if !version.eq_str(PROTOCOL_VERSION) {
-        out.extend_from_slice(
+        put(out, 
             b"{\"error\":{\"code\":-32022,\"data\":{\"requested\":\"",
         );
         escape_into(out, version.to_str().as_bytes());
-        out.extend_from_slice(
+        put(out, 
             b"\",\"supported\":[\"2026-07-28\"]},\"message\":\"Unsupported protocol version\"},\"id\":",
         );
-        out.extend_from_slice(id);
-        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"}\n");
+        put(out, id);
+        put(out, b",\"jsonrpc\":\"2.0\"}\n");
         return Err(());
     }
     match field(CAPABILITIES_KEY) {
@@ -355,56 +339,62 @@ fn check_meta(out: &mut Vec<u8>, id: &[u8], params: Option<crate::json::Object<'
 /// Writes `{"id":…,"jsonrpc":"2.0","result":{"_meta":{…},` — the start of
 /// every result, signed with the package's name and version.
 fn begin_result(out: &mut Vec<u8>, id: &[u8], package: &Package) {
-    out.extend_from_slice(b"{\"id\":");
-    out.extend_from_slice(id);
-    out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":");
+    put(out, b"{\"id\":");
+    put(out, id);
+    put(out, b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":");
     write_escaped(out, package.name.as_bytes());
-    out.extend_from_slice(b",\"version\":");
+    put(out, b",\"version\":");
     write_escaped(out, package.version.as_bytes());
-    out.extend_from_slice(b"}},");
+    put(out, b"}},");
 }
 
+#[inline(never)]
 fn write_tools(out: &mut Vec<u8>, id: &[u8], package: &Package) {
     begin_result(out, id, package);
-    out.extend_from_slice(b"\"cacheScope\":\"public\",\"resultType\":\"complete\",\"tools\":[");
+    put(out, b"\"cacheScope\":\"public\",\"resultType\":\"complete\",\"tools\":[");
     for (i, tool) in package.tools.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        out.extend_from_slice(b"{\"description\":");
+        put(out, b"{\"description\":");
         write_escaped(out, tool.description.as_bytes());
-        out.extend_from_slice(b",\"inputSchema\":");
+        put(out, b",\"inputSchema\":");
         compact_into(out, tool.input_schema.as_bytes());
-        out.extend_from_slice(b",\"name\":");
+        put(out, b",\"name\":");
         write_escaped(out, tool.name.as_bytes());
         if let Some(schema) = tool.output_schema {
-            out.extend_from_slice(b",\"outputSchema\":");
+            put(out, b",\"outputSchema\":");
             compact_into(out, schema.as_bytes());
         }
         out.push(b'}');
     }
     // A module's tools never change: a client may keep them for a day.
-    out.extend_from_slice(b"],\"ttlMs\":86400000}}\n");
+    put(out, b"],\"ttlMs\":86400000}}\n");
 }
 
-/// Appends a JSON-RPC error line; `id` is `null` where none was readable.
-pub fn write_error(out: &mut Vec<u8>, id: Option<&[u8]>, code: i64, message: &[u8]) {
-    out.extend_from_slice(b"{\"error\":{\"code\":");
+/// Appends a JSON-RPC error line whose message is `parts` joined; `id` is
+/// `null` where none was readable.
+#[inline(never)]
+pub fn write_error(out: &mut Vec<u8>, id: Option<&[u8]>, code: i64, parts: &[&[u8]]) {
+    put(out, b"{\"error\":{\"code\":");
     num::write_i64(out, code);
-    out.extend_from_slice(b",\"message\":");
-    write_escaped(out, message);
-    out.extend_from_slice(b"},\"id\":");
-    out.extend_from_slice(id.unwrap_or(b"null"));
-    out.extend_from_slice(b",\"jsonrpc\":\"2.0\"}\n");
+    put(out, b",\"message\":\"");
+    for part in parts {
+        escape_into(out, part);
+    }
+    put(out, b"\"},\"id\":");
+    put(out, id.unwrap_or(b"null"));
+    put(out, b",\"jsonrpc\":\"2.0\"}\n");
 }
 
 /// The manifest, `subako-package.json`, as serde_json writes it pretty.
+#[inline(never)]
 pub fn write_manifest(out: &mut Vec<u8>, package: &Package) {
-    out.extend_from_slice(b"{\n  \"abi\": ");
+    put(out, b"{\n  \"abi\": ");
     num::write_u64(out, ABI as u64);
-    out.extend_from_slice(b",\n  \"name\": ");
+    put(out, b",\n  \"name\": ");
     write_escaped(out, package.name.as_bytes());
-    out.extend_from_slice(b",\n  \"description\": ");
+    put(out, b",\n  \"description\": ");
     write_escaped(out, package.description.as_bytes());
-    out.extend_from_slice(b"\n}\n");
+    put(out, b"\n}\n");
 }

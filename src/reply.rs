@@ -20,17 +20,19 @@ impl ToolError {
 
     /// A message made of several pieces, without `core::fmt`.
     pub fn from_parts(parts: &[&str]) -> ToolError {
-        ToolError { message: parts.concat() }
+        let mut message = String::new();
+        for part in parts {
+            message.push_str(part);
+        }
+        ToolError { message }
     }
 
     /// `invalid input: ` followed by `parts`, as the official SDK words a
     /// bad argument.
     pub fn invalid_input(parts: &[&str]) -> ToolError {
-        let mut message = String::from("invalid input: ");
-        for part in parts {
-            message.push_str(part);
-        }
-        ToolError { message }
+        let mut error = ToolError::from_parts(parts);
+        error.message.insert_str(0, "invalid input: ");
+        error
     }
 
     pub fn message(&self) -> &str {
@@ -94,7 +96,7 @@ impl Reply {
         let mut reply = self.block();
         let out = &mut reply.blocks;
         let name = match path.as_bytes().iter().rposition(|&b| b == b'/') {
-            Some(slash) => &path[slash + 1..],
+            Some(slash) => path.get(slash + 1..).unwrap_or(path),
             None => path,
         };
         out.extend_from_slice(b"{\"name\":");

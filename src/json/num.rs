@@ -5,15 +5,16 @@ use alloc::vec::Vec;
 /// The decimal digits of `n`, written at the end of `buf`.
 pub fn u64_digits(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
     let mut at = buf.len();
-    loop {
+    // Twenty digits hold any u64, so `at` never runs out.
+    while let Some(slot) = buf.get_mut(at.wrapping_sub(1)) {
+        *slot = b'0' + (n % 10) as u8;
         at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
         n /= 10;
         if n == 0 {
             break;
         }
     }
-    &buf[at..]
+    buf.get(at..).unwrap_or(&[])
 }
 
 /// Appends the decimal digits of `n`.

@@ -10,7 +10,6 @@
 //! checked at build time by the same code that reads requests at run time.
 
 use alloc::borrow::Cow;
-use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Nesting deeper than this is refused, as serde_json refuses it: 127 open
@@ -64,102 +63,89 @@ const fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t')
 }
 
+/// The byte at `i`, or 0 past the end. No JSON token contains a NUL byte
+/// outside a string, so 0 reads as "nothing valid here", and indexing
+/// through this never panics.
+const fn at(b: &[u8], i: usize) -> u8 {
+    if i < b.len() { b[i] } else { 0 }
+}
+
 const fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && is_ws(b[i]) {
+    while is_ws(at(b, i)) {
         i += 1;
     }
     i
 }
 
+/// `Unexpected` at a byte, `Eof` past the end.
+const fn unexpected<T>(b: &[u8], i: usize) -> Result<T, ReadError> {
+    fail(if i < b.len() { ReadErrorKind::Unexpected } else { ReadErrorKind::Eof }, i)
+}
+
 /// Checks that `b` is exactly one JSON value, with optional white space
 /// around it.
+#[inline(never)]
 pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
-    // Bit `d` of `arrays` is set when level `d` is an array, clear for an object.
-    let mut arrays: u128 = 0;
+    // Bit `d` of `arrays` is set when level `d` is an array, clear for an
+    // object: the whole stack of open containers in 16 bytes.
+    let mut arrays = [0u8; MAX_DEPTH / 8];
     let mut depth: usize = 0;
     let mut i = skip_ws(b, 0);
     loop {
         // A value starts at `i`.
-        if i >= b.len() {
-            return fail(ReadErrorKind::Eof, i);
-        }
-        let mut closed = false;
-        match b[i] {
+        let c = at(b, i);
+        let end = match c {
             b'{' | b'[' => {
-                let array = b[i] == b'[';
                 depth += 1;
                 if depth >= MAX_DEPTH {
                     return fail(ReadErrorKind::TooDeep, i);
                 }
-                if array {
-                    arrays |= 1 << depth;
-                } else {
-                    arrays &= !(1 << depth);
-                }
+                let array = c == b'[';
+                let bit = 1 << (depth % 8);
+                arrays[depth / 8] = if array { arrays[depth / 8] | bit } else { arrays[depth / 8] & !bit };
                 i = skip_ws(b, i + 1);
-                let close = if array { b']' } else { b'}' };
-                if i < b.len() && b[i] == close {
-                    i += 1;
+                if at(b, i) == c + 2 {
+                    // `[]` or `{}`: `]` and `}` are two past `[` and `{`.
                     depth -= 1;
-                    closed = true;
-                } else if !array {
-                    i = match member_key(b, i) {
-                        Ok(next) => next,
-                        Err(e) => return Err(e),
-                    };
+                    Ok(i + 1)
+                } else if array {
                     continue;
                 } else {
-                    continue;
+                    match member_key(b, i) {
+                        Ok(next) => {
+                            i = next;
+                            continue;
+                        }
+                        Err(e) => Err(e),
+                    }
                 }
             }
-            b'"' => {
-                i = match string_end(b, i) {
-                    Ok(end) => end,
-                    Err(e) => return Err(e),
-                };
-            }
-            b'-' | b'0'..=b'9' => {
-                i = match number_end(b, i) {
-                    Ok(end) => end,
-                    Err(e) => return Err(e),
-                };
-            }
-            b't' => i = match literal(b, i, b"true") {
-                Ok(end) => end,
-                Err(e) => return Err(e),
-            },
-            b'f' => i = match literal(b, i, b"false") {
-                Ok(end) => end,
-                Err(e) => return Err(e),
-            },
-            b'n' => i = match literal(b, i, b"null") {
-                Ok(end) => end,
-                Err(e) => return Err(e),
-            },
-            _ => return fail(ReadErrorKind::Unexpected, i),
-        }
-        let _ = closed;
-        // A value ended at `i`: close containers or move to the next item.
+            b'"' => string_end(b, i),
+            b'-' | b'0'..=b'9' => number_end(b, i),
+            b't' => literal(b, i, b"true"),
+            b'f' => literal(b, i, b"false"),
+            b'n' => literal(b, i, b"null"),
+            _ => unexpected(b, i),
+        };
+        i = match end {
+            Ok(end) => end,
+            Err(e) => return Err(e),
+        };
+        // A value ended at `i`: close containers, or move to the next item.
         loop {
             i = skip_ws(b, i);
             if depth == 0 {
-                if i < b.len() {
-                    return fail(ReadErrorKind::Trailing, i);
-                }
-                return Ok(());
+                return if i < b.len() { fail(ReadErrorKind::Trailing, i) } else { Ok(()) };
             }
-            if i >= b.len() {
-                return fail(ReadErrorKind::Eof, i);
-            }
-            let array = arrays & (1 << depth) != 0;
-            let close = if array { b']' } else { b'}' };
-            if b[i] == close {
+            let array = arrays[depth / 8 % arrays.len()] & (1 << (depth % 8)) != 0;
+            let c = at(b, i);
+            if c == if array { b']' } else { b'}' } {
                 i += 1;
                 depth -= 1;
                 continue;
             }
-            if b[i] != b',' {
-                return fail(ReadErrorKind::Unexpected, i);
+            if c != b',' {
+                return unexpected(b, i);
             }
             i = skip_ws(b, i + 1);
             if !array {
@@ -175,21 +161,15 @@ pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
 
 /// Reads `"key" :` at `i` and returns where the member's value starts.
 const fn member_key(b: &[u8], i: usize) -> Result<usize, ReadError> {
-    if i >= b.len() {
-        return fail(ReadErrorKind::Eof, i);
-    }
-    if b[i] != b'"' {
-        return fail(ReadErrorKind::Unexpected, i);
+    if at(b, i) != b'"' {
+        return unexpected(b, i);
     }
     let i = match string_end(b, i) {
         Ok(end) => skip_ws(b, end),
         Err(e) => return Err(e),
     };
-    if i >= b.len() {
-        return fail(ReadErrorKind::Eof, i);
-    }
-    if b[i] != b':' {
-        return fail(ReadErrorKind::Unexpected, i);
+    if at(b, i) != b':' {
+        return unexpected(b, i);
     }
     Ok(skip_ws(b, i + 1))
 }
@@ -197,38 +177,26 @@ const fn member_key(b: &[u8], i: usize) -> Result<usize, ReadError> {
 const fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, ReadError> {
     let mut k = 0;
     while k < word.len() {
-        if i + k >= b.len() {
-            return fail(ReadErrorKind::Eof, i + k);
-        }
-        if b[i + k] != word[k] {
-            return fail(ReadErrorKind::Unexpected, i + k);
+        if at(b, i + k) != word[k] {
+            return unexpected(b, i + k);
         }
         k += 1;
     }
     Ok(i + k)
 }
 
-const fn hex(b: u8) -> Option<u32> {
-    match b {
-        b'0'..=b'9' => Some((b - b'0') as u32),
-        b'a'..=b'f' => Some((b - b'a' + 10) as u32),
-        b'A'..=b'F' => Some((b - b'A' + 10) as u32),
-        _ => None,
-    }
-}
-
 /// The four hex digits at `i`, if there are four.
 const fn hex4(b: &[u8], i: usize) -> Option<u32> {
-    if i + 4 > b.len() {
-        return None;
-    }
     let mut v = 0;
     let mut k = 0;
     while k < 4 {
-        match hex(b[i + k]) {
-            Some(d) => v = v * 16 + d,
-            None => return None,
-        }
+        let d = match at(b, i + k) {
+            c @ b'0'..=b'9' => c - b'0',
+            c @ b'a'..=b'f' => c - b'a' + 10,
+            c @ b'A'..=b'F' => c - b'A' + 10,
+            _ => return None,
+        };
+        v = v * 16 + d as u32;
         k += 1;
     }
     Some(v)
@@ -238,54 +206,63 @@ const fn hex4(b: &[u8], i: usize) -> Option<u32> {
 /// just past its closing quote.
 const fn string_end(b: &[u8], start: usize) -> Result<usize, ReadError> {
     let mut i = start + 1;
-    // Start of the current run of plain bytes, checked as UTF-8 in one go.
-    let mut run = i;
     loop {
-        if i >= b.len() {
-            return fail(ReadErrorKind::Eof, i);
-        }
-        let c = b[i];
-        if c == b'"' || c == b'\\' {
-            let (_, tail) = b.split_at(run);
-            let (plain, _) = tail.split_at(i - run);
-            if core::str::from_utf8(plain).is_err() {
-                return fail(ReadErrorKind::BadString, run);
-            }
-            if c == b'"' {
-                return Ok(i + 1);
-            }
-            i = match escape_end(b, i) {
-                Ok(end) => end,
-                Err(e) => return Err(e),
-            };
-            run = i;
+        let c = at(b, i);
+        let next = if c == b'"' {
+            return Ok(i + 1);
+        } else if c == b'\\' {
+            escape_end(b, i)
+        } else if c >= 0x80 {
+            utf8_end(b, i)
         } else if c < 0x20 {
-            return fail(ReadErrorKind::BadString, i);
+            // A raw control character, or 0 past the end.
+            return fail(if i < b.len() { ReadErrorKind::BadString } else { ReadErrorKind::Eof }, i);
         } else {
-            i += 1;
-        }
+            Ok(i + 1)
+        };
+        i = match next {
+            Ok(next) => next,
+            Err(e) => return Err(e),
+        };
     }
+}
+
+/// Checks the UTF-8 sequence starting at `i` (a byte ≥ 0x80): no overlong
+/// forms, no surrogates, nothing past U+10FFFF. Returns the offset past it.
+const fn utf8_end(b: &[u8], i: usize) -> Result<usize, ReadError> {
+    let c = at(b, i) as u32;
+    let (more, min) = match c {
+        0xC2..=0xDF => (1, 0x80),
+        0xE0..=0xEF => (2, 0x800),
+        0xF0..=0xF4 => (3, 0x10000),
+        _ => return fail(ReadErrorKind::BadString, i),
+    };
+    let mut cp = c & (0x7F >> (more + 1));
+    let mut k = 1;
+    while k <= more {
+        let next = at(b, i + k) as u32;
+        if next & 0xC0 != 0x80 {
+            return fail(ReadErrorKind::BadString, i);
+        }
+        cp = cp << 6 | (next & 0x3F);
+        k += 1;
+    }
+    if cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000) {
+        return fail(ReadErrorKind::BadString, i);
+    }
+    Ok(i + k)
 }
 
 /// Checks the escape whose backslash is at `i`; returns the offset past it.
 const fn escape_end(b: &[u8], i: usize) -> Result<usize, ReadError> {
-    if i + 1 >= b.len() {
-        return fail(ReadErrorKind::Eof, i + 1);
-    }
-    match b[i + 1] {
+    match at(b, i + 1) {
         b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Ok(i + 2),
         b'u' => match hex4(b, i + 2) {
-            Some(0xD800..=0xDBFF) => {
-                // A leading surrogate needs its trailing half right after it.
-                if i + 7 < b.len() && b[i + 6] == b'\\' && b[i + 7] == b'u' {
-                    match hex4(b, i + 8) {
-                        Some(0xDC00..=0xDFFF) => Ok(i + 12),
-                        _ => fail(ReadErrorKind::BadString, i),
-                    }
-                } else {
-                    fail(ReadErrorKind::BadString, i)
-                }
-            }
+            // A leading surrogate needs its trailing half right after it.
+            Some(0xD800..=0xDBFF) => match (at(b, i + 6), at(b, i + 7), hex4(b, i + 8)) {
+                (b'\\', b'u', Some(0xDC00..=0xDFFF)) => Ok(i + 12),
+                _ => fail(ReadErrorKind::BadString, i),
+            },
             Some(0xDC00..=0xDFFF) | None => fail(ReadErrorKind::BadString, i),
             Some(_) => Ok(i + 6),
         },
@@ -294,7 +271,7 @@ const fn escape_end(b: &[u8], i: usize) -> Result<usize, ReadError> {
 }
 
 const fn digits_end(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && b[i].is_ascii_digit() {
+    while at(b, i).is_ascii_digit() {
         i += 1;
     }
     i
@@ -302,29 +279,27 @@ const fn digits_end(b: &[u8], mut i: usize) -> usize {
 
 /// Checks the number starting at `i`; returns the offset past it.
 const fn number_end(b: &[u8], mut i: usize) -> Result<usize, ReadError> {
-    if b[i] == b'-' {
+    if at(b, i) == b'-' {
         i += 1;
     }
-    if i >= b.len() {
-        return fail(ReadErrorKind::Eof, i);
-    }
-    if b[i] == b'0' {
+    let c = at(b, i);
+    if c == b'0' {
         i += 1;
-    } else if b[i].is_ascii_digit() {
+    } else if c.is_ascii_digit() {
         i = digits_end(b, i);
     } else {
         return fail(ReadErrorKind::BadNumber, i);
     }
-    if i < b.len() && b[i] == b'.' {
+    if at(b, i) == b'.' {
         let end = digits_end(b, i + 1);
         if end == i + 1 {
             return fail(ReadErrorKind::BadNumber, end);
         }
         i = end;
     }
-    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+    if at(b, i) | 0x20 == b'e' {
         i += 1;
-        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        if matches!(at(b, i), b'+' | b'-') {
             i += 1;
         }
         let end = digits_end(b, i);
@@ -337,49 +312,34 @@ const fn number_end(b: &[u8], mut i: usize) -> Result<usize, ReadError> {
 }
 
 /// The offset just past the value starting at `i` in validated text.
-fn skip_value(b: &[u8], i: usize) -> usize {
-    match b[i] {
-        b'"' => skip_string(b, i),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut i = i;
-            loop {
-                match b[i] {
-                    b'"' => {
-                        i = skip_string(b, i);
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return i + 1;
-                        }
-                    }
-                    _ => {}
-                }
-                i += 1;
-            }
-        }
-        _ => {
-            let mut i = i;
-            while i < b.len() && !matches!(b[i], b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t')
-            {
-                i += 1;
-            }
-            i
-        }
-    }
-}
-
-/// The offset past the closing quote of the validated string at `i`.
-fn skip_string(b: &[u8], i: usize) -> usize {
-    let mut i = i + 1;
+fn skip_value(b: &[u8], mut i: usize) -> usize {
+    let mut depth = 0usize;
     loop {
-        match b[i] {
-            b'"' => return i + 1,
-            b'\\' => i += 2,
-            _ => i += 1,
+        match at(b, i) {
+            b'"' => {
+                i += 1;
+                loop {
+                    match at(b, i) {
+                        b'"' => break,
+                        b'\\' => i += 2,
+                        0 if i >= b.len() => return i,
+                        _ => i += 1,
+                    }
+                }
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.wrapping_sub(1),
+            b':' | b',' | b' ' | b'\n' | b'\r' | b'\t' => {}
+            _ => {
+                // A scalar ends before a delimiter.
+                while !matches!(at(b, i + 1), b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t' | 0) {
+                    i += 1;
+                }
+            }
+        }
+        i += 1;
+        if depth == 0 || i >= b.len() {
+            return i;
         }
     }
 }
@@ -388,7 +348,13 @@ fn skip_string(b: &[u8], i: usize) -> usize {
 pub fn parse(b: &[u8]) -> Result<Value<'_>, ReadError> {
     validate(b)?;
     let start = skip_ws(b, 0);
-    Ok(Value { raw: &b[start..skip_value(b, start)] })
+    Ok(Value { raw: span(b, start, skip_value(b, start)) })
+}
+
+/// `b[start..end]`, or nothing if that is out of range (never, for offsets
+/// into validated text; this just keeps panics out of the code).
+fn span(b: &[u8], start: usize, end: usize) -> &[u8] {
+    b.get(start..end).unwrap_or(&[])
 }
 
 /// One validated JSON value: the exact bytes it was written with.
@@ -428,8 +394,12 @@ impl<'a> Value<'a> {
         self.raw
     }
 
+    fn first(&self) -> u8 {
+        at(self.raw, 0)
+    }
+
     pub fn kind(&self) -> Kind {
-        match self.raw[0] {
+        match self.first() {
             b'n' => Kind::Null,
             b't' | b'f' => Kind::Bool,
             b'"' => Kind::String,
@@ -440,11 +410,11 @@ impl<'a> Value<'a> {
     }
 
     pub fn is_null(&self) -> bool {
-        self.raw[0] == b'n'
+        self.first() == b'n'
     }
 
     pub fn as_bool(&self) -> Option<bool> {
-        match self.raw[0] {
+        match self.first() {
             b't' => Some(true),
             b'f' => Some(false),
             _ => None,
@@ -452,21 +422,21 @@ impl<'a> Value<'a> {
     }
 
     pub fn as_str(&self) -> Option<Str<'a>> {
-        match self.raw[0] {
-            b'"' => Some(Str { raw: &self.raw[1..self.raw.len() - 1] }),
+        match self.first() {
+            b'"' => Some(Str { raw: span(self.raw, 1, self.raw.len() - 1) }),
             _ => None,
         }
     }
 
     pub fn as_object(&self) -> Option<Object<'a>> {
-        match self.raw[0] {
+        match self.first() {
             b'{' => Some(Object { raw: self.raw }),
             _ => None,
         }
     }
 
     pub fn as_array(&self) -> Option<Array<'a>> {
-        match self.raw[0] {
+        match self.first() {
             b'[' => Some(Array { raw: self.raw }),
             _ => None,
         }
@@ -475,19 +445,12 @@ impl<'a> Value<'a> {
     /// The number as an `i64`, if it is an integer written without a
     /// fraction or exponent and fits.
     pub fn as_i64(&self) -> Option<i64> {
-        let (negative, digits) = match self.raw.split_first() {
-            Some((b'-', rest)) => (true, rest),
-            _ => (false, self.raw),
-        };
-        let magnitude = parse_digits(digits)?;
-        if negative {
-            if magnitude <= i64::MAX as u64 + 1 {
-                Some((magnitude as i64).wrapping_neg())
-            } else {
-                None
+        match self.raw.split_first() {
+            Some((b'-', digits)) => {
+                let magnitude = parse_digits(digits)?;
+                0i64.checked_sub_unsigned(magnitude)
             }
-        } else {
-            i64::try_from(magnitude).ok()
+            _ => i64::try_from(parse_digits(self.raw)?).ok(),
         }
     }
 
@@ -502,8 +465,7 @@ impl<'a> Value<'a> {
         if self.kind() != Kind::Number {
             return None;
         }
-        // Validated number text is ASCII and in the grammar `f64` parses.
-        core::str::from_utf8(self.raw).ok()?.parse().ok()
+        crate::platform::validated_str(self.raw).parse().ok()
     }
 }
 
@@ -522,6 +484,36 @@ fn parse_digits(digits: &[u8]) -> Option<u64> {
     Some(n)
 }
 
+/// The items of an array or the members of an object, read in order.
+struct Items<'a> {
+    raw: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Items<'a> {
+    /// The next item: `(key, value)` for an object, `(None, value)` for an
+    /// array.
+    fn next_item(&mut self) -> Option<(Option<Str<'a>>, Value<'a>)> {
+        let b = self.raw;
+        let mut i = skip_ws(b, self.at);
+        if matches!(at(b, i), b']' | b'}' | 0) {
+            return None;
+        }
+        let mut key = None;
+        if at(b, i) == b'"' && b.first() == Some(&b'{') {
+            let key_end = skip_value(b, i);
+            key = Some(Str { raw: span(b, i + 1, key_end - 1) });
+            // Past the colon.
+            i = skip_ws(b, skip_ws(b, key_end) + 1);
+        }
+        let end = skip_value(b, i);
+        let next = skip_ws(b, end);
+        // Past the comma, or left on the closing bracket.
+        self.at = if at(b, next) == b',' { next + 1 } else { next };
+        Some((key, Value { raw: span(b, i, end) }))
+    }
+}
+
 /// An object's members, read in order; the last of duplicate keys wins
 /// in [`Object::get`], as in serde_json.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -531,7 +523,7 @@ pub struct Object<'a> {
 
 impl<'a> Object<'a> {
     pub fn iter(&self) -> Members<'a> {
-        Members { raw: self.raw, at: 1 }
+        Members(Items { raw: self.raw, at: 1 })
     }
 
     /// The value of member `key` (compared after unescaping).
@@ -551,7 +543,7 @@ impl<'a> Object<'a> {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.raw.len() == 2 || self.iter().next().is_none()
+        self.iter().next().is_none()
     }
 
     pub fn as_value(&self) -> Value<'a> {
@@ -560,29 +552,14 @@ impl<'a> Object<'a> {
 }
 
 /// Iterator over an object's `(key, value)` pairs.
-pub struct Members<'a> {
-    raw: &'a [u8],
-    at: usize,
-}
+pub struct Members<'a>(Items<'a>);
 
 impl<'a> Iterator for Members<'a> {
     type Item = (Str<'a>, Value<'a>);
 
     fn next(&mut self) -> Option<Self::Item> {
-        let b = self.raw;
-        let i = skip_ws(b, self.at);
-        if b[i] == b'}' {
-            self.at = i;
-            return None;
-        }
-        let key_end = skip_string(b, i);
-        let key = Str { raw: &b[i + 1..key_end - 1] };
-        let v = skip_ws(b, skip_ws(b, key_end) + 1);
-        let v_end = skip_value(b, v);
-        let next = skip_ws(b, v_end);
-        // Past the comma, or left on the closing brace.
-        self.at = if b[next] == b',' { next + 1 } else { next };
-        Some((key, Value { raw: &b[v..v_end] }))
+        let (key, value) = self.0.next_item()?;
+        Some((key.unwrap_or(Str { raw: &[] }), value))
     }
 }
 
@@ -594,7 +571,7 @@ pub struct Array<'a> {
 
 impl<'a> Array<'a> {
     pub fn iter(&self) -> Elements<'a> {
-        Elements { raw: self.raw, at: 1 }
+        Elements(Items { raw: self.raw, at: 1 })
     }
 
     pub fn len(&self) -> usize {
@@ -611,25 +588,13 @@ impl<'a> Array<'a> {
 }
 
 /// Iterator over an array's elements.
-pub struct Elements<'a> {
-    raw: &'a [u8],
-    at: usize,
-}
+pub struct Elements<'a>(Items<'a>);
 
 impl<'a> Iterator for Elements<'a> {
     type Item = Value<'a>;
 
     fn next(&mut self) -> Option<Value<'a>> {
-        let b = self.raw;
-        let i = skip_ws(b, self.at);
-        if b[i] == b']' {
-            self.at = i;
-            return None;
-        }
-        let end = skip_value(b, i);
-        let next = skip_ws(b, end);
-        self.at = if b[next] == b',' { next + 1 } else { next };
-        Some(Value { raw: &b[i..end] })
+        self.0.next_item().map(|(_, value)| value)
     }
 }
 
@@ -637,12 +602,6 @@ impl<'a> Iterator for Elements<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Str<'a> {
     raw: &'a [u8],
-}
-
-/// One piece of a string: a run of plain UTF-8, or one unescaped character.
-enum Piece<'a> {
-    Plain(&'a [u8]),
-    Char([u8; 4], usize),
 }
 
 impl<'a> Str<'a> {
@@ -653,96 +612,80 @@ impl<'a> Str<'a> {
 
     /// True when the string has no escapes, so its raw text is its value.
     pub fn is_plain(&self) -> bool {
-        !self.raw.contains(&b'\\')
+        !self.raw.iter().any(|&b| b == b'\\')
     }
 
-    /// Calls `f` with each piece of the unescaped text, in order.
-    fn pieces(&self, mut f: impl FnMut(Piece<'a>) -> bool) -> bool {
-        let b = self.raw;
-        let mut i = 0;
-        let mut run = 0;
-        while i < b.len() {
-            if b[i] != b'\\' {
-                i += 1;
-                continue;
-            }
-            if run < i && !f(Piece::Plain(&b[run..i])) {
-                return false;
-            }
-            let (c, len) = unescape_at(b, i);
-            let mut utf8 = [0u8; 4];
-            let n = c.encode_utf8(&mut utf8).len();
-            if !f(Piece::Char(utf8, n)) {
-                return false;
-            }
-            i += len;
-            run = i;
-        }
-        run >= b.len() || f(Piece::Plain(&b[run..]))
-    }
-
-    /// Compares the unescaped value with `s`, without allocating.
+    /// Compares the unescaped value with `s`; allocates only for a string
+    /// with escapes.
     pub fn eq_str(&self, s: &str) -> bool {
         if self.is_plain() {
             return self.raw == s.as_bytes();
         }
-        let mut rest = s.as_bytes();
-        let all = self.pieces(|piece| {
-            let bytes: &[u8] = match &piece {
-                Piece::Plain(p) => p,
-                Piece::Char(c, n) => &c[..*n],
-            };
-            match rest.strip_prefix(bytes) {
-                Some(tail) => {
-                    rest = tail;
-                    true
-                }
-                None => false,
-            }
-        });
-        all && rest.is_empty()
+        self.to_str() == s
     }
 
     /// The unescaped value; borrowed when there is nothing to unescape.
     pub fn to_str(&self) -> Cow<'a, str> {
         if self.is_plain() {
-            // SAFETY-free: validated strings are UTF-8; the fallback is unreachable.
-            return match core::str::from_utf8(self.raw) {
-                Ok(s) => Cow::Borrowed(s),
-                Err(_) => Cow::Borrowed(""),
-            };
+            return Cow::Borrowed(crate::platform::validated_str(self.raw));
         }
         let mut out = Vec::with_capacity(self.raw.len());
-        self.pieces(|piece| {
-            match piece {
-                Piece::Plain(p) => out.extend_from_slice(p),
-                Piece::Char(c, n) => out.extend_from_slice(&c[..n]),
-            }
-            true
-        });
-        Cow::Owned(String::from_utf8(out).unwrap_or_default())
+        unescape_into(&mut out, self.raw);
+        Cow::Owned(crate::platform::validated_string(out))
     }
 }
 
-/// The character escaped at `i` (a backslash) in validated text, and how
-/// many bytes the escape takes.
-fn unescape_at(b: &[u8], i: usize) -> (char, usize) {
-    let c = match b[i + 1] {
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'n' => '\n',
-        b'r' => '\r',
-        b't' => '\t',
-        b'u' => {
-            let hi = hex4(b, i + 2).unwrap_or(0);
-            if (0xD800..0xDC00).contains(&hi) {
-                let lo = hex4(b, i + 8).unwrap_or(0xDC00);
-                let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
-                return (char::from_u32(c).unwrap_or('\u{fffd}'), 12);
-            }
-            return (char::from_u32(hi).unwrap_or('\u{fffd}'), 6);
+/// Appends the unescaped text of validated string contents `b`.
+fn unescape_into(out: &mut Vec<u8>, b: &[u8]) {
+    let mut i = 0;
+    while i < b.len() {
+        let c = at(b, i);
+        i += 1;
+        if c != b'\\' {
+            out.push(c);
+            continue;
         }
-        other => other as char,
+        let e = at(b, i);
+        i += 1;
+        let cp = match e {
+            b'b' => 0x08,
+            b'f' => 0x0C,
+            b'n' => 0x0A,
+            b'r' => 0x0D,
+            b't' => 0x09,
+            b'u' => {
+                let hi = hex4(b, i).unwrap_or(0xFFFD);
+                i += 4;
+                if hi & 0xFC00 == 0xD800 {
+                    // Validated: the trailing half follows as `\uDCxx`.
+                    let lo = hex4(b, i + 2).unwrap_or(0xDC00);
+                    i += 6;
+                    0x10000 + ((hi & 0x3FF) << 10) + (lo & 0x3FF)
+                } else {
+                    hi
+                }
+            }
+            other => other as u32,
+        };
+        push_utf8(out, cp);
+    }
+}
+
+/// Appends code point `cp` (validated: no surrogates) as UTF-8.
+fn push_utf8(out: &mut Vec<u8>, cp: u32) {
+    if cp < 0x80 {
+        out.push(cp as u8);
+        return;
+    }
+    let (len, lead) = match cp {
+        0..0x800 => (2, 0xC0),
+        0x800..0x10000 => (3, 0xE0),
+        _ => (4, 0xF0),
     };
-    (c, 2)
+    out.push(lead | (cp >> (6 * (len - 1))) as u8);
+    let mut shift = 6 * (len - 1);
+    while shift > 0 {
+        shift -= 6;
+        out.push(0x80 | ((cp >> shift) & 0x3F) as u8);
+    }
 }

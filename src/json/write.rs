@@ -164,6 +164,7 @@ pub fn compact_into(out: &mut Vec<u8>, json: &[u8]) {
 }
 
 /// Appends `s` as a quoted JSON string.
+#[inline(never)]
 pub fn write_escaped(out: &mut Vec<u8>, s: &[u8]) {
     out.push(b'"');
     escape_into(out, s);
@@ -207,15 +208,18 @@ pub fn escape_byte(b: u8, out: &mut [u8; 6]) -> usize {
 
 /// Appends the escaped body of a JSON string (no quotes).
 pub fn escape_into(out: &mut Vec<u8>, s: &[u8]) {
-    let mut run = 0;
     let mut esc = [0u8; 6];
-    for (i, &b) in s.iter().enumerate() {
-        let n = escape_byte(b, &mut esc);
-        if n > 0 {
-            out.extend_from_slice(&s[run..i]);
-            out.extend_from_slice(&esc[..n]);
-            run = i + 1;
+    for &b in s {
+        match escape_byte(b, &mut esc) {
+            0 => out.push(b),
+            n => put(out, esc.get(..n).unwrap_or(&[])),
         }
     }
-    out.extend_from_slice(&s[run..]);
+}
+
+/// Appends `bytes`. Kept out of line: the protocol writes many fixed
+/// fragments, and one call is smaller than an inlined copy each time.
+#[inline(never)]
+pub fn put(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.extend_from_slice(bytes);
 }

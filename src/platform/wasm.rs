@@ -7,7 +7,7 @@
 //! module defines them, so a plain `cargo build --target wasm32-wasip1`
 //! gives a module that imports only what it calls.
 
-use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 use crate::args::Args;
 use crate::json::{num, write::escape_byte};
@@ -30,7 +30,7 @@ pub fn write_all(fd: u32, mut bytes: &[u8]) -> Result<(), IoError> {
         // SAFETY: `iov` points into `bytes`, which outlives the call.
         match unsafe { wasi::fd_write(fd, &[iov]) } {
             Ok(0) => return Err(IoError { errno: wasi::ERRNO_IO.raw() }),
-            Ok(n) => bytes = &bytes[n.min(bytes.len())..],
+            Ok(n) => bytes = bytes.get(n..).unwrap_or(&[]),
             Err(wasi::ERRNO_INTR) => {}
             Err(e) => return Err(errno(e)),
         }
@@ -81,7 +81,8 @@ fn manifest_asked() -> bool {
         return false;
     }
     // argv[1] points into `text`; find it there rather than trust the pointer.
-    let at = (pointers[1] as usize).wrapping_sub(text.as_ptr() as usize);
+    let second = pointers.get(1).copied().unwrap_or(core::ptr::null_mut());
+    let at = (second as usize).wrapping_sub(text.as_ptr() as usize);
     let arg = text.get(at..).unwrap_or(&[]);
     let arg = arg.split(|&b| b == 0).next().unwrap_or(&[]);
     arg == protocol::MANIFEST_FLAG.as_bytes()
@@ -96,9 +97,6 @@ pub fn run(package: &'static Package) -> i32 {
 static CALL_ID: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
 static CALL_ID_LEN: AtomicUsize = AtomicUsize::new(0);
 static CALL_PACKAGE: AtomicPtr<Package> = AtomicPtr::new(core::ptr::null_mut());
-/// Set by the allocator when it could not allocate: the panic that follows
-/// is then reported as running out of memory.
-pub(crate) static OUT_OF_MEMORY: AtomicBool = AtomicBool::new(false);
 
 fn run_tool(tool: &Tool, args: &Args<'_>, id: &[u8], package: &Package) -> Result<Reply, ToolError> {
     CALL_ID.store(id.as_ptr() as *mut u8, Ordering::Relaxed);
@@ -124,11 +122,13 @@ impl PanicOut {
 
     fn push(&mut self, bytes: &[u8]) -> &mut Self {
         for &b in bytes {
-            if self.len == self.buf.len() {
+            if self.len >= self.buf.len() {
                 self.flush();
             }
-            self.buf[self.len] = b;
-            self.len += 1;
+            if let Some(slot) = self.buf.get_mut(self.len) {
+                *slot = b;
+                self.len += 1;
+            }
         }
         self
     }
@@ -148,46 +148,30 @@ impl PanicOut {
     }
 
     fn flush(&mut self) {
-        let _ = write_all(self.fd, &self.buf[..self.len]);
+        let _ = write_all(self.fd, self.buf.get(..self.len).unwrap_or(&[]));
         self.len = 0;
     }
 }
 
-/// Describes a panic as `MESSAGE (at FILE:LINE)` without `core::fmt`: a
-/// message with arguments is reported by its location alone.
-fn describe(info: &core::panic::PanicInfo<'_>, out: &mut PanicOut, escape: bool) {
-    let message = if OUT_OF_MEMORY.load(Ordering::Relaxed) {
-        "out of memory"
-    } else {
-        info.message().as_str().unwrap_or("a panic whose message needs formatting")
-    };
-    let mut line = [0u8; 20];
-    let (file, line) = match info.location() {
-        Some(at) => (at.file(), num::u64_digits(at.line() as u64, &mut line)),
-        None => ("?", &b"0"[..]),
-    };
-    for part in [message.as_bytes(), b" (at ", file.as_bytes(), b":", line, b")"] {
-        if escape {
-            out.push_escaped(part);
-        } else {
-            out.push(part);
-        }
-    }
-}
-
-#[cfg(feature = "panic-handler")]
-#[panic_handler]
-fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
+/// Ends the process after a failure: says what and where on stderr and,
+/// when a tool was running, answers its request with an isError result, so
+/// the model reads what happened instead of a bare crash. Allocates nothing:
+/// the heap may be what ran out.
+fn fail(what: &str, file: &str, line: u32) -> ! {
+    let mut digits = [0u8; 20];
+    let parts: [&[u8]; 5] = [what.as_bytes(), b" (at ", file.as_bytes(), b":", num::u64_digits(line as u64, &mut digits)];
     let mut err = PanicOut::new(STDERR);
     err.push(b"panicked: ");
-    describe(info, &mut err, false);
-    err.push(b"\n").flush();
+    for part in parts {
+        err.push(part);
+    }
+    err.push(b")\n").flush();
     let package = CALL_PACKAGE.swap(core::ptr::null_mut(), Ordering::Relaxed);
     let code = if package.is_null() {
         101
     } else {
         // SAFETY: `run_tool` stored a `&'static Package` and the id of the
-        // request line, which stays alive: a panic here does not unwind.
+        // request line, which stays alive: nothing unwinds on wasm32.
         let (package, id) = unsafe {
             let id = core::slice::from_raw_parts(CALL_ID.load(Ordering::Relaxed), CALL_ID_LEN.load(Ordering::Relaxed));
             (&*package, id)
@@ -198,14 +182,31 @@ fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
         out.push_escaped(package.name.as_bytes()).push(b"\",\"version\":\"");
         out.push_escaped(package.version.as_bytes());
         out.push(b"\"}},\"content\":[{\"text\":\"tool panicked: ");
-        describe(info, &mut out, true);
-        out.push(b"\",\"type\":\"text\"}],\"isError\":true,\"resultType\":\"complete\"}}\n").flush();
+        for part in parts {
+            out.push_escaped(part);
+        }
+        out.push(b")\",\"type\":\"text\"}],\"isError\":true,\"resultType\":\"complete\"}}\n").flush();
         // The request is answered; the process ends cleanly.
         0
     };
     // SAFETY: ends the process; nothing runs after it.
     unsafe { wasi::proc_exit(code) };
     core::arch::wasm32::unreachable()
+}
+
+/// Reports a panic by where it happened. Its message is left out unless the
+/// `panic-message` feature asks for it (a message without arguments only):
+/// reading the message keeps every panic's formatting arguments alive, and
+/// with them parts of `core::fmt` (~1.4 KB in hello).
+#[cfg(feature = "panic-handler")]
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
+    let (file, line) = info.location().map_or(("?", 0), |at| (at.file(), at.line()));
+    #[cfg(feature = "panic-message")]
+    let what = info.message().as_str().unwrap_or("panicked");
+    #[cfg(not(feature = "panic-message"))]
+    let what = "panicked";
+    fail(what, file, line)
 }
 
 // --- What wasi-libc's `crt1-command.o` calls, defined without libc. ---
@@ -253,30 +254,43 @@ unsafe extern "C" fn bcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
     unsafe { memcmp(a, b, n) }
 }
 
-/// Marks allocation failures so the panic that follows says "out of memory".
-pub struct Tracked<A>(pub A);
+/// Ends the call with "out of memory" when the inner allocator has no more
+/// to give. Failing here rather than returning null lets the optimizer see
+/// that allocation never fails, which drops alloc's own handler and the
+/// `core::fmt` code it formats its message with (~1.3 KB). The price: a
+/// `try_reserve` cannot recover either.
+pub struct AbortOnNull<A>(pub A);
 
-// SAFETY: delegates to `A`, only noting when it returns null.
-unsafe impl<A: core::alloc::GlobalAlloc> core::alloc::GlobalAlloc for Tracked<A> {
+#[cold]
+#[inline(never)]
+fn out_of_memory() -> ! {
+    fail("out of memory", file!(), line!())
+}
+
+// SAFETY: delegates to `A`; a null from it never returns.
+unsafe impl<A: core::alloc::GlobalAlloc> core::alloc::GlobalAlloc for AbortOnNull<A> {
+    #[inline]
     unsafe fn alloc(&self, layout: core::alloc::Layout) -> *mut u8 {
         // SAFETY: the caller's contract is passed on unchanged.
         let p = unsafe { self.0.alloc(layout) };
         if p.is_null() {
-            OUT_OF_MEMORY.store(true, Ordering::Relaxed);
+            out_of_memory();
         }
         p
     }
 
+    #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: core::alloc::Layout) {
         // SAFETY: the caller's contract is passed on unchanged.
         unsafe { self.0.dealloc(ptr, layout) }
     }
 
+    #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: core::alloc::Layout, new_size: usize) -> *mut u8 {
         // SAFETY: the caller's contract is passed on unchanged.
         let p = unsafe { self.0.realloc(ptr, layout, new_size) };
         if p.is_null() {
-            OUT_OF_MEMORY.store(true, Ordering::Relaxed);
+            out_of_memory();
         }
         p
     }
@@ -284,8 +298,8 @@ unsafe impl<A: core::alloc::GlobalAlloc> core::alloc::GlobalAlloc for Tracked<A>
 
 #[cfg(all(feature = "dlmalloc", not(feature = "lean-alloc")))]
 #[global_allocator]
-static ALLOCATOR: Tracked<dlmalloc::GlobalDlmalloc> = Tracked(dlmalloc::GlobalDlmalloc);
+static ALLOCATOR: AbortOnNull<dlmalloc::GlobalDlmalloc> = AbortOnNull(dlmalloc::GlobalDlmalloc);
 
 #[cfg(feature = "lean-alloc")]
 #[global_allocator]
-static ALLOCATOR: Tracked<super::bump::Bump> = Tracked(super::bump::Bump);
+static ALLOCATOR: AbortOnNull<super::bump::Bump> = AbortOnNull(super::bump::Bump);

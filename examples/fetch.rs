@@ -1,0 +1,141 @@
+//! The fetch package: one tool, `fetch`, over `subako_tiny::http`.
+#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+
+extern crate alloc;
+
+use alloc::borrow::Cow;
+use alloc::vec::Vec;
+
+use subako_tiny::http::{HttpError, Method, Request, ResponseBody};
+use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+
+/// Where `save_to` may point: the call's scratch space.
+const SAVE_DIR: &str = "/volume/tmp/";
+
+fn fetch(args: &Args<'_>) -> Result<Reply, ToolError> {
+    let url = args.str("url")?;
+    let method = match args.opt_str("method")? {
+        None => Method::Get,
+        Some(name) => Method::from_name(&name).ok_or_else(|| {
+            ToolError::invalid_input(&["`method` must be GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS, not ", &name])
+        })?,
+    };
+    let headers = headers(args)?;
+    let body = args.opt_str("body")?;
+    let save_to = args.opt_str("save_to")?;
+    if let Some(path) = &save_to {
+        check_save_to(path)?;
+    }
+    let timeout_ms = args.opt_int("timeout_ms", 1, 600_000)?;
+
+    let mut request = Request::new(method, &url);
+    for (name, value) in &headers {
+        request = request.header(name, value);
+    }
+    if let Some(body) = &body {
+        request = request.body_text(body);
+    }
+    if let Some(path) = &save_to {
+        request = request.save_to(path);
+    }
+    if let Some(ms) = timeout_ms {
+        request = request.timeout_ms(ms as u64);
+    }
+    let response = request.send().map_err(with_hint)?;
+
+    let mut out = JsonWriter::new();
+    out.begin_object().key("status").uint(response.status as u64);
+    out.key("headers").begin_object();
+    for (name, value) in &response.headers {
+        out.key(name).string(value);
+    }
+    out.end_object();
+    match &response.body {
+        ResponseBody::Inline { text } => out.key("body").string(text),
+        ResponseBody::File { path, bytes } => out.key("path").string(path).key("bytes").uint(*bytes),
+    };
+    out.end_object();
+    Ok(Reply::json(out))
+}
+
+/// The `headers` argument as `(name, value)` pairs; every value a string.
+fn headers<'a>(args: &Args<'a>) -> Result<Vec<(Cow<'a, str>, Cow<'a, str>)>, ToolError> {
+    let mut pairs = Vec::new();
+    let Some(object) = args.opt_nested("headers")?.and_then(|h| h.object()) else {
+        return Ok(pairs);
+    };
+    for (name, value) in object.iter() {
+        let name = name.to_str();
+        let Some(value) = value.as_str() else {
+            return Err(ToolError::invalid_input(&["`headers.", &name, "` must be a string"]));
+        };
+        pairs.push((name, value.to_str()));
+    }
+    Ok(pairs)
+}
+
+/// A file path under /volume/tmp that stays there (no `.` or `..`).
+fn check_save_to(path: &str) -> Result<(), ToolError> {
+    let inside = path.strip_prefix(SAVE_DIR).unwrap_or("");
+    let stays = !inside.is_empty() && inside.split('/').all(|segment| !matches!(segment, "" | "." | ".."));
+    if stays {
+        Ok(())
+    } else {
+        Err(ToolError::invalid_input(&[
+            "`save_to` must be a file path under /volume/tmp, such as /volume/tmp/page.bin, not ",
+            path,
+        ]))
+    }
+}
+
+/// The error as the model reads it; a body that cannot come inline says
+/// how to get it.
+fn with_hint(error: HttpError) -> ToolError {
+    let needs_file = error.kind.needs_file();
+    let error = ToolError::from(error);
+    if !needs_file {
+        return error;
+    }
+    ToolError::from_parts(&[
+        error.message(),
+        "; the body is not inline text: call again with save_to set to a path under /volume/tmp",
+    ])
+}
+
+pub const PACKAGE: Package = Package::new(
+    "fetch",
+    env!("CARGO_PKG_VERSION"),
+    "Fetches URLs over HTTP.",
+    &[Tool {
+        name: "fetch",
+        description: "Fetch a URL over HTTP and return its status, headers and body.",
+        input_schema: r#"{
+            "properties": {
+                "url": {"description": "An https URL; the host must be one the function's network setting allows.", "type": "string"},
+                "method": {"description": "HTTP method: GET (the default), HEAD, POST, PUT, PATCH, DELETE or OPTIONS.", "type": "string"},
+                "headers": {"description": "Request headers by name.", "type": "object", "additionalProperties": {"type": "string"}},
+                "body": {"description": "A text body to send.", "type": "string"},
+                "save_to": {"description": "Save the body to this absolute volume path (under /volume/tmp) instead of returning it inline; use it for large or binary bodies.", "type": "string"},
+                "timeout_ms": {"description": "Give up after this many milliseconds (the call's own time limit applies regardless).", "type": "integer", "minimum": 1, "maximum": 600000}
+            },
+            "required": ["url"],
+            "type": "object"
+        }"#,
+        output_schema: Some(
+            r#"{
+            "properties": {
+                "status": {"description": "The final response's status code.", "type": "integer"},
+                "headers": {"description": "Response headers, lowercase names.", "type": "object", "additionalProperties": {"type": "string"}},
+                "body": {"description": "The body as text, when returned inline.", "type": "string"},
+                "path": {"description": "Where the body was saved, when `save_to` was given.", "type": "string"},
+                "bytes": {"description": "The saved body's size in bytes.", "type": "integer", "minimum": 0}
+            },
+            "required": ["status", "headers"],
+            "type": "object"
+        }"#,
+        ),
+        run: fetch,
+    }],
+);
+
+subako_tiny::main!(PACKAGE);

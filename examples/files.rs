@@ -1,0 +1,193 @@
+//! The `files` package: text files kept in the session volume, where they
+//! outlive the call that wrote them (each call is a fresh instance), and
+//! templates shipped with the package as assets, read from `/package`.
+//!
+//! Its assets are `examples/assets/files/`: bundle them with
+//! `subako-tiny bundle --module files.wasm --assets examples/assets/files --out DIR`.
+#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+
+extern crate alloc;
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+
+use subako_tiny::fs::{self, errno};
+use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+
+/// This package's own directory in the session volume (all tools of a
+/// session share the volume).
+const SESSION_DIR: &str = "/volume/tmp/files";
+/// The same beneath `/volume/data`, which outlives the session when the
+/// agent enables it.
+const KEPT_DIR: &str = "/volume/data/files";
+
+/// `name`, when it names a file inside one directory: not empty, no `/`,
+/// no `..`.
+fn file_name<'a>(args: &Args<'a>) -> Result<Cow<'a, str>, ToolError> {
+    let name = args.str("name")?;
+    if name.is_empty() || name == "." || name.contains('/') || name.contains("..") || name.contains('\0') {
+        return Err(ToolError::invalid_input(&["`name` must be a file name: not empty, without `/` or `..`"]));
+    }
+    Ok(name)
+}
+
+fn dir(args: &Args<'_>) -> Result<&'static str, ToolError> {
+    Ok(if args.opt_bool("keep")?.unwrap_or(false) { KEPT_DIR } else { SESSION_DIR })
+}
+
+fn save(args: &Args<'_>) -> Result<Reply, ToolError> {
+    let name = file_name(args)?;
+    let text = args.str("text")?;
+    let dir = dir(args)?;
+    fs::create_dir_all(dir)?;
+    let path = [dir, "/", &name].concat();
+    fs::write(&path, text.as_bytes())?;
+    let mut out = JsonWriter::new();
+    out.begin_object().key("path").string(&path).key("bytes").uint(text.len() as u64).end_object();
+    Ok(Reply::json(out))
+}
+
+fn load(args: &Args<'_>) -> Result<Reply, ToolError> {
+    let name = file_name(args)?;
+    let path = [dir(args)?, "/", &name].concat();
+    let text = fs::read_to_string(&path)?;
+    Ok(Reply::json(text_value(&text)))
+}
+
+fn list(args: &Args<'_>) -> Result<Reply, ToolError> {
+    let names = match fs::read_dir(dir(args)?) {
+        Ok(names) => names,
+        // Nothing saved yet.
+        Err(e) if e.errno() == Some(errno::NOENT) => alloc::vec::Vec::new(),
+        Err(e) => return Err(e.into()),
+    };
+    let mut out = JsonWriter::new();
+    out.begin_object().key("names").begin_array();
+    for name in &names {
+        out.string(name);
+    }
+    out.end_array().end_object();
+    Ok(Reply::json(out))
+}
+
+fn template(args: &Args<'_>) -> Result<Reply, ToolError> {
+    let name = file_name(args)?;
+    let path: String = ["/package/templates/", &name, ".txt"].concat();
+    let text = fs::read_to_string(&path)?;
+    Ok(Reply::json(text_value(&text)))
+}
+
+fn text_value(text: &str) -> JsonWriter {
+    let mut out = JsonWriter::new();
+    out.begin_object().key("text").string(text).end_object();
+    out
+}
+
+pub const PACKAGE: Package = Package::new(
+    "files",
+    env!("CARGO_PKG_VERSION"),
+    "Saves, loads and lists text files in the session volume.",
+    &[
+        Tool {
+            name: "save",
+            description: "Save text as a file in the session volume, replacing a file of the same name.",
+            input_schema: r#"{
+                "properties": {
+                    "name": {"description": "A file name: no `/`, no `..`.", "type": "string"},
+                    "text": {"description": "The file's contents.", "type": "string"},
+                    "keep": {"description": "Save in /volume/data, which outlives the session (when the agent enables it).", "type": "boolean"}
+                },
+                "required": ["name", "text"],
+                "type": "object"
+            }"#,
+            output_schema: Some(
+                r#"{"properties": {"path": {"type": "string"}, "bytes": {"type": "integer"}}, "required": ["path", "bytes"], "type": "object"}"#,
+            ),
+            run: save,
+        },
+        Tool {
+            name: "load",
+            description: "Load a text file saved with `save`.",
+            input_schema: r#"{
+                "properties": {
+                    "name": {"description": "A file name: no `/`, no `..`.", "type": "string"},
+                    "keep": {"description": "Load from /volume/data instead of the session's files.", "type": "boolean"}
+                },
+                "required": ["name"],
+                "type": "object"
+            }"#,
+            output_schema: Some(r#"{"properties": {"text": {"type": "string"}}, "required": ["text"], "type": "object"}"#),
+            run: load,
+        },
+        Tool {
+            name: "list",
+            description: "List the names of the saved files, sorted.",
+            input_schema: r#"{
+                "properties": {
+                    "keep": {"description": "List /volume/data instead of the session's files.", "type": "boolean"}
+                },
+                "type": "object"
+            }"#,
+            output_schema: Some(
+                r#"{"properties": {"names": {"items": {"type": "string"}, "type": "array"}}, "required": ["names"], "type": "object"}"#,
+            ),
+            run: list,
+        },
+        Tool {
+            name: "template",
+            description: "Read one of the package's templates (`greeting`, `report`).",
+            input_schema: r#"{
+                "properties": {
+                    "name": {"description": "The template's name, without `.txt`.", "type": "string"}
+                },
+                "required": ["name"],
+                "type": "object"
+            }"#,
+            output_schema: Some(r#"{"properties": {"text": {"type": "string"}}, "required": ["text"], "type": "object"}"#),
+            run: template,
+        },
+    ],
+);
+
+subako_tiny::main!(PACKAGE);
+
+/// Natively, through the host back end: `cargo test --example files`.
+#[cfg(test)]
+mod tests {
+    use super::PACKAGE;
+
+    fn call(tool: &str, arguments: &str) -> String {
+        let line = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":""#,
+            tool,
+            r#"","arguments":"#,
+            arguments,
+            r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+        ]
+        .concat();
+        let (out, code) = subako_tiny::execute(&PACKAGE, &["files"], line.as_bytes());
+        assert_eq!(code, 0);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn save_list_load_and_templates() {
+        let volume = std::env::temp_dir().join(format!("subako-tiny-files-example-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&volume);
+        std::fs::create_dir_all(&volume).unwrap();
+        subako_tiny::fs::mount("/volume/tmp", &volume);
+        subako_tiny::fs::mount("/package", concat!(env!("CARGO_MANIFEST_DIR"), "/examples/assets/files"));
+
+        assert!(call("list", "{}").contains(r#""structuredContent":{"names":[]}"#));
+        assert!(call("save", r#"{"name":"b.txt","text":"bee"}"#).contains(r#"{"path":"/volume/tmp/files/b.txt","bytes":3}"#));
+        call("save", r#"{"name":"a.txt","text":"ay"}"#);
+        assert_eq!(std::fs::read_to_string(volume.join("files/b.txt")).unwrap(), "bee");
+        assert!(call("list", "{}").contains(r#"{"names":["a.txt","b.txt"]}"#));
+        assert!(call("load", r#"{"name":"b.txt"}"#).contains(r#""structuredContent":{"text":"bee"}"#));
+        assert!(call("load", r#"{"name":"c.txt"}"#).contains("read /volume/tmp/files/c.txt: no such file or directory"));
+        assert!(call("load", r#"{"name":"../x"}"#).contains(r#""isError":true"#));
+        assert!(call("template", r#"{"name":"greeting"}"#).contains("Hello"));
+        assert!(call("save", r#"{"name":"k","text":"x","keep":true}"#).contains("/volume/data is not mounted"));
+        let _ = std::fs::remove_dir_all(&volume);
+    }
+}

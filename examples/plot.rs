@@ -1,0 +1,339 @@
+//! The `plot` package: draws a bar chart into a PNG in the session volume
+//! and shows it to the model as a `resource_link`.
+//!
+//! The chart is drawn one row of pixels at a time straight into the PNG
+//! encoder, which streams into the file: memory holds a row, never the
+//! image.
+#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+
+extern crate alloc;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use subako_tiny::fs::{self, errno};
+use subako_tiny::json::num;
+use subako_tiny::png::{Color, Writer};
+use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+
+/// This package's own directory in the session volume.
+const DIR: &str = "/volume/tmp/plot";
+const MAX_VALUES: usize = 64;
+
+const BACKGROUND: u8 = 0;
+const INK: u8 = 1;
+const BAR: u8 = 2;
+const NEGATIVE_BAR: u8 = 3;
+const PALETTE: [[u8; 3]; 4] = [[255, 255, 255], [34, 34, 34], [66, 133, 244], [219, 68, 55]];
+
+/// A 5×7 font for ASCII 32..=126: five columns per glyph, bit 0 at the top.
+#[rustfmt::skip]
+const FONT: [[u8; 5]; 95] = [
+    [0x00,0x00,0x00,0x00,0x00], [0x00,0x00,0x5F,0x00,0x00], [0x00,0x07,0x00,0x07,0x00], [0x14,0x7F,0x14,0x7F,0x14],
+    [0x24,0x2A,0x7F,0x2A,0x12], [0x23,0x13,0x08,0x64,0x62], [0x36,0x49,0x55,0x22,0x50], [0x00,0x05,0x03,0x00,0x00],
+    [0x00,0x1C,0x22,0x41,0x00], [0x00,0x41,0x22,0x1C,0x00], [0x08,0x2A,0x1C,0x2A,0x08], [0x08,0x08,0x3E,0x08,0x08],
+    [0x00,0x50,0x30,0x00,0x00], [0x08,0x08,0x08,0x08,0x08], [0x00,0x60,0x60,0x00,0x00], [0x20,0x10,0x08,0x04,0x02],
+    [0x3E,0x51,0x49,0x45,0x3E], [0x00,0x42,0x7F,0x40,0x00], [0x42,0x61,0x51,0x49,0x46], [0x21,0x41,0x45,0x4B,0x31],
+    [0x18,0x14,0x12,0x7F,0x10], [0x27,0x45,0x45,0x45,0x39], [0x3C,0x4A,0x49,0x49,0x30], [0x01,0x71,0x09,0x05,0x03],
+    [0x36,0x49,0x49,0x49,0x36], [0x06,0x49,0x49,0x29,0x1E], [0x00,0x36,0x36,0x00,0x00], [0x00,0x56,0x36,0x00,0x00],
+    [0x08,0x14,0x22,0x41,0x00], [0x14,0x14,0x14,0x14,0x14], [0x00,0x41,0x22,0x14,0x08], [0x02,0x01,0x51,0x09,0x06],
+    [0x32,0x49,0x79,0x41,0x3E], [0x7E,0x11,0x11,0x11,0x7E], [0x7F,0x49,0x49,0x49,0x36], [0x3E,0x41,0x41,0x41,0x22],
+    [0x7F,0x41,0x41,0x22,0x1C], [0x7F,0x49,0x49,0x49,0x41], [0x7F,0x09,0x09,0x09,0x01], [0x3E,0x41,0x49,0x49,0x7A],
+    [0x7F,0x08,0x08,0x08,0x7F], [0x00,0x41,0x7F,0x41,0x00], [0x20,0x40,0x41,0x3F,0x01], [0x7F,0x08,0x14,0x22,0x41],
+    [0x7F,0x40,0x40,0x40,0x40], [0x7F,0x02,0x0C,0x02,0x7F], [0x7F,0x04,0x08,0x10,0x7F], [0x3E,0x41,0x41,0x41,0x3E],
+    [0x7F,0x09,0x09,0x09,0x06], [0x3E,0x41,0x51,0x21,0x5E], [0x7F,0x09,0x19,0x29,0x46], [0x46,0x49,0x49,0x49,0x31],
+    [0x01,0x01,0x7F,0x01,0x01], [0x3F,0x40,0x40,0x40,0x3F], [0x1F,0x20,0x40,0x20,0x1F], [0x3F,0x40,0x38,0x40,0x3F],
+    [0x63,0x14,0x08,0x14,0x63], [0x07,0x08,0x70,0x08,0x07], [0x61,0x51,0x49,0x45,0x43], [0x00,0x7F,0x41,0x41,0x00],
+    [0x02,0x04,0x08,0x10,0x20], [0x00,0x41,0x41,0x7F,0x00], [0x04,0x02,0x01,0x02,0x04], [0x40,0x40,0x40,0x40,0x40],
+    [0x00,0x01,0x02,0x04,0x00], [0x20,0x54,0x54,0x54,0x78], [0x7F,0x48,0x44,0x44,0x38], [0x38,0x44,0x44,0x44,0x20],
+    [0x38,0x44,0x44,0x48,0x7F], [0x38,0x54,0x54,0x54,0x18], [0x08,0x7E,0x09,0x01,0x02], [0x0C,0x52,0x52,0x52,0x3E],
+    [0x7F,0x08,0x04,0x04,0x78], [0x00,0x44,0x7D,0x40,0x00], [0x20,0x40,0x44,0x3D,0x00], [0x7F,0x10,0x28,0x44,0x00],
+    [0x00,0x41,0x7F,0x40,0x00], [0x7C,0x04,0x18,0x04,0x78], [0x7C,0x08,0x04,0x04,0x78], [0x38,0x44,0x44,0x44,0x38],
+    [0x7C,0x14,0x14,0x14,0x08], [0x08,0x14,0x14,0x18,0x7C], [0x7C,0x08,0x04,0x04,0x08], [0x48,0x54,0x54,0x54,0x20],
+    [0x04,0x3F,0x44,0x40,0x20], [0x3C,0x40,0x40,0x20,0x7C], [0x1C,0x20,0x40,0x20,0x1C], [0x3C,0x40,0x30,0x40,0x3C],
+    [0x44,0x28,0x10,0x28,0x44], [0x0C,0x50,0x50,0x50,0x3C], [0x44,0x64,0x54,0x4C,0x44], [0x00,0x08,0x36,0x41,0x00],
+    [0x00,0x00,0x7F,0x00,0x00], [0x00,0x41,0x36,0x08,0x00], [0x08,0x04,0x08,0x10,0x08],
+];
+
+/// A line of text placed on the chart.
+struct Label {
+    x: i64,
+    y: i64,
+    scale: i64,
+    /// Glyph indexes into `FONT`.
+    glyphs: Vec<u8>,
+}
+
+impl Label {
+    fn new(text: &str, scale: i64, max_width: i64) -> Label {
+        let fit = (max_width / (6 * scale)).max(0) as usize;
+        let glyphs = text
+            .chars()
+            .take(fit)
+            .map(|c| if (' '..='~').contains(&c) { c as u8 - b' ' } else { b'?' - b' ' })
+            .collect();
+        Label { x: 0, y: 0, scale, glyphs }
+    }
+
+    /// `x` at scale 1, or nothing if it does not fit whole in `max_width`.
+    fn number(x: f64, max_width: i64) -> Label {
+        let text = number_label(x);
+        let mut label = Label::new(&text, 1, max_width);
+        if label.glyphs.len() < text.len() {
+            label.glyphs.clear();
+        }
+        label
+    }
+
+    fn width(&self) -> i64 {
+        (self.glyphs.len() as i64 * 6 - 1).max(0) * self.scale
+    }
+
+    fn height(&self) -> i64 {
+        7 * self.scale
+    }
+
+    /// Sets the label's pixels that fall in row `y`.
+    fn draw_row(&self, row: &mut [u8], y: i64) {
+        if y < self.y || y >= self.y + self.height() {
+            return;
+        }
+        let bit = (y - self.y) / self.scale;
+        for (i, &glyph) in self.glyphs.iter().enumerate() {
+            let columns = FONT.get(glyph as usize).copied().unwrap_or([0; 5]);
+            for (c, column) in columns.iter().enumerate() {
+                if column >> bit & 1 == 1 {
+                    let x = self.x + (i as i64 * 6 + c as i64) * self.scale;
+                    fill(row, x, x + self.scale, INK);
+                }
+            }
+        }
+    }
+}
+
+/// Colours `row[from..to]`, clipped to the row.
+fn fill(row: &mut [u8], from: i64, to: i64, color: u8) {
+    let len = row.len() as i64;
+    let (from, to) = (from.clamp(0, len) as usize, to.clamp(0, len) as usize);
+    if let Some(span) = row.get_mut(from..to) {
+        span.fill(color);
+    }
+}
+
+/// `x` as a short label: `12.5`, `3` (not `3.0`), `-0.25`.
+fn number_label(x: f64) -> String {
+    let mut text = Vec::new();
+    num::write_f64(&mut text, x);
+    if text.ends_with(b".0") {
+        text.truncate(text.len() - 2);
+    }
+    String::from_utf8(text).unwrap_or_default()
+}
+
+/// A bar: its columns and rows, and whether it stands below zero.
+struct Bar {
+    left: i64,
+    right: i64,
+    top: i64,
+    bottom: i64,
+    negative: bool,
+}
+
+struct Chart {
+    width: i64,
+    height: i64,
+    /// The plot area: the y axis is at `left`, the zero line at `zero`.
+    left: i64,
+    right: i64,
+    top: i64,
+    bottom: i64,
+    zero: i64,
+    bars: Vec<Bar>,
+    labels: Vec<Label>,
+}
+
+impl Chart {
+    fn new(values: &[f64], title: Option<&str>, width: i64, height: i64) -> Chart {
+        let scale = if width.min(height) >= 300 { 2 } else { 1 };
+        let mut labels = Vec::new();
+        let mut top = 10;
+        if let Some(title) = title {
+            let mut label = Label::new(title, scale, width - 8);
+            label.x = (width - label.width()) / 2;
+            label.y = 4 * scale;
+            top = label.y + label.height() + 6 * scale;
+            labels.push(label);
+        }
+        let lo = values.iter().fold(0.0f64, |m, &v| m.min(v));
+        let mut hi = values.iter().fold(0.0f64, |m, &v| m.max(v));
+        if hi - lo <= 0.0 {
+            hi = lo + 1.0;
+        }
+        // The range's ends, labelled left of the axis when they fit.
+        let mut hi_label = Label::number(hi, width / 4);
+        let mut lo_label = Label::number(lo, width / 4);
+        let left = 8 + hi_label.width().max(lo_label.width()) + 8;
+        let (right, bottom) = (width - 10, height - 10);
+        let bottom = bottom.max(top + 1);
+        let span = (bottom - top) as f64;
+        let y_of = |v: f64| top + ((hi - v) / (hi - lo) * span + 0.5) as i64;
+        hi_label.x = left - 6 - hi_label.width();
+        hi_label.y = top - 3;
+        lo_label.x = left - 6 - lo_label.width();
+        lo_label.y = bottom - 3;
+        labels.push(hi_label);
+        labels.push(lo_label);
+        let zero = y_of(0.0);
+        let slot = (right - left - 1) as f64 / values.len() as f64;
+        let gap = slot * 0.15;
+        let bars = values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| {
+                let start = (left + 1) as f64 + i as f64 * slot;
+                let y = y_of(v);
+                Bar {
+                    left: (start + gap + 0.5) as i64,
+                    right: (start + slot - gap + 0.5) as i64,
+                    top: y.min(zero),
+                    bottom: y.max(zero),
+                    negative: v < 0.0,
+                }
+            })
+            .collect();
+        Chart { width, height, left, right, top, bottom, zero, bars, labels }
+    }
+
+    /// Row `y` of the picture, as palette indexes.
+    fn draw_row(&self, row: &mut [u8], y: i64) {
+        row.fill(BACKGROUND);
+        for bar in &self.bars {
+            if y >= bar.top && y < bar.bottom {
+                fill(row, bar.left, bar.right, if bar.negative { NEGATIVE_BAR } else { BAR });
+            }
+        }
+        if y >= self.top && y <= self.bottom {
+            fill(row, self.left, self.left + 1, INK);
+        }
+        if y == self.zero {
+            fill(row, self.left, self.right + 1, INK);
+        }
+        if y == self.top || y == self.bottom {
+            fill(row, self.left - 4, self.left, INK);
+        }
+        for label in &self.labels {
+            label.draw_row(row, y);
+        }
+    }
+}
+
+fn values(args: &Args<'_>) -> Result<Vec<f64>, ToolError> {
+    let array = args.array("values")?;
+    let must = || ToolError::invalid_input(&["`values` must be an array of 1 to 64 numbers"]);
+    let mut values = Vec::new();
+    for item in array.iter() {
+        let v = item.as_f64().filter(|v| v.is_finite()).ok_or_else(must)?;
+        if values.len() == MAX_VALUES {
+            return Err(must());
+        }
+        values.push(v);
+    }
+    if values.is_empty() {
+        return Err(must());
+    }
+    Ok(values)
+}
+
+/// The `n` in `plot-<n>.png`, for a name of that form.
+fn plot_number(name: &str) -> Option<u64> {
+    let digits = name.strip_prefix("plot-")?.strip_suffix(".png")?;
+    if digits.is_empty() || digits.len() > 18 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(digits.bytes().fold(0, |n, d| n * 10 + (d - b'0') as u64))
+}
+
+/// A new file `plot-<n>.png`, numbered past those already in `DIR`.
+fn new_plot_file() -> Result<(fs::File, String), ToolError> {
+    fs::create_dir_all(DIR)?;
+    let mut n = fs::read_dir(DIR)?.iter().filter_map(|name| plot_number(name)).max().unwrap_or(0);
+    loop {
+        n += 1;
+        let mut path = Vec::from([DIR, "/plot-"].concat());
+        num::write_u64(&mut path, n);
+        path.extend_from_slice(b".png");
+        let path = String::from_utf8(path).unwrap_or_default();
+        match fs::File::create_new(&path) {
+            Ok(file) => return Ok((file, path)),
+            // Another call of this session got there first.
+            Err(e) if e.errno() == Some(errno::EXIST) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+fn plot(args: &Args<'_>) -> Result<Reply, ToolError> {
+    let values = values(args)?;
+    let title = args.opt_str("title")?;
+    let width = args.opt_int("width", 64, 2000)?.unwrap_or(640);
+    let height = args.opt_int("height", 64, 2000)?.unwrap_or(400);
+    let chart = Chart::new(&values, title.as_deref(), width, height);
+
+    let (file, path) = new_plot_file()?;
+    let mut png = Writer::new(file, chart.width as u32, chart.height as u32, Color::Indexed(&PALETTE))?;
+    let mut row = alloc::vec![BACKGROUND; chart.width as usize];
+    for y in 0..chart.height {
+        chart.draw_row(&mut row, y);
+        png.write_row(&row)?;
+    }
+    let file = png.finish()?;
+    let bytes = file.size()?;
+
+    let mut out = JsonWriter::new();
+    out.begin_object()
+        .key("path")
+        .string(&path)
+        .key("width")
+        .int(width)
+        .key("height")
+        .int(height)
+        .key("bytes")
+        .uint(bytes)
+        .end_object();
+    Ok(Reply::json(out).with_image_file(&path))
+}
+
+pub const PACKAGE: Package = Package::new(
+    "plot",
+    env!("CARGO_PKG_VERSION"),
+    "Draws bar charts.",
+    &[Tool {
+        name: "plot",
+        description: "Draw a bar chart of the values as a PNG in the session volume and show it.",
+        input_schema: r#"{
+            "properties": {
+                "values": {"description": "The bars' heights, left to right.", "items": {"type": "number"}, "maxItems": 64, "minItems": 1, "type": "array"},
+                "title": {"description": "A title above the chart (ASCII; other characters show as `?`).", "type": "string"},
+                "width": {"description": "Pixels; 640 if absent.", "maximum": 2000, "minimum": 64, "type": "integer"},
+                "height": {"description": "Pixels; 400 if absent.", "maximum": 2000, "minimum": 64, "type": "integer"}
+            },
+            "required": ["values"],
+            "type": "object"
+        }"#,
+        output_schema: Some(
+            r#"{
+                "properties": {
+                    "path": {"type": "string"},
+                    "width": {"type": "integer"},
+                    "height": {"type": "integer"},
+                    "bytes": {"type": "integer"}
+                },
+                "required": ["path", "width", "height", "bytes"],
+                "type": "object"
+            }"#,
+        ),
+        run: plot,
+    }],
+);
+
+subako_tiny::main!(PACKAGE);

@@ -1,0 +1,417 @@
+//! Files by absolute path, without std: `/volume/tmp`, `/volume/data`,
+//! `/package` and `/skills/…`, as the platform preopens them.
+//!
+//! A path is resolved against the preopened directory with the longest
+//! matching prefix (`/skills/<name>` before `/skills`) and opened relative
+//! to it. A relative path (there is no working directory), or one whose
+//! `..` would climb out of its preopened directory, is refused before any
+//! call is made. Every error names the operation, the path and what went
+//! wrong, and `?` turns it into a [`ToolError`] the model can act on:
+//! `write /volume/tmp/a.bin: disk quota exceeded (…)`.
+//!
+//! On the host the same paths map onto directories named by
+//! `SUBAKO_TINY_MOUNTS` or [`mount`], so a package's tools unit-test
+//! natively.
+//!
+//! ```no_run
+//! # fn tool() -> Result<(), subako_tiny::ToolError> {
+//! use subako_tiny::fs;
+//! fs::create_dir_all("/volume/tmp/report")?;
+//! let template = fs::read_to_string("/package/templates/report.txt")?;
+//! fs::write("/volume/tmp/report/out.txt", template.as_bytes())?;
+//! # Ok(()) }
+//! ```
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::platform::fs_sys::{self, Dir, Handle};
+use crate::reply::ToolError;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use crate::platform::fs_host::{mount, unmount};
+
+/// WASI errno values that callers may want to tell apart.
+pub mod errno {
+    pub const ACCES: u16 = 2;
+    pub const DQUOT: u16 = 19;
+    pub const EXIST: u16 = 20;
+    pub const IO: u16 = 29;
+    pub const ISDIR: u16 = 31;
+    pub const NOENT: u16 = 44;
+    pub const NOMEM: u16 = 48;
+    pub const NOSPC: u16 = 51;
+    pub const NOTDIR: u16 = 54;
+    pub const NOTEMPTY: u16 = 55;
+    pub const NOTSUP: u16 = 58;
+    pub const PERM: u16 = 63;
+    pub const ROFS: u16 = 69;
+    pub const NOTCAPABLE: u16 = 76;
+}
+
+/// How [`File`] opens a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpenMode {
+    /// Read an existing file.
+    Read,
+    /// Write, creating the file or emptying it.
+    Create,
+    /// Write a file that must not exist yet.
+    CreateNew,
+    /// Write at the end, creating the file if needed.
+    Append,
+}
+
+/// Why a file operation failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// The platform refused it with this WASI errno.
+    Errno(u16),
+    /// No preopened directory holds the path.
+    NotMounted,
+    /// The path does not start with `/`.
+    Relative,
+    /// A `..` in the path climbs out of its preopened directory.
+    LeavesMount,
+    /// The file is not UTF-8 text (from [`read_to_string`]).
+    NotUtf8,
+}
+
+/// A failed file operation: what was tried, on which path, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FsError {
+    op: &'static str,
+    path: String,
+    reason: Reason,
+}
+
+impl FsError {
+    fn new(op: &'static str, path: &str, reason: Reason) -> FsError {
+        FsError { op, path: String::from(path), reason }
+    }
+
+    /// The operation: `read`, `write`, `open`, `list`, …
+    pub fn op(&self) -> &'static str {
+        self.op
+    }
+
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    pub fn reason(&self) -> Reason {
+        self.reason
+    }
+
+    /// The WASI errno, when the platform refused the operation.
+    pub fn errno(&self) -> Option<u16> {
+        match self.reason {
+            Reason::Errno(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// `OP PATH: WHAT HAPPENED`, e.g. `read /volume/tmp/a.txt: no such
+    /// file or directory`.
+    pub fn message(&self) -> String {
+        let mut digits = [0u8; 20];
+        let mut out = String::new();
+        out.push_str(self.op);
+        out.push(' ');
+        out.push_str(&self.path);
+        out.push_str(": ");
+        match self.reason {
+            Reason::Errno(e) => match errno_words(e) {
+                Some(words) => out.push_str(words),
+                None => {
+                    out.push_str("errno ");
+                    let n = crate::json::num::u64_digits(e as u64, &mut digits);
+                    out.push_str(core::str::from_utf8(n).unwrap_or("?"));
+                }
+            },
+            Reason::NotMounted => out.push_str(not_mounted_words(&self.path)),
+            Reason::Relative => out.push_str("not an absolute path (there is no working directory)"),
+            Reason::LeavesMount => out.push_str("`..` climbs out of the mounted directory"),
+            Reason::NotUtf8 => out.push_str("not UTF-8 text"),
+        }
+        out
+    }
+}
+
+impl From<FsError> for ToolError {
+    fn from(e: FsError) -> ToolError {
+        ToolError::new(e.message())
+    }
+}
+
+/// Words for the errno values a tool is likely to meet.
+fn errno_words(e: u16) -> Option<&'static str> {
+    Some(match e {
+        errno::DQUOT => "disk quota exceeded (the call's file write budget is spent)",
+        errno::NOTSUP => "not supported",
+        errno::NOENT => "no such file or directory",
+        errno::ACCES | errno::PERM | errno::NOTCAPABLE => "permission denied",
+        errno::ROFS => "read-only file system",
+        errno::EXIST => "file exists",
+        errno::ISDIR => "is a directory",
+        errno::NOTDIR => "not a directory",
+        errno::NOTEMPTY => "directory not empty",
+        errno::NOSPC => "no space left (the session volume is full: delete files to write again)",
+        errno::NOMEM => "too large to hold in memory (read it in chunks with fs::File)",
+        _ => return None,
+    })
+}
+
+/// True when `path` is `dir` or beneath it.
+fn is_under(path: &str, dir: &str) -> bool {
+    match path.strip_prefix(dir) {
+        Some(rest) => rest.is_empty() || rest.starts_with('/'),
+        None => false,
+    }
+}
+
+fn not_mounted_words(path: &str) -> &'static str {
+    if is_under(path, "/volume/data") {
+        "/volume/data is not mounted: the agent has not enabled it"
+    } else if is_under(path, "/package") {
+        "/package is not mounted: the package has no assets"
+    } else if is_under(path, "/skills") {
+        "no skill is mounted there"
+    } else {
+        "not mounted: no preopened directory holds this path"
+    }
+}
+
+/// The components of an absolute path, without empty ones and `.`.
+fn parts(path: &str) -> impl Iterator<Item = &str> {
+    path.split('/').filter(|c| !c.is_empty() && *c != ".")
+}
+
+/// The preopened directory holding `path` (longest prefix wins) and the
+/// path relative to it, with `.` and `..` resolved ("" for the directory
+/// itself).
+fn resolve(path: &str) -> Result<(Dir, String), Reason> {
+    if !path.starts_with('/') {
+        return Err(Reason::Relative);
+    }
+    fs_sys::with_preopens(|preopens| {
+        let mut best: Option<(usize, &Dir)> = None;
+        for preopen in preopens {
+            let mut ours = parts(path);
+            let mut depth = 0;
+            let matches = parts(&preopen.name).all(|want| {
+                depth += 1;
+                ours.next() == Some(want)
+            });
+            if matches && best.is_none_or(|(longest, _)| depth > longest) {
+                best = Some((depth, &preopen.dir));
+            }
+        }
+        let Some((depth, dir)) = best else {
+            return Err(if parts(path).any(|c| c == "..") { Reason::LeavesMount } else { Reason::NotMounted });
+        };
+        let mut relative: Vec<&str> = Vec::new();
+        for c in parts(path).skip(depth) {
+            if c == ".." {
+                relative.pop().ok_or(Reason::LeavesMount)?;
+            } else {
+                relative.push(c);
+            }
+        }
+        Ok((dir.clone(), relative.join("/")))
+    })
+}
+
+fn resolve_for(op: &'static str, path: &str) -> Result<(Dir, String), FsError> {
+    resolve(path).map_err(|reason| FsError::new(op, path, reason))
+}
+
+/// An open file that reads or writes in chunks, so a large file never has
+/// to sit in memory. Closed when dropped.
+pub struct File {
+    handle: Handle,
+    path: String,
+}
+
+impl File {
+    fn open_as(op: &'static str, path: &str, mode: OpenMode) -> Result<File, FsError> {
+        let (dir, relative) = resolve_for(op, path)?;
+        match fs_sys::open(&dir, &relative, mode) {
+            Ok(handle) => Ok(File { handle, path: String::from(path) }),
+            Err(e) => Err(FsError::new(op, path, Reason::Errno(e))),
+        }
+    }
+
+    /// Opens `path` as `mode` asks.
+    pub fn open_with(path: &str, mode: OpenMode) -> Result<File, FsError> {
+        File::open_as("open", path, mode)
+    }
+
+    /// Opens an existing file for reading.
+    pub fn open(path: &str) -> Result<File, FsError> {
+        File::open_as("open", path, OpenMode::Read)
+    }
+
+    /// Creates a file for writing, or empties an existing one.
+    pub fn create(path: &str) -> Result<File, FsError> {
+        File::open_as("create", path, OpenMode::Create)
+    }
+
+    /// Creates a file that must not exist yet (errno `EXIST` if it does).
+    pub fn create_new(path: &str) -> Result<File, FsError> {
+        File::open_as("create", path, OpenMode::CreateNew)
+    }
+
+    /// Opens a file for writing at its end, creating it if needed.
+    pub fn append(path: &str) -> Result<File, FsError> {
+        File::open_as("append", path, OpenMode::Append)
+    }
+
+    /// The path it was opened by.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    fn fail(&self, op: &'static str, errno: u16) -> FsError {
+        FsError::new(op, &self.path, Reason::Errno(errno))
+    }
+
+    /// Reads up to `buf.len()` bytes; 0 at the end of the file.
+    pub fn read(&mut self, buf: &mut [u8]) -> Result<usize, FsError> {
+        fs_sys::read(&self.handle, buf).map_err(|e| self.fail("read", e))
+    }
+
+    /// Reads the rest of the file onto the end of `out`; how many bytes.
+    pub fn read_to_end(&mut self, out: &mut Vec<u8>) -> Result<usize, FsError> {
+        let start = out.len();
+        let expected = self.size().unwrap_or(0);
+        let expected = usize::try_from(expected).unwrap_or(usize::MAX);
+        // One more byte than the file holds, so the read that finds the
+        // end needs no second allocation.
+        if out.try_reserve(expected.saturating_add(1)).is_err() {
+            return Err(self.fail("read", errno::NOMEM));
+        }
+        loop {
+            if out.capacity() == out.len() && out.try_reserve(8192).is_err() {
+                return Err(self.fail("read", errno::NOMEM));
+            }
+            let filled = out.len();
+            out.resize(out.capacity(), 0);
+            let n = fs_sys::read(&self.handle, &mut out[filled..]);
+            let n = n.map_err(|e| {
+                out.truncate(filled);
+                self.fail("read", e)
+            })?;
+            out.truncate(filled + n);
+            if n == 0 {
+                return Ok(out.len() - start);
+            }
+        }
+    }
+
+    /// Writes all of `bytes`.
+    pub fn write_all(&mut self, mut bytes: &[u8]) -> Result<(), FsError> {
+        while !bytes.is_empty() {
+            match fs_sys::write(&self.handle, bytes) {
+                Ok(0) => return Err(self.fail("write", errno::IO)),
+                Ok(n) => bytes = &bytes[n..],
+                Err(e) => return Err(self.fail("write", e)),
+            }
+        }
+        Ok(())
+    }
+
+    /// The file's size in bytes now.
+    pub fn size(&self) -> Result<u64, FsError> {
+        fs_sys::size(&self.handle).map_err(|e| self.fail("size", e))
+    }
+}
+
+/// The whole file at `path`.
+pub fn read(path: &str) -> Result<Vec<u8>, FsError> {
+    let mut file = File::open_as("read", path, OpenMode::Read)?;
+    let mut out = Vec::new();
+    file.read_to_end(&mut out)?;
+    Ok(out)
+}
+
+/// The whole file at `path`, which must be UTF-8 text.
+pub fn read_to_string(path: &str) -> Result<String, FsError> {
+    String::from_utf8(read(path)?).map_err(|_| FsError::new("read", path, Reason::NotUtf8))
+}
+
+/// Writes `bytes` as the whole file at `path`, creating it or replacing
+/// what it held.
+pub fn write(path: &str, bytes: &[u8]) -> Result<(), FsError> {
+    let mut file = File::open_as("write", path, OpenMode::Create)?;
+    file.write_all(bytes)
+}
+
+/// Adds `bytes` at the end of the file at `path`, creating it if needed.
+pub fn append(path: &str, bytes: &[u8]) -> Result<(), FsError> {
+    let mut file = File::open_as("append", path, OpenMode::Append)?;
+    file.write_all(bytes)
+}
+
+/// Creates the directory at `path` and any missing parents; one that
+/// already exists is fine.
+pub fn create_dir_all(path: &str) -> Result<(), FsError> {
+    const OP: &str = "create directory";
+    let (dir, relative) = resolve_for(OP, path)?;
+    if relative.is_empty() {
+        return Ok(());
+    }
+    let ends = relative.match_indices('/').map(|(slash, _)| slash);
+    for end in ends.chain(core::iter::once(relative.len())) {
+        let partial = &relative[..end];
+        match fs_sys::create_dir(&dir, partial) {
+            Ok(()) => {}
+            Err(errno::EXIST) if fs_sys::stat(&dir, partial).is_ok_and(|s| s.is_dir) => {}
+            Err(e) => return Err(FsError::new(OP, path, Reason::Errno(e))),
+        }
+    }
+    Ok(())
+}
+
+/// Removes the file at `path`.
+pub fn remove_file(path: &str) -> Result<(), FsError> {
+    let (dir, relative) = resolve_for("remove", path)?;
+    fs_sys::remove_file(&dir, &relative).map_err(|e| FsError::new("remove", path, Reason::Errno(e)))
+}
+
+/// The names in the directory at `path` (not `.` and `..`), sorted by
+/// their bytes.
+pub fn read_dir(path: &str) -> Result<Vec<String>, FsError> {
+    let (dir, relative) = resolve_for("list", path)?;
+    let mut names = fs_sys::read_dir(&dir, &relative).map_err(|e| FsError::new("list", path, Reason::Errno(e)))?;
+    names.sort_unstable();
+    Ok(names)
+}
+
+/// The size in bytes of the file at `path`.
+pub fn size(path: &str) -> Result<u64, FsError> {
+    let (dir, relative) = resolve_for("size", path)?;
+    match fs_sys::stat(&dir, &relative) {
+        Ok(stat) => Ok(stat.size),
+        Err(e) => Err(FsError::new("size", path, Reason::Errno(e))),
+    }
+}
+
+/// Whether anything (file or directory) is at `path`.
+pub fn exists(path: &str) -> bool {
+    match resolve(path) {
+        Ok((dir, relative)) => fs_sys::stat(&dir, &relative).is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// Whether `path` is a directory.
+pub fn is_dir(path: &str) -> bool {
+    match resolve(path) {
+        Ok((dir, relative)) => fs_sys::stat(&dir, &relative).is_ok_and(|s| s.is_dir),
+        Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests;

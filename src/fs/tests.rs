@@ -1,0 +1,181 @@
+//! Host tests: real directories mounted per test thread.
+
+extern crate std;
+
+use alloc::string::String;
+use alloc::vec;
+use std::path::PathBuf;
+
+use super::*;
+
+/// A fresh empty directory under the system's temp dir, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let mut name = String::from("subako-tiny-fs-");
+        name.push_str(tag);
+        name.push('-');
+        name.push_str(&std::format!("{}-{n}", std::process::id()));
+        let dir = std::env::temp_dir().join(name);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn longest_prefix_wins() {
+    let skills = TempDir::new("skills");
+    let chart = TempDir::new("chart");
+    mount("/skills", &skills.0);
+    mount("/skills/chart", &chart.0);
+    std::fs::write(chart.0.join("a.txt"), "from chart").unwrap();
+    std::fs::create_dir(skills.0.join("other")).unwrap();
+    std::fs::write(skills.0.join("other/a.txt"), "from skills").unwrap();
+    assert_eq!(read_to_string("/skills/chart/a.txt").unwrap(), "from chart");
+    assert_eq!(read_to_string("/skills/other/a.txt").unwrap(), "from skills");
+    // A name that only starts like the mount is not beneath it.
+    assert_eq!(read_to_string("/skills/chartx/a.txt").unwrap_err().errno(), Some(errno::NOENT));
+    // Mount order does not matter.
+    unmount("/skills");
+    mount("/skills", &skills.0);
+    assert_eq!(read_to_string("/skills/chart/a.txt").unwrap(), "from chart");
+}
+
+#[test]
+fn dot_dot_may_not_leave_its_mount() {
+    let tmp = TempDir::new("dots");
+    let data = TempDir::new("dots-data");
+    mount("/volume/tmp", &tmp.0);
+    mount("/volume/data", &data.0);
+    write("/volume/tmp/a/../b.txt", b"b").unwrap();
+    assert_eq!(std::fs::read(tmp.0.join("b.txt")).unwrap(), b"b");
+    assert_eq!(read("/volume/tmp/./x/.././b.txt").unwrap(), b"b");
+    for path in ["/volume/tmp/../data/b.txt", "/volume/tmp/..", "/volume/../volume/tmp/b.txt", "/../etc/passwd"] {
+        let e = read(path).unwrap_err();
+        assert_eq!(e.reason(), Reason::LeavesMount, "{path}");
+        assert_eq!(e.message(), std::format!("read {path}: `..` climbs out of the mounted directory"));
+    }
+}
+
+#[test]
+fn relative_paths_are_refused() {
+    let tmp = TempDir::new("relative");
+    mount("/volume/tmp", &tmp.0);
+    for path in ["volume/tmp/a.txt", "a.txt", "", "./a.txt"] {
+        let e = write(path, b"x").unwrap_err();
+        assert_eq!(e.reason(), Reason::Relative, "{path:?}");
+    }
+    assert_eq!(
+        ToolError::from(read("a.txt").unwrap_err()).message(),
+        "read a.txt: not an absolute path (there is no working directory)"
+    );
+}
+
+#[test]
+fn a_missing_mount_says_so() {
+    unmount("/volume/data");
+    unmount("/package");
+    let e = read("/volume/data/in.csv").unwrap_err();
+    assert_eq!(e.reason(), Reason::NotMounted);
+    assert_eq!(e.message(), "read /volume/data/in.csv: /volume/data is not mounted: the agent has not enabled it");
+    assert_eq!(
+        read("/package/t.txt").unwrap_err().message(),
+        "read /package/t.txt: /package is not mounted: the package has no assets"
+    );
+    assert_eq!(
+        read_dir("/elsewhere").unwrap_err().message(),
+        "list /elsewhere: not mounted: no preopened directory holds this path"
+    );
+    // `/volume/database` is not beneath `/volume/data`.
+    assert!(read("/volume/database/x").unwrap_err().message().ends_with("no preopened directory holds this path"));
+}
+
+#[test]
+fn errno_words() {
+    let words = |errno: u16, op: &'static str| FsError::new(op, "/volume/tmp/a.bin", Reason::Errno(errno)).message();
+    assert_eq!(words(errno::DQUOT, "write"), "write /volume/tmp/a.bin: disk quota exceeded (the call's file write budget is spent)");
+    assert_eq!(words(errno::NOENT, "read"), "read /volume/tmp/a.bin: no such file or directory");
+    assert_eq!(words(errno::NOTSUP, "write"), "write /volume/tmp/a.bin: not supported");
+    assert_eq!(words(errno::NOTCAPABLE, "write"), "write /volume/tmp/a.bin: permission denied");
+    assert_eq!(words(errno::ACCES, "write"), "write /volume/tmp/a.bin: permission denied");
+    assert_eq!(words(errno::EXIST, "create"), "create /volume/tmp/a.bin: file exists");
+    assert_eq!(words(errno::ISDIR, "read"), "read /volume/tmp/a.bin: is a directory");
+    assert_eq!(words(errno::NOTDIR, "read"), "read /volume/tmp/a.bin: not a directory");
+    assert!(words(errno::NOSPC, "write").starts_with("write /volume/tmp/a.bin: no space left"));
+    assert_eq!(words(99, "read"), "read /volume/tmp/a.bin: errno 99");
+    let tool: ToolError = FsError::new("write", "/volume/tmp/a.bin", Reason::Errno(errno::DQUOT)).into();
+    assert!(tool.message().starts_with("write /volume/tmp/a.bin: disk quota exceeded"));
+}
+
+#[test]
+fn whole_file_operations() {
+    let tmp = TempDir::new("whole");
+    mount("/volume/tmp", &tmp.0);
+    create_dir_all("/volume/tmp/x/y/z").unwrap();
+    create_dir_all("/volume/tmp/x/y/z").unwrap();
+    create_dir_all("/volume/tmp/").unwrap();
+    assert!(is_dir("/volume/tmp/x/y"));
+    write("/volume/tmp/x/b.txt", b"hello").unwrap();
+    append("/volume/tmp/x/b.txt", b", world").unwrap();
+    append("/volume/tmp/x/new.txt", b"fresh").unwrap();
+    write("/volume/tmp/x/a.txt", "héllo".as_bytes()).unwrap();
+    assert_eq!(read_to_string("/volume/tmp/x/b.txt").unwrap(), "hello, world");
+    assert_eq!(read_to_string("/volume/tmp/x/new.txt").unwrap(), "fresh");
+    assert_eq!(size("/volume/tmp/x/a.txt").unwrap(), 6);
+    assert_eq!(read_dir("/volume/tmp/x").unwrap(), vec!["a.txt", "b.txt", "new.txt", "y"]);
+    write("/volume/tmp/x/b.txt", b"short").unwrap();
+    assert_eq!(read("/volume/tmp/x/b.txt").unwrap(), b"short");
+    remove_file("/volume/tmp/x/b.txt").unwrap();
+    assert!(!exists("/volume/tmp/x/b.txt"));
+    assert_eq!(remove_file("/volume/tmp/x/b.txt").unwrap_err().message(), "remove /volume/tmp/x/b.txt: no such file or directory");
+    assert_eq!(read("/volume/tmp/x/y").unwrap_err().errno(), Some(errno::ISDIR));
+    // A file in the way of a directory.
+    assert!(create_dir_all("/volume/tmp/x/a.txt").is_err());
+    assert!(create_dir_all("/volume/tmp/x/a.txt/deeper").is_err());
+    std::fs::write(tmp.0.join("bad.txt"), [0xff, 0xfe]).unwrap();
+    assert_eq!(read_to_string("/volume/tmp/bad.txt").unwrap_err().message(), "read /volume/tmp/bad.txt: not UTF-8 text");
+}
+
+#[test]
+fn files_stream_in_chunks() {
+    let tmp = TempDir::new("stream");
+    mount("/volume/tmp", &tmp.0);
+    let mut file = File::create("/volume/tmp/big.bin").unwrap();
+    let chunk: alloc::vec::Vec<u8> = (0..=255u8).collect();
+    for _ in 0..1000 {
+        file.write_all(&chunk).unwrap();
+    }
+    assert_eq!(file.size().unwrap(), 256_000);
+    drop(file);
+    let mut file = File::open("/volume/tmp/big.bin").unwrap();
+    let mut buf = [0u8; 1000];
+    let mut total = 0usize;
+    loop {
+        let n = file.read(&mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        for (i, &b) in buf[..n].iter().enumerate() {
+            assert_eq!(b, ((total + i) % 256) as u8);
+        }
+        total += n;
+    }
+    assert_eq!(total, 256_000);
+    assert_eq!(File::create_new("/volume/tmp/big.bin").err().unwrap().errno(), Some(errno::EXIST));
+    let mut log = File::append("/volume/tmp/log.txt").unwrap();
+    log.write_all(b"one\n").unwrap();
+    drop(log);
+    File::append("/volume/tmp/log.txt").unwrap().write_all(b"two\n").unwrap();
+    assert_eq!(read_to_string("/volume/tmp/log.txt").unwrap(), "one\ntwo\n");
+}

@@ -1,0 +1,139 @@
+//! Why a request produced no response, in the platform's words.
+
+use alloc::string::String;
+
+use super::raw::{ABI_LENGTH_MISMATCH, ABI_NOTHING_HELD, ABI_OUT_OF_BOUNDS};
+use crate::json::num;
+use crate::reply::ToolError;
+
+/// The kinds of failure the platform names, plus `abi` for the import
+/// itself misbehaving (or missing, off the worker).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HttpErrorKind {
+    /// The request does not parse, or names a method, URL or header no
+    /// request can carry; also a request over 8 MiB.
+    InvalidRequest,
+    /// The function's network grant does not admit the host.
+    HostNotAllowed,
+    /// Plain http, or an address in a private or reserved range.
+    ForbiddenDestination,
+    /// A header the request sets is one a credential sets for that origin.
+    CredentialHeader,
+    /// No single usable credential for an origin the grant lists.
+    CredentialUnavailable,
+    TooManyRedirects,
+    Timeout,
+    /// The response body is over 256 KiB: save it to a file.
+    TooLarge,
+    /// The response body is not UTF-8: save it to a file.
+    NotText,
+    /// Saving the response would pass the call's write budget.
+    WriteBudget,
+    /// A body or output path is not a usable volume file.
+    BadPath,
+    /// The connection failed or the server broke the exchange.
+    Connection,
+    /// The import misbehaved or is absent, or its answer is not one.
+    Abi,
+}
+
+impl HttpErrorKind {
+    /// Every kind, in the platform's order.
+    pub const ALL: [HttpErrorKind; 13] = [
+        HttpErrorKind::InvalidRequest,
+        HttpErrorKind::HostNotAllowed,
+        HttpErrorKind::ForbiddenDestination,
+        HttpErrorKind::CredentialHeader,
+        HttpErrorKind::CredentialUnavailable,
+        HttpErrorKind::TooManyRedirects,
+        HttpErrorKind::Timeout,
+        HttpErrorKind::TooLarge,
+        HttpErrorKind::NotText,
+        HttpErrorKind::WriteBudget,
+        HttpErrorKind::BadPath,
+        HttpErrorKind::Connection,
+        HttpErrorKind::Abi,
+    ];
+
+    /// The kind's name on the wire (`host_not_allowed`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            HttpErrorKind::InvalidRequest => "invalid_request",
+            HttpErrorKind::HostNotAllowed => "host_not_allowed",
+            HttpErrorKind::ForbiddenDestination => "forbidden_destination",
+            HttpErrorKind::CredentialHeader => "credential_header",
+            HttpErrorKind::CredentialUnavailable => "credential_unavailable",
+            HttpErrorKind::TooManyRedirects => "too_many_redirects",
+            HttpErrorKind::Timeout => "timeout",
+            HttpErrorKind::TooLarge => "too_large",
+            HttpErrorKind::NotText => "not_text",
+            HttpErrorKind::WriteBudget => "write_budget",
+            HttpErrorKind::BadPath => "bad_path",
+            HttpErrorKind::Connection => "connection",
+            HttpErrorKind::Abi => "abi",
+        }
+    }
+
+    /// The kind named `name` on the wire, if the platform lists it.
+    pub fn from_name(name: &str) -> Option<HttpErrorKind> {
+        HttpErrorKind::ALL.into_iter().find(|kind| kind.as_str() == name)
+    }
+
+    /// True for a body that could not come inline (`too_large`,
+    /// `not_text`): the same request saved to a file would succeed.
+    pub const fn needs_file(self) -> bool {
+        matches!(self, HttpErrorKind::TooLarge | HttpErrorKind::NotText)
+    }
+}
+
+/// A failed request: its kind and the platform's (or our) message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpError {
+    pub kind: HttpErrorKind,
+    pub message: String,
+}
+
+impl HttpError {
+    pub fn new(kind: HttpErrorKind, message: impl Into<String>) -> HttpError {
+        HttpError { kind, message: message.into() }
+    }
+
+    /// Kind `abi`, for an import that returned `code` instead of a length
+    /// or 0; the message names the code and what it means.
+    pub fn abi_code(code: i32) -> HttpError {
+        let meaning = match code {
+            ABI_OUT_OF_BOUNDS => {
+                "a range outside the module's memory, or no HTTP host here (outside the Subako worker every request fails so)"
+            }
+            ABI_NOTHING_HELD => "nothing held: read_response ran with no answer waiting",
+            ABI_LENGTH_MISMATCH => "length mismatch: read_response's length is not the answer's",
+            _ => "a code the subako_http ABI does not define",
+        };
+        let message = with_number("subako_http returned ", code as i64, ": ");
+        HttpError::new(HttpErrorKind::Abi, [&message, meaning].concat())
+    }
+
+    /// Kind `abi`, for an answer that is not one: `why` says what is wrong.
+    pub(crate) fn malformed(why: &str) -> HttpError {
+        HttpError::new(
+            HttpErrorKind::Abi,
+            ["subako_http answered with something that is not an answer: ", why].concat(),
+        )
+    }
+}
+
+/// `before`, `n` in decimal, `after`: a message with a number, without
+/// `core::fmt`.
+pub(crate) fn with_number(before: &str, n: i64, after: &str) -> String {
+    let mut digits = [0u8; 20];
+    // Decimal digits are ASCII, so UTF-8.
+    let digits = core::str::from_utf8(num::u64_digits(n.unsigned_abs(), &mut digits)).unwrap_or("");
+    [before, if n < 0 { "-" } else { "" }, digits, after].concat()
+}
+
+/// `HTTP request failed (KIND): MESSAGE`, which the model reads.
+impl From<HttpError> for ToolError {
+    fn from(error: HttpError) -> ToolError {
+        ToolError::from_parts(&["HTTP request failed (", error.kind.as_str(), "): ", &error.message])
+    }
+}

@@ -1,0 +1,48 @@
+//! HTTP from a guest, through the worker's `subako_http` imports.
+//!
+//! The worker makes each request on the module's behalf, under the call's
+//! network grant (which hosts, which credentials), following redirects and
+//! moving file bodies between the socket and the volume itself. This module
+//! writes the request JSON with [`JsonWriter`](crate::JsonWriter), reads the
+//! answer with [`json::parse`](crate::json::parse) — no serde — and turns
+//! every failure into an [`HttpError`] that converts into a
+//! [`ToolError`](crate::ToolError) the model can read:
+//!
+//! ```
+//! use subako_tiny::http::Request;
+//! use subako_tiny::{Args, Reply, ToolError};
+//!
+//! fn status(args: &Args<'_>) -> Result<Reply, ToolError> {
+//!     let url = args.str("url")?;
+//!     let response = Request::get(&url).header("accept", "text/plain").send()?;
+//!     Ok(Reply::text(response.text().unwrap_or("")))
+//! }
+//! ```
+//!
+//! Only a module that sends a request imports anything from `subako_http`.
+//! Off the worker (a native build, a unit test) every request fails with
+//! kind `abi`, as the platform's local stub fails it.
+
+mod error;
+mod request;
+mod response;
+
+pub use error::{HttpError, HttpErrorKind};
+pub use request::{Method, Request};
+pub use response::{Response, ResponseBody, parse_answer};
+
+/// The raw `subako_http` imports (wasm32 only), their ABI codes, and the
+/// one safe [`exchange`](raw::exchange) of request JSON for answer JSON.
+pub mod raw {
+    pub use crate::platform::http_raw::{ABI_LENGTH_MISMATCH, ABI_NOTHING_HELD, ABI_OUT_OF_BOUNDS, exchange};
+    #[cfg(any(target_arch = "wasm32", doc))]
+    pub use crate::platform::http_raw::{read_response, request};
+}
+
+/// The largest request JSON the worker reads, in bytes: a larger body goes
+/// as a volume file ([`Request::body_file`]).
+pub const REQUEST_MAX_BYTES: usize = 8 * 1024 * 1024;
+
+/// The largest response body returned inline, in bytes; a larger one fails
+/// with `too_large` unless saved to a file ([`Request::save_to`]).
+pub const INLINE_MAX_BYTES: usize = 256 * 1024;

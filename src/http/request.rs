@@ -1,0 +1,235 @@
+//! Building a request and writing it as the JSON `subako_http` reads.
+
+use alloc::vec::Vec;
+
+use super::error::{HttpError, HttpErrorKind, with_number};
+use super::response::{Response, parse_answer};
+use super::{REQUEST_MAX_BYTES, raw};
+use crate::json::JsonWriter;
+use crate::json::write::write_escaped;
+
+/// The methods a request may use. CONNECT, TRACE and TRACK have none: the
+/// platform refuses tunnels and requests that echo credentials back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Method {
+    #[default]
+    Get,
+    Head,
+    Post,
+    Put,
+    Patch,
+    Delete,
+    Options,
+}
+
+impl Method {
+    /// Every method, in the platform's order.
+    pub const ALL: [Method; 7] =
+        [Method::Get, Method::Head, Method::Post, Method::Put, Method::Patch, Method::Delete, Method::Options];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Head => "HEAD",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+            Method::Options => "OPTIONS",
+        }
+    }
+
+    /// The method named `name`, in any case (`post`, `POST`).
+    pub fn from_name(name: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.as_str().eq_ignore_ascii_case(name))
+    }
+}
+
+/// What the request sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Body<'a> {
+    None,
+    Text(&'a str),
+    /// JSON text, written by a [`JsonWriter`].
+    Json(&'a [u8]),
+    /// A volume file, streamed by the worker.
+    File(&'a str),
+}
+
+/// One HTTP request, built in steps and sent with [`Request::send`]:
+///
+/// ```
+/// use subako_tiny::JsonWriter;
+/// use subako_tiny::http::{Method, Request};
+///
+/// let mut order = JsonWriter::new();
+/// order.begin_object().key("order").int(1042).end_object();
+/// let request = Request::new(Method::Post, "https://api.example.com/orders")
+///     .header("accept", "application/json")
+///     .body_json(&order)
+///     .timeout_ms(5000);
+/// assert_eq!(
+///     request.to_json(),
+///     br#"{"method":"POST","url":"https://api.example.com/orders","headers":{"accept":"application/json"},"body":{"type":"json","json":{"order":1042}},"output":{"type":"inline"},"follow_redirects":true,"timeout_ms":5000}"#
+/// );
+/// // Off the worker there is no HTTP host: the request fails with kind `abi`.
+/// assert_eq!(request.send().unwrap_err().kind, subako_tiny::http::HttpErrorKind::Abi);
+/// ```
+///
+/// It borrows its URL, body and paths; header names and values are
+/// copied (escaped) as they are added, so they may be built on the spot.
+#[derive(Clone, Debug)]
+pub struct Request<'a> {
+    method: Method,
+    url: &'a str,
+    /// The `headers` object's members, already written: `"name":"value",…`.
+    headers: Vec<u8>,
+    body: Body<'a>,
+    /// `Some(path)`: the body goes to this volume file, not inline.
+    save_to: Option<&'a str>,
+    follow_redirects: bool,
+    timeout_ms: Option<u64>,
+}
+
+impl<'a> Request<'a> {
+    /// A request with no headers and no body, its answer's body inline,
+    /// redirects followed and no timeout of its own.
+    pub fn new(method: Method, url: &'a str) -> Request<'a> {
+        Request {
+            method,
+            url,
+            headers: Vec::new(),
+            body: Body::None,
+            save_to: None,
+            follow_redirects: true,
+            timeout_ms: None,
+        }
+    }
+
+    pub fn get(url: &'a str) -> Request<'a> {
+        Request::new(Method::Get, url)
+    }
+
+    pub fn post(url: &'a str) -> Request<'a> {
+        Request::new(Method::Post, url)
+    }
+
+    /// Adds a header, sent as given on the first hop. Connection headers
+    /// (`host`, `content-length`…) are the worker's own; a header a
+    /// credential sets for the origin is refused (`credential_header`).
+    /// Naming a header twice sends the last value.
+    pub fn header(mut self, name: &str, value: &str) -> Request<'a> {
+        if !self.headers.is_empty() {
+            self.headers.push(b',');
+        }
+        write_escaped(&mut self.headers, name.as_bytes());
+        self.headers.push(b':');
+        write_escaped(&mut self.headers, value.as_bytes());
+        self
+    }
+
+    /// Sends `text`, as `text/plain; charset=utf-8` unless a
+    /// `content-type` header says otherwise.
+    pub fn body_text(mut self, text: &'a str) -> Request<'a> {
+        self.body = Body::Text(text);
+        self
+    }
+
+    /// Sends the value `json` holds, as `application/json` unless a
+    /// `content-type` header says otherwise. An empty writer sends `null`.
+    pub fn body_json(mut self, json: &'a JsonWriter) -> Request<'a> {
+        self.body = Body::Json(json.as_bytes());
+        self
+    }
+
+    /// Streams the volume file at `path` (absolute, under `/volume`) as the
+    /// body; it never passes through this module's memory.
+    pub fn body_file(mut self, path: &'a str) -> Request<'a> {
+        self.body = Body::File(path);
+        self
+    }
+
+    /// Saves the response body to the volume file at `path` (overwritten,
+    /// counted against the call's write budget) instead of returning it
+    /// inline: for bodies over 256 KiB or not UTF-8.
+    pub fn save_to(mut self, path: &'a str) -> Request<'a> {
+        self.save_to = Some(path);
+        self
+    }
+
+    /// Whether to follow up to 10 redirects, each checked like the first
+    /// (on by default).
+    pub fn follow_redirects(mut self, follow: bool) -> Request<'a> {
+        self.follow_redirects = follow;
+        self
+    }
+
+    /// Bounds the whole request, every hop and the body included; the
+    /// call's own time limit applies regardless.
+    pub fn timeout_ms(mut self, ms: u64) -> Request<'a> {
+        self.timeout_ms = Some(ms);
+        self
+    }
+
+    /// The request as the JSON `subako_http` reads.
+    pub fn to_json(&self) -> Vec<u8> {
+        let mut out = JsonWriter::new();
+        out.begin_object();
+        out.key("method").string(self.method.as_str());
+        out.key("url").string(self.url);
+        out.key("headers").begin_object().raw(&self.headers).end_object();
+        match self.body {
+            Body::None => {}
+            Body::Text(text) => {
+                out.key("body").begin_object().key("type").string("text").key("text").string(text).end_object();
+            }
+            Body::Json(json) => {
+                out.key("body").begin_object().key("type").string("json").key("json");
+                if json.is_empty() {
+                    out.null();
+                } else {
+                    out.raw(json);
+                }
+                out.end_object();
+            }
+            Body::File(path) => {
+                out.key("body").begin_object().key("type").string("file").key("path").string(path).end_object();
+            }
+        }
+        out.key("output").begin_object();
+        match self.save_to {
+            None => out.key("type").string("inline"),
+            Some(path) => out.key("type").string("file").key("path").string(path),
+        };
+        out.end_object();
+        out.key("follow_redirects").bool(self.follow_redirects);
+        if let Some(ms) = self.timeout_ms {
+            out.key("timeout_ms").uint(ms);
+        }
+        out.end_object();
+        out.into_bytes()
+    }
+
+    /// Performs the request through the worker. A request whose JSON is
+    /// over 8 MiB is refused here (`invalid_request`) without a call: send
+    /// a large body as a file.
+    pub fn send(&self) -> Result<Response, HttpError> {
+        let json = self.to_json();
+        if json.len() > REQUEST_MAX_BYTES {
+            return Err(too_big(json.len()));
+        }
+        match raw::exchange(&json) {
+            Ok(answer) => parse_answer(&answer),
+            Err(code) => Err(HttpError::abi_code(code)),
+        }
+    }
+}
+
+fn too_big(bytes: usize) -> HttpError {
+    let message = with_number(
+        "the request is ",
+        bytes as i64,
+        " bytes of JSON, over the 8 MiB (8388608 bytes) a request may hold: send a large body as a volume file (body_file)",
+    );
+    HttpError::new(HttpErrorKind::InvalidRequest, message)
+}

@@ -1,0 +1,159 @@
+//! Files on the host: std::fs, with the guest's absolute paths mapped onto
+//! directories the host names, so packages unit-test natively.
+//!
+//! The mounts play the part of WASI's preopens. They are per thread, so
+//! tests running in parallel each see their own; every thread starts from
+//! `SUBAKO_TINY_MOUNTS` (`/volume/tmp=/some/dir`, entries joined like
+//! `PATH`), and [`mount`] adds more. Errors are WASI errno values, as on
+//! wasm32, so `crate::fs` words them the same way everywhere.
+
+extern crate std;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use std::cell::RefCell;
+use std::io::{ErrorKind, Read as _, Write as _};
+use std::path::PathBuf;
+
+use crate::fs::OpenMode;
+
+/// A mounted directory, by its guest name.
+pub struct Preopen {
+    pub name: String,
+    pub dir: Dir,
+}
+
+/// The host directory behind a mount.
+pub type Dir = PathBuf;
+
+/// An open file; closed when dropped.
+pub struct Handle(std::fs::File);
+
+pub struct Stat {
+    pub size: u64,
+    pub is_dir: bool,
+}
+
+std::thread_local! {
+    static MOUNTS: RefCell<Option<Vec<Preopen>>> = const { RefCell::new(None) };
+}
+
+fn from_env() -> Vec<Preopen> {
+    let mut mounts = Vec::new();
+    if let Some(list) = std::env::var_os("SUBAKO_TINY_MOUNTS") {
+        for entry in std::env::split_paths(&list) {
+            let entry = entry.to_string_lossy().into_owned();
+            if let Some((guest, host)) = entry.split_once('=') {
+                mounts.push(Preopen { name: guest.into(), dir: PathBuf::from(host) });
+            }
+        }
+    }
+    mounts
+}
+
+/// Mounts `host_dir` at `guest` for this thread, replacing a mount of the
+/// same name.
+pub fn mount(guest: &str, host_dir: impl Into<PathBuf>) {
+    let host_dir = host_dir.into();
+    MOUNTS.with(|m| {
+        let mut m = m.borrow_mut();
+        let mounts = m.get_or_insert_with(from_env);
+        mounts.retain(|p| p.name != guest);
+        mounts.push(Preopen { name: guest.into(), dir: host_dir });
+    });
+}
+
+/// Removes this thread's mount at `guest`, if there is one.
+pub fn unmount(guest: &str) {
+    MOUNTS.with(|m| m.borrow_mut().get_or_insert_with(from_env).retain(|p| p.name != guest));
+}
+
+pub fn with_preopens<R>(f: impl FnOnce(&[Preopen]) -> R) -> R {
+    MOUNTS.with(|m| f(m.borrow_mut().get_or_insert_with(from_env)))
+}
+
+fn host_path(dir: &Dir, path: &str) -> PathBuf {
+    if path.is_empty() { dir.clone() } else { dir.join(path) }
+}
+
+/// The WASI errno for a host error.
+fn errno(e: &std::io::Error) -> u16 {
+    match e.kind() {
+        ErrorKind::NotFound => 44,
+        ErrorKind::PermissionDenied => 2,
+        ErrorKind::AlreadyExists => 20,
+        ErrorKind::IsADirectory => 31,
+        ErrorKind::NotADirectory => 54,
+        ErrorKind::DirectoryNotEmpty => 55,
+        ErrorKind::StorageFull => 51,
+        ErrorKind::QuotaExceeded => 19,
+        ErrorKind::ReadOnlyFilesystem => 69,
+        ErrorKind::Unsupported => 58,
+        ErrorKind::InvalidFilename => 37,
+        ErrorKind::InvalidInput => 28,
+        ErrorKind::Interrupted => 27,
+        _ => 29, // EIO
+    }
+}
+
+pub fn open(dir: &Dir, path: &str, mode: OpenMode) -> Result<Handle, u16> {
+    let mut options = std::fs::OpenOptions::new();
+    match mode {
+        OpenMode::Read => options.read(true),
+        OpenMode::Create => options.write(true).create(true).truncate(true),
+        OpenMode::CreateNew => options.write(true).create_new(true),
+        OpenMode::Append => options.append(true).create(true),
+    };
+    let path = host_path(dir, path);
+    let file = options.open(&path).map_err(|e| errno(&e))?;
+    // std opens a directory for reading without complaint; WASI would not
+    // let it be read as a file either.
+    if file.metadata().map_err(|e| errno(&e))?.is_dir() {
+        return Err(31);
+    }
+    Ok(Handle(file))
+}
+
+pub fn read(file: &Handle, buf: &mut [u8]) -> Result<usize, u16> {
+    loop {
+        match (&file.0).read(buf) {
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            other => return other.map_err(|e| errno(&e)),
+        }
+    }
+}
+
+pub fn write(file: &Handle, bytes: &[u8]) -> Result<usize, u16> {
+    loop {
+        match (&file.0).write(bytes) {
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            other => return other.map_err(|e| errno(&e)),
+        }
+    }
+}
+
+pub fn size(file: &Handle) -> Result<u64, u16> {
+    file.0.metadata().map(|m| m.len()).map_err(|e| errno(&e))
+}
+
+pub fn stat(dir: &Dir, path: &str) -> Result<Stat, u16> {
+    let meta = std::fs::metadata(host_path(dir, path)).map_err(|e| errno(&e))?;
+    Ok(Stat { size: meta.len(), is_dir: meta.is_dir() })
+}
+
+pub fn create_dir(dir: &Dir, path: &str) -> Result<(), u16> {
+    std::fs::create_dir(host_path(dir, path)).map_err(|e| errno(&e))
+}
+
+pub fn remove_file(dir: &Dir, path: &str) -> Result<(), u16> {
+    std::fs::remove_file(host_path(dir, path)).map_err(|e| errno(&e))
+}
+
+pub fn read_dir(dir: &Dir, path: &str) -> Result<Vec<String>, u16> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(host_path(dir, path)).map_err(|e| errno(&e))? {
+        let entry = entry.map_err(|e| errno(&e))?;
+        names.push(entry.file_name().to_string_lossy().into_owned());
+    }
+    Ok(names)
+}

@@ -1,0 +1,226 @@
+//! Files on wasm32-wasip1: the raw WASI preview 1 calls `crate::fs` needs,
+//! through `wasi` 0.11. Errors are raw WASI errno values; what they mean to
+//! a reader is `crate::fs`'s business.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cell::OnceCell;
+
+use crate::fs::OpenMode;
+
+/// A directory the runtime preopened, by the name it gave it.
+pub struct Preopen {
+    pub name: String,
+    pub dir: Dir,
+}
+
+/// A preopened directory: its file descriptor.
+pub type Dir = u32;
+
+/// An open file; closed when dropped.
+pub struct Handle(u32);
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        // SAFETY: `self.0` came from `path_open` and is closed only here.
+        let _ = unsafe { wasi::fd_close(self.0) };
+    }
+}
+
+/// What `path_filestat_get` says about a path.
+pub struct Stat {
+    pub size: u64,
+    pub is_dir: bool,
+}
+
+struct PreopenTable(OnceCell<Vec<Preopen>>);
+
+// SAFETY: wasm32-wasip1 modules are single-threaded; nothing else can reach
+// the cell while it is being filled.
+unsafe impl Sync for PreopenTable {}
+
+static PREOPENS: PreopenTable = PreopenTable(OnceCell::new());
+
+/// Calls `f` with the preopened directories, found on first use: the
+/// descriptors from 3 up, until `fd_prestat_get` says there are no more.
+pub fn with_preopens<R>(f: impl FnOnce(&[Preopen]) -> R) -> R {
+    f(PREOPENS.0.get_or_init(find_preopens))
+}
+
+fn find_preopens() -> Vec<Preopen> {
+    let mut found = Vec::new();
+    let mut fd = 3u32;
+    loop {
+        // SAFETY: a query that writes only its own return value.
+        let prestat = match unsafe { wasi::fd_prestat_get(fd) } {
+            Ok(p) => p,
+            Err(wasi::ERRNO_BADF) => break,
+            // Some other descriptor (not a preopened directory): skip it.
+            Err(_) => {
+                fd += 1;
+                continue;
+            }
+        };
+        if prestat.tag == wasi::PREOPENTYPE_DIR.raw() {
+            // SAFETY: the tag says the union holds `dir`.
+            let len = unsafe { prestat.u.dir.pr_name_len };
+            let mut name = alloc::vec![0u8; len];
+            // SAFETY: `name` has the `len` bytes the runtime asked for.
+            if unsafe { wasi::fd_prestat_dir_name(fd, name.as_mut_ptr(), len) }.is_ok() {
+                // Some runtimes count a trailing NUL in the length.
+                while name.last() == Some(&0) {
+                    name.pop();
+                }
+                if let Ok(name) = String::from_utf8(name) {
+                    found.push(Preopen { name, dir: fd });
+                }
+            }
+        }
+        fd += 1;
+    }
+    found
+}
+
+/// `path` as WASI takes it: `.` for the directory itself.
+fn at(path: &str) -> &str {
+    if path.is_empty() { "." } else { path }
+}
+
+const READ_RIGHTS: wasi::Rights = wasi::RIGHTS_FD_READ
+    | wasi::RIGHTS_FD_SEEK
+    | wasi::RIGHTS_FD_TELL
+    | wasi::RIGHTS_FD_FILESTAT_GET
+    | wasi::RIGHTS_FD_READDIR;
+const WRITE_RIGHTS: wasi::Rights = wasi::RIGHTS_FD_WRITE
+    | wasi::RIGHTS_FD_SEEK
+    | wasi::RIGHTS_FD_TELL
+    | wasi::RIGHTS_FD_FILESTAT_GET
+    | wasi::RIGHTS_FD_FILESTAT_SET_SIZE;
+
+/// Opens `path` (relative to `dir`, no `..` left in it) as `mode` asks.
+pub fn open(dir: &Dir, path: &str, mode: OpenMode) -> Result<Handle, u16> {
+    let (oflags, rights, fdflags) = match mode {
+        OpenMode::Read => (0, READ_RIGHTS, 0),
+        OpenMode::Create => (wasi::OFLAGS_CREAT | wasi::OFLAGS_TRUNC, WRITE_RIGHTS, 0),
+        OpenMode::CreateNew => (wasi::OFLAGS_CREAT | wasi::OFLAGS_EXCL, WRITE_RIGHTS, 0),
+        OpenMode::Append => (wasi::OFLAGS_CREAT, WRITE_RIGHTS, wasi::FDFLAGS_APPEND),
+    };
+    let flags = wasi::LOOKUPFLAGS_SYMLINK_FOLLOW;
+    // SAFETY: `path` is a valid string for the call's duration.
+    match unsafe { wasi::path_open(*dir, flags, at(path), oflags, rights, 0, fdflags) } {
+        Ok(fd) => Ok(Handle(fd)),
+        Err(e) => Err(e.raw()),
+    }
+}
+
+/// Reads into `buf`; 0 at the end of the file.
+pub fn read(file: &Handle, buf: &mut [u8]) -> Result<usize, u16> {
+    loop {
+        let iov = wasi::Iovec { buf: buf.as_mut_ptr(), buf_len: buf.len() };
+        // SAFETY: `iov` points into `buf`, which outlives the call.
+        match unsafe { wasi::fd_read(file.0, &[iov]) } {
+            Ok(n) => return Ok(n.min(buf.len())),
+            Err(wasi::ERRNO_INTR) => {}
+            Err(e) => return Err(e.raw()),
+        }
+    }
+}
+
+/// Writes some of `bytes`; how many.
+pub fn write(file: &Handle, bytes: &[u8]) -> Result<usize, u16> {
+    loop {
+        let iov = wasi::Ciovec { buf: bytes.as_ptr(), buf_len: bytes.len() };
+        // SAFETY: `iov` points into `bytes`, which outlives the call.
+        match unsafe { wasi::fd_write(file.0, &[iov]) } {
+            Ok(n) => return Ok(n.min(bytes.len())),
+            Err(wasi::ERRNO_INTR) => {}
+            Err(e) => return Err(e.raw()),
+        }
+    }
+}
+
+/// The open file's size in bytes.
+pub fn size(file: &Handle) -> Result<u64, u16> {
+    // SAFETY: a query that writes only its own return value.
+    match unsafe { wasi::fd_filestat_get(file.0) } {
+        Ok(stat) => Ok(stat.size),
+        Err(e) => Err(e.raw()),
+    }
+}
+
+pub fn stat(dir: &Dir, path: &str) -> Result<Stat, u16> {
+    // SAFETY: `path` is a valid string for the call's duration.
+    match unsafe { wasi::path_filestat_get(*dir, wasi::LOOKUPFLAGS_SYMLINK_FOLLOW, at(path)) } {
+        Ok(s) => Ok(Stat { size: s.size, is_dir: s.filetype == wasi::FILETYPE_DIRECTORY }),
+        Err(e) => Err(e.raw()),
+    }
+}
+
+pub fn create_dir(dir: &Dir, path: &str) -> Result<(), u16> {
+    // SAFETY: `path` is a valid string for the call's duration.
+    unsafe { wasi::path_create_directory(*dir, at(path)) }.map_err(|e| e.raw())
+}
+
+pub fn remove_file(dir: &Dir, path: &str) -> Result<(), u16> {
+    // SAFETY: `path` is a valid string for the call's duration.
+    unsafe { wasi::path_unlink_file(*dir, at(path)) }.map_err(|e| e.raw())
+}
+
+/// The names in the directory at `path`, without `.` and `..`, in the
+/// order the runtime gives them.
+pub fn read_dir(dir: &Dir, path: &str) -> Result<Vec<String>, u16> {
+    // SAFETY: `path` is a valid string for the call's duration.
+    let fd = match unsafe {
+        wasi::path_open(*dir, wasi::LOOKUPFLAGS_SYMLINK_FOLLOW, at(path), wasi::OFLAGS_DIRECTORY, READ_RIGHTS, 0, 0)
+    } {
+        Ok(fd) => Handle(fd),
+        Err(e) => return Err(e.raw()),
+    };
+    // Each entry: d_next u64, d_ino u64, d_namlen u32, d_type u8, 3 pad, name.
+    const HEADER: usize = 24;
+    let mut names = Vec::new();
+    let mut buf = alloc::vec![0u8; 4096];
+    let mut cookie: wasi::Dircookie = 0;
+    loop {
+        // SAFETY: `buf` is writable for its whole length.
+        let filled = match unsafe { wasi::fd_readdir(fd.0, buf.as_mut_ptr(), buf.len(), cookie) } {
+            Ok(n) => n.min(buf.len()),
+            Err(e) => return Err(e.raw()),
+        };
+        let mut at = 0;
+        let mut complete = 0;
+        while at + HEADER <= filled {
+            let next = u64::from_le_bytes(le8(&buf[at..at + 8]));
+            let len = u32::from_le_bytes(le4(&buf[at + 16..at + 20])) as usize;
+            let Some(name) = buf.get(at + HEADER..at + HEADER + len).filter(|_| at + HEADER + len <= filled) else {
+                break;
+            };
+            if name != b"." && name != b".." {
+                names.push(String::from_utf8_lossy(name).into_owned());
+            }
+            cookie = next;
+            at += HEADER + len;
+            complete += 1;
+        }
+        if filled < buf.len() {
+            return Ok(names);
+        }
+        if complete == 0 {
+            // One entry larger than the buffer: make room and ask again.
+            let bigger = buf.len() * 2;
+            buf.resize(bigger, 0);
+        }
+    }
+}
+
+fn le8(b: &[u8]) -> [u8; 8] {
+    let mut out = [0; 8];
+    out.copy_from_slice(&b[..8]);
+    out
+}
+
+fn le4(b: &[u8]) -> [u8; 4] {
+    let mut out = [0; 4];
+    out.copy_from_slice(&b[..4]);
+    out
+}

@@ -1,0 +1,123 @@
+//! Schemas that cannot drift from what is checked.
+//!
+//! Two layers:
+//!
+//! - **Every tool**, at build time ([`rules::check_tool_schema`], called by
+//!   [`Package::new`](crate::Package::new)): an object root saying
+//!   `"type": "object"`, no `$ref`, `$defs` or `definitions` (MCP clients
+//!   reject them), and every name in a `required` list present in the
+//!   `properties` beside it. This costs a module nothing: it runs in the
+//!   compiler.
+//! - **Tools that opt in** with [`validated!`](crate::validated): the
+//!   arguments are checked against the tool's own input schema before the
+//!   tool runs, and a schema that says anything the check does not enforce
+//!   fails the build. Modules that do not use it carry none of its code.
+//!
+//! ```
+//! use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+//!
+//! const SQUARE_INPUT: &str = r#"{
+//!     "type": "object",
+//!     "properties": {"n": {"type": "integer", "minimum": -1000, "maximum": 1000}},
+//!     "required": ["n"]
+//! }"#;
+//!
+//! fn square(args: &Args<'_>) -> Result<Reply, ToolError> {
+//!     let n = args.int("n", -1000, 1000)?;
+//!     let mut out = JsonWriter::new();
+//!     out.begin_object().key("square").int(n * n).end_object();
+//!     Ok(Reply::json(out))
+//! }
+//!
+//! const PACKAGE: Package = Package::new("math", "0.1.0", "Squares.", &[Tool {
+//!     name: "square",
+//!     description: "Square an integer.",
+//!     input_schema: SQUARE_INPUT,
+//!     output_schema: None,
+//!     run: subako_tiny::validated!(SQUARE_INPUT, square),
+//! }]);
+//! # let call = |args: &str| {
+//! #     let line = [r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"square","arguments":"#, args,
+//! #         r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#].concat();
+//! #     String::from_utf8(subako_tiny::execute(&PACKAGE, &["math"], line.as_bytes()).0).unwrap()
+//! # };
+//! # assert!(call(r#"{"n":12}"#).contains(r#""structuredContent":{"square":144}"#));
+//! # assert!(call(r#"{"n":1e3}"#).contains(r#""text":"invalid input: /n must be an integer""#));
+//! # assert!(call(r#"{"n":1001}"#).contains(r#""text":"invalid input: /n must be at most 1000""#));
+//! ```
+//!
+//! ## The subset `validated!` checks
+//!
+//! | keyword | rule |
+//! |---|---|
+//! | `type` | a name or a list of names: `null`, `boolean`, `object`, `array`, `number`, `string`, and `integer` (a number written without fraction or exponent, as `Args::int` and serde read one — stricter than JSON Schema, which also takes `1.0`) |
+//! | `properties`, `required`, `additionalProperties` (`true`, `false` or a schema) | objects, nested to any depth the schema has |
+//! | `items` (one schema), `minItems`, `maxItems` | arrays |
+//! | `minLength`, `maxLength` | strings, counted in Unicode scalar values |
+//! | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` (numbers) | integers compared exactly, other numbers as `f64` |
+//! | `enum`, `const` | JSON equality (`1` equals `1.0`, member order ignored) |
+//! | `description`, `title`, `default`, `examples`, `$schema`, `$comment`, `format` | annotations: no rule. **`format` is not checked.** |
+//!
+//! Anything else (`pattern`, `anyOf`, `oneOf`, `allOf`, `not`,
+//! `patternProperties`, `uniqueItems`, `multipleOf`, …) fails the build
+//! under `validated!`. `pattern` is out because a regex engine is not
+//! small: check such strings in the tool.
+//!
+//! A failure is the tool's isError result, naming the value by its JSON
+//! Pointer and the rule it breaks, the first one found in schema order
+//! (`type` first): `invalid input: /items/3/qty must be at most 1000`,
+//! `invalid input: /currency must be one of "EUR", "USD", "JPY"`,
+//! `invalid input: /items is required`. The arguments object itself is
+//! written `/` (RFC 6901 writes the root as the empty string, which reads
+//! badly in a sentence; a member named with the empty string is also `/`).
+//!
+//! The schema is read from its `const` string at each call with the
+//! crate's own reader; the walk follows the schema, so arguments nested
+//! deeper than the schema are not walked, and nothing is allocated unless
+//! a check fails.
+
+pub mod rules;
+mod validate;
+
+pub use validate::check_args;
+
+use crate::json::validate;
+use crate::package::Message;
+
+/// Fails the build (from the `const` in [`validated!`](crate::validated))
+/// unless `schema` is JSON that the validator checks in full. `site` names
+/// the macro call in the message.
+#[doc(hidden)]
+pub const fn require_supported(schema: &str, site: &str) {
+    if let Err(e) = validate(schema.as_bytes()) {
+        Message::new().push(site).push(": the schema is not JSON (").push(e.kind.describe()).push(")").fail();
+    }
+    if let Err(fault) = rules::check_supported(schema.as_bytes()) {
+        fault.explain(schema, Message::new().push(site).push(": the schema")).fail();
+    }
+}
+
+/// A [`ToolFn`](crate::ToolFn) that checks the call's arguments against
+/// `$schema` (the tool's `input_schema` const: pass the same one) and
+/// then runs `$tool`; a failure is an isError `invalid input: …` naming
+/// the path and the rule. Fails the build if the schema uses a keyword
+/// outside the checked subset (see [`schema`](crate::schema)).
+#[macro_export]
+macro_rules! validated {
+    ($schema:expr, $tool:expr $(,)?) => {{
+        const _: () = $crate::schema::require_supported(
+            $schema,
+            ::core::concat!("validated!(", ::core::stringify!($schema), ", ", ::core::stringify!($tool), ")"),
+        );
+        fn validated(
+            args: &$crate::Args<'_>,
+        ) -> ::core::result::Result<$crate::Reply, $crate::ToolError> {
+            $crate::schema::check_args($schema, args)?;
+            ($tool)(args)
+        }
+        validated as $crate::ToolFn
+    }};
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,261 @@
+//! The run-time validator, keyword by keyword, and `validated!` end to end
+//! through `execute`.
+
+extern crate std;
+
+use std::borrow::ToOwned;
+use std::string::String;
+
+use super::check_args;
+use crate::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+
+/// `Ok` or the error's message, for `schema` and the arguments `args`.
+fn check(schema: &str, args: &str) -> Result<(), String> {
+    let value = crate::json::parse(args.as_bytes()).expect("test arguments are JSON");
+    let object = value.as_object().expect("test arguments are an object");
+    check_args(schema, &Args::new(object)).map_err(|e| e.message().to_owned())
+}
+
+/// The message for a failing check.
+fn refused(schema: &str, args: &str) -> String {
+    match check(schema, args) {
+        Err(message) => message,
+        Ok(()) => panic!("{args} passed {schema}"),
+    }
+}
+
+/// A schema with one property `v` holding `rules`.
+fn one(rules: &str) -> String {
+    ["{\"type\":\"object\",\"properties\":{\"v\":", rules, "}}"].concat()
+}
+
+#[test]
+fn type_names_and_lists() {
+    let cases: &[(&str, &[&str], &[&str])] = &[
+        ("null", &["null"], &["0", "false", "\"\""]),
+        ("boolean", &["true", "false"], &["0", "null", "\"true\""]),
+        ("object", &["{}", "{\"a\":1}"], &["[]", "null"]),
+        ("array", &["[]", "[1,[2]]"], &["{}", "\"[]\""]),
+        ("number", &["0", "-1.5", "1e400", "18446744073709551616"], &["\"1\"", "null"]),
+        ("integer", &["0", "-7", "123456789012345678901234567890"], &["1.0", "1e3", "0.5", "\"1\""]),
+        ("string", &["\"\"", "\"x\""], &["1", "null", "[\"x\"]"]),
+    ];
+    for (name, good, bad) in cases {
+        let schema = one(&["{\"type\":\"", name, "\"}"].concat());
+        for v in *good {
+            assert_eq!(check(&schema, &["{\"v\":", v, "}"].concat()), Ok(()), "{v} is {name}");
+        }
+        let article = if matches!(*name, "object" | "array" | "integer") { "an " } else if *name == "null" { "" } else { "a " };
+        for v in *bad {
+            assert_eq!(
+                refused(&schema, &["{\"v\":", v, "}"].concat()),
+                ["invalid input: /v must be ", article, name].concat(),
+                "{v} is not {name}"
+            );
+        }
+    }
+    let either = one(r#"{"type":["string","null"]}"#);
+    assert_eq!(check(&either, r#"{"v":null}"#), Ok(()));
+    assert_eq!(check(&either, r#"{"v":"x"}"#), Ok(()));
+    assert_eq!(refused(&either, r#"{"v":1}"#), "invalid input: /v must be a string or null");
+    let three = one(r#"{"type":["integer","boolean","array"]}"#);
+    assert_eq!(refused(&three, r#"{"v":{}}"#), "invalid input: /v must be an integer, a boolean or an array");
+    // The root is written `/`.
+    assert_eq!(refused(r#"{"type":"object","properties":{},"additionalProperties":false}"#, r#"{"x":1}"#), "invalid input: /x is not allowed");
+}
+
+#[test]
+fn no_arguments_read_as_an_empty_object() {
+    let schema = r#"{"type":"object","properties":{"a":{}},"required":["a"]}"#;
+    assert_eq!(check_args(schema, &Args::empty()).map_err(|e| e.message().to_owned()), Err("invalid input: /a is required".into()));
+    assert_eq!(check_args(r#"{"type":"object"}"#, &Args::empty()), Ok(()));
+}
+
+#[test]
+fn required_properties_and_additional_properties() {
+    let schema = r#"{"type":"object",
+        "properties":{"name":{"type":"string"},"age":{"type":"integer","minimum":0}},
+        "required":["name"]}"#;
+    assert_eq!(check(schema, r#"{"name":"Ada"}"#), Ok(()));
+    assert_eq!(check(schema, r#"{"name":"Ada","age":36,"extra":[1]}"#), Ok(()));
+    assert_eq!(refused(schema, r#"{"age":36}"#), "invalid input: /name is required");
+    assert_eq!(refused(schema, r#"{"name":7}"#), "invalid input: /name must be a string");
+    assert_eq!(refused(schema, r#"{"name":"Ada","age":-1}"#), "invalid input: /age must be at least 0");
+    // A present null is present: its type is what fails.
+    assert_eq!(refused(schema, r#"{"name":null}"#), "invalid input: /name must be a string");
+    // Names compare after unescaping, and pointers escape `~` and `/`.
+    assert_eq!(check(schema, r#"{"n\u0061me":"Ada"}"#), Ok(()));
+    let odd = r#"{"type":"object","properties":{"a/b~c":{"type":"string"}}}"#;
+    assert_eq!(refused(odd, r#"{"a/b~c":1}"#), "invalid input: /a~1b~0c must be a string");
+
+    let closed = r#"{"type":"object","properties":{"a":{}},"additionalProperties":false}"#;
+    assert_eq!(check(closed, r#"{"a":1}"#), Ok(()));
+    assert_eq!(refused(closed, r#"{"a":1,"b":2}"#), "invalid input: /b is not allowed");
+    let open = r#"{"type":"object","properties":{"a":{}},"additionalProperties":true}"#;
+    assert_eq!(check(open, r#"{"a":1,"b":2}"#), Ok(()));
+    let map = r#"{"type":"object","properties":{"headers":{"type":"object","additionalProperties":{"type":"string"}}}}"#;
+    assert_eq!(check(map, r#"{"headers":{"accept":"*/*","x":""}}"#), Ok(()));
+    assert_eq!(refused(map, r#"{"headers":{"accept":"*/*","x":1}}"#), "invalid input: /headers/x must be a string");
+    // Boolean schemas for a property.
+    let never = r#"{"type":"object","properties":{"old":false,"any":true}}"#;
+    assert_eq!(check(never, r#"{"any":[{}]}"#), Ok(()));
+    assert_eq!(refused(never, r#"{"old":1}"#), "invalid input: /old is not allowed");
+}
+
+#[test]
+fn enum_and_const() {
+    let currency = one(r#"{"enum":["EUR","USD","JPY"]}"#);
+    assert_eq!(check(&currency, r#"{"v":"USD"}"#), Ok(()));
+    assert_eq!(check(&currency, r#"{"v":"\u0055SD"}"#), Ok(()));
+    assert_eq!(refused(&currency, r#"{"v":"GBP"}"#), r#"invalid input: /v must be one of "EUR", "USD", "JPY""#);
+    assert_eq!(refused(&currency, r#"{"v":"usd"}"#), r#"invalid input: /v must be one of "EUR", "USD", "JPY""#);
+    let mixed = one(r#"{"enum":[1, null, {"a": [1, "x"]}, [true]]}"#);
+    for good in ["1", "1.0", "10e-1", "null", r#"{"a":[1.0,"x"]}"#, "[true]"] {
+        assert_eq!(check(&mixed, &["{\"v\":", good, "}"].concat()), Ok(()), "{good}");
+    }
+    for bad in ["2", "\"1\"", "false", r#"{"a":[1,"x"],"b":1}"#, r#"{"a":[1]}"#, "[true,true]", "[]"] {
+        assert_eq!(
+            refused(&mixed, &["{\"v\":", bad, "}"].concat()),
+            r#"invalid input: /v must be one of 1, null, {"a":[1,"x"]}, [true]"#,
+            "{bad}"
+        );
+    }
+    let fixed = one(r#"{"const": {"kind": "order", "n": 2}}"#);
+    assert_eq!(check(&fixed, r#"{"v":{"n":2,"kind":"order"}}"#), Ok(()));
+    assert_eq!(refused(&fixed, r#"{"v":{"n":3,"kind":"order"}}"#), r#"invalid input: /v must be {"kind":"order","n":2}"#);
+    let word = one(r#"{"const":"yes"}"#);
+    assert_eq!(refused(&word, r#"{"v":"no"}"#), r#"invalid input: /v must be "yes""#);
+}
+
+#[test]
+fn numeric_bounds() {
+    let range = one(r#"{"type":"number","minimum":-1.5,"maximum":10}"#);
+    for good in ["-1.5", "0", "10", "10.0", "9.999", "1e1"] {
+        assert_eq!(check(&range, &["{\"v\":", good, "}"].concat()), Ok(()), "{good}");
+    }
+    assert_eq!(refused(&range, r#"{"v":-1.6}"#), "invalid input: /v must be at least -1.5");
+    assert_eq!(refused(&range, r#"{"v":10.000001}"#), "invalid input: /v must be at most 10");
+    assert_eq!(refused(&range, r#"{"v":1e400}"#), "invalid input: /v must be at most 10");
+    let open = one(r#"{"exclusiveMinimum":0,"exclusiveMaximum":1}"#);
+    assert_eq!(check(&open, r#"{"v":0.5}"#), Ok(()));
+    assert_eq!(refused(&open, r#"{"v":0}"#), "invalid input: /v must be greater than 0");
+    assert_eq!(refused(&open, r#"{"v":0.0}"#), "invalid input: /v must be greater than 0");
+    assert_eq!(refused(&open, r#"{"v":1}"#), "invalid input: /v must be less than 1");
+    // Integers are compared exactly, past where f64 rounds them.
+    let big = one(r#"{"maximum":9007199254740993}"#);
+    assert_eq!(check(&big, r#"{"v":9007199254740993}"#), Ok(()));
+    assert_eq!(refused(&big, r#"{"v":9007199254740994}"#), "invalid input: /v must be at most 9007199254740993");
+    let unsigned = one(r#"{"minimum":18446744073709551615}"#);
+    assert_eq!(check(&unsigned, r#"{"v":18446744073709551615}"#), Ok(()));
+    assert_eq!(refused(&unsigned, r#"{"v":-9223372036854775808}"#), "invalid input: /v must be at least 18446744073709551615");
+    // Bounds say nothing about values that are not numbers.
+    assert_eq!(check(&one(r#"{"minimum":5}"#), r#"{"v":"3"}"#), Ok(()));
+}
+
+#[test]
+fn string_lengths_count_scalar_values() {
+    let sku = one(r#"{"type":"string","minLength":1,"maxLength":3}"#);
+    for good in [r#""a""#, r#""abc""#, r#""äöü""#, r#""😀😀😀""#, r#""\ud83d\ude00\n\u00e9""#] {
+        assert_eq!(check(&sku, &["{\"v\":", good, "}"].concat()), Ok(()), "{good}");
+    }
+    assert_eq!(refused(&sku, r#"{"v":""}"#), "invalid input: /v must be at least 1 character long");
+    assert_eq!(refused(&sku, r#"{"v":"abcd"}"#), "invalid input: /v must be at most 3 characters long");
+    assert_eq!(refused(&sku, r#"{"v":"😀😀😀😀"}"#), "invalid input: /v must be at most 3 characters long");
+    assert_eq!(refused(&sku, r#"{"v":"\ud83d\ude00\n\t\""}"#), "invalid input: /v must be at most 3 characters long");
+    let two = one(r#"{"minLength":2}"#);
+    assert_eq!(refused(&two, r#"{"v":"x"}"#), "invalid input: /v must be at least 2 characters long");
+    assert_eq!(check(&two, r#"{"v":5}"#), Ok(()));
+}
+
+#[test]
+fn arrays_items_and_counts() {
+    let values = one(r#"{"type":"array","items":{"type":"number"},"minItems":1,"maxItems":4}"#);
+    assert_eq!(check(&values, r#"{"v":[1,2.5,-3]}"#), Ok(()));
+    assert_eq!(refused(&values, r#"{"v":[1,2,3,"4"]}"#), "invalid input: /v/3 must be a number");
+    assert_eq!(refused(&values, r#"{"v":[]}"#), "invalid input: /v must have at least 1 item");
+    assert_eq!(refused(&values, r#"{"v":[1,2,3,4,5]}"#), "invalid input: /v must have at most 4 items");
+    let two = one(r#"{"minItems":2}"#);
+    assert_eq!(refused(&two, r#"{"v":[0]}"#), "invalid input: /v must have at least 2 items");
+}
+
+#[test]
+fn nested_objects_and_arrays_report_the_full_path() {
+    let order = r#"{"type":"object","properties":{
+        "items":{"type":"array","items":{"type":"object",
+            "properties":{"sku":{"type":"string"},"qty":{"type":"integer","minimum":1,"maximum":1000},
+                          "tags":{"type":"array","items":{"type":"string","maxLength":2}}},
+            "required":["sku","qty"],"additionalProperties":false}}},
+        "required":["items"]}"#;
+    assert_eq!(check(order, r#"{"items":[{"sku":"a","qty":1},{"sku":"b","qty":1000,"tags":["x","yz"]}]}"#), Ok(()));
+    assert_eq!(refused(order, r#"{"items":[{"sku":"a","qty":1},{"sku":"b"}]}"#), "invalid input: /items/1/qty is required");
+    assert_eq!(refused(order, r#"{"items":[{"sku":"a","qty":1001}]}"#), "invalid input: /items/0/qty must be at most 1000");
+    assert_eq!(refused(order, r#"{"items":[{"sku":"a","qty":1,"tags":["ok","xyz"]}]}"#), "invalid input: /items/0/tags/1 must be at most 2 characters long");
+    assert_eq!(refused(order, r#"{"items":[{"sku":"a","qty":1,"note":""}]}"#), "invalid input: /items/0/note is not allowed");
+    assert_eq!(refused(order, r#"{"items":{}}"#), "invalid input: /items must be an array");
+    assert_eq!(refused(order, r#"{}"#), "invalid input: /items is required");
+}
+
+#[test]
+fn arguments_deeper_than_the_schema_are_not_walked() {
+    // 121 levels, near the reader's limit: the validator goes no deeper
+    // than the schema, whatever it is given.
+    let deep = ["{\"v\":", &"[".repeat(120), &"]".repeat(120), "}"].concat();
+    assert_eq!(check(&one(r#"{"type":"array"}"#), &deep), Ok(()));
+    assert_eq!(refused(&one(r#"{"type":"array","items":{"type":"number"}}"#), &deep), "invalid input: /v/0 must be a number");
+    let schema = one(r#"{"enum":[[[1]]]}"#);
+    assert!(refused(&schema, &deep).starts_with("invalid input: /v must be one of"));
+}
+
+#[test]
+fn annotations_carry_no_rule() {
+    let schema = one(r#"{"type":"string","format":"email","description":"d","title":"t","default":"x","examples":["y"],"$comment":"c"}"#);
+    assert_eq!(check(&schema, r#"{"v":"not an email"}"#), Ok(()));
+}
+
+fn echo(args: &Args<'_>) -> Result<Reply, ToolError> {
+    let mut out = JsonWriter::new();
+    out.begin_object().key("n").int(args.int("n", i64::MIN, i64::MAX)?).end_object();
+    Ok(Reply::json(out))
+}
+
+const ECHO_INPUT: &str = r#"{"type":"object","properties":{"n":{"type":"integer","maximum":9}},"required":["n"]}"#;
+
+const ECHO: Package = Package::new(
+    "echo",
+    "0.0.0",
+    "Echoes.",
+    &[Tool {
+        name: "echo",
+        description: "Echo n.",
+        input_schema: ECHO_INPUT,
+        output_schema: None,
+        run: crate::validated!(ECHO_INPUT, echo),
+    }],
+);
+
+fn call(arguments: &str) -> String {
+    let line = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":"#,
+        arguments,
+        r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+    ]
+    .concat();
+    let (out, code) = crate::execute(&ECHO, &["echo"], line.as_bytes());
+    assert_eq!(code, 0);
+    String::from_utf8(out).expect("UTF-8 out")
+}
+
+#[test]
+fn validated_runs_the_tool_only_on_valid_arguments() {
+    assert!(call(r#"{"n":7}"#).contains(r#""structuredContent":{"n":7}"#));
+    let bad = call(r#"{"n":10}"#);
+    assert!(bad.contains(r#""content":[{"text":"invalid input: /n must be at most 9","type":"text"}],"isError":true"#), "{bad}");
+    assert!(call(r#"{}"#).contains(r#""text":"invalid input: /n is required""#));
+}
+
+#[test]
+fn a_schema_that_is_not_json_is_an_error_not_a_panic() {
+    let a = crate::json::parse(b"{}").unwrap();
+    let args = Args::new(a.as_object().unwrap());
+    assert_eq!(check_args("{", &args).map_err(|e| e.message().to_owned()), Err("the tool's input schema is not JSON".into()));
+}

@@ -1,0 +1,80 @@
+//! Typed tools (feature `miniserde`): a tool takes a
+//! `miniserde::Deserialize` input and returns a `miniserde::Serialize`
+//! output, and [`typed!`](crate::typed) makes it a [`ToolFn`](crate::ToolFn).
+//!
+//! ```
+//! use miniserde::{Deserialize, Serialize};
+//! use subako_tiny::{Package, Tool, ToolError};
+//!
+//! #[derive(Deserialize)]
+//! struct Greeting { name: String }
+//!
+//! #[derive(Serialize)]
+//! struct Message { message: String }
+//!
+//! fn greet(input: Greeting) -> Result<Message, ToolError> {
+//!     Ok(Message { message: ["Hello, ", &input.name, "!"].concat() })
+//! }
+//!
+//! const PACKAGE: Package = Package::new("hello", "0.1.0", "Says hello.", &[Tool {
+//!     name: "greet",
+//!     description: "Greet someone by name.",
+//!     input_schema: r#"{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}"#,
+//!     output_schema: None,
+//!     run: subako_tiny::typed!(greet),
+//! }]);
+//! # let call = |args: &str| {
+//! #     let line = [r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","arguments":"#, args,
+//! #         r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#].concat();
+//! #     String::from_utf8(subako_tiny::execute(&PACKAGE, &["hello"], line.as_bytes()).0).unwrap()
+//! # };
+//! # assert!(call(r#"{"name":"Ada"}"#).contains(r#""structuredContent":{"message":"Hello, Ada!"}"#));
+//! # assert!(call(r#"{"name":1}"#).contains(r#""text":"invalid input: the arguments do not fit the tool's input type"#));
+//! ```
+//!
+//! miniserde checks types and required fields but says nothing about
+//! which one failed (its error is a unit struct), so a bad input is
+//! answered `invalid input: the arguments do not fit the tool's input type
+//! (…)`. For messages naming the path, wrap the typed tool in
+//! [`validated!`](crate::validated), which checks the schema first:
+//! `validated!(INPUT, typed!(tool))`. Ranges, lengths and the like are the
+//! tool's to check, as the schema states them.
+
+use miniserde::{Deserialize, Serialize, json};
+
+use crate::args::Args;
+use crate::json::JsonWriter;
+use crate::reply::{Reply, ToolError};
+
+/// What a bad input is told: all that miniserde's error allows.
+pub const MISMATCH: &str =
+    "the arguments do not fit the tool's input type (a required field is missing, or a value has the wrong type or is not one of those allowed)";
+
+/// Reads the arguments as `I`, runs `tool`, and writes its `O` as the
+/// reply's JSON value. No arguments at all read as `{}`.
+pub fn call<I: Deserialize, O: Serialize>(
+    args: &Args<'_>,
+    tool: impl FnOnce(I) -> Result<O, ToolError>,
+) -> Result<Reply, ToolError> {
+    let text = match args.object() {
+        Some(object) => crate::platform::validated_str(object.as_value().raw()),
+        None => "{}",
+    };
+    let input = json::from_str::<I>(text).map_err(|_| ToolError::invalid_input(&[MISMATCH]))?;
+    let output = tool(input)?;
+    let mut out = JsonWriter::new();
+    out.raw(json::to_string(&output).as_bytes());
+    Ok(Reply::json(out))
+}
+
+/// A [`ToolFn`](crate::ToolFn) from a function of a `miniserde::Deserialize`
+/// input to `Result<impl miniserde::Serialize, ToolError>`.
+#[macro_export]
+macro_rules! typed {
+    ($tool:expr $(,)?) => {{
+        fn typed(args: &$crate::Args<'_>) -> ::core::result::Result<$crate::Reply, $crate::ToolError> {
+            $crate::typed::call(args, $tool)
+        }
+        typed as $crate::ToolFn
+    }};
+}

@@ -1,0 +1,106 @@
+//! Builds this crate's examples for `wasm32-wasip1`, once per test process
+//! and variant, so the end-to-end tests run the real modules in wasmtime
+//! (through `subako-tiny-runner`).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+/// The crate's root (where its Cargo.toml is).
+pub fn crate_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+/// The examples' wasm builds go here, apart from the outer `cargo test`'s
+/// own target directory, whose lock it holds while tests run.
+fn target_dir() -> PathBuf {
+    std::env::var_os("SUBAKO_E2E_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| crate_root().join("target/e2e"))
+}
+
+static BUILT: Mutex<Option<HashMap<String, PathBuf>>> = Mutex::new(None);
+
+/// A build of one example: which cargo features, and whether the default
+/// ones (dlmalloc, panic-handler) stay on.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Variant {
+    pub features: Vec<&'static str>,
+    pub default_features: bool,
+}
+
+impl Variant {
+    pub fn default() -> Variant {
+        Variant { features: vec![], default_features: true }
+    }
+
+    /// The lean (bump) allocator instead of dlmalloc.
+    pub fn lean() -> Variant {
+        Variant { features: vec!["lean-alloc", "panic-handler"], default_features: false }
+    }
+}
+
+/// The `.wasm` of `example` built with the default features.
+pub fn example(example: &str) -> PathBuf {
+    example_variant(example, &Variant::default())
+}
+
+/// The `.wasm` of `example` built as `variant` asks, with the release
+/// (size) profile, exactly as the README's recipe builds it.
+pub fn example_variant(example: &str, variant: &Variant) -> PathBuf {
+    let key = format!("{example}{variant:?}");
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    let built = built.get_or_insert_with(HashMap::new);
+    if let Some(path) = built.get(&key) {
+        return path.clone();
+    }
+    let dir = target_dir().join(variant_dir(variant));
+    let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cargo
+        .current_dir(crate_root())
+        .args(["build", "--quiet", "--release", "--target", "wasm32-wasip1", "--example", example])
+        .arg("--target-dir")
+        .arg(&dir);
+    if !variant.default_features {
+        cargo.arg("--no-default-features");
+    }
+    if !variant.features.is_empty() {
+        cargo.arg("--features").arg(variant.features.join(","));
+    }
+    let output = cargo.output().expect("cargo runs");
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if stderr.contains("wasm32-wasip1") && (stderr.contains("target may not be installed") || stderr.contains("can't find crate for `core`")) {
+            panic!(
+                "the wasm32-wasip1 target is not installed: run `rustup target add wasm32-wasip1` \
+                 (RUSTUP_AUTO_INSTALL=0 stops rust-toolchain.toml from fetching it)\n{stderr}"
+            );
+        }
+        panic!("building example {example} ({variant:?}) failed:\n{stderr}");
+    }
+    let path = dir.join("wasm32-wasip1/release/examples").join(format!("{example}.wasm"));
+    assert!(path.exists(), "{} was not built", path.display());
+    built.insert(key, path.clone());
+    path
+}
+
+fn variant_dir(variant: &Variant) -> String {
+    let mut name = String::from(if variant.default_features { "default" } else { "nodefault" });
+    for f in &variant.features {
+        name.push('+');
+        name.push_str(f);
+    }
+    name
+}
+
+/// A request line as the worker writes it, `_meta` and all.
+pub fn request(id: serde_json::Value, method: &str, mut params: serde_json::Value) -> String {
+    params["_meta"] = serde_json::json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "subako-tiny-e2e", "version": "0"},
+    });
+    let message = serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    format!("{message}\n")
+}

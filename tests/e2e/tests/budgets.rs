@@ -1,0 +1,279 @@
+//! The size budgets CI enforces, over the real release builds of every
+//! example (both allocators), plus the shape Subako accepts: imports only
+//! from `wasi_snapshot_preview1` and `subako_http`, exports `_start` and
+//! `memory`, and a start at no more than 2 memory pages.
+//!
+//! Sizes are deterministic for the pinned toolchain, so a budget is a hard
+//! line: a change that grows a module past it fails here with the number.
+//! `./size-report` prints the same figures (and `--explain NAME` what to cut).
+
+use subako_tiny_e2e::{Variant, crate_root, example_variant};
+
+const KIB: u64 = 1024;
+
+/// Bytes each example may take: (example, with dlmalloc, with the lean
+/// allocator). hello's are the crate's promise; every other budget is the
+/// example's size when it landed, rounded up to the next KiB, plus ~10 %.
+/// The README's "Size and speed" section repeats this table.
+const BUDGETS: &[(&str, u64, u64)] = &[
+    ("hello", 16 * KIB, 8 * KIB),
+];
+
+/// Initial memory pages a module may start at (64 KiB each): the 64 KiB
+/// stack from build.rs plus the data, instead of rustc's 1 MiB stack (17).
+const MAX_INITIAL_PAGES: u64 = 2;
+
+const ALLOWED_IMPORT_MODULES: [&str; 2] = ["wasi_snapshot_preview1", "subako_http"];
+
+#[derive(Clone, Copy, Debug)]
+enum Allocator {
+    Dlmalloc,
+    Lean,
+}
+
+impl Allocator {
+    const ALL: [Allocator; 2] = [Allocator::Dlmalloc, Allocator::Lean];
+
+    fn name(self) -> &'static str {
+        match self {
+            Allocator::Dlmalloc => "dlmalloc",
+            Allocator::Lean => "lean",
+        }
+    }
+
+    /// The build `./size-report` measures: the allocator's features plus
+    /// what the example requires.
+    fn variant(self, required: &[&'static str]) -> Variant {
+        let mut v = match self {
+            Allocator::Dlmalloc => Variant::default(),
+            Allocator::Lean => Variant::lean(),
+        };
+        for f in required {
+            if !v.features.contains(f) {
+                v.features.push(f);
+            }
+        }
+        v
+    }
+}
+
+/// Every `examples/*.rs` with the features its `[[example]]` entry in
+/// Cargo.toml requires.
+fn examples() -> Vec<(String, Vec<&'static str>)> {
+    let root = crate_root();
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let required = required_features(&manifest);
+    let mut names: Vec<String> = std::fs::read_dir(root.join("examples"))
+        .unwrap()
+        .filter_map(|e| {
+            let path = e.unwrap().path();
+            (path.extension()? == "rs").then(|| path.file_stem()?.to_str().map(str::to_string))?
+        })
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|n| {
+            let features = required.iter().find(|(name, _)| *name == n).map(|(_, f)| f.clone()).unwrap_or_default();
+            (n, features)
+        })
+        .collect()
+}
+
+/// `(name, required-features)` of each `[[example]]` table: just the two
+/// keys this test needs, read line by line.
+fn required_features(manifest: &str) -> Vec<(String, Vec<&'static str>)> {
+    let mut out: Vec<(String, Vec<&'static str>)> = Vec::new();
+    let mut in_example = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_example = line == "[[example]]";
+            if in_example {
+                out.push((String::new(), Vec::new()));
+            }
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else { continue };
+        let Some(entry) = out.last_mut().filter(|_| in_example) else { continue };
+        let strings = || -> Vec<String> { value.split('"').skip(1).step_by(2).map(str::to_string).collect() };
+        match key.trim() {
+            "name" => entry.0 = strings().into_iter().next().unwrap_or_default(),
+            "required-features" => {
+                entry.1 = strings().into_iter().map(|f| &*Box::leak(f.into_boxed_str())).collect()
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn budget(example: &str, allocator: Allocator) -> Option<u64> {
+    BUDGETS.iter().find(|(n, _, _)| *n == example).map(|&(_, d, l)| match allocator {
+        Allocator::Dlmalloc => d,
+        Allocator::Lean => l,
+    })
+}
+
+#[test]
+fn every_example_has_a_budget_and_every_budget_an_example() {
+    let names: Vec<String> = examples().into_iter().map(|(n, _)| n).collect();
+    for n in &names {
+        assert!(budget(n, Allocator::Dlmalloc).is_some(), "examples/{n}.rs has no row in BUDGETS (tests/e2e/tests/budgets.rs)");
+    }
+    for (n, _, _) in BUDGETS {
+        assert!(names.iter().any(|x| x == n), "BUDGETS names {n}, but there is no examples/{n}.rs");
+    }
+}
+
+#[test]
+fn every_example_fits_its_budget() {
+    let mut over = Vec::new();
+    let mut report = String::new();
+    for (name, required) in examples() {
+        for allocator in Allocator::ALL {
+            let Some(limit) = budget(&name, allocator) else { continue };
+            let path = example_variant(&name, &allocator.variant(&required));
+            let bytes = std::fs::metadata(&path).unwrap().len();
+            let line = format!(
+                "{name} ({}): {bytes} bytes, budget {limit} ({} KiB){}",
+                allocator.name(),
+                limit / KIB,
+                if bytes > limit { format!(": {} bytes over", bytes - limit) } else { String::new() }
+            );
+            report.push_str(&line);
+            report.push('\n');
+            if bytes > limit {
+                over.push(line);
+            }
+        }
+    }
+    eprint!("{report}");
+    assert!(over.is_empty(), "modules over their size budget:\n  {}\n(`./size-report --explain NAME` lists what takes the room)", over.join("\n  "));
+}
+
+#[test]
+fn every_example_has_the_shape_subako_accepts() {
+    let mut problems = Vec::new();
+    for (name, required) in examples() {
+        for allocator in Allocator::ALL {
+            let path = example_variant(&name, &allocator.variant(&required));
+            let label = format!("{name} ({})", allocator.name());
+            let bytes = std::fs::read(&path).unwrap();
+            let shape = Shape::read(&bytes);
+            for (module, field) in &shape.imports {
+                if !ALLOWED_IMPORT_MODULES.contains(&module.as_str()) {
+                    problems.push(format!("{label} imports {module}::{field}"));
+                }
+            }
+            for export in ["_start", "memory"] {
+                if !shape.exports.iter().any(|e| e == export) {
+                    problems.push(format!("{label} does not export {export}"));
+                }
+            }
+            match shape.initial_pages {
+                Some(p) if p <= MAX_INITIAL_PAGES => {}
+                Some(p) => problems.push(format!("{label} starts at {p} memory pages (at most {MAX_INITIAL_PAGES})")),
+                None => problems.push(format!("{label} declares no memory")),
+            }
+            // The upload checks as the runner implements them: import signatures,
+            // `_start`'s type, then a real discover + tools/list in wasmtime.
+            let check = subako_tiny_runner::check(&bytes, None);
+            for f in &check.failures {
+                problems.push(format!("{label}: runner check: {f}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "modules Subako would refuse:\n  {}", problems.join("\n  "));
+}
+
+/// The import, export and memory sections of a module, read by hand.
+struct Shape {
+    imports: Vec<(String, String)>,
+    exports: Vec<String>,
+    initial_pages: Option<u64>,
+}
+
+impl Shape {
+    fn read(b: &[u8]) -> Shape {
+        assert_eq!(&b[..8], b"\0asm\x01\0\0\0", "not a core WebAssembly module");
+        let mut shape = Shape { imports: Vec::new(), exports: Vec::new(), initial_pages: None };
+        let mut at = 8;
+        while at < b.len() {
+            let id = b[at];
+            let (size, start) = leb(b, at + 1);
+            let end = start + size as usize;
+            let mut i = start;
+            match id {
+                2 => {
+                    let (count, next) = leb(b, i);
+                    i = next;
+                    for _ in 0..count {
+                        let (module, next) = name(b, i);
+                        let (field, next) = name(b, next);
+                        let kind = b[next];
+                        i = next + 1;
+                        match kind {
+                            0 => i = leb(b, i).1,
+                            1 => i = limits(b, i + 1).1,
+                            2 => {
+                                let (min, next) = limits(b, i);
+                                shape.initial_pages = Some(min);
+                                i = next;
+                            }
+                            3 => i += 2,
+                            _ => i = leb(b, i + 1).1,
+                        }
+                        shape.imports.push((module, field));
+                    }
+                }
+                5 => {
+                    let (count, next) = leb(b, i);
+                    if count > 0 {
+                        shape.initial_pages = Some(limits(b, next).0);
+                    }
+                }
+                7 => {
+                    let (count, next) = leb(b, i);
+                    i = next;
+                    for _ in 0..count {
+                        let (field, next) = name(b, i);
+                        i = leb(b, next + 1).1;
+                        shape.exports.push(field);
+                    }
+                }
+                _ => {}
+            }
+            at = end;
+        }
+        shape
+    }
+}
+
+fn leb(b: &[u8], mut i: usize) -> (u64, usize) {
+    let (mut value, mut shift) = (0u64, 0);
+    loop {
+        let byte = b[i];
+        i += 1;
+        value |= u64::from(byte & 0x7f) << shift;
+        shift += 7;
+        if byte < 0x80 {
+            return (value, i);
+        }
+    }
+}
+
+fn name(b: &[u8], i: usize) -> (String, usize) {
+    let (len, start) = leb(b, i);
+    let end = start + len as usize;
+    (String::from_utf8_lossy(&b[start..end]).into_owned(), end)
+}
+
+/// A memory's limits: (minimum, index after them).
+fn limits(b: &[u8], i: usize) -> (u64, usize) {
+    let flags = b[i];
+    let (min, mut i) = leb(b, i + 1);
+    if flags & 1 != 0 {
+        i = leb(b, i).1;
+    }
+    (min, i)
+}
