@@ -58,8 +58,11 @@ fn fetch(args: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::json(out))
 }
 
-/// The `headers` argument as `(name, value)` pairs; every value a string.
-fn headers<'a>(args: &Args<'a>) -> Result<Vec<(Cow<'a, str>, Cow<'a, str>)>, ToolError> {
+/// A header's name and value, borrowed from the request line when unescaped.
+type Header<'a> = (Cow<'a, str>, Cow<'a, str>);
+
+/// The `headers` argument as pairs; every value must be a string.
+fn headers<'a>(args: &Args<'a>) -> Result<Vec<Header<'a>>, ToolError> {
     let mut pairs = Vec::new();
     let Some(object) = args.opt_nested("headers")?.and_then(|h| h.object()) else {
         return Ok(pairs);

@@ -1,6 +1,9 @@
 //! The `plot` package: draws a bar chart into a PNG in the session volume
 //! and shows it to the model as a `resource_link`.
 //!
+//! The file is `/volume/tmp/plot/<title or "plot">-<n>.png`, numbered past
+//! the charts already there: the volume outlives the call, memory does not.
+//!
 //! The chart is drawn one row of pixels at a time straight into the PNG
 //! encoder, which streams into the file: memory holds a row, never the
 //! image.
@@ -70,9 +73,20 @@ impl Label {
         let glyphs = text
             .chars()
             .take(fit)
-            .map(|c| if (' '..='~').contains(&c) { c as u8 - b' ' } else { b'?' - b' ' })
+            .map(|c| {
+                if (' '..='~').contains(&c) {
+                    c as u8 - b' '
+                } else {
+                    b'?' - b' '
+                }
+            })
             .collect();
-        Label { x: 0, y: 0, scale, glyphs }
+        Label {
+            x: 0,
+            y: 0,
+            scale,
+            glyphs,
+        }
     }
 
     /// `x` at scale 1, or nothing if it does not fit whole in `max_width`.
@@ -201,7 +215,17 @@ impl Chart {
                 }
             })
             .collect();
-        Chart { width, height, left, right, top, bottom, zero, bars, labels }
+        Chart {
+            width,
+            height,
+            left,
+            right,
+            top,
+            bottom,
+            zero,
+            bars,
+            labels,
+        }
     }
 
     /// Row `y` of the picture, as palette indexes.
@@ -209,7 +233,12 @@ impl Chart {
         row.fill(BACKGROUND);
         for bar in &self.bars {
             if y >= bar.top && y < bar.bottom {
-                fill(row, bar.left, bar.right, if bar.negative { NEGATIVE_BAR } else { BAR });
+                fill(
+                    row,
+                    bar.left,
+                    bar.right,
+                    if bar.negative { NEGATIVE_BAR } else { BAR },
+                );
             }
         }
         if y >= self.top && y <= self.bottom {
@@ -244,22 +273,44 @@ fn values(args: &Args<'_>) -> Result<Vec<f64>, ToolError> {
     Ok(values)
 }
 
-/// The `n` in `plot-<n>.png`, for a name of that form.
-fn plot_number(name: &str) -> Option<u64> {
-    let digits = name.strip_prefix("plot-")?.strip_suffix(".png")?;
+/// The file's stem: the title, made safe as one file name (at most 64
+/// characters, no `/`, no control characters, no leading `.`), or `plot`.
+fn file_stem(title: Option<&str>) -> String {
+    let mut stem = String::new();
+    for c in title.unwrap_or("").chars().take(64) {
+        let unsafe_here = c == '/' || c == '\\' || c.is_control() || (stem.is_empty() && c == '.');
+        stem.push(if unsafe_here { '_' } else { c });
+    }
+    if stem.trim().is_empty() {
+        String::from("plot")
+    } else {
+        stem
+    }
+}
+
+/// The `n` in `<stem>-<n>.png`, for a name of that form.
+fn file_number(name: &str, stem: &str) -> Option<u64> {
+    let digits = name
+        .strip_prefix(stem)?
+        .strip_prefix('-')?
+        .strip_suffix(".png")?;
     if digits.is_empty() || digits.len() > 18 || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     Some(digits.bytes().fold(0, |n, d| n * 10 + (d - b'0') as u64))
 }
 
-/// A new file `plot-<n>.png`, numbered past those already in `DIR`.
-fn new_plot_file() -> Result<(fs::File, String), ToolError> {
+/// A new file `<stem>-<n>.png`, numbered past those already in `DIR`.
+fn new_plot_file(stem: &str) -> Result<(fs::File, String), ToolError> {
     fs::create_dir_all(DIR)?;
-    let mut n = fs::read_dir(DIR)?.iter().filter_map(|name| plot_number(name)).max().unwrap_or(0);
+    let mut n = fs::read_dir(DIR)?
+        .iter()
+        .filter_map(|name| file_number(name, stem))
+        .max()
+        .unwrap_or(0);
     loop {
         n += 1;
-        let mut path = Vec::from([DIR, "/plot-"].concat());
+        let mut path = Vec::from([DIR, "/", stem, "-"].concat());
         num::write_u64(&mut path, n);
         path.extend_from_slice(b".png");
         let path = String::from_utf8(path).unwrap_or_default();
@@ -272,6 +323,22 @@ fn new_plot_file() -> Result<(fs::File, String), ToolError> {
     }
 }
 
+/// Encodes `chart` into `file`; its size in bytes.
+fn write_png(chart: &Chart, file: fs::File) -> Result<u64, ToolError> {
+    let mut png = Writer::new(
+        file,
+        chart.width as u32,
+        chart.height as u32,
+        Color::Indexed(&PALETTE),
+    )?;
+    let mut row = alloc::vec![BACKGROUND; chart.width as usize];
+    for y in 0..chart.height {
+        chart.draw_row(&mut row, y);
+        png.write_row(&row)?;
+    }
+    Ok(png.finish()?.size()?)
+}
+
 fn plot(args: &Args<'_>) -> Result<Reply, ToolError> {
     let values = values(args)?;
     let title = args.opt_str("title")?;
@@ -279,15 +346,15 @@ fn plot(args: &Args<'_>) -> Result<Reply, ToolError> {
     let height = args.opt_int("height", 64, 2000)?.unwrap_or(400);
     let chart = Chart::new(&values, title.as_deref(), width, height);
 
-    let (file, path) = new_plot_file()?;
-    let mut png = Writer::new(file, chart.width as u32, chart.height as u32, Color::Indexed(&PALETTE))?;
-    let mut row = alloc::vec![BACKGROUND; chart.width as usize];
-    for y in 0..chart.height {
-        chart.draw_row(&mut row, y);
-        png.write_row(&row)?;
-    }
-    let file = png.finish()?;
-    let bytes = file.size()?;
+    let (file, path) = new_plot_file(&file_stem(title.as_deref()))?;
+    let bytes = match write_png(&chart, file) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            // Leave no half-written image behind.
+            let _ = fs::remove_file(&path);
+            return Err(e);
+        }
+    };
 
     let mut out = JsonWriter::new();
     out.begin_object()
@@ -313,7 +380,7 @@ pub const PACKAGE: Package = Package::new(
         input_schema: r#"{
             "properties": {
                 "values": {"description": "The bars' heights, left to right.", "items": {"type": "number"}, "maxItems": 64, "minItems": 1, "type": "array"},
-                "title": {"description": "A title above the chart (ASCII; other characters show as `?`).", "type": "string"},
+                "title": {"description": "A title above the chart (ASCII; other characters show as `?`). It also names the file.", "type": "string"},
                 "width": {"description": "Pixels; 640 if absent.", "maximum": 2000, "minimum": 64, "type": "integer"},
                 "height": {"description": "Pixels; 400 if absent.", "maximum": 2000, "minimum": 64, "type": "integer"}
             },
@@ -337,3 +404,33 @@ pub const PACKAGE: Package = Package::new(
 );
 
 subako_tiny::main!(PACKAGE);
+
+/// Natively, through the host back end: `cargo test --example plot`.
+#[cfg(test)]
+mod tests {
+    use super::PACKAGE;
+
+    #[test]
+    fn draws_a_png_into_the_mounted_volume() {
+        let volume =
+            std::env::temp_dir().join(format!("subako-tiny-plot-example-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&volume);
+        std::fs::create_dir_all(&volume).unwrap();
+        subako_tiny::fs::mount("/volume/tmp", &volume);
+        let line = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"plot","arguments":{"values":[2,-1,3],"width":200,"height":100},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+        let (out, code) = subako_tiny::execute(&PACKAGE, &["plot"], line.as_bytes());
+        assert_eq!(code, 0);
+        let out = String::from_utf8(out).unwrap();
+        assert!(
+            out.contains(r#""uri":"volume:///tmp/plot/plot-1.png""#),
+            "{out}"
+        );
+        let bytes = std::fs::read(volume.join("plot/plot-1.png")).unwrap();
+        let decoder = png::Decoder::new(&bytes[..]);
+        let mut reader = decoder.read_info().unwrap();
+        let mut pixels = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut pixels).unwrap();
+        assert_eq!((info.width, info.height), (200, 100));
+        let _ = std::fs::remove_dir_all(&volume);
+    }
+}

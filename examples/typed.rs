@@ -77,8 +77,8 @@ fn to_minor_unit(amount: f64, currency: &str) -> Result<f64, ToolError> {
 
 /// `f64::round`, which lives in std: half away from zero.
 fn round_half_away(x: f64) -> f64 {
-    // From 2^52 on, every f64 is a whole number (and NaN stays NaN).
-    if !(x.abs() < 4_503_599_627_370_496.0) {
+    // From 2^52 on, every f64 is a whole number.
+    if x.is_nan() || x.abs() >= 4_503_599_627_370_496.0 {
         return x;
     }
     let whole = x as i64 as f64;

@@ -65,9 +65,12 @@ struct Item {
 
 #[derive(Deserialize, Serialize, Clone, Copy, PartialEq, Eq)]
 enum Currency {
-    EUR,
-    USD,
-    JPY,
+    #[serde(rename = "EUR")]
+    Eur,
+    #[serde(rename = "USD")]
+    Usd,
+    #[serde(rename = "JPY")]
+    Jpy,
 }
 
 #[derive(Serialize)]
@@ -129,15 +132,15 @@ fn discount(coupon: Option<&str>) -> Result<f64, ToolError> {
 /// `amount` rounded to the currency's minor unit (none for JPY, cents
 /// otherwise), half away from zero.
 fn to_minor_unit(amount: f64, currency: Currency) -> Result<f64, ToolError> {
-    let scale = if currency == Currency::JPY { 1.0 } else { 100.0 };
+    let scale = if currency == Currency::Jpy { 1.0 } else { 100.0 };
     let total = round_half_away(amount * scale) / scale;
     if total.is_finite() { Ok(total) } else { Err(ToolError::new("the total is too large")) }
 }
 
 /// `f64::round`, which lives in std: half away from zero.
 fn round_half_away(x: f64) -> f64 {
-    // From 2^52 on, every f64 is a whole number (and NaN stays NaN).
-    if !(x.abs() < 4_503_599_627_370_496.0) {
+    // From 2^52 on, every f64 is a whole number.
+    if x.is_nan() || x.abs() >= 4_503_599_627_370_496.0 {
         return x;
     }
     let whole = x as i64 as f64;

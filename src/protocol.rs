@@ -151,7 +151,10 @@ struct LineReader {
     ended: bool,
 }
 
-const READ_CHUNK: usize = 64 << 10;
+/// The first read's size; the buffer grows (doubling) only for longer lines.
+/// Small, because every call is a fresh instance: zero-filling 64 KiB cost
+/// more than the whole exchange, and grew memory by two pages.
+const READ_CHUNK: usize = 4 << 10;
 
 impl LineReader {
     fn new(max: usize) -> LineReader {

@@ -30,13 +30,23 @@ pub fn write_i64(out: &mut Vec<u8>, n: i64) {
 }
 
 /// Appends `x` in the shortest form that reads back as the same `f64`, as
-/// serde_json writes it (`1.0`, `0.1`, `1e100`); `null` when JSON cannot
-/// hold it.
+/// serde_json writes it (`1.0`, `0.1`, `1e+100`, `1e-7`); `null` when JSON
+/// cannot hold it.
 pub fn write_f64(out: &mut Vec<u8>, x: f64) {
     if !x.is_finite() {
         out.extend_from_slice(b"null");
         return;
     }
     let mut buf = ryu::Buffer::new();
-    out.extend_from_slice(buf.format_finite(x).as_bytes());
+    let text = buf.format_finite(x).as_bytes();
+    // ryu writes `1e100`; serde_json signs the exponent (it formats with zmij, 1.0.150 on).
+    let (digits, exponent) = match text.iter().position(|&b| b == b'e') {
+        Some(e) => text.split_at(e + 1),
+        None => (text, &[][..]),
+    };
+    out.extend_from_slice(digits);
+    if exponent.first().is_some_and(|&b| b != b'-') {
+        out.push(b'+');
+    }
+    out.extend_from_slice(exponent);
 }

@@ -139,10 +139,10 @@ const fn walk(b: &[u8], strict: bool) -> Result<(), Fault> {
             if depth == MAX_NESTING {
                 return Err(fault("nests schemas too deeply", name_at, name_end));
             }
-            if matches!(child, Holds::Keywords) {
-                if let Err(f) = check_required(b, v) {
-                    return Err(f);
-                }
+            if matches!(child, Holds::Keywords)
+                && let Err(f) = check_required(b, v)
+            {
+                return Err(f);
             }
             holds[depth] = child;
             next[depth] = v + 1;

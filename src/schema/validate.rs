@@ -11,7 +11,8 @@ use core::cmp::Ordering;
 
 use crate::args::Args;
 use crate::json::write::compact_into;
-use crate::json::{Kind, Str, Value, parse};
+use crate::json::read::Elements;
+use crate::json::{Kind, Object, Str, Value, parse};
 use crate::reply::ToolError;
 
 /// Checks `args` against `schema` (a JSON Schema in the subset
@@ -79,123 +80,227 @@ impl<'p, 'a> Path<'p, 'a> {
     }
 }
 
-/// `invalid input: POINTER` and the rest of the sentence. The root is
+/// The rule a value breaks, put in words only when one does.
+enum Broken<'a> {
+    /// A `false` schema, or a member `additionalProperties: false` forbids.
+    NotAllowed,
+    Required,
+    /// The `type` keyword's value: one name or a list of them.
+    Type(Value<'a>),
+    /// The `enum` keyword's list.
+    OneOf(Value<'a>),
+    /// The `const` keyword's value.
+    Const(Value<'a>),
+    /// A bound, with the keyword's value.
+    Limit(&'static Limit, Value<'a>),
+}
+
+/// `invalid input: POINTER` and the broken rule in words. The root is
 /// written `/` (RFC 6901 writes it as nothing, which reads badly).
-fn fail(path: &Path<'_, '_>, parts: &[&[u8]]) -> ToolError {
+fn fail(path: &Path<'_, '_>, broken: Broken<'_>) -> ToolError {
     const PREFIX: &[u8] = b"invalid input: ";
     let mut text = Vec::from(PREFIX);
     path.write(&mut text);
     if text.len() == PREFIX.len() {
         text.push(b'/');
     }
-    for part in parts {
-        text.extend_from_slice(part);
+    let put = |text: &mut Vec<u8>, s: &str| text.extend_from_slice(s.as_bytes());
+    match broken {
+        Broken::NotAllowed => put(&mut text, " is not allowed"),
+        Broken::Required => put(&mut text, " is required"),
+        Broken::Type(types) => {
+            // "a string", "a string or null", "an integer, a boolean or an array".
+            put(&mut text, " must be ");
+            let total = types.as_array().map_or(1, |list| list.len());
+            for (n, name) in elements_or_self(types).enumerate() {
+                if n > 0 {
+                    put(&mut text, if n + 1 == total { " or " } else { ", " });
+                }
+                let name = name.as_str().map_or(&b""[..], |s| s.raw());
+                put(&mut text, TYPES.iter().find(|t| t.0.as_bytes() == name).map_or("", |t| t.2));
+            }
+        }
+        Broken::OneOf(choices) => {
+            put(&mut text, " must be one of ");
+            for (n, choice) in elements_or_self(choices).enumerate() {
+                if n > 0 {
+                    put(&mut text, ", ");
+                }
+                compact_into(&mut text, choice.raw());
+            }
+        }
+        Broken::Const(literal) => {
+            put(&mut text, " must be ");
+            compact_into(&mut text, literal.raw());
+        }
+        Broken::Limit(limit, bound) => {
+            put(&mut text, limit.words);
+            compact_into(&mut text, bound.raw());
+            if !limit.unit.is_empty() {
+                put(&mut text, limit.unit);
+                if bound.raw() != b"1" {
+                    text.push(b's');
+                }
+            }
+            put(&mut text, limit.tail);
+        }
     }
     ToolError::new(crate::platform::validated_string(text))
 }
 
-fn check<'a>(schema: Value<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> Result<(), ToolError> {
-    if let Some(allowed) = schema.as_bool() {
-        return if allowed { Ok(()) } else { Err(fail(path, &[b" is not allowed"])) };
+/// An array's elements, or the value alone when it is not an array.
+fn elements_or_self(value: Value<'_>) -> ElementsOrSelf<'_> {
+    match value.as_array() {
+        Some(list) => ElementsOrSelf::Elements(list.iter()),
+        None => ElementsOrSelf::Value(Some(value)),
     }
-    let Some(rules) = schema.as_object() else { return Ok(()) };
-    // The type first: the other keywords' messages assume it holds.
-    if let Some(types) = rules.get("type") {
-        check_type(types, value, path)?;
-    }
-    for (keyword, rule) in rules.iter() {
-        match (keyword.raw(), value.kind()) {
-            (b"enum", _) => {
-                let choices = || rule.as_array().into_iter().flat_map(|a| a.iter());
-                if !choices().any(|choice| same(choice, value)) {
-                    let mut list = Vec::new();
-                    for (n, choice) in choices().enumerate() {
-                        if n > 0 {
-                            list.extend_from_slice(b", ");
-                        }
-                        compact_into(&mut list, choice.raw());
-                    }
-                    return Err(fail(path, &[b" must be one of ", &list]));
-                }
-            }
-            (b"const", _) => {
-                if !same(rule, value) {
-                    let mut literal = Vec::new();
-                    compact_into(&mut literal, rule.raw());
-                    return Err(fail(path, &[b" must be ", &literal]));
-                }
-            }
-            (b"minimum", Kind::Number) => bound(value, rule, path, Ordering::Less, false, b" must be at least ")?,
-            (b"maximum", Kind::Number) => bound(value, rule, path, Ordering::Greater, false, b" must be at most ")?,
-            (b"exclusiveMinimum", Kind::Number) => bound(value, rule, path, Ordering::Less, true, b" must be greater than ")?,
-            (b"exclusiveMaximum", Kind::Number) => bound(value, rule, path, Ordering::Greater, true, b" must be less than ")?,
-            (b"minLength", Kind::String) => {
-                let length = value.as_str().map_or(0, |s| scalar_count(s.raw()));
-                count(length, rule, path, Ordering::Less, b" must be at least ", b" character", b" long")?;
-            }
-            (b"maxLength", Kind::String) => {
-                let length = value.as_str().map_or(0, |s| scalar_count(s.raw()));
-                count(length, rule, path, Ordering::Greater, b" must be at most ", b" character", b" long")?;
-            }
-            (b"minItems", Kind::Array) => {
-                let length = value.as_array().map_or(0, |a| a.len() as u64);
-                count(length, rule, path, Ordering::Less, b" must have at least ", b" item", b"")?;
-            }
-            (b"maxItems", Kind::Array) => {
-                let length = value.as_array().map_or(0, |a| a.len() as u64);
-                count(length, rule, path, Ordering::Greater, b" must have at most ", b" item", b"")?;
-            }
-            (b"items", Kind::Array) => {
-                for (index, element) in value.as_array().into_iter().flat_map(|a| a.iter()).enumerate() {
-                    check(rule, element, &path.element(index))?;
-                }
-            }
-            (b"required", Kind::Object) => {
-                let object = value.as_object();
-                for name in rule.as_array().into_iter().flat_map(|a| a.iter()).filter_map(|n| n.as_str()) {
-                    if object.and_then(|o| o.get(&name.to_str())).is_none() {
-                        return Err(fail(&path.member(name), &[b" is required"]));
-                    }
-                }
-            }
-            (b"properties", Kind::Object) => {
-                let object = value.as_object();
-                for (name, property) in rule.as_object().into_iter().flat_map(|p| p.iter()) {
-                    if let Some(member) = object.and_then(|o| o.get(&name.to_str())) {
-                        check(property, member, &path.member(name))?;
-                    }
-                }
-            }
-            (b"additionalProperties", Kind::Object) => {
-                let declared = rules.get("properties").and_then(|p| p.as_object());
-                for (name, member) in value.as_object().into_iter().flat_map(|o| o.iter()) {
-                    if declared.and_then(|d| d.get(&name.to_str())).is_none() {
-                        check(rule, member, &path.member(name))?;
-                    }
-                }
-            }
-            _ => {}
+}
+
+enum ElementsOrSelf<'a> {
+    Elements(Elements<'a>),
+    Value(Option<Value<'a>>),
+}
+
+impl<'a> Iterator for ElementsOrSelf<'a> {
+    type Item = Value<'a>;
+
+    fn next(&mut self) -> Option<Value<'a>> {
+        match self {
+            ElementsOrSelf::Elements(elements) => elements.next(),
+            ElementsOrSelf::Value(value) => value.take(),
         }
+    }
+}
+
+fn check<'a>(schema: Value<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> Result<(), ToolError> {
+    let broken = match schema.as_bool() {
+        Some(allowed) => (!allowed).then_some(Broken::NotAllowed),
+        None => match schema.as_object() {
+            Some(rules) => check_rules(rules, value, path)?,
+            None => None,
+        },
+    };
+    match broken {
+        Some(broken) => Err(fail(path, broken)),
+        None => Ok(()),
+    }
+}
+
+/// The rule in `rules` that `value` itself breaks, if any, the type first
+/// (the other keywords' messages assume it holds); what its members or
+/// elements break is the error.
+fn check_rules<'a>(rules: Object<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> Result<Option<Broken<'a>>, ToolError> {
+    if let Some(types) = rules.get("type")
+        && !elements_or_self(types).any(|name| is_type(name, value))
+    {
+        return Ok(Some(Broken::Type(types)));
+    }
+    let kind = value.kind();
+    for (keyword, rule) in rules.iter() {
+        let keyword = keyword.raw();
+        if let Some(limit) = LIMITS.iter().find(|l| l.keyword.as_bytes() == keyword && l.kind == kind) {
+            if breaks(limit, value, rule) {
+                return Ok(Some(Broken::Limit(limit, rule)));
+            }
+        } else if keyword == b"enum" {
+            if !elements_or_self(rule).any(|choice| same(choice, value)) {
+                return Ok(Some(Broken::OneOf(rule)));
+            }
+        } else if keyword == b"const" {
+            if !same(rule, value) {
+                return Ok(Some(Broken::Const(rule)));
+            }
+        } else if let Some(elements) = value.as_array().filter(|_| keyword == b"items") {
+            for (index, element) in elements.iter().enumerate() {
+                check(rule, element, &path.element(index))?;
+            }
+        } else if let Some(object) = value.as_object() {
+            check_members(keyword, rule, rules, object, path)?;
+        }
+    }
+    Ok(None)
+}
+
+/// `required`, `properties` and `additionalProperties` on an object.
+fn check_members<'a>(keyword: &[u8], rule: Value<'a>, rules: Object<'a>, object: Object<'a>, path: &Path<'_, 'a>) -> Result<(), ToolError> {
+    match keyword {
+        b"required" => {
+            for name in elements_or_self(rule).filter_map(|n| n.as_str()) {
+                if member(object, name).is_none() {
+                    return Err(fail(&path.member(name), Broken::Required));
+                }
+            }
+        }
+        b"properties" => {
+            let Some(properties) = rule.as_object() else { return Ok(()) };
+            for (name, property) in properties.iter() {
+                if let Some(value) = member(object, name) {
+                    check(property, value, &path.member(name))?;
+                }
+            }
+        }
+        b"additionalProperties" => {
+            let declared = rules.get("properties").and_then(|p| p.as_object());
+            for (name, value) in object.iter() {
+                if declared.and_then(|d| member(d, name)).is_none() {
+                    check(rule, value, &path.member(name))?;
+                }
+            }
+        }
+        _ => {}
     }
     Ok(())
 }
 
-/// `type`: one name or a list of them.
-fn check_type(types: Value<'_>, value: Value<'_>, path: &Path<'_, '_>) -> Result<(), ToolError> {
-    let names = || types.as_array().map(|a| a.iter()).into_iter().flatten().chain(types.as_str().map(|_| types));
-    if names().any(|name| is_type(name, value)) {
-        return Ok(());
-    }
-    // "must be a string", "must be a string or null", "must be a, b or c".
-    let total = names().count();
-    let mut text = Vec::from(&b" must be "[..]);
-    for (n, name) in names().enumerate() {
-        if n > 0 {
-            text.extend_from_slice(if n + 1 == total { b" or " } else { b", " });
-        }
-        text.extend_from_slice(type_article(name).as_bytes());
-    }
-    Err(fail(path, &[&text]))
+/// The member of `object` called `name` (compared unescaped).
+#[inline(never)]
+fn member<'a>(object: Object<'a>, name: Str<'_>) -> Option<Value<'a>> {
+    object.get(&name.to_str())
+}
+
+/// A keyword that bounds a number, or a string's or an array's length.
+struct Limit {
+    keyword: &'static str,
+    /// The kind of value it applies to; it says nothing about others.
+    kind: Kind,
+    /// The comparison of the value with the bound that breaks it.
+    beyond: Ordering,
+    /// Equal to the bound breaks it too.
+    exclusive: bool,
+    words: &'static str,
+    /// Named after the bound, with an `s` unless the bound is 1.
+    unit: &'static str,
+    tail: &'static str,
+}
+
+const fn limit(keyword: &'static str, kind: Kind, beyond: Ordering, exclusive: bool, words: &'static str, unit: &'static str, tail: &'static str) -> Limit {
+    Limit { keyword, kind, beyond, exclusive, words, unit, tail }
+}
+
+static LIMITS: [Limit; 8] = [
+    limit("minimum", Kind::Number, Ordering::Less, false, " must be at least ", "", ""),
+    limit("maximum", Kind::Number, Ordering::Greater, false, " must be at most ", "", ""),
+    limit("exclusiveMinimum", Kind::Number, Ordering::Less, true, " must be greater than ", "", ""),
+    limit("exclusiveMaximum", Kind::Number, Ordering::Greater, true, " must be less than ", "", ""),
+    limit("minLength", Kind::String, Ordering::Less, false, " must be at least ", " character", " long"),
+    limit("maxLength", Kind::String, Ordering::Greater, false, " must be at most ", " character", " long"),
+    limit("minItems", Kind::Array, Ordering::Less, false, " must have at least ", " item", ""),
+    limit("maxItems", Kind::Array, Ordering::Greater, false, " must have at most ", " item", ""),
+];
+
+/// `value` is beyond `bound`: numbers compared with numbers, lengths in
+/// Unicode scalar values or elements with counts.
+fn breaks(limit: &Limit, value: Value<'_>, bound: Value<'_>) -> bool {
+    let length = match (value.as_str(), value.as_array()) {
+        (Some(s), _) => Some(scalar_count(s.raw())),
+        (_, Some(a)) => Some(a.len() as u64),
+        _ => None,
+    };
+    let order = match length {
+        Some(length) => bound.as_u64().map(|bound| length.cmp(&bound)),
+        None => compare(value, bound),
+    };
+    order == Some(limit.beyond) || (limit.exclusive && order == Some(Ordering::Equal))
 }
 
 /// The JSON kinds each type name covers. An `integer` is a number written
@@ -219,40 +324,6 @@ fn is_type(name: Value<'_>, value: Value<'_>) -> bool {
     })
 }
 
-fn type_article(name: Value<'_>) -> &'static str {
-    let raw = name.as_str().map_or(&b""[..], |s| s.raw());
-    TYPES.iter().find(|t| t.0.as_bytes() == raw).map_or("of the schema's type", |t| t.2)
-}
-
-/// `minimum` and the like: fails when `value` compares to `limit` as
-/// `beyond`, or equals it when the bound is exclusive.
-fn bound(value: Value<'_>, limit: Value<'_>, path: &Path<'_, '_>, beyond: Ordering, exclusive: bool, words: &[u8]) -> Result<(), ToolError> {
-    match compare(value, limit) {
-        Some(o) if o == beyond || (exclusive && o == Ordering::Equal) => {
-            let mut text = Vec::new();
-            compact_into(&mut text, limit.raw());
-            Err(fail(path, &[words, &text]))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// `minLength` and the like: `length` against the rule's count, with the
-/// unit named in the singular or plural.
-fn count(length: u64, rule: Value<'_>, path: &Path<'_, '_>, beyond: Ordering, words: &[u8], unit: &[u8], tail: &[u8]) -> Result<(), ToolError> {
-    let Some(limit) = rule.as_u64() else { return Ok(()) };
-    if length.cmp(&limit) != beyond {
-        return Ok(());
-    }
-    let mut text = Vec::from(words);
-    crate::json::num::write_u64(&mut text, limit);
-    text.extend_from_slice(unit);
-    if limit != 1 {
-        text.push(b's');
-    }
-    text.extend_from_slice(tail);
-    Err(fail(path, &[&text]))
-}
 
 /// Two numbers compared exactly when both are integers, else as `f64`.
 fn compare(a: Value<'_>, b: Value<'_>) -> Option<Ordering> {
@@ -279,7 +350,7 @@ fn same(literal: Value<'_>, value: Value<'_>) -> bool {
         },
         (Kind::Object, Kind::Object) => match (literal.as_object(), value.as_object()) {
             (Some(l), Some(v)) => {
-                l.len() == v.len() && l.iter().all(|(name, l)| v.get(&name.to_str()).is_some_and(|v| same(l, v)))
+                l.len() == v.len() && l.iter().all(|(name, l)| member(v, name).is_some_and(|v| same(l, v)))
             }
             _ => false,
         },

@@ -104,3 +104,46 @@ pub fn request(id: serde_json::Value, method: &str, mut params: serde_json::Valu
     let message = serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
     format!("{message}\n")
 }
+
+/// Every `examples/*.rs`, sorted, with the features its `[[example]]`
+/// entry in the crate's Cargo.toml requires (read line by line: just
+/// `name` and `required-features`), so a test that runs every example
+/// picks up new ones by itself.
+pub fn examples() -> Vec<(String, Vec<&'static str>)> {
+    let root = crate_root();
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let mut required: Vec<(String, Vec<&'static str>)> = Vec::new();
+    let mut in_example = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_example = line == "[[example]]";
+            if in_example {
+                required.push((String::new(), Vec::new()));
+            }
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else { continue };
+        let Some(entry) = required.last_mut().filter(|_| in_example) else { continue };
+        let mut strings = value.split('"').skip(1).step_by(2).map(str::to_string);
+        match key.trim() {
+            "name" => entry.0 = strings.next().unwrap_or_default(),
+            "required-features" => entry.1 = strings.map(|f| &*Box::leak(f.into_boxed_str())).collect(),
+            _ => {}
+        }
+    }
+    let mut names: Vec<String> = std::fs::read_dir(root.join("examples"))
+        .unwrap()
+        .filter_map(|e| {
+            let path = e.unwrap().path();
+            (path.extension()? == "rs").then(|| path.file_stem()?.to_str().map(str::to_string))?
+        })
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|n| {
+            let features = required.iter().find(|(name, _)| *name == n).map(|(_, f)| f.clone()).unwrap_or_default();
+            (n, features)
+        })
+        .collect()
+}

@@ -355,4 +355,9 @@ fn only_a_module_that_fetches_imports_subako_http() {
     http.sort();
     assert_eq!(http, ["read_response", "request"]);
     assert!(imports(&fetch).iter().all(|(m, _)| m == "subako_http" || m == "wasi_snapshot_preview1"));
+    // And upload accepts it: `subako_http` is the one other import allowed.
+    let report = subako_tiny_runner::check(&fetch, None);
+    assert!(report.accepted(), "{:?}", report.failures);
+    assert_eq!(report.tools.len(), 1);
+    assert_eq!(report.tools[0].name, "fetch");
 }

@@ -1,0 +1,38 @@
+//! The echo package: one tool, `echo`, that answers with its argument's
+//! text copied `times` times. The tests use it to push memory to its limit
+//! (a huge copy must end in an isError result, not a trap) and to echo
+//! hostile text back.
+#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+
+extern crate alloc;
+
+use subako_tiny::{Args, Package, Reply, Tool, ToolError};
+
+fn echo(args: &Args<'_>) -> Result<Reply, ToolError> {
+    let text = args.str("text")?;
+    let times = args.opt_int("times", 0, 100_000)?.unwrap_or(1);
+    let copied: alloc::string::String = text.repeat(times as usize);
+    Ok(Reply::text(&copied))
+}
+
+pub const PACKAGE: Package = Package::new(
+    "echo",
+    env!("CARGO_PKG_VERSION"),
+    "Echoes text back.",
+    &[Tool {
+        name: "echo",
+        description: "Answer with `text`, copied `times` times (once by default).",
+        input_schema: r#"{
+            "properties": {
+                "text": {"description": "What to echo.", "type": "string"},
+                "times": {"description": "How many copies.", "type": "integer", "minimum": 0, "maximum": 100000}
+            },
+            "required": ["text"],
+            "type": "object"
+        }"#,
+        output_schema: None,
+        run: echo,
+    }],
+);
+
+subako_tiny::main!(PACKAGE);

@@ -1,0 +1,342 @@
+//! The `plot` example in real wasmtime, through the runner: the PNG it
+//! writes into a real temporary `/volume/tmp` is decoded by the `png` crate
+//! and its pixels checked.
+
+use serde_json::{Value, json};
+use subako_tiny_e2e::example;
+use subako_tiny_runner::{CallOptions, CallOutcome, Exit, Module, RunOptions, call, run};
+
+const WHITE: [u8; 3] = [255, 255, 255];
+const INK: [u8; 3] = [34, 34, 34];
+const BAR: [u8; 3] = [66, 133, 244];
+const NEGATIVE_BAR: [u8; 3] = [219, 68, 55];
+
+fn module() -> Module {
+    Module::from_file(example("plot")).expect("plot.wasm compiles")
+}
+
+fn session(volume: &tempfile::TempDir) -> CallOptions {
+    CallOptions {
+        package: Some("plot".into()),
+        tmp_dir: Some(volume.path().to_path_buf()),
+        ..CallOptions::default()
+    }
+}
+
+fn plot(module: &Module, args: Value, opts: &CallOptions) -> CallOutcome {
+    call(module, "plot", args, opts).expect("the runner runs the module")
+}
+
+fn error_text(outcome: &CallOutcome) -> String {
+    let result = outcome.expect_ok();
+    assert_eq!(result["isError"], json!(true), "{result}");
+    result["content"][0]["text"].as_str().unwrap().to_string()
+}
+
+/// A decoded image as RGB rows.
+struct Image {
+    width: usize,
+    height: usize,
+    rgb: Vec<u8>,
+}
+
+impl Image {
+    fn decode(bytes: &[u8]) -> Image {
+        let mut decoder = png::Decoder::new(bytes);
+        decoder.set_transformations(png::Transformations::EXPAND);
+        let mut reader = decoder.read_info().expect("a PNG header");
+        assert_eq!(reader.info().color_type, png::ColorType::Indexed);
+        let mut rgb = vec![0; reader.output_buffer_size()];
+        // The decoder checks every chunk's CRC and the zlib Adler-32.
+        let frame = reader.next_frame(&mut rgb).expect("valid image data");
+        assert_eq!(frame.color_type, png::ColorType::Rgb);
+        rgb.truncate(frame.buffer_size());
+        Image {
+            width: frame.width as usize,
+            height: frame.height as usize,
+            rgb,
+        }
+    }
+
+    fn at(&self, x: usize, y: usize) -> [u8; 3] {
+        let i = (y * self.width + x) * 3;
+        [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
+    }
+
+    fn row(&self, y: usize) -> Vec<[u8; 3]> {
+        (0..self.width).map(|x| self.at(x, y)).collect()
+    }
+
+    /// The `[start, end)` spans of `color` in row `y`.
+    fn runs(&self, y: usize, color: [u8; 3]) -> Vec<(usize, usize)> {
+        let row = self.row(y);
+        let mut runs = Vec::new();
+        let mut x = 0;
+        while x < row.len() {
+            if row[x] == color {
+                let start = x;
+                while x < row.len() && row[x] == color {
+                    x += 1;
+                }
+                runs.push((start, x));
+            } else {
+                x += 1;
+            }
+        }
+        runs
+    }
+}
+
+/// The PNG the call linked, after checking the link and the JSON agree.
+fn linked_image(outcome: &CallOutcome) -> (Value, Image) {
+    let result = outcome.expect_ok();
+    assert_eq!(result.get("isError"), None, "{result}");
+    let value = result["structuredContent"].clone();
+    let content = result["content"].as_array().unwrap();
+    assert_eq!(content.len(), 2, "the JSON, then the image");
+    assert_eq!(content[0]["type"], "text");
+    assert_eq!(content[1]["type"], "resource_link");
+    assert_eq!(outcome.links.len(), 1);
+    let link = &outcome.links[0];
+    assert_eq!(link.guest_path, value["path"].as_str().unwrap());
+    let host_path = link
+        .host_path
+        .as_ref()
+        .expect("the link points into the preopened volume");
+    let bytes = std::fs::read(host_path).unwrap();
+    assert_eq!(value["bytes"], json!(bytes.len()));
+    assert_eq!(link.size, Some(bytes.len() as u64));
+    let image = Image::decode(&bytes);
+    assert_eq!(value["width"], json!(image.width));
+    assert_eq!(value["height"], json!(image.height));
+    (value, image)
+}
+
+#[test]
+fn a_default_chart_is_a_small_real_png() {
+    let module = module();
+    let volume = tempfile::tempdir().unwrap();
+    let outcome = plot(
+        &module,
+        json!({"values": [3, 1, 4, 1, 5, 9, 2, 6]}),
+        &session(&volume),
+    );
+    let (value, image) = linked_image(&outcome);
+    assert_eq!(value["path"], "/volume/tmp/plot/plot-1.png");
+    assert_eq!(
+        outcome.expect_ok()["content"][1]["uri"],
+        "volume:///tmp/plot/plot-1.png"
+    );
+    assert_eq!((image.width, image.height), (640, 400));
+    assert!(value["bytes"].as_u64().unwrap() < 16 * 1024, "{value}");
+    assert!(volume.path().join("plot/plot-1.png").is_file());
+
+    // Background in the corners.
+    for (x, y) in [(0, 0), (639, 0), (0, 399), (639, 399)] {
+        assert_eq!(image.at(x, y), WHITE, "({x}, {y})");
+    }
+    // The zero line (the x axis) runs along the bottom of the plot area,
+    // with every bar standing on it.
+    let axis_y = (0..400)
+        .rev()
+        .find(|&y| image.runs(y, INK).iter().any(|&(a, b)| b - a > 500))
+        .expect("an x axis");
+    let bars = image.runs(axis_y - 1, BAR);
+    assert_eq!(bars.len(), 8, "one bar per value just above the axis");
+    // The y axis: one ink column through the plot area, left of the bars.
+    let (axis_x, _) = image.runs(200, INK)[0];
+    assert!(axis_x < bars[0].0);
+    assert_eq!(image.at(axis_x, axis_y - 100), INK);
+    assert_eq!(image.at(axis_x + 1, axis_y - 100), WHITE);
+    // Heights follow the values: 9 (the 6th) is the tallest, 1s the shortest.
+    let height_of = |(a, b): (usize, usize)| {
+        let x = (a + b) / 2;
+        (0..axis_y)
+            .rev()
+            .take_while(|&y| image.at(x, y) == BAR)
+            .count()
+    };
+    let heights: Vec<usize> = bars.iter().map(|&bar| height_of(bar)).collect();
+    let tallest = heights[5];
+    for (h, v) in heights.iter().zip([3, 1, 4, 1, 5, 9, 2, 6]) {
+        let expected = tallest as f64 * v as f64 / 9.0;
+        assert!((*h as f64 - expected).abs() <= 2.0, "{heights:?}");
+    }
+    // A bar's middle, and the gap between two bars.
+    assert_eq!(
+        image.at((bars[5].0 + bars[5].1) / 2, axis_y - tallest / 2),
+        BAR
+    );
+    assert_eq!(image.at((bars[0].1 + bars[1].0) / 2, axis_y - 2), WHITE);
+}
+
+#[test]
+fn titles_sizes_and_negative_values() {
+    let module = module();
+    let volume = tempfile::tempdir().unwrap();
+    let outcome = plot(
+        &module,
+        json!({"values": [-2.5, 4, -1, 0.5], "title": "Profit", "width": 300, "height": 200}),
+        &session(&volume),
+    );
+    let (value, image) = linked_image(&outcome);
+    assert_eq!(value["path"], "/volume/tmp/plot/Profit-1.png");
+    assert_eq!((image.width, image.height), (300, 200));
+    // The title is drawn in ink in the band above the plot.
+    let title_ink: usize = (0..30).map(|y| image.runs(y, INK).len()).sum();
+    assert!(title_ink > 10, "title pixels: {title_ink}");
+    // Negative bars hang below the zero line, in their own colour.
+    let axis_y = (0..200)
+        .find(|&y| image.runs(y, INK).iter().any(|&(a, b)| b - a > 200))
+        .expect("a zero line");
+    assert_eq!(image.runs(axis_y + 2, NEGATIVE_BAR).len(), 2);
+    assert_eq!(image.runs(axis_y - 2, BAR).len(), 2);
+    assert!(image.runs(axis_y - 2, NEGATIVE_BAR).is_empty());
+
+    let tiny = plot(
+        &module,
+        json!({"values": [1], "width": 64, "height": 64}),
+        &session(&volume),
+    );
+    let (_, image) = linked_image(&tiny);
+    assert_eq!((image.width, image.height), (64, 64));
+    let big = plot(
+        &module,
+        json!({"values": (0..64).collect::<Vec<_>>(), "width": 2000, "height": 2000}),
+        &session(&volume),
+    );
+    let (value, image) = linked_image(&big);
+    assert_eq!((image.width, image.height), (2000, 2000));
+    assert_eq!(
+        value["path"], "/volume/tmp/plot/plot-2.png",
+        "numbered past plot-1 from the earlier call"
+    );
+}
+
+#[test]
+fn names_are_percent_encoded_in_the_link() {
+    let module = module();
+    let volume = tempfile::tempdir().unwrap();
+    let title = "Q1 + Q2 売上 100%";
+    let outcome = plot(
+        &module,
+        json!({"values": [1, 2], "title": title}),
+        &session(&volume),
+    );
+    let (value, _) = linked_image(&outcome);
+    let name = format!("{title}-1.png");
+    assert_eq!(value["path"], format!("/volume/tmp/plot/{name}"));
+    let link = &outcome.expect_ok()["content"][1];
+    assert_eq!(link["name"], name);
+    assert_eq!(
+        link["uri"],
+        "volume:///tmp/plot/Q1%20%2B%20Q2%20%E5%A3%B2%E4%B8%8A%20100%25-1.png"
+    );
+    assert!(volume.path().join("plot").join(&name).is_file());
+    // A `/` in the title cannot make a directory.
+    let slashed = plot(
+        &module,
+        json!({"values": [1], "title": "a/b"}),
+        &session(&volume),
+    );
+    assert_eq!(
+        linked_image(&slashed).0["path"],
+        "/volume/tmp/plot/a_b-1.png"
+    );
+}
+
+#[test]
+fn bad_inputs_are_tool_errors() {
+    let module = module();
+    let volume = tempfile::tempdir().unwrap();
+    let opts = session(&volume);
+    let values_error = "invalid input: `values` must be an array of 1 to 64 numbers";
+    for values in [
+        json!([]),
+        json!([1, "2"]),
+        json!([null]),
+        json!([[1]]),
+        json!((0..65).collect::<Vec<_>>()),
+    ] {
+        assert_eq!(
+            error_text(&plot(&module, json!({"values": values}), &opts)),
+            values_error,
+            "{values}"
+        );
+    }
+    assert_eq!(
+        error_text(&plot(&module, json!({}), &opts)),
+        "invalid input: missing field `values`"
+    );
+    assert_eq!(
+        error_text(&plot(&module, json!({"values": 3}), &opts)),
+        "invalid input: `values` must be an array"
+    );
+    // 1e999 is valid JSON that no f64 holds (serde_json refuses to build it,
+    // so the request line is written by hand).
+    let line = concat!(
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"plot","arguments":{"values":[1e999]},"#,
+        r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+        "\n"
+    );
+    let run_opts = RunOptions {
+        argv: vec!["plot".into()],
+        stdin: line.as_bytes().to_vec(),
+        preopens: vec![("/volume/tmp".into(), volume.path().to_path_buf(), false)],
+        ..RunOptions::default()
+    };
+    let out = run(&module, &run_opts).unwrap();
+    assert_eq!(out.exit, Exit::Code(0));
+    let response: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(response["result"]["isError"], json!(true), "{response}");
+    assert_eq!(response["result"]["content"][0]["text"], values_error);
+    for (field, size) in [
+        ("width", 63),
+        ("width", 2001),
+        ("height", 0),
+        ("height", 2001),
+    ] {
+        assert_eq!(
+            error_text(&plot(&module, json!({"values": [1], field: size}), &opts)),
+            format!("invalid input: `{field}` must be an integer from 64 to 2000")
+        );
+    }
+    assert_eq!(
+        error_text(&plot(
+            &module,
+            json!({"values": [1], "width": 100.5}),
+            &opts
+        )),
+        "invalid input: `width` must be an integer from 64 to 2000"
+    );
+    assert_eq!(
+        error_text(&plot(&module, json!({"values": [1], "title": 5}), &opts)),
+        "invalid input: `title` must be a string"
+    );
+    assert!(
+        !volume.path().join("plot").exists(),
+        "no file for a refused call"
+    );
+}
+
+#[test]
+fn a_write_budget_stops_the_image_and_leaves_nothing_behind() {
+    let module = module();
+    let volume = tempfile::tempdir().unwrap();
+    let tight = CallOptions {
+        write_budget: Some(1000),
+        ..session(&volume)
+    };
+    let outcome = plot(&module, json!({"values": [1, 2, 3]}), &tight);
+    assert_eq!(
+        error_text(&outcome),
+        "write /volume/tmp/plot/plot-1.png: disk quota exceeded (the call's file write budget is spent)"
+    );
+    assert_eq!(
+        std::fs::read_dir(volume.path().join("plot"))
+            .unwrap()
+            .count(),
+        0,
+        "the partial file was removed"
+    );
+}

@@ -1,0 +1,270 @@
+//! Every limit ends in a clear error, and the module keeps serving or exits
+//! with a code that says why: line length, nesting depth, object size,
+//! stdin read errors and stdout write errors, on the host. (Memory
+//! exhaustion is only real in wasm: `tests/e2e/tests/no_trap.rs`.)
+
+#[path = "../examples/hello.rs"]
+mod hello;
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use subako_tiny::protocol::{self, Io, IoError, MemoryIo};
+use subako_tiny::{Args, Package, Reply, Tool, ToolError};
+
+const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+fn discover(id: u32) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"server/discover","params":{{{META}}}}}"#)
+}
+
+fn greet(id: u32, name: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"greet","arguments":{{"name":"{name}"}},{META}}}}}"#)
+}
+
+/// The answers, parsed; the exit code must be 0.
+fn answers(package: &Package, stdin: &[u8]) -> Vec<Value> {
+    let (stdout, code) = subako_tiny::execute(package, &["hello"], stdin);
+    assert_eq!(code, 0);
+    parse_lines(&stdout)
+}
+
+fn parse_lines(stdout: &[u8]) -> Vec<Value> {
+    assert!(stdout.is_empty() || stdout.ends_with(b"\n"));
+    stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()).map(|l| serde_json::from_slice(l).unwrap()).collect()
+}
+
+fn error(answer: &Value) -> (i64, &str) {
+    (answer["error"]["code"].as_i64().unwrap(), answer["error"]["message"].as_str().unwrap())
+}
+
+/// Runs `tool` as `execute` does (no panic catching: none may panic here).
+fn run_tool(tool: &Tool, args: &Args<'_>, _id: &[u8], _package: &Package) -> Result<Reply, ToolError> {
+    (tool.run)(args)
+}
+
+/// Stdin handed over `chunk` bytes per read, as a pipe may hand it.
+struct Trickle<'a> {
+    memory: MemoryIo<'a>,
+    chunk: usize,
+}
+
+impl Io for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError> {
+        let n = buf.len().min(self.chunk);
+        self.memory.read(&mut buf[..n])
+    }
+    fn write(&mut self, bytes: &[u8]) -> Result<(), IoError> {
+        self.memory.write(bytes)
+    }
+}
+
+fn serve_trickled(package: &Package, stdin: &[u8], chunk: usize) -> Vec<Value> {
+    let mut io = Trickle { memory: MemoryIo { stdin, stdout: Vec::new() }, chunk };
+    assert_eq!(protocol::serve(package, false, &mut io, run_tool), 0);
+    parse_lines(&io.memory.stdout)
+}
+
+#[test]
+fn a_line_over_the_package_limit_is_refused_and_the_next_is_served() {
+    const SMALL: Package = hello::PACKAGE.max_line(300);
+    let fits = greet(1, &"a".repeat(300 - greet(1, "").len()));
+    assert_eq!(fits.len(), 300);
+    let over = greet(2, &"a".repeat(301 - greet(2, "").len()));
+    let stdin = format!("{fits}\n{over}\n{}\n{over}", discover(3));
+    // However the bytes arrive: all at once, or a few at a time.
+    for answers in [
+        answers(&SMALL, stdin.as_bytes()),
+        serve_trickled(&SMALL, stdin.as_bytes(), 7),
+        serve_trickled(&SMALL, stdin.as_bytes(), 4096),
+    ] {
+        assert_eq!(answers.len(), 4, "{answers:?}");
+        assert_eq!(answers[0]["id"], 1);
+        assert!(answers[0]["result"]["structuredContent"]["message"].is_string());
+        assert_eq!(error(&answers[1]), (-32600, "line too long: over 300 bytes"));
+        assert!(answers[1]["id"].is_null());
+        assert_eq!(answers[2]["id"], 3);
+        assert!(answers[2]["result"].is_object());
+        // The last line, without its newline, is refused the same way.
+        assert_eq!(error(&answers[3]), (-32600, "line too long: over 300 bytes"));
+    }
+}
+
+#[test]
+fn the_default_limit_is_16_mib() {
+    assert_eq!(hello::PACKAGE.max_line, 16 << 20);
+    assert_eq!(subako_tiny::package::DEFAULT_MAX_LINE, 16 << 20);
+    // Padding after the value is white space, so this line is a request of
+    // exactly the limit; one byte more is refused.
+    let request = discover(1);
+    let mut stdin = request.clone().into_bytes();
+    stdin.resize(16 << 20, b' ');
+    stdin.push(b'\n');
+    stdin.extend_from_slice(request.as_bytes());
+    stdin.resize(stdin.len() + (16 << 20) + 1 - request.len(), b' ');
+    stdin.push(b'\n');
+    stdin.extend_from_slice(discover(3).as_bytes());
+    let answers = answers(&hello::PACKAGE, &stdin);
+    assert_eq!(answers.len(), 3);
+    assert_eq!(answers[0]["id"], 1);
+    assert_eq!(error(&answers[1]), (-32600, "line too long: over 16777216 bytes"));
+    assert_eq!(answers[2]["id"], 3);
+}
+
+/// `{"x": [[…]], …request}`: the request with `levels` levels of nesting in all.
+fn nested_request(levels: usize) -> String {
+    let arrays = levels - 1; // the message object is the first level
+    format!(r#"{{"x":{}{},"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{META}}}}}"#, "[".repeat(arrays), "]".repeat(arrays))
+}
+
+#[test]
+fn nesting_127_deep_is_read_and_128_is_a_parse_error() {
+    let both = answers(&hello::PACKAGE, format!("{}\n{}\n", nested_request(127), nested_request(128)).as_bytes());
+    assert_eq!(both.len(), 2);
+    assert_eq!(both[0]["id"], 1);
+    assert!(both[0]["result"].is_object());
+    let (code, message) = error(&both[1]);
+    assert_eq!(code, -32700);
+    // The column of the 128th opening: `{` is the first, then `"x":` and 127 `[`.
+    assert_eq!(message, "not JSON: recursion limit exceeded at column 132");
+    assert!(both[1]["id"].is_null());
+    // However deep: a megabyte of brackets is refused as quickly.
+    let deep = answers(&hello::PACKAGE, "[".repeat(1 << 20).as_bytes());
+    assert_eq!(error(&deep[0]).0, -32700);
+}
+
+#[test]
+fn an_object_with_100k_members_is_answered_in_linear_time() {
+    let time = |members: usize| {
+        let mut arguments = String::from("{");
+        for i in 0..members {
+            arguments.push_str(&format!(r#""k{i}":{i},"#));
+        }
+        arguments.push_str(r#""name":"Ada"}"#);
+        let line = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"greet","arguments":{arguments},{META}}}}}"#);
+        let started = Instant::now();
+        let answers = answers(&hello::PACKAGE, line.as_bytes());
+        let elapsed = started.elapsed();
+        assert_eq!(answers[0]["result"]["structuredContent"]["message"], "Hello, Ada!");
+        elapsed
+    };
+    // The fastest of three: other tests share the machine.
+    let small = (0..3).map(|_| time(10_000)).min().unwrap();
+    let large = (0..3).map(|_| time(100_000)).min().unwrap();
+    // Ten times the members: about ten times the time; quadratic would be 100.
+    assert!(large < small * 40 + Duration::from_millis(200), "10k members: {small:?}, 100k: {large:?}");
+    assert!(large < Duration::from_secs(5), "{large:?}");
+}
+
+/// Stdin that serves `stdin` and then fails with `errno`.
+struct FailingStdin<'a> {
+    memory: MemoryIo<'a>,
+    errno: u16,
+}
+
+impl Io for FailingStdin<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError> {
+        match self.memory.read(buf)? {
+            0 => Err(IoError { errno: self.errno }),
+            n => Ok(n),
+        }
+    }
+    fn write(&mut self, bytes: &[u8]) -> Result<(), IoError> {
+        self.memory.write(bytes)
+    }
+}
+
+#[test]
+fn a_stdin_read_error_is_answered_with_32603_and_the_module_exits_0() {
+    let stdin = format!("{}\n{}", discover(1), discover(2));
+    let mut io = FailingStdin { memory: MemoryIo { stdin: stdin.as_bytes(), stdout: Vec::new() }, errno: 8 };
+    assert_eq!(protocol::serve(&hello::PACKAGE, false, &mut io, run_tool), 0);
+    let answers = parse_lines(&io.memory.stdout);
+    // The whole line before the error is served; the partial one is not.
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert_eq!(answers[0]["id"], 1);
+    assert_eq!(error(&answers[1]), (-32603, "stdin unreadable: errno 8"));
+    assert!(answers[1]["id"].is_null());
+}
+
+/// Stdout that fails every write.
+struct BrokenStdout<'a> {
+    memory: MemoryIo<'a>,
+    writes: usize,
+}
+
+impl Io for BrokenStdout<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError> {
+        self.memory.read(buf)
+    }
+    fn write(&mut self, _: &[u8]) -> Result<(), IoError> {
+        self.writes += 1;
+        Err(IoError { errno: 32 })
+    }
+}
+
+#[test]
+fn a_stdout_write_error_ends_serving_with_exit_code_2() {
+    let stdin = format!("{}\n{}\n", discover(1), discover(2));
+    let mut io = BrokenStdout { memory: MemoryIo { stdin: stdin.as_bytes(), stdout: Vec::new() }, writes: 0 };
+    assert_eq!(protocol::serve(&hello::PACKAGE, false, &mut io, run_tool), 2);
+    assert_eq!(io.writes, 1, "nothing is written after stdout broke");
+    let mut io = BrokenStdout { memory: MemoryIo { stdin: b"", stdout: Vec::new() }, writes: 0 };
+    assert_eq!(protocol::serve(&hello::PACKAGE, true, &mut io, run_tool), 2, "the manifest too");
+}
+
+/// The hello example built for the host, as `cargo run --example hello`
+/// builds it (in its own target directory: the outer cargo holds ours).
+fn hello_binary() -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let target = root.join("target/e2e/host");
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(&root)
+        .args(["build", "--quiet", "--example", "hello", "--target-dir"])
+        .arg(&target)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    target.join("debug/examples/hello")
+}
+
+/// Runs the hello binary on `stdin` with `stdout` as its stdout; the exit
+/// code, which must come within 10 s.
+fn exit_code(binary: &PathBuf, stdout: Stdio, stdin: &[u8], close_pipe: bool) -> i32 {
+    let mut child = Command::new(binary).stdin(Stdio::piped()).stdout(stdout).stderr(Stdio::null()).spawn().unwrap();
+    if close_pipe {
+        drop(child.stdout.take()); // the reader goes away before anything is written
+    }
+    let mut input = child.stdin.take().unwrap();
+    // The module may exit before reading everything: a broken stdin pipe is fine.
+    let _ = input.write_all(stdin);
+    drop(input);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code().expect("an exit code, not a signal");
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the module did not exit within 10 s of its stdout breaking");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_real_process_exits_2_when_its_stdout_is_gone() {
+    let hello = hello_binary();
+    let stdin: String = (1..=1000).map(|id| discover(id) + "\n").collect();
+    // A pipe whose reader is gone (EPIPE: std ignores SIGPIPE).
+    assert_eq!(exit_code(&hello, Stdio::piped(), stdin.as_bytes(), true), 2);
+    // A full device (ENOSPC).
+    if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
+        assert_eq!(exit_code(&hello, Stdio::from(full), stdin.as_bytes(), false), 2);
+    }
+    // And a working stdout for contrast.
+    assert_eq!(exit_code(&hello, Stdio::null(), stdin.as_bytes(), false), 0);
+}

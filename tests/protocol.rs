@@ -1,0 +1,166 @@
+//! The exchange on the host, where this crate deliberately differs from the
+//! official SDK (the `official-deviation` blocks of the golden transcript)
+//! and the cases the transcript cannot show.
+
+#[path = "../examples/hello.rs"]
+mod hello;
+
+use serde_json::{Value, json};
+
+const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+fn run(stdin: &str) -> Vec<String> {
+    let (stdout, code) = subako_tiny::execute(&hello::PACKAGE, &["hello"], stdin.as_bytes());
+    assert_eq!(code, 0);
+    let stdout = String::from_utf8(stdout).unwrap();
+    assert!(stdout.is_empty() || stdout.ends_with('\n'));
+    stdout.lines().map(str::to_string).collect()
+}
+
+fn one(line: &str) -> String {
+    let mut out = run(&format!("{line}\n"));
+    assert_eq!(out.len(), 1, "{out:?}");
+    out.remove(0)
+}
+
+fn discover(id: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"server/discover","params":{{{META}}}}}"#)
+}
+
+fn greet(arguments: &str) -> Value {
+    let line = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"greet","arguments":{arguments},{META}}}}}"#);
+    serde_json::from_str(&one(&line)).unwrap()
+}
+
+#[test]
+fn any_json_number_or_string_id_is_echoed_byte_for_byte() {
+    // The official SDK reads ids as i64 or string, and refuses the first seven.
+    for id in [
+        "18446744073709551615",
+        "9223372036854775808",
+        "-9223372036854775809",
+        "1.5",
+        "1.0",
+        "1e2",
+        "-0",
+        "0",
+        "-5",
+        r#""a\"b\\c\n\u00e9\/""#,
+        r#""\ud83d\ude00""#,
+        r#""""#,
+    ] {
+        let answer = one(&discover(id));
+        assert!(answer.starts_with(&format!(r#"{{"id":{id},"jsonrpc":"2.0","result":"#)), "{id}: {answer}");
+    }
+}
+
+#[test]
+fn ids_of_other_kinds_make_the_line_no_message() {
+    for id in ["true", "[1]", r#"{"a":1}"#] {
+        let answer: Value = serde_json::from_str(&one(&discover(id))).unwrap();
+        assert_eq!(answer["id"], Value::Null, "{id}");
+        assert_eq!(answer["error"]["code"], -32600, "{id}");
+    }
+    // A null id is no id: the message is a notification.
+    assert!(run(&format!("{}\n", discover("null"))).is_empty());
+}
+
+#[test]
+fn arguments_must_be_an_object() {
+    // serde would build the struct from an array by position; we refuse it.
+    for arguments in [r#"["Ada"]"#, "null", "3", r#""Ada""#] {
+        let result = greet(arguments);
+        assert_eq!(result["result"]["isError"], true, "{arguments}");
+        let text = result["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(text.starts_with("invalid input: arguments must be an object"), "{text}");
+    }
+}
+
+#[test]
+fn numbers_beyond_f64_are_still_json() {
+    // serde_json refuses 1e400 anywhere on the line; JSON itself has no range.
+    let result = greet(r#"{"name":"Ada","n":1e400}"#);
+    assert_eq!(result["result"]["structuredContent"]["message"], "Hello, Ada!");
+}
+
+#[test]
+fn nesting_is_limited_like_serde_json() {
+    let nested = |depth: usize| format!(r#"{{"name":"Ada","deep":{}{}}}"#, "[".repeat(depth), "]".repeat(depth));
+    // The line itself has 4 levels above the arrays (message, params, arguments, and the arrays start in arguments).
+    let ok = greet(&nested(124));
+    assert_eq!(ok["result"]["structuredContent"]["message"], "Hello, Ada!");
+    let line = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"greet","arguments":{},{META}}}}}"#,
+        nested(125)
+    );
+    let refused: Value = serde_json::from_str(&one(&line)).unwrap();
+    assert_eq!(refused["error"]["code"], -32700);
+    assert!(refused["error"]["message"].as_str().unwrap().contains("recursion limit"), "{refused}");
+    // A million levels cannot overflow the stack: the reader does not recurse.
+    let deep = format!("{}\n", "[".repeat(1_000_000));
+    let refused: Value = serde_json::from_str(&run(&deep)[0]).unwrap();
+    assert_eq!(refused["error"]["code"], -32700);
+}
+
+#[test]
+fn escaped_keys_and_names_are_read_as_their_values() {
+    let line = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"m\u0065thod":"tools\/call","params":{{"n\u0061me":"gr\u0065et","arguments":{{"\u006eame":"\u00c5sa"}},{META}}}}}"#
+    );
+    let answer: Value = serde_json::from_str(&one(&line)).unwrap();
+    assert_eq!(answer["result"]["structuredContent"]["message"], "Hello, Åsa!");
+}
+
+#[test]
+fn the_last_of_duplicate_keys_wins_as_in_serde_json() {
+    let result = greet(r#"{"name":"A","name":"B"}"#);
+    assert_eq!(result["result"]["structuredContent"]["message"], "Hello, B!");
+}
+
+#[test]
+fn lines_end_in_lf_or_crlf_and_the_last_needs_no_newline() {
+    let call = |id: u32| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"greet","arguments":{{"name":"x"}},{META}}}}}"#);
+    let out = run(&format!("{}\r\n{}\n{}", call(1), call(2), call(3)));
+    let ids: Vec<Value> = out.iter().map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].clone()).collect();
+    assert_eq!(ids, [json!(1), json!(2), json!(3)]);
+}
+
+#[test]
+fn the_manifest_is_printed_pretty_without_reading_stdin() {
+    let (stdout, code) = subako_tiny::execute(&hello::PACKAGE, &["hello", "--subako-manifest"], b"not read\n");
+    assert_eq!(code, 0);
+    assert_eq!(
+        String::from_utf8(stdout).unwrap(),
+        "{\n  \"abi\": 1,\n  \"name\": \"hello\",\n  \"description\": \"Says hello.\"\n}\n"
+    );
+}
+
+#[test]
+fn invalid_utf8_and_nul_bytes_are_parse_errors_and_serving_goes_on() {
+    let mut stdin = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}\n\0\n".to_vec();
+    stdin.extend_from_slice(format!("{}\n", discover("7")).as_bytes());
+    let (stdout, code) = subako_tiny::execute(&hello::PACKAGE, &["hello"], &stdin);
+    assert_eq!(code, 0);
+    let out: Vec<Value> = String::from_utf8(stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(out.len(), 3);
+    assert_eq!(out[0]["error"]["code"], -32700);
+    assert_eq!(out[1]["error"]["code"], -32700);
+    assert_eq!(out[2]["id"], 7);
+}
+
+#[test]
+fn the_tool_list_sends_hand_written_schemas_on_one_line() {
+    let line = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{META}}}}}"#);
+    let answer = one(&line);
+    // The example's input schema is written over several lines.
+    assert!(answer.contains(r#""inputSchema":{"properties":{"name":{"description":"Who to greet.","type":"string"}},"required":["name"],"type":"object"}"#), "{answer}");
+}
+
+#[test]
+fn a_tool_error_and_an_unknown_tool_are_results_not_protocol_errors() {
+    let line = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"gr\"eet",{META}}}}}"#);
+    let answer: Value = serde_json::from_str(&one(&line)).unwrap();
+    assert_eq!(answer["result"]["isError"], true);
+    assert_eq!(answer["result"]["content"][0]["text"], "unknown tool: gr\"eet");
+    assert_eq!(answer["result"]["resultType"], "complete");
+}

@@ -1,0 +1,18 @@
+// A `required` name that `properties` does not list fails the build.
+use subako_tiny::{Args, Package, Reply, Tool, ToolError};
+
+fn run(_: &Args<'_>) -> Result<Reply, ToolError> {
+    Ok(Reply::text("ok"))
+}
+
+const PACKAGE: Package = Package::new("bad", "0.1.0", "Bad schemas.", &[Tool {
+    name: "greet",
+    description: "A typo in `required`.",
+    input_schema: r#"{"type": "object", "properties": {"name": {"type": "string"}}, "required": ["nmae"]}"#,
+    output_schema: None,
+    run,
+}]);
+
+fn main() {
+    let _ = PACKAGE.name;
+}
