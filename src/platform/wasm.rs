@@ -157,11 +157,14 @@ impl PanicOut {
 /// when a tool was running, answers its request with an isError result, so
 /// the model reads what happened instead of a bare crash. Allocates nothing:
 /// the heap may be what ran out.
+/// Reads `panicked: WHAT (at FILE:LINE)`, or `panicked (at FILE:LINE)`
+/// when `what` is empty.
 fn fail(what: &str, file: &str, line: u32) -> ! {
     let mut digits = [0u8; 20];
-    let parts: [&[u8]; 5] = [what.as_bytes(), b" (at ", file.as_bytes(), b":", num::u64_digits(line as u64, &mut digits)];
+    let colon: &[u8] = if what.is_empty() { b"" } else { b": " };
+    let parts: [&[u8]; 6] = [colon, what.as_bytes(), b" (at ", file.as_bytes(), b":", num::u64_digits(line as u64, &mut digits)];
     let mut err = PanicOut::new(STDERR);
-    err.push(b"panicked: ");
+    err.push(b"panicked");
     for part in parts {
         err.push(part);
     }
@@ -181,7 +184,7 @@ fn fail(what: &str, file: &str, line: u32) -> ! {
         out.push(b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"");
         out.push_escaped(package.name.as_bytes()).push(b"\",\"version\":\"");
         out.push_escaped(package.version.as_bytes());
-        out.push(b"\"}},\"content\":[{\"text\":\"tool panicked: ");
+        out.push(b"\"}},\"content\":[{\"text\":\"tool panicked");
         for part in parts {
             out.push_escaped(part);
         }
@@ -203,9 +206,9 @@ fn fail(what: &str, file: &str, line: u32) -> ! {
 fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
     let (file, line) = info.location().map_or(("?", 0), |at| (at.file(), at.line()));
     #[cfg(feature = "panic-message")]
-    let what = info.message().as_str().unwrap_or("panicked");
+    let what = info.message().as_str().unwrap_or("");
     #[cfg(not(feature = "panic-message"))]
-    let what = "panicked";
+    let what = "";
     fail(what, file, line)
 }
 

@@ -147,3 +147,32 @@ pub fn examples() -> Vec<(String, Vec<&'static str>)> {
         })
         .collect()
 }
+
+/// The `.wasm` of `tests/e2e/vendored`: a package built exactly as the
+/// README tells a vendoring user (its own size profile and build.rs line),
+/// with `features` of its own turned on.
+pub fn vendored(features: &[&str]) -> PathBuf {
+    let key = format!("vendored{features:?}");
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    let built = built.get_or_insert_with(HashMap::new);
+    if let Some(path) = built.get(&key) {
+        return path.clone();
+    }
+    let manifest = crate_root().join("tests/e2e/vendored/Cargo.toml");
+    let dir = target_dir().join(if features.is_empty() { "vendored".to_string() } else { format!("vendored+{}", features.join("+")) });
+    let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cargo
+        .current_dir(crate_root())
+        .args(["build", "--quiet", "--release", "--target", "wasm32-wasip1", "--manifest-path"])
+        .arg(&manifest)
+        .arg("--target-dir")
+        .arg(&dir);
+    if !features.is_empty() {
+        cargo.arg("--features").arg(features.join(","));
+    }
+    let output = cargo.output().expect("cargo runs");
+    assert!(output.status.success(), "building tests/e2e/vendored failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    let path = dir.join("wasm32-wasip1/release/vendored.wasm");
+    built.insert(key, path.clone());
+    path
+}
