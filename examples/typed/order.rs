@@ -23,7 +23,7 @@ pub const ORDER_TOTAL_INPUT: &str = r#"{
             }
         },
         "currency": {"description": "ISO 4217 code.", "type": "string", "enum": ["EUR", "USD", "JPY"]},
-        "coupon": {"description": "A coupon code: SAVE10 takes 10 % off.", "type": "string"}
+        "coupon": {"description": "A coupon code: SAVE10 takes 10 % off. null means none.", "type": ["string", "null"]}
     },
     "required": ["items", "currency"]
 }"#;

@@ -7,9 +7,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
 
-/// The crate's root (where its Cargo.toml is).
+/// The crate's root (where its Cargo.toml is). Read when the test runs
+/// (cargo sets `CARGO_MANIFEST_DIR` for it), not when it was compiled: two
+/// checkouts sharing one target directory can share this crate's build.
 pub fn crate_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+    let e2e = std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
+    Path::new(&e2e).join("../..").canonicalize().unwrap()
 }
 
 /// The examples' wasm builds go here, apart from the outer `cargo test`'s
