@@ -290,3 +290,22 @@ fn writes_past_the_budget_are_refused() {
         100
     );
 }
+
+#[test]
+fn runner_bundle_packages_files_with_its_assets() {
+    let out = tempfile::tempdir().unwrap();
+    let report = subako_tiny_runner::bundle(&example("files"), Some(&assets()), &out.path().join("files")).unwrap();
+    assert_eq!(report.manifest.name, "files");
+    assert_eq!(report.tools.len(), 4);
+    assert_eq!(report.asset_files, 2);
+    let dir = &report.dir;
+    let manifest: Value = serde_json::from_slice(&std::fs::read(dir.join("subako-package.json")).unwrap()).unwrap();
+    assert_eq!(manifest["abi"], 1);
+    assert_eq!(manifest["name"], "files");
+    assert_eq!(std::fs::read(dir.join("module.wasm")).unwrap(), std::fs::read(example("files")).unwrap());
+    for name in ["greeting.txt", "report.txt"] {
+        let shipped = std::fs::read(assets().join("templates").join(name)).unwrap();
+        assert_eq!(std::fs::read(dir.join("assets/templates").join(name)).unwrap(), shipped, "{name}");
+    }
+    assert!(report.archive.metadata().unwrap().len() > 0);
+}
