@@ -74,15 +74,22 @@ fn manifest_asked() -> bool {
     if argc < 2 {
         return false;
     }
-    let mut pointers = alloc::vec![core::ptr::null_mut::<u8>(); argc];
-    let mut text = alloc::vec![0u8; size];
-    // SAFETY: both buffers have the sizes `args_sizes_get` asked for.
-    if unsafe { wasi::args_get(pointers.as_mut_ptr(), text.as_mut_ptr()) }.is_err() {
+    // One allocation of words holds both: argv's pointers, then its text.
+    // Saturating: a sum past memory fails in the allocation, never wraps to a short buffer.
+    let words = argc.saturating_add(size.div_ceil(core::mem::size_of::<usize>()));
+    let mut buf = alloc::vec![0usize; words];
+    let (pointers, text) = buf.split_at_mut(argc.min(words));
+    let text = text.as_mut_ptr().cast::<u8>();
+    // SAFETY: `pointers` has room for `argc` pointers and `text` for `size`
+    // bytes, as `args_sizes_get` asked.
+    if unsafe { wasi::args_get(pointers.as_mut_ptr().cast(), text) }.is_err() {
         return false;
     }
+    // SAFETY: the words after the pointers hold at least `size` bytes, now written.
+    let text = unsafe { core::slice::from_raw_parts(text, size) };
     // argv[1] points into `text`; find it there rather than trust the pointer.
-    let second = pointers.get(1).copied().unwrap_or(core::ptr::null_mut());
-    let at = (second as usize).wrapping_sub(text.as_ptr() as usize);
+    let second = pointers.get(1).copied().unwrap_or(0);
+    let at = second.wrapping_sub(text.as_ptr() as usize);
     let arg = text.get(at..).unwrap_or(&[]);
     let arg = arg.split(|&b| b == 0).next().unwrap_or(&[]);
     arg == protocol::MANIFEST_FLAG.as_bytes()
