@@ -140,10 +140,12 @@ enum Line<'a> {
 /// Splits input into lines, growing its buffer to fit the longest line
 /// allowed and no further.
 struct LineReader {
+    /// Zero-filled to its full length once; input fills `..filled`.
     buf: Vec<u8>,
+    filled: usize,
     /// Where the next line starts.
     start: usize,
-    /// How far past `start` has been searched for a newline.
+    /// How far has been searched for a newline.
     searched: usize,
     max: usize,
     /// Dropping the rest of a line that was too long.
@@ -158,12 +160,12 @@ const READ_CHUNK: usize = 4 << 10;
 
 impl LineReader {
     fn new(max: usize) -> LineReader {
-        LineReader { buf: Vec::new(), start: 0, searched: 0, max, skipping: false, ended: false }
+        LineReader { buf: Vec::new(), filled: 0, start: 0, searched: 0, max, skipping: false, ended: false }
     }
 
     fn next(&mut self, io: &mut impl Io) -> Line<'_> {
         loop {
-            let unsearched = self.buf.get(self.searched..).unwrap_or(&[]);
+            let unsearched = self.buf.get(self.searched..self.filled).unwrap_or(&[]);
             if let Some(at) = unsearched.iter().position(|&b| b == b'\n') {
                 let (start, end) = (self.start, self.searched + at + 1);
                 self.start = end;
@@ -175,35 +177,36 @@ impl LineReader {
                 }
                 return Line::Text(self.buf.get(start..end).unwrap_or(&[]));
             }
-            self.searched = self.buf.len();
-            if self.buf.len() - self.start > self.max {
+            if self.filled - self.start > self.max {
                 self.skipping = true;
-                self.buf.clear();
-                self.start = 0;
-                self.searched = 0;
+                self.start = self.filled;
             }
             if self.ended {
                 let start = self.start;
-                self.start = self.buf.len();
+                self.start = self.filled;
                 if core::mem::take(&mut self.skipping) {
                     return Line::TooLong;
                 }
-                return match self.buf.get(start..) {
+                return match self.buf.get(start..self.filled) {
                     // A last line without its newline is still served.
                     Some(line) if !line.is_empty() => Line::Text(line),
                     _ => Line::End,
                 };
             }
-            // Keep only the partial line, then read more after it.
-            self.buf.drain(..self.start.min(self.buf.len()));
-            self.searched = self.buf.len();
+            // Keep only the partial line, at the front, then read more after it.
+            let kept = self.filled - self.start;
+            if self.start <= self.filled && self.filled <= self.buf.len() {
+                self.buf.copy_within(self.start..self.filled, 0);
+            }
             self.start = 0;
-            let len = self.buf.len();
-            let room = (self.buf.capacity() - len).max(READ_CHUNK);
-            self.buf.resize(len + room, 0);
-            let read = io.read(self.buf.get_mut(len..).unwrap_or(&mut []));
+            self.filled = kept;
+            self.searched = kept;
+            if self.buf.len() - kept < READ_CHUNK {
+                self.buf.resize(self.buf.capacity().max(kept + READ_CHUNK), 0);
+            }
+            let read = io.read(self.buf.get_mut(kept..).unwrap_or(&mut []));
             let n = *read.as_ref().unwrap_or(&0);
-            self.buf.truncate(len + n);
+            self.filled = kept + n;
             self.ended = n == 0;
             if let Err(e) = read {
                 return Line::Unreadable(e);
