@@ -127,28 +127,23 @@ impl PanicOut {
         PanicOut { fd, buf: [0; 256], len: 0 }
     }
 
-    fn push(&mut self, bytes: &[u8]) -> &mut Self {
-        for &b in bytes {
-            if self.len >= self.buf.len() {
-                self.flush();
-            }
-            if let Some(slot) = self.buf.get_mut(self.len) {
-                *slot = b;
-                self.len += 1;
-            }
-        }
-        self
-    }
-
-    /// Pushes `bytes` escaped as the inside of a JSON string.
-    fn push_escaped(&mut self, bytes: &[u8]) -> &mut Self {
-        let mut esc = [0u8; 6];
-        for &b in bytes {
-            let n = escape_byte(b, &mut esc);
-            if n == 0 {
-                self.push(&[b]);
-            } else {
-                self.push(&esc[..n]);
+    /// Pushes each of `parts`; escaped as the inside of a JSON string when
+    /// `escape` is set. One routine for both, as the panic path is rarely run
+    /// and every byte of it is carried by every module.
+    fn push(&mut self, parts: &[&[u8]], escape: bool) -> &mut Self {
+        for part in parts {
+            for &b in *part {
+                let mut esc = [b, 0, 0, 0, 0, 0];
+                let n = if escape { escape_byte(b, &mut esc).max(1) } else { 1 };
+                for &e in esc.get(..n).unwrap_or(&[]) {
+                    if self.len >= self.buf.len() {
+                        self.flush();
+                    }
+                    if let Some(slot) = self.buf.get_mut(self.len) {
+                        *slot = e;
+                        self.len += 1;
+                    }
+                }
             }
         }
         self
@@ -171,11 +166,7 @@ fn fail(what: &str, file: &str, line: u32) -> ! {
     let colon: &[u8] = if what.is_empty() { b"" } else { b": " };
     let parts: [&[u8]; 6] = [colon, what.as_bytes(), b" (at ", file.as_bytes(), b":", num::u64_digits(line as u64, &mut digits)];
     let mut err = PanicOut::new(STDERR);
-    err.push(b"panicked");
-    for part in parts {
-        err.push(part);
-    }
-    err.push(b")\n").flush();
+    err.push(&[b"panicked"], false).push(&parts, false).push(&[b")\n"], false).flush();
     let package = CALL_PACKAGE.swap(core::ptr::null_mut(), Ordering::Relaxed);
     let code = if package.is_null() {
         101
@@ -187,15 +178,11 @@ fn fail(what: &str, file: &str, line: u32) -> ! {
             (&*package, id)
         };
         let mut out = PanicOut::new(STDOUT);
-        out.push(b"{\"id\":").push(id);
-        out.push(b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"");
-        out.push_escaped(package.name.as_bytes()).push(b"\",\"version\":\"");
-        out.push_escaped(package.version.as_bytes());
-        out.push(b"\"}},\"content\":[{\"text\":\"tool panicked");
-        for part in parts {
-            out.push_escaped(part);
-        }
-        out.push(b")\",\"type\":\"text\"}],\"isError\":true,\"resultType\":\"complete\"}}\n").flush();
+        out.push(&[b"{\"id\":", id, b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\""], false);
+        out.push(&[package.name.as_bytes()], true).push(&[b"\",\"version\":\""], false);
+        out.push(&[package.version.as_bytes()], true);
+        out.push(&[b"\"}},\"content\":[{\"text\":\"tool panicked"], false).push(&parts, true);
+        out.push(&[b")\",\"type\":\"text\"}],\"isError\":true,\"resultType\":\"complete\"}}\n"], false).flush();
         // The request is answered; the process ends cleanly.
         0
     };
