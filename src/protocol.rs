@@ -316,30 +316,23 @@ fn call(package: &Package, name: Str<'_>, arguments: Option<Value<'_>>, id: &[u8
 fn check_meta(out: &mut Vec<u8>, id: &[u8], params: Option<crate::json::Object<'_>>) -> Result<(), ()> {
     let meta = params.and_then(|p| p.get("_meta")).and_then(|m| m.as_object());
     let field = |key| meta.and_then(|m| m.get(key));
-    let missing = |out: &mut Vec<u8>, key: &str| {
-        let why: [&[u8]; 3] = [b"missing _meta ", key.as_bytes(), b"; this server speaks MCP 2026-07-28"];
-        write_error(out, Some(id), INVALID_PARAMS, &why);
-        Err(())
+    let capabilities = field(CAPABILITIES_KEY).is_some_and(|c| c.kind() == Kind::Object);
+    let missing = match field(VERSION_KEY).and_then(|v| v.as_str()) {
+        None => VERSION_KEY,
+        Some(version) if !version.eq_str(PROTOCOL_VERSION) => {
+            put(out, b"{\"error\":{\"code\":-32022,\"data\":{\"requested\":\"");
+            escape_into(out, version.to_str().as_bytes());
+            put(out, b"\",\"supported\":[\"2026-07-28\"]},\"message\":\"Unsupported protocol version\"},\"id\":");
+            put(out, id);
+            put(out, b",\"jsonrpc\":\"2.0\"}\n");
+            return Err(());
+        }
+        Some(_) if capabilities => return Ok(()),
+        Some(_) => CAPABILITIES_KEY,
     };
-    let Some(version) = field(VERSION_KEY).and_then(|v| v.as_str()) else {
-        return missing(out, VERSION_KEY);
-    };
-    if !version.eq_str(PROTOCOL_VERSION) {
-        put(out, 
-            b"{\"error\":{\"code\":-32022,\"data\":{\"requested\":\"",
-        );
-        escape_into(out, version.to_str().as_bytes());
-        put(out, 
-            b"\",\"supported\":[\"2026-07-28\"]},\"message\":\"Unsupported protocol version\"},\"id\":",
-        );
-        put(out, id);
-        put(out, b",\"jsonrpc\":\"2.0\"}\n");
-        return Err(());
-    }
-    match field(CAPABILITIES_KEY) {
-        Some(c) if c.kind() == Kind::Object => Ok(()),
-        _ => missing(out, CAPABILITIES_KEY),
-    }
+    let why: [&[u8]; 3] = [b"missing _meta ", missing.as_bytes(), b"; this server speaks MCP 2026-07-28"];
+    write_error(out, Some(id), INVALID_PARAMS, &why);
+    Err(())
 }
 
 /// Writes `{"id":…,"jsonrpc":"2.0","result":{"_meta":{…},` — the start of
