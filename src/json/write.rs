@@ -173,18 +173,17 @@ pub fn write_escaped(out: &mut Vec<u8>, s: &[u8]) {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
+/// The letter after the backslash for each control character, as
+/// serde_json escapes them: a short form where JSON has one, else `u` for
+/// `\u00XX`.
+const CONTROL_ESCAPES: &[u8; 32] = b"uuuuuuuubtnufruuuuuuuuuuuuuuuuuu";
+
 /// How serde_json escapes byte `b`: `0` for none, `u` for `\u00XX`, else the
 /// letter after the backslash.
 const fn escape_of(b: u8) -> u8 {
     match b {
-        b'"' => b'"',
-        b'\\' => b'\\',
-        0x08 => b'b',
-        0x0c => b'f',
-        b'\n' => b'n',
-        b'\r' => b'r',
-        b'\t' => b't',
-        0..=0x1f => b'u',
+        b'"' | b'\\' => b,
+        0..=0x1f => CONTROL_ESCAPES[b as usize],
         _ => 0,
     }
 }
@@ -192,17 +191,13 @@ const fn escape_of(b: u8) -> u8 {
 /// Writes the escape for `b` into `out` and returns its length (0 when `b`
 /// needs none). Shared with the panic path, which cannot allocate.
 pub fn escape_byte(b: u8, out: &mut [u8; 6]) -> usize {
-    match escape_of(b) {
+    let letter = escape_of(b);
+    // Written whole either way; the length says how much of it counts.
+    *out = [b'\\', letter, b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]];
+    match letter {
         0 => 0,
-        b'u' => {
-            *out = [b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]];
-            6
-        }
-        letter => {
-            out[0] = b'\\';
-            out[1] = letter;
-            2
-        }
+        b'u' => 6,
+        _ => 2,
     }
 }
 
