@@ -190,10 +190,11 @@ const fn hex4(b: &[u8], i: usize) -> Option<u32> {
     let mut v = 0;
     let mut k = 0;
     while k < 4 {
-        let d = match at(b, i + k) {
-            c @ b'0'..=b'9' => c - b'0',
-            c @ b'a'..=b'f' => c - b'a' + 10,
-            c @ b'A'..=b'F' => c - b'A' + 10,
+        let c = at(b, i + k);
+        // `| 0x20` lowers `A`-`F` and leaves `a`-`f`; nothing else lands there.
+        let d = match (c, c | 0x20) {
+            (b'0'..=b'9', _) => c - b'0',
+            (_, letter @ b'a'..=b'f') => letter - b'a' + 10,
             _ => return None,
         };
         v = v * 16 + d as u32;

@@ -133,9 +133,12 @@ impl PanicOut {
     fn push(&mut self, parts: &[&[u8]], escape: bool) -> &mut Self {
         for part in parts {
             for &b in *part {
-                let mut esc = [b, 0, 0, 0, 0, 0];
-                let n = if escape { escape_byte(b, &mut esc).max(1) } else { 1 };
-                for &e in esc.get(..n).unwrap_or(&[]) {
+                let mut esc = [0; 6];
+                let n = if escape { escape_byte(b, &mut esc) } else { 0 };
+                if n == 0 {
+                    esc[0] = b;
+                }
+                for &e in esc.get(..n.max(1)).unwrap_or(&[]) {
                     if self.len >= self.buf.len() {
                         self.flush();
                     }
