@@ -20,19 +20,22 @@ impl ToolError {
 
     /// A message made of several pieces, without `core::fmt`.
     pub fn from_parts(parts: &[&str]) -> ToolError {
-        let mut message = String::new();
+        ToolError::joined("", parts)
+    }
+
+    /// `invalid input: ` and then `parts` joined, as the official SDK words
+    /// a refused argument.
+    pub fn invalid_input(parts: &[&str]) -> ToolError {
+        ToolError::joined("invalid input: ", parts)
+    }
+
+    /// `prefix` and `parts`, joined into one message.
+    fn joined(prefix: &str, parts: &[&str]) -> ToolError {
+        let mut message = String::from(prefix);
         for part in parts {
             message.push_str(part);
         }
         ToolError { message }
-    }
-
-    /// `invalid input: ` followed by `parts`, as the official SDK words a
-    /// bad argument.
-    pub fn invalid_input(parts: &[&str]) -> ToolError {
-        let mut error = ToolError::from_parts(parts);
-        error.message.insert_str(0, "invalid input: ");
-        error
     }
 
     pub fn message(&self) -> &str {
