@@ -91,7 +91,15 @@ pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
     let mut arrays = [0u8; MAX_DEPTH / 8];
     let mut depth: usize = 0;
     let mut i = skip_ws(b, 0);
+    // Set when `i` is at an object member's key rather than at a value.
+    let mut key_due = false;
     loop {
+        if key_due {
+            i = match member_key(b, i) {
+                Ok(next) => next,
+                Err(e) => return Err(e),
+            };
+        }
         // A value starts at `i`.
         let c = at(b, i);
         let end = match c {
@@ -108,16 +116,9 @@ pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
                     // `[]` or `{}`: `]` and `}` are two past `[` and `{`.
                     depth -= 1;
                     Ok(i + 1)
-                } else if array {
-                    continue;
                 } else {
-                    match member_key(b, i) {
-                        Ok(next) => {
-                            i = next;
-                            continue;
-                        }
-                        Err(e) => Err(e),
-                    }
+                    key_due = !array;
+                    continue;
                 }
             }
             b'"' => string_end(b, i),
@@ -148,12 +149,7 @@ pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
                 return unexpected(b, i);
             }
             i = skip_ws(b, i + 1);
-            if !array {
-                i = match member_key(b, i) {
-                    Ok(next) => next,
-                    Err(e) => return Err(e),
-                };
-            }
+            key_due = !array;
             break;
         }
     }
