@@ -123,9 +123,14 @@ pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
             }
             b'"' => string_end(b, i),
             b'-' | b'0'..=b'9' => number_end(b, i),
-            b't' => literal(b, i, b"true"),
-            b'f' => literal(b, i, b"false"),
-            b'n' => literal(b, i, b"null"),
+            b't' | b'f' | b'n' => {
+                let word: &[u8] = match c {
+                    b't' => b"true",
+                    b'f' => b"false",
+                    _ => b"null",
+                };
+                literal(b, i, word)
+            }
             _ => unexpected(b, i),
         };
         i = match end {
