@@ -216,59 +216,63 @@ const fn string_end(b: &[u8], start: usize) -> Result<usize, ReadError> {
             escape_end(b, i)
         } else if c >= 0x80 {
             utf8_end(b, i)
-        } else if c < 0x20 {
-            // A raw control character, or 0 past the end.
-            return fail(if i < b.len() { ReadErrorKind::BadString } else { ReadErrorKind::Eof }, i);
+        } else if c >= 0x20 {
+            Some(i + 1)
+        } else if i < b.len() {
+            // A raw control character.
+            None
         } else {
-            Ok(i + 1)
+            return fail(ReadErrorKind::Eof, i);
         };
         i = match next {
-            Ok(next) => next,
-            Err(e) => return Err(e),
+            Some(next) => next,
+            None => return fail(ReadErrorKind::BadString, i),
         };
     }
 }
 
 /// Checks the UTF-8 sequence starting at `i` (a byte ≥ 0x80): no overlong
-/// forms, no surrogates, nothing past U+10FFFF. Returns the offset past it.
-const fn utf8_end(b: &[u8], i: usize) -> Result<usize, ReadError> {
+/// forms, no surrogates, nothing past U+10FFFF. Returns the offset past it,
+/// or `None` for a bad one.
+const fn utf8_end(b: &[u8], i: usize) -> Option<usize> {
     let c = at(b, i) as u32;
     let (more, min) = match c {
         0xC2..=0xDF => (1, 0x80),
         0xE0..=0xEF => (2, 0x800),
         0xF0..=0xF4 => (3, 0x10000),
-        _ => return fail(ReadErrorKind::BadString, i),
+        _ => return None,
     };
     let mut cp = c & (0x7F >> (more + 1));
     let mut k = 1;
     while k <= more {
         let next = at(b, i + k) as u32;
         if next & 0xC0 != 0x80 {
-            return fail(ReadErrorKind::BadString, i);
+            return None;
         }
         cp = cp << 6 | (next & 0x3F);
         k += 1;
     }
     if cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000) {
-        return fail(ReadErrorKind::BadString, i);
+        return None;
     }
-    Ok(i + k)
+    Some(i + k)
 }
 
-/// Checks the escape whose backslash is at `i`; returns the offset past it.
-const fn escape_end(b: &[u8], i: usize) -> Result<usize, ReadError> {
+/// Checks the escape whose backslash is at `i`; returns the offset past it,
+/// or `None` for a bad one.
+const fn escape_end(b: &[u8], i: usize) -> Option<usize> {
     match at(b, i + 1) {
-        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Ok(i + 2),
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(i + 2),
         b'u' => match hex4(b, i + 2) {
             // A leading surrogate needs its trailing half right after it.
             Some(0xD800..=0xDBFF) => match (at(b, i + 6), at(b, i + 7), hex4(b, i + 8)) {
-                (b'\\', b'u', Some(0xDC00..=0xDFFF)) => Ok(i + 12),
-                _ => fail(ReadErrorKind::BadString, i),
+                (b'\\', b'u', Some(0xDC00..=0xDFFF)) => Some(i + 12),
+                _ => None,
             },
-            Some(0xDC00..=0xDFFF) | None => fail(ReadErrorKind::BadString, i),
-            Some(_) => Ok(i + 6),
+            Some(0xDC00..=0xDFFF) | None => None,
+            Some(_) => Some(i + 6),
         },
-        _ => fail(ReadErrorKind::BadString, i),
+        _ => None,
     }
 }
 
