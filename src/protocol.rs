@@ -353,7 +353,7 @@ fn write_tools(out: &mut Vec<u8>, id: &[u8], package: &Package) {
     put(out, b"\"cacheScope\":\"public\",\"resultType\":\"complete\",\"tools\":[");
     for (i, tool) in package.tools.iter().enumerate() {
         if i > 0 {
-            out.push(b',');
+            put(out, &[b',']);
         }
         put(out, b"{\"description\":");
         write_escaped(out, tool.description.as_bytes());
@@ -365,7 +365,7 @@ fn write_tools(out: &mut Vec<u8>, id: &[u8], package: &Package) {
             put(out, b",\"outputSchema\":");
             compact_into(out, schema.as_bytes());
         }
-        out.push(b'}');
+        put(out, &[b'}']);
     }
     // A module's tools never change: a client may keep them for a day.
     put(out, b"],\"ttlMs\":86400000}}\n");

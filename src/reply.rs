@@ -5,7 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::json::JsonWriter;
-use crate::json::write::{escape_into, write_escaped};
+use crate::json::write::{escape_into, put, write_escaped};
 
 /// A failure the model should read: the message is all it is told.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,7 +80,7 @@ impl Reply {
 
     fn block(mut self) -> Reply {
         if !self.blocks.is_empty() {
-            self.blocks.push(b',');
+            put(&mut self.blocks, &[b',']);
         }
         self
     }
@@ -146,11 +146,11 @@ pub(crate) fn write_content(out: &mut Vec<u8>, result: &Result<Reply, ToolError>
             if let Some(json) = &reply.structured {
                 write_text_block(out, json);
                 if !reply.blocks.is_empty() {
-                    out.push(b',');
+                    put(out, &[b',']);
                 }
             }
             out.extend_from_slice(&reply.blocks);
-            out.push(b']');
+            put(out, &[b']']);
         }
     }
 }
@@ -178,7 +178,7 @@ pub fn file_uri(out: &mut Vec<u8>, path: &str) {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     for &b in rest.as_bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
-            out.push(b);
+            put(out, &[b]);
         } else {
             out.extend_from_slice(&[b'%', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
         }

@@ -41,37 +41,37 @@ impl JsonWriter {
         if self.buf.len() > self.start {
             match self.buf[self.buf.len() - 1] {
                 b'[' | b'{' | b':' => {}
-                _ => self.buf.push(b','),
+                _ => put(&mut self.buf, &[b',']),
             }
         }
     }
 
     pub fn begin_object(&mut self) -> &mut Self {
         self.separate();
-        self.buf.push(b'{');
+        put(&mut self.buf, &[b'{']);
         self
     }
 
     pub fn end_object(&mut self) -> &mut Self {
-        self.buf.push(b'}');
+        put(&mut self.buf, &[b'}']);
         self
     }
 
     pub fn begin_array(&mut self) -> &mut Self {
         self.separate();
-        self.buf.push(b'[');
+        put(&mut self.buf, &[b'[']);
         self
     }
 
     pub fn end_array(&mut self) -> &mut Self {
-        self.buf.push(b']');
+        put(&mut self.buf, &[b']']);
         self
     }
 
     /// A member's key; its value comes next.
     pub fn key(&mut self, key: &str) -> &mut Self {
         self.string(key);
-        self.buf.push(b':');
+        put(&mut self.buf, &[b':']);
         self
     }
 
@@ -84,11 +84,11 @@ impl JsonWriter {
     /// A string made of several pieces, written as one.
     pub fn string_parts(&mut self, parts: &[&str]) -> &mut Self {
         self.separate();
-        self.buf.push(b'"');
+        put(&mut self.buf, &[b'"']);
         for part in parts {
             escape_into(&mut self.buf, part.as_bytes());
         }
-        self.buf.push(b'"');
+        put(&mut self.buf, &[b'"']);
         self
     }
 
@@ -159,7 +159,7 @@ pub fn compact_into(out: &mut Vec<u8>, json: &[u8]) {
         } else if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
             continue;
         }
-        out.push(b);
+        put(out, &[b]);
     }
 }
 
@@ -206,7 +206,7 @@ pub fn escape_into(out: &mut Vec<u8>, s: &[u8]) {
     let mut esc = [0u8; 6];
     for &b in s {
         match escape_byte(b, &mut esc) {
-            0 => out.push(b),
+            0 => put(out, &[b]),
             n => put(out, esc.get(..n).unwrap_or(&[])),
         }
     }
@@ -214,6 +214,9 @@ pub fn escape_into(out: &mut Vec<u8>, s: &[u8]) {
 
 /// Appends `bytes`. Kept out of line: the protocol writes many fixed
 /// fragments, and one call is smaller than an inlined copy each time.
+/// Single bytes go through it too (`put(out, &[b])`): with no `Vec::push`
+/// on the paths a module runs, alloc's second growth routine (`grow_one`)
+/// is not linked at all.
 #[inline(never)]
 pub fn put(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(bytes);
