@@ -31,7 +31,9 @@ impl ToolError {
 
     /// `prefix` and `parts`, joined into one message.
     fn joined(prefix: &str, parts: &[&str]) -> ToolError {
-        let mut message = String::from(prefix);
+        // Grown by `push_str`, not made by `String::from`: see `Str::to_str`.
+        let mut message = String::new();
+        message.push_str(prefix);
         for part in parts {
             message.push_str(part);
         }

@@ -639,7 +639,10 @@ impl<'a> Str<'a> {
         if self.is_plain() {
             return Cow::Borrowed(crate::platform::validated_str(self.raw));
         }
-        let mut out = Vec::with_capacity(self.raw.len());
+        // Reserved rather than `with_capacity`: one allocation routine
+        // (growth's) serves the whole module.
+        let mut out = Vec::new();
+        out.reserve(self.raw.len());
         unescape_into(&mut out, self.raw);
         Cow::Owned(crate::platform::validated_string(out))
     }
