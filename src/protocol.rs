@@ -8,7 +8,7 @@
 use alloc::vec::Vec;
 
 use crate::args::Args;
-use crate::json::write::{compact_into, escape_into, put, write_escaped};
+use crate::json::write::{compact_into, escape_into, put, put_byte, write_escaped};
 use crate::json::{Kind, Str, Value, num};
 use crate::package::Package;
 use crate::reply::{self, Reply, ToolError};
@@ -353,7 +353,7 @@ fn write_tools(out: &mut Vec<u8>, id: &[u8], package: &Package) {
     put(out, b"\"cacheScope\":\"public\",\"resultType\":\"complete\",\"tools\":[");
     for (i, tool) in package.tools.iter().enumerate() {
         if i > 0 {
-            put(out, &[b',']);
+            put_byte(out, b',');
         }
         put(out, b"{\"description\":");
         write_escaped(out, tool.description.as_bytes());
@@ -365,7 +365,7 @@ fn write_tools(out: &mut Vec<u8>, id: &[u8], package: &Package) {
             put(out, b",\"outputSchema\":");
             compact_into(out, schema.as_bytes());
         }
-        put(out, &[b'}']);
+        put_byte(out, b'}');
     }
     // A module's tools never change: a client may keep them for a day.
     put(out, b"],\"ttlMs\":86400000}}\n");

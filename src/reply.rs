@@ -5,7 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::json::JsonWriter;
-use crate::json::write::{escape_into, put, write_escaped};
+use crate::json::write::{escape_into, put_byte, write_escaped};
 
 /// A failure the model should read: the message is all it is told.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,7 +82,7 @@ impl Reply {
 
     fn block(mut self) -> Reply {
         if !self.blocks.is_empty() {
-            put(&mut self.blocks, &[b',']);
+            put_byte(&mut self.blocks, b',');
         }
         self
     }
@@ -148,11 +148,11 @@ pub(crate) fn write_content(out: &mut Vec<u8>, result: &Result<Reply, ToolError>
             if let Some(json) = &reply.structured {
                 write_text_block(out, json);
                 if !reply.blocks.is_empty() {
-                    put(out, &[b',']);
+                    put_byte(out, b',');
                 }
             }
             out.extend_from_slice(&reply.blocks);
-            put(out, &[b']']);
+            put_byte(out, b']');
         }
     }
 }
@@ -180,7 +180,7 @@ pub fn file_uri(out: &mut Vec<u8>, path: &str) {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     for &b in rest.as_bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
-            put(out, &[b]);
+            put_byte(out, b);
         } else {
             out.extend_from_slice(&[b'%', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
         }

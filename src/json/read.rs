@@ -12,7 +12,7 @@
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
-use super::write::put;
+use super::write::put_byte;
 
 /// Nesting deeper than this is refused, as serde_json refuses it: 127 open
 /// arrays or objects are read, the 128th is an error.
@@ -655,7 +655,7 @@ fn unescape_into(out: &mut Vec<u8>, b: &[u8]) {
         let c = at(b, i);
         i += 1;
         if c != b'\\' {
-            put(out, &[c]);
+            put_byte(out, c);
             continue;
         }
         let e = at(b, i);
@@ -687,7 +687,7 @@ fn unescape_into(out: &mut Vec<u8>, b: &[u8]) {
 /// Appends code point `cp` (validated: no surrogates) as UTF-8.
 fn push_utf8(out: &mut Vec<u8>, cp: u32) {
     if cp < 0x80 {
-        put(out, &[cp as u8]);
+        put_byte(out, cp as u8);
         return;
     }
     let (len, lead) = match cp {
@@ -695,10 +695,10 @@ fn push_utf8(out: &mut Vec<u8>, cp: u32) {
         0x800..0x10000 => (3, 0xE0),
         _ => (4, 0xF0),
     };
-    put(out, &[lead | (cp >> (6 * (len - 1))) as u8]);
+    put_byte(out, lead | (cp >> (6 * (len - 1))) as u8);
     let mut shift = 6 * (len - 1);
     while shift > 0 {
         shift -= 6;
-        put(out, &[0x80 | ((cp >> shift) & 0x3F) as u8]);
+        put_byte(out, 0x80 | ((cp >> shift) & 0x3F) as u8);
     }
 }

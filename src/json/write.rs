@@ -41,37 +41,37 @@ impl JsonWriter {
         if self.buf.len() > self.start {
             match self.buf[self.buf.len() - 1] {
                 b'[' | b'{' | b':' => {}
-                _ => put(&mut self.buf, &[b',']),
+                _ => put_byte(&mut self.buf, b','),
             }
         }
     }
 
     pub fn begin_object(&mut self) -> &mut Self {
         self.separate();
-        put(&mut self.buf, &[b'{']);
+        put_byte(&mut self.buf, b'{');
         self
     }
 
     pub fn end_object(&mut self) -> &mut Self {
-        put(&mut self.buf, &[b'}']);
+        put_byte(&mut self.buf, b'}');
         self
     }
 
     pub fn begin_array(&mut self) -> &mut Self {
         self.separate();
-        put(&mut self.buf, &[b'[']);
+        put_byte(&mut self.buf, b'[');
         self
     }
 
     pub fn end_array(&mut self) -> &mut Self {
-        put(&mut self.buf, &[b']']);
+        put_byte(&mut self.buf, b']');
         self
     }
 
     /// A member's key; its value comes next.
     pub fn key(&mut self, key: &str) -> &mut Self {
         self.string(key);
-        put(&mut self.buf, &[b':']);
+        put_byte(&mut self.buf, b':');
         self
     }
 
@@ -84,11 +84,11 @@ impl JsonWriter {
     /// A string made of several pieces, written as one.
     pub fn string_parts(&mut self, parts: &[&str]) -> &mut Self {
         self.separate();
-        put(&mut self.buf, &[b'"']);
+        put_byte(&mut self.buf, b'"');
         for part in parts {
             escape_into(&mut self.buf, part.as_bytes());
         }
-        put(&mut self.buf, &[b'"']);
+        put_byte(&mut self.buf, b'"');
         self
     }
 
@@ -159,7 +159,7 @@ pub fn compact_into(out: &mut Vec<u8>, json: &[u8]) {
         } else if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
             continue;
         }
-        put(out, &[b]);
+        put_byte(out, b);
     }
 }
 
@@ -206,7 +206,7 @@ pub fn escape_into(out: &mut Vec<u8>, s: &[u8]) {
     let mut esc = [0u8; 6];
     for &b in s {
         match escape_byte(b, &mut esc) {
-            0 => put(out, &[b]),
+            0 => put_byte(out, b),
             n => put(out, esc.get(..n).unwrap_or(&[])),
         }
     }
@@ -214,10 +214,15 @@ pub fn escape_into(out: &mut Vec<u8>, s: &[u8]) {
 
 /// Appends `bytes`. Kept out of line: the protocol writes many fixed
 /// fragments, and one call is smaller than an inlined copy each time.
-/// Single bytes go through it too (`put(out, &[b])`): with no `Vec::push`
-/// on the paths a module runs, alloc's second growth routine (`grow_one`)
-/// is not linked at all.
 #[inline(never)]
 pub fn put(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(bytes);
+}
+
+/// Appends one byte through [`put`]. Used instead of `Vec::push` on the
+/// paths a module runs: with no push, alloc's second growth routine
+/// (`grow_one`) is not linked, and one out-of-line call is as small.
+#[inline(never)]
+pub fn put_byte(out: &mut Vec<u8>, byte: u8) {
+    put(out, &[byte]);
 }
