@@ -114,47 +114,25 @@ fn run_tool(tool: &Tool, args: &Args<'_>, id: &[u8], package: &Package) -> Resul
     result
 }
 
-/// Output for the panic path: a fixed buffer, flushed when full, so
-/// nothing is allocated after the heap may have run out.
-struct PanicOut {
-    fd: u32,
-    buf: [u8; 256],
-    len: usize,
-}
-
-impl PanicOut {
-    fn new(fd: u32) -> PanicOut {
-        PanicOut { fd, buf: [0; 256], len: 0 }
-    }
-
-    /// Pushes each of `parts`; escaped as the inside of a JSON string when
-    /// `escape` is set. One routine for both, as the panic path is rarely run
-    /// and every byte of it is carried by every module.
-    fn push(&mut self, parts: &[&[u8]], escape: bool) -> &mut Self {
-        for part in parts {
-            for &b in *part {
-                let mut esc = [0; 6];
-                let n = if escape { escape_byte(b, &mut esc) } else { 0 };
-                if n == 0 {
-                    esc[0] = b;
-                }
-                for &e in esc.get(..n.max(1)).unwrap_or(&[]) {
-                    if self.len >= self.buf.len() {
-                        self.flush();
-                    }
-                    if let Some(slot) = self.buf.get_mut(self.len) {
-                        *slot = e;
-                        self.len += 1;
-                    }
-                }
-            }
+/// Writes each of `parts` to `fd`, escaped as the inside of a JSON string
+/// when `escape` is set. For the panic path: straight to the descriptor, so
+/// nothing is allocated after the heap may have run out. Slow (an escaped
+/// part goes a byte or an escape at a time), but it runs once, to end the
+/// process.
+fn write_parts(fd: u32, parts: &[&[u8]], escape: bool) {
+    for part in parts {
+        if !escape {
+            let _ = write_all(fd, part);
+            continue;
         }
-        self
-    }
-
-    fn flush(&mut self) {
-        let _ = write_all(self.fd, self.buf.get(..self.len).unwrap_or(&[]));
-        self.len = 0;
+        for &b in *part {
+            let mut esc = [0; 6];
+            let n = escape_byte(b, &mut esc);
+            if n == 0 {
+                esc[0] = b;
+            }
+            let _ = write_all(fd, esc.get(..n.max(1)).unwrap_or(&[]));
+        }
     }
 }
 
@@ -168,8 +146,9 @@ fn fail(what: &str, file: &str, line: u32) -> ! {
     let mut digits = [0u8; 20];
     let colon: &[u8] = if what.is_empty() { b"" } else { b": " };
     let parts: [&[u8]; 6] = [colon, what.as_bytes(), b" (at ", file.as_bytes(), b":", num::u64_digits(line as u64, &mut digits)];
-    let mut err = PanicOut::new(STDERR);
-    err.push(&[b"panicked"], false).push(&parts, false).push(&[b")\n"], false).flush();
+    write_parts(STDERR, &[b"panicked"], false);
+    write_parts(STDERR, &parts, false);
+    write_parts(STDERR, &[b")\n"], false);
     let package = CALL_PACKAGE.swap(core::ptr::null_mut(), Ordering::Relaxed);
     let code = if package.is_null() {
         101
@@ -180,12 +159,14 @@ fn fail(what: &str, file: &str, line: u32) -> ! {
             let id = core::slice::from_raw_parts(CALL_ID.load(Ordering::Relaxed), CALL_ID_LEN.load(Ordering::Relaxed));
             (&*package, id)
         };
-        let mut out = PanicOut::new(STDOUT);
-        out.push(&[b"{\"id\":", id, b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\""], false);
-        out.push(&[package.name.as_bytes()], true).push(&[b"\",\"version\":\""], false);
-        out.push(&[package.version.as_bytes()], true);
-        out.push(&[b"\"}},\"content\":[{\"text\":\"tool panicked"], false).push(&parts, true);
-        out.push(&[b")\",\"type\":\"text\"}],\"isError\":true,\"resultType\":\"complete\"}}\n"], false).flush();
+        let prefix = b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"";
+        write_parts(STDOUT, &[b"{\"id\":", id, prefix], false);
+        write_parts(STDOUT, &[package.name.as_bytes()], true);
+        write_parts(STDOUT, &[b"\",\"version\":\""], false);
+        write_parts(STDOUT, &[package.version.as_bytes()], true);
+        write_parts(STDOUT, &[b"\"}},\"content\":[{\"text\":\"tool panicked"], false);
+        write_parts(STDOUT, &parts, true);
+        write_parts(STDOUT, &[b")\",\"type\":\"text\"}],\"isError\":true,\"resultType\":\"complete\"}}\n"], false);
         // The request is answered; the process ends cleanly.
         0
     };
