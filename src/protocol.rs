@@ -315,9 +315,12 @@ fn call(package: &Package, name: Str<'_>, arguments: Option<Value<'_>>, id: &[u8
 #[inline(never)]
 fn check_meta(out: &mut Vec<u8>, id: &[u8], params: Option<crate::json::Object<'_>>) -> Result<(), ()> {
     let meta = params.and_then(|p| p.get("_meta")).and_then(|m| m.as_object());
-    let field = |key| meta.and_then(|m| m.get(key));
-    let capabilities = field(CAPABILITIES_KEY).is_some_and(|c| c.kind() == Kind::Object);
-    let missing = match field(VERSION_KEY).and_then(|v| v.as_str()) {
+    let (version, capabilities) = match meta {
+        Some(meta) => (meta.get(VERSION_KEY), meta.get(CAPABILITIES_KEY)),
+        None => (None, None),
+    };
+    let capabilities = capabilities.is_some_and(|c| c.kind() == Kind::Object);
+    let missing = match version.and_then(|v| v.as_str()) {
         None => VERSION_KEY,
         Some(version) if !version.eq_str(PROTOCOL_VERSION) => {
             put(out, b"{\"error\":{\"code\":-32022,\"data\":{\"requested\":\"");
