@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 
 use crate::args::Args;
 use crate::json::write::{compact_into, escape_into, put, put_byte, write_escaped};
-use crate::json::{Kind, Str, Value, num};
+use crate::json::{Kind, Object, Str, Value, num};
 use crate::package::Package;
 use crate::reply::{self, Reply, ToolError};
 
@@ -227,27 +227,9 @@ pub fn serve_line(package: &Package, line: &[u8], out: &mut Vec<u8>, runner: Run
             return write_error(out, None, PARSE_ERROR, &[b"not JSON: ", why, b" at column ", column]);
         }
     };
-    let Some(message) = message.as_object() else {
-        return write_error(out, None, INVALID_REQUEST, &[b"not a message: not an object"]);
-    };
-    // As the official SDK reads a message: a member of the wrong type makes
-    // the whole line no message (answered with id null), and serde reads a
-    // `null` id or method as an absent one.
-    let refuse = |out: &mut Vec<u8>, why: &[u8]| write_error(out, None, INVALID_REQUEST, &[b"not a message: ", why]);
-    let id = message.get("id").filter(|id| !id.is_null());
-    let id_raw = id.filter(|id| matches!(id.kind(), Kind::Number | Kind::String)).map(|id| id.raw());
-    if id.is_some() && id_raw.is_none() {
-        return refuse(out, b"`id` must be a string or a number");
-    }
-    let Some(jsonrpc) = message.get("jsonrpc").and_then(|v| v.as_str()) else {
-        return refuse(out, b"`jsonrpc` must be a string");
-    };
-    let method = match message.get("method").filter(|m| !m.is_null()) {
-        Some(m) => match m.as_str() {
-            Some(m) => Some(m),
-            None => return refuse(out, b"`method` must be a string"),
-        },
-        None => None,
+    let (message, id_raw, jsonrpc, method) = match message_fields(message) {
+        Ok(fields) => fields,
+        Err(why) => return write_error(out, None, INVALID_REQUEST, &[b"not a message: ", why]),
     };
     if !jsonrpc.eq_str("2.0") {
         let version = jsonrpc.to_str();
@@ -293,6 +275,33 @@ pub fn serve_line(package: &Package, line: &[u8], out: &mut Vec<u8>, runner: Run
         let name = method.to_str();
         write_error(out, Some(id), METHOD_NOT_FOUND, &[b"unknown method: ", name.as_bytes()]);
     }
+}
+
+/// A message's object, its id's text, `jsonrpc` and `method`, read as the
+/// official SDK reads a message: a member of the wrong type makes the whole
+/// line no message (answered with id null, saying why), and serde reads a
+/// `null` id or method as an absent one.
+#[allow(clippy::type_complexity)]
+fn message_fields(message: Value<'_>) -> Result<(Object<'_>, Option<&[u8]>, Str<'_>, Option<Str<'_>>), &'static [u8]> {
+    let Some(message) = message.as_object() else {
+        return Err(b"not an object");
+    };
+    let id = message.get("id").filter(|id| !id.is_null());
+    let id_raw = id.filter(|id| matches!(id.kind(), Kind::Number | Kind::String)).map(|id| id.raw());
+    if id.is_some() && id_raw.is_none() {
+        return Err(b"`id` must be a string or a number");
+    }
+    let Some(jsonrpc) = message.get("jsonrpc").and_then(|v| v.as_str()) else {
+        return Err(b"`jsonrpc` must be a string");
+    };
+    let method = match message.get("method").filter(|m| !m.is_null()) {
+        Some(m) => match m.as_str() {
+            Some(m) => Some(m),
+            None => return Err(b"`method` must be a string"),
+        },
+        None => None,
+    };
+    Ok((message, id_raw, jsonrpc, method))
 }
 
 fn call(package: &Package, name: Str<'_>, arguments: Option<Value<'_>>, id: &[u8], runner: Runner) -> Result<Reply, ToolError> {
