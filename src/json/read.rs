@@ -635,6 +635,7 @@ impl<'a> Str<'a> {
     }
 
     /// The unescaped value; borrowed when there is nothing to unescape.
+    #[allow(clippy::reserve_after_initialization)] // see below
     pub fn to_str(&self) -> Cow<'a, str> {
         if self.is_plain() {
             return Cow::Borrowed(crate::platform::validated_str(self.raw));
