@@ -235,11 +235,11 @@ pub fn serve_line(package: &Package, line: &[u8], out: &mut Vec<u8>, runner: Run
         let version = jsonrpc.to_str();
         return write_error(out, id_raw, INVALID_REQUEST, &[b"unknown JSON-RPC version: ", version.as_bytes()]);
     }
-    let present = |key| message.get(key).is_some_and(|v: Value<'_>| !v.is_null());
     let (id, method) = match (id_raw, method) {
         (Some(id), Some(method)) => (id, method),
         (None, Some(_)) => return,
-        (Some(_), None) if present("result") || present("error") => return,
+        // A response (its `result` or `error` not null) is answered by nothing.
+        (Some(_), None) if ["result", "error"].iter().any(|&key| message.get(key).is_some_and(|v| !v.is_null())) => return,
         (id, None) => {
             return write_error(out, id, INVALID_REQUEST, &[b"neither a request, a notification, nor a response"]);
         }
