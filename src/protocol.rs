@@ -57,34 +57,32 @@ fn run_plain(tool: &crate::Tool, args: &Args<'_>, _id: &[u8], _package: &Package
 /// The whole process: the manifest when `manifest` is asked for, otherwise
 /// every request on `io` until it ends. Returns the exit code.
 pub fn serve(package: &Package, manifest: bool, io: &mut impl Io, runner: Runner) -> i32 {
-    if manifest {
-        let mut out = Vec::new();
-        write_manifest(&mut out, package);
-        return match io.write(&out) {
-            Ok(()) => 0,
-            Err(_) => 2,
-        };
-    }
     let mut lines = LineReader::new(package.max_line);
     let mut out = Vec::new();
     loop {
-        let more = match lines.next(io) {
-            Line::End => return 0,
-            Line::Text(line) => {
-                serve_line(package, line, &mut out, runner);
-                true
-            }
-            Line::TooLong => {
-                let mut max = [0; 20];
-                let max = num::u64_digits(package.max_line as u64, &mut max);
-                write_error(&mut out, None, INVALID_REQUEST, &[b"line too long: over ", max, b" bytes"]);
-                true
-            }
-            Line::Unreadable(e) => {
-                let mut errno = [0; 20];
-                let errno = num::u64_digits(e.errno as u64, &mut errno);
-                write_error(&mut out, None, INTERNAL_ERROR, &[b"stdin unreadable: errno ", errno]);
-                false
+        // The manifest is sent as a last answer is, without reading input.
+        let more = if manifest {
+            write_manifest(&mut out, package);
+            false
+        } else {
+            match lines.next(io) {
+                Line::End => return 0,
+                Line::Text(line) => {
+                    serve_line(package, line, &mut out, runner);
+                    true
+                }
+                Line::TooLong => {
+                    let mut max = [0; 20];
+                    let max = num::u64_digits(package.max_line as u64, &mut max);
+                    write_error(&mut out, None, INVALID_REQUEST, &[b"line too long: over ", max, b" bytes"]);
+                    true
+                }
+                Line::Unreadable(e) => {
+                    let mut errno = [0; 20];
+                    let errno = num::u64_digits(e.errno as u64, &mut errno);
+                    write_error(&mut out, None, INTERNAL_ERROR, &[b"stdin unreadable: errno ", errno]);
+                    false
+                }
             }
         };
         if !out.is_empty() {
