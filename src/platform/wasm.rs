@@ -90,9 +90,11 @@ fn manifest_asked() -> bool {
     // argv[1] points into `text`; find it there rather than trust the pointer.
     let second = pointers.get(1).copied().unwrap_or(0);
     let at = second.wrapping_sub(text.as_ptr() as usize);
+    // argv[1] ends at a NUL (or the end of the text): it is the flag when
+    // the flag's bytes stand there and then that end.
+    let flag = protocol::MANIFEST_FLAG.as_bytes();
     let arg = text.get(at..).unwrap_or(&[]);
-    let arg = arg.split(|&b| b == 0).next().unwrap_or(&[]);
-    arg == protocol::MANIFEST_FLAG.as_bytes()
+    arg.get(..flag.len()) == Some(flag) && arg.get(flag.len()).is_none_or(|&b| b == 0)
 }
 
 /// The program's `main`: the manifest, or requests until stdin ends.
