@@ -345,12 +345,16 @@ fn check_meta(out: &mut Vec<u8>, id: &[u8], params: Option<crate::json::Object<'
     Err(())
 }
 
+/// What follows the id at the start of every result, up to the server's
+/// name. Shared with the panic path's answer, so modules carry it once.
+pub(crate) const RESULT_AFTER_ID: &[u8] = b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":";
+
 /// Writes `{"id":…,"jsonrpc":"2.0","result":{"_meta":{…},` — the start of
 /// every result, signed with the package's name and version.
 fn begin_result(out: &mut Vec<u8>, id: &[u8], package: &Package) {
     put(out, b"{\"id\":");
     put(out, id);
-    put(out, b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":");
+    put(out, RESULT_AFTER_ID);
     write_escaped(out, package.name.as_bytes());
     put(out, b",\"version\":");
     write_escaped(out, package.version.as_bytes());

@@ -144,19 +144,16 @@ impl JsonWriter {
 /// Appends `json` (valid JSON text) without white space outside strings.
 pub fn compact_into(out: &mut Vec<u8>, json: &[u8]) {
     let mut in_string = false;
+    // After a backslash in a string: the next byte is kept whatever it is.
     let mut escaped = false;
     for &b in json {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
+        if escaped {
+            escaped = false;
+        } else if in_string && b == b'\\' {
+            escaped = true;
         } else if b == b'"' {
-            in_string = true;
-        } else if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+            in_string = !in_string;
+        } else if !in_string && matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
             continue;
         }
         put_byte(out, b);

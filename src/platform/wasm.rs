@@ -161,8 +161,7 @@ fn fail(what: &str, file: &str, line: u32) -> ! {
             let id = core::slice::from_raw_parts(CALL_ID.load(Ordering::Relaxed), CALL_ID_LEN.load(Ordering::Relaxed));
             (&*package, id)
         };
-        let prefix = b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"";
-        write_parts(STDOUT, &[b"{\"id\":", id, prefix], false);
+        write_parts(STDOUT, &[b"{\"id\":", id, protocol::RESULT_AFTER_ID, b"\""], false);
         write_parts(STDOUT, &[package.name.as_bytes()], true);
         write_parts(STDOUT, &[b"\",\"version\":\""], false);
         write_parts(STDOUT, &[package.version.as_bytes()], true);
