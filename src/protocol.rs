@@ -319,7 +319,6 @@ fn call(package: &Package, name: Str<'_>, arguments: Option<Value<'_>>, id: &[u8
 
 /// Checks the `_meta` every request carries: the revision, which must be
 /// ours, and the client's capabilities, which must be an object.
-#[inline(never)]
 fn check_meta(out: &mut Vec<u8>, id: &[u8], params: Option<crate::json::Object<'_>>) -> Result<(), ()> {
     let meta = params.and_then(|p| p.get("_meta")).and_then(|m| m.as_object());
     let (version, capabilities) = match meta {
@@ -361,7 +360,6 @@ fn begin_result(out: &mut Vec<u8>, id: &[u8], package: &Package) {
     put(out, b"}},");
 }
 
-#[inline(never)]
 fn write_tools(out: &mut Vec<u8>, id: &[u8], package: &Package) {
     begin_result(out, id, package);
     put(out, b"\"cacheScope\":\"public\",\"resultType\":\"complete\",\"tools\":[");

@@ -86,7 +86,6 @@ const fn unexpected<T>(b: &[u8], i: usize) -> Result<T, ReadError> {
 
 /// Checks that `b` is exactly one JSON value, with optional white space
 /// around it.
-#[inline(never)]
 pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
     // Bit `d` of `arrays` is set when level `d` is an array, clear for an
     // object: the whole stack of open containers in 16 bytes.
