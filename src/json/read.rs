@@ -95,14 +95,11 @@ pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
     // Set when `i` is at an object member's key rather than at a value.
     let mut key_due = false;
     loop {
-        if key_due {
-            i = match member_key(b, i) {
-                Ok(next) => next,
-                Err(e) => return Err(e),
-            };
-        }
-        // A value starts at `i`.
+        // A value, or a member's key, starts at `i`.
         let c = at(b, i);
+        if key_due && c != b'"' {
+            return unexpected(b, i);
+        }
         let end = match c {
             b'{' | b'[' => {
                 depth += 1;
@@ -138,6 +135,16 @@ pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
             Ok(end) => end,
             Err(e) => return Err(e),
         };
+        if key_due {
+            // A key ended at `i`: its value comes after the colon.
+            i = skip_ws(b, i);
+            if at(b, i) != b':' {
+                return unexpected(b, i);
+            }
+            i = skip_ws(b, i + 1);
+            key_due = false;
+            continue;
+        }
         // A value ended at `i`: close containers, or move to the next item.
         loop {
             i = skip_ws(b, i);
@@ -159,21 +166,6 @@ pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
             break;
         }
     }
-}
-
-/// Reads `"key" :` at `i` and returns where the member's value starts.
-const fn member_key(b: &[u8], i: usize) -> Result<usize, ReadError> {
-    if at(b, i) != b'"' {
-        return unexpected(b, i);
-    }
-    let i = match string_end(b, i) {
-        Ok(end) => skip_ws(b, end),
-        Err(e) => return Err(e),
-    };
-    if at(b, i) != b':' {
-        return unexpected(b, i);
-    }
-    Ok(skip_ws(b, i + 1))
 }
 
 const fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, ReadError> {
