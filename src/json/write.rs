@@ -163,9 +163,9 @@ pub fn compact_into(out: &mut Vec<u8>, json: &[u8]) {
 /// Appends `s` as a quoted JSON string.
 #[inline(never)]
 pub fn write_escaped(out: &mut Vec<u8>, s: &[u8]) {
-    put(out, b"\"");
+    put_byte(out, b'"');
     escape_into(out, s);
-    put(out, b"\"");
+    put_byte(out, b'"');
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
