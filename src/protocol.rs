@@ -8,8 +8,8 @@
 use alloc::vec::Vec;
 
 use crate::args::Args;
-use crate::json::write::{compact_into, escape_into, put, write_escaped};
-use crate::json::{Kind, Str, Value, num};
+use crate::json::write::{compact_into, escape_into, put, put_byte, write_escaped};
+use crate::json::{Kind, Object, Str, Value, num};
 use crate::package::Package;
 use crate::reply::{self, Reply, ToolError};
 
@@ -57,34 +57,32 @@ fn run_plain(tool: &crate::Tool, args: &Args<'_>, _id: &[u8], _package: &Package
 /// The whole process: the manifest when `manifest` is asked for, otherwise
 /// every request on `io` until it ends. Returns the exit code.
 pub fn serve(package: &Package, manifest: bool, io: &mut impl Io, runner: Runner) -> i32 {
-    if manifest {
-        let mut out = Vec::new();
-        write_manifest(&mut out, package);
-        return match io.write(&out) {
-            Ok(()) => 0,
-            Err(_) => 2,
-        };
-    }
     let mut lines = LineReader::new(package.max_line);
     let mut out = Vec::new();
     loop {
-        let more = match lines.next(io) {
-            Line::End => return 0,
-            Line::Text(line) => {
-                serve_line(package, line, &mut out, runner);
-                true
-            }
-            Line::TooLong => {
-                let mut max = [0; 20];
-                let max = num::u64_digits(package.max_line as u64, &mut max);
-                write_error(&mut out, None, INVALID_REQUEST, &[b"line too long: over ", max, b" bytes"]);
-                true
-            }
-            Line::Unreadable(e) => {
-                let mut errno = [0; 20];
-                let errno = num::u64_digits(e.errno as u64, &mut errno);
-                write_error(&mut out, None, INTERNAL_ERROR, &[b"stdin unreadable: errno ", errno]);
-                false
+        // The manifest is sent as a last answer is, without reading input.
+        let more = if manifest {
+            write_manifest(&mut out, package);
+            false
+        } else {
+            match lines.next(io) {
+                Line::End => return 0,
+                Line::Text(line) => {
+                    serve_line(package, line, &mut out, runner);
+                    true
+                }
+                Line::TooLong => {
+                    let mut max = [0; 20];
+                    let max = num::u64_digits(package.max_line as u64, &mut max);
+                    write_error(&mut out, None, INVALID_REQUEST, &[b"line too long: over ", max, b" bytes"]);
+                    true
+                }
+                Line::Unreadable(e) => {
+                    let mut errno = [0; 20];
+                    let errno = num::u64_digits(e.errno as u64, &mut errno);
+                    write_error(&mut out, None, INTERNAL_ERROR, &[b"stdin unreadable: errno ", errno]);
+                    false
+                }
             }
         };
         if !out.is_empty() {
@@ -140,10 +138,12 @@ enum Line<'a> {
 /// Splits input into lines, growing its buffer to fit the longest line
 /// allowed and no further.
 struct LineReader {
+    /// Zero-filled to its full length once; input fills `..filled`.
     buf: Vec<u8>,
+    filled: usize,
     /// Where the next line starts.
     start: usize,
-    /// How far past `start` has been searched for a newline.
+    /// How far has been searched for a newline.
     searched: usize,
     max: usize,
     /// Dropping the rest of a line that was too long.
@@ -158,12 +158,12 @@ const READ_CHUNK: usize = 4 << 10;
 
 impl LineReader {
     fn new(max: usize) -> LineReader {
-        LineReader { buf: Vec::new(), start: 0, searched: 0, max, skipping: false, ended: false }
+        LineReader { buf: Vec::new(), filled: 0, start: 0, searched: 0, max, skipping: false, ended: false }
     }
 
     fn next(&mut self, io: &mut impl Io) -> Line<'_> {
         loop {
-            let unsearched = self.buf.get(self.searched..).unwrap_or(&[]);
+            let unsearched = self.buf.get(self.searched..self.filled).unwrap_or(&[]);
             if let Some(at) = unsearched.iter().position(|&b| b == b'\n') {
                 let (start, end) = (self.start, self.searched + at + 1);
                 self.start = end;
@@ -175,35 +175,37 @@ impl LineReader {
                 }
                 return Line::Text(self.buf.get(start..end).unwrap_or(&[]));
             }
-            self.searched = self.buf.len();
-            if self.buf.len() - self.start > self.max {
+            if self.filled - self.start > self.max {
                 self.skipping = true;
-                self.buf.clear();
-                self.start = 0;
-                self.searched = 0;
+                self.start = self.filled;
             }
             if self.ended {
                 let start = self.start;
-                self.start = self.buf.len();
+                self.start = self.filled;
                 if core::mem::take(&mut self.skipping) {
                     return Line::TooLong;
                 }
-                return match self.buf.get(start..) {
+                return match self.buf.get(start..self.filled) {
                     // A last line without its newline is still served.
                     Some(line) if !line.is_empty() => Line::Text(line),
                     _ => Line::End,
                 };
             }
-            // Keep only the partial line, then read more after it.
-            self.buf.drain(..self.start.min(self.buf.len()));
-            self.searched = self.buf.len();
+            // Keep only the partial line, at the front, then read more after it.
+            let kept = self.filled - self.start;
+            // Always true; spelled out so that no panic path is linked.
+            if self.start <= self.filled && self.filled <= self.buf.len() {
+                self.buf.copy_within(self.start..self.filled, 0);
+            }
             self.start = 0;
-            let len = self.buf.len();
-            let room = (self.buf.capacity() - len).max(READ_CHUNK);
-            self.buf.resize(len + room, 0);
-            let read = io.read(self.buf.get_mut(len..).unwrap_or(&mut []));
+            self.filled = kept;
+            self.searched = kept;
+            if self.buf.len() - kept < READ_CHUNK {
+                self.buf.resize(self.buf.capacity().max(kept + READ_CHUNK), 0);
+            }
+            let read = io.read(self.buf.get_mut(kept..).unwrap_or(&mut []));
             let n = *read.as_ref().unwrap_or(&0);
-            self.buf.truncate(len + n);
+            self.filled = kept + n;
             self.ended = n == 0;
             if let Err(e) = read {
                 return Line::Unreadable(e);
@@ -224,37 +226,19 @@ pub fn serve_line(package: &Package, line: &[u8], out: &mut Vec<u8>, runner: Run
             return write_error(out, None, PARSE_ERROR, &[b"not JSON: ", why, b" at column ", column]);
         }
     };
-    let Some(message) = message.as_object() else {
-        return write_error(out, None, INVALID_REQUEST, &[b"not a message: not an object"]);
-    };
-    // As the official SDK reads a message: a member of the wrong type makes
-    // the whole line no message (answered with id null), and serde reads a
-    // `null` id or method as an absent one.
-    let refuse = |out: &mut Vec<u8>, why: &[u8]| write_error(out, None, INVALID_REQUEST, &[b"not a message: ", why]);
-    let id = message.get("id").filter(|id| !id.is_null());
-    let id_raw = id.filter(|id| matches!(id.kind(), Kind::Number | Kind::String)).map(|id| id.raw());
-    if id.is_some() && id_raw.is_none() {
-        return refuse(out, b"`id` must be a string or a number");
-    }
-    let Some(jsonrpc) = message.get("jsonrpc").and_then(|v| v.as_str()) else {
-        return refuse(out, b"`jsonrpc` must be a string");
-    };
-    let method = match message.get("method").filter(|m| !m.is_null()) {
-        Some(m) => match m.as_str() {
-            Some(m) => Some(m),
-            None => return refuse(out, b"`method` must be a string"),
-        },
-        None => None,
+    let (message, id_raw, jsonrpc, method) = match message_fields(message) {
+        Ok(fields) => fields,
+        Err(why) => return write_error(out, None, INVALID_REQUEST, &[b"not a message: ", why]),
     };
     if !jsonrpc.eq_str("2.0") {
         let version = jsonrpc.to_str();
         return write_error(out, id_raw, INVALID_REQUEST, &[b"unknown JSON-RPC version: ", version.as_bytes()]);
     }
-    let present = |key| message.get(key).is_some_and(|v: Value<'_>| !v.is_null());
     let (id, method) = match (id_raw, method) {
         (Some(id), Some(method)) => (id, method),
         (None, Some(_)) => return,
-        (Some(_), None) if present("result") || present("error") => return,
+        // A response (its `result` or `error` not null) is answered by nothing.
+        (Some(_), None) if ["result", "error"].iter().any(|&key| message.get(key).is_some_and(|v| !v.is_null())) => return,
         (id, None) => {
             return write_error(out, id, INVALID_REQUEST, &[b"neither a request, a notification, nor a response"]);
         }
@@ -292,6 +276,33 @@ pub fn serve_line(package: &Package, line: &[u8], out: &mut Vec<u8>, runner: Run
     }
 }
 
+/// A message's object, its id's text, `jsonrpc` and `method`, read as the
+/// official SDK reads a message: a member of the wrong type makes the whole
+/// line no message (answered with id null, saying why), and serde reads a
+/// `null` id or method as an absent one.
+#[allow(clippy::type_complexity)]
+fn message_fields(message: Value<'_>) -> Result<(Object<'_>, Option<&[u8]>, Str<'_>, Option<Str<'_>>), &'static [u8]> {
+    let Some(message) = message.as_object() else {
+        return Err(b"not an object");
+    };
+    let id = message.get("id").filter(|id| !id.is_null());
+    let id_raw = id.filter(|id| matches!(id.kind(), Kind::Number | Kind::String)).map(|id| id.raw());
+    if id.is_some() && id_raw.is_none() {
+        return Err(b"`id` must be a string or a number");
+    }
+    let Some(jsonrpc) = message.get("jsonrpc").and_then(|v| v.as_str()) else {
+        return Err(b"`jsonrpc` must be a string");
+    };
+    let method = match message.get("method").filter(|m| !m.is_null()) {
+        Some(m) => match m.as_str() {
+            Some(m) => Some(m),
+            None => return Err(b"`method` must be a string"),
+        },
+        None => None,
+    };
+    Ok((message, id_raw, jsonrpc, method))
+}
+
 fn call(package: &Package, name: Str<'_>, arguments: Option<Value<'_>>, id: &[u8], runner: Runner) -> Result<Reply, ToolError> {
     let Some(tool) = package.tools.iter().find(|t| name.eq_str(t.name)) else {
         return Err(ToolError::from_parts(&["unknown tool: ", &name.to_str()]));
@@ -309,55 +320,53 @@ fn call(package: &Package, name: Str<'_>, arguments: Option<Value<'_>>, id: &[u8
 
 /// Checks the `_meta` every request carries: the revision, which must be
 /// ours, and the client's capabilities, which must be an object.
-#[inline(never)]
 fn check_meta(out: &mut Vec<u8>, id: &[u8], params: Option<crate::json::Object<'_>>) -> Result<(), ()> {
     let meta = params.and_then(|p| p.get("_meta")).and_then(|m| m.as_object());
-    let field = |key| meta.and_then(|m| m.get(key));
-    let missing = |out: &mut Vec<u8>, key: &str| {
-        let why: [&[u8]; 3] = [b"missing _meta ", key.as_bytes(), b"; this server speaks MCP 2026-07-28"];
-        write_error(out, Some(id), INVALID_PARAMS, &why);
-        Err(())
+    let (version, capabilities) = match meta {
+        Some(meta) => (meta.get(VERSION_KEY), meta.get(CAPABILITIES_KEY)),
+        None => (None, None),
     };
-    let Some(version) = field(VERSION_KEY).and_then(|v| v.as_str()) else {
-        return missing(out, VERSION_KEY);
+    let capabilities = capabilities.is_some_and(|c| c.kind() == Kind::Object);
+    let missing = match version.and_then(|v| v.as_str()) {
+        None => VERSION_KEY,
+        Some(version) if !version.eq_str(PROTOCOL_VERSION) => {
+            put(out, b"{\"error\":{\"code\":-32022,\"data\":{\"requested\":\"");
+            escape_into(out, version.to_str().as_bytes());
+            put(out, b"\",\"supported\":[\"2026-07-28\"]},\"message\":\"Unsupported protocol version\"},\"id\":");
+            put(out, id);
+            put(out, b",\"jsonrpc\":\"2.0\"}\n");
+            return Err(());
+        }
+        Some(_) if capabilities => return Ok(()),
+        Some(_) => CAPABILITIES_KEY,
     };
-    if !version.eq_str(PROTOCOL_VERSION) {
-        put(out, 
-            b"{\"error\":{\"code\":-32022,\"data\":{\"requested\":\"",
-        );
-        escape_into(out, version.to_str().as_bytes());
-        put(out, 
-            b"\",\"supported\":[\"2026-07-28\"]},\"message\":\"Unsupported protocol version\"},\"id\":",
-        );
-        put(out, id);
-        put(out, b",\"jsonrpc\":\"2.0\"}\n");
-        return Err(());
-    }
-    match field(CAPABILITIES_KEY) {
-        Some(c) if c.kind() == Kind::Object => Ok(()),
-        _ => missing(out, CAPABILITIES_KEY),
-    }
+    let why: [&[u8]; 3] = [b"missing _meta ", missing.as_bytes(), b"; this server speaks MCP 2026-07-28"];
+    write_error(out, Some(id), INVALID_PARAMS, &why);
+    Err(())
 }
+
+/// What follows the id at the start of every result, up to the server's
+/// name. Shared with the panic path's answer, so modules carry it once.
+pub(crate) const RESULT_AFTER_ID: &[u8] = b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":";
 
 /// Writes `{"id":…,"jsonrpc":"2.0","result":{"_meta":{…},` — the start of
 /// every result, signed with the package's name and version.
 fn begin_result(out: &mut Vec<u8>, id: &[u8], package: &Package) {
     put(out, b"{\"id\":");
     put(out, id);
-    put(out, b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":");
+    put(out, RESULT_AFTER_ID);
     write_escaped(out, package.name.as_bytes());
     put(out, b",\"version\":");
     write_escaped(out, package.version.as_bytes());
     put(out, b"}},");
 }
 
-#[inline(never)]
 fn write_tools(out: &mut Vec<u8>, id: &[u8], package: &Package) {
     begin_result(out, id, package);
     put(out, b"\"cacheScope\":\"public\",\"resultType\":\"complete\",\"tools\":[");
     for (i, tool) in package.tools.iter().enumerate() {
         if i > 0 {
-            out.push(b',');
+            put_byte(out, b',');
         }
         put(out, b"{\"description\":");
         write_escaped(out, tool.description.as_bytes());
@@ -369,7 +378,7 @@ fn write_tools(out: &mut Vec<u8>, id: &[u8], package: &Package) {
             put(out, b",\"outputSchema\":");
             compact_into(out, schema.as_bytes());
         }
-        out.push(b'}');
+        put_byte(out, b'}');
     }
     // A module's tools never change: a client may keep them for a day.
     put(out, b"],\"ttlMs\":86400000}}\n");

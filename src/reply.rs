@@ -5,7 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::json::JsonWriter;
-use crate::json::write::{escape_into, write_escaped};
+use crate::json::write::{escape_into, put_byte, write_escaped};
 
 /// A failure the model should read: the message is all it is told.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,19 +20,24 @@ impl ToolError {
 
     /// A message made of several pieces, without `core::fmt`.
     pub fn from_parts(parts: &[&str]) -> ToolError {
+        ToolError::joined("", parts)
+    }
+
+    /// `invalid input: ` and then `parts` joined, as the official SDK words
+    /// a refused argument.
+    pub fn invalid_input(parts: &[&str]) -> ToolError {
+        ToolError::joined("invalid input: ", parts)
+    }
+
+    /// `prefix` and `parts`, joined into one message.
+    fn joined(prefix: &str, parts: &[&str]) -> ToolError {
+        // Grown by `push_str`, not made by `String::from`: see `Str::to_str`.
         let mut message = String::new();
+        message.push_str(prefix);
         for part in parts {
             message.push_str(part);
         }
         ToolError { message }
-    }
-
-    /// `invalid input: ` followed by `parts`, as the official SDK words a
-    /// bad argument.
-    pub fn invalid_input(parts: &[&str]) -> ToolError {
-        let mut error = ToolError::from_parts(parts);
-        error.message.insert_str(0, "invalid input: ");
-        error
     }
 
     pub fn message(&self) -> &str {
@@ -77,7 +82,7 @@ impl Reply {
 
     fn block(mut self) -> Reply {
         if !self.blocks.is_empty() {
-            self.blocks.push(b',');
+            put_byte(&mut self.blocks, b',');
         }
         self
     }
@@ -143,11 +148,11 @@ pub(crate) fn write_content(out: &mut Vec<u8>, result: &Result<Reply, ToolError>
             if let Some(json) = &reply.structured {
                 write_text_block(out, json);
                 if !reply.blocks.is_empty() {
-                    out.push(b',');
+                    put_byte(out, b',');
                 }
             }
             out.extend_from_slice(&reply.blocks);
-            out.push(b']');
+            put_byte(out, b']');
         }
     }
 }
@@ -175,7 +180,7 @@ pub fn file_uri(out: &mut Vec<u8>, path: &str) {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     for &b in rest.as_bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
-            out.push(b);
+            put_byte(out, b);
         } else {
             out.extend_from_slice(&[b'%', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
         }

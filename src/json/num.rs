@@ -2,6 +2,8 @@
 
 use alloc::vec::Vec;
 
+use super::write::put_byte;
+
 /// The decimal digits of `n`, written at the end of `buf`.
 pub fn u64_digits(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
     let mut at = buf.len();
@@ -24,7 +26,7 @@ pub fn write_u64(out: &mut Vec<u8>, n: u64) {
 
 pub fn write_i64(out: &mut Vec<u8>, n: i64) {
     if n < 0 {
-        out.push(b'-');
+        put_byte(out, b'-');
     }
     write_u64(out, n.unsigned_abs());
 }
@@ -46,7 +48,7 @@ pub fn write_f64(out: &mut Vec<u8>, x: f64) {
     };
     out.extend_from_slice(digits);
     if exponent.first().is_some_and(|&b| b != b'-') {
-        out.push(b'+');
+        put_byte(out, b'+');
     }
     out.extend_from_slice(exponent);
 }

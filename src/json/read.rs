@@ -12,6 +12,8 @@
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
+use super::write::put_byte;
+
 /// Nesting deeper than this is refused, as serde_json refuses it: 127 open
 /// arrays or objects are read, the 128th is an error.
 pub const MAX_DEPTH: usize = 128;
@@ -84,16 +86,20 @@ const fn unexpected<T>(b: &[u8], i: usize) -> Result<T, ReadError> {
 
 /// Checks that `b` is exactly one JSON value, with optional white space
 /// around it.
-#[inline(never)]
 pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
     // Bit `d` of `arrays` is set when level `d` is an array, clear for an
     // object: the whole stack of open containers in 16 bytes.
     let mut arrays = [0u8; MAX_DEPTH / 8];
     let mut depth: usize = 0;
     let mut i = skip_ws(b, 0);
+    // Set when `i` is at an object member's key rather than at a value.
+    let mut key_due = false;
     loop {
-        // A value starts at `i`.
+        // A value, or a member's key, starts at `i`.
         let c = at(b, i);
+        if key_due && c != b'"' {
+            return unexpected(b, i);
+        }
         let end = match c {
             b'{' | b'[' => {
                 depth += 1;
@@ -108,29 +114,37 @@ pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
                     // `[]` or `{}`: `]` and `}` are two past `[` and `{`.
                     depth -= 1;
                     Ok(i + 1)
-                } else if array {
-                    continue;
                 } else {
-                    match member_key(b, i) {
-                        Ok(next) => {
-                            i = next;
-                            continue;
-                        }
-                        Err(e) => Err(e),
-                    }
+                    key_due = !array;
+                    continue;
                 }
             }
             b'"' => string_end(b, i),
             b'-' | b'0'..=b'9' => number_end(b, i),
-            b't' => literal(b, i, b"true"),
-            b'f' => literal(b, i, b"false"),
-            b'n' => literal(b, i, b"null"),
+            b't' | b'f' | b'n' => {
+                let word: &[u8] = match c {
+                    b't' => b"true",
+                    b'f' => b"false",
+                    _ => b"null",
+                };
+                literal(b, i, word)
+            }
             _ => unexpected(b, i),
         };
         i = match end {
             Ok(end) => end,
             Err(e) => return Err(e),
         };
+        if key_due {
+            // A key ended at `i`: its value comes after the colon.
+            i = skip_ws(b, i);
+            if at(b, i) != b':' {
+                return unexpected(b, i);
+            }
+            i = skip_ws(b, i + 1);
+            key_due = false;
+            continue;
+        }
         // A value ended at `i`: close containers, or move to the next item.
         loop {
             i = skip_ws(b, i);
@@ -148,30 +162,10 @@ pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
                 return unexpected(b, i);
             }
             i = skip_ws(b, i + 1);
-            if !array {
-                i = match member_key(b, i) {
-                    Ok(next) => next,
-                    Err(e) => return Err(e),
-                };
-            }
+            key_due = !array;
             break;
         }
     }
-}
-
-/// Reads `"key" :` at `i` and returns where the member's value starts.
-const fn member_key(b: &[u8], i: usize) -> Result<usize, ReadError> {
-    if at(b, i) != b'"' {
-        return unexpected(b, i);
-    }
-    let i = match string_end(b, i) {
-        Ok(end) => skip_ws(b, end),
-        Err(e) => return Err(e),
-    };
-    if at(b, i) != b':' {
-        return unexpected(b, i);
-    }
-    Ok(skip_ws(b, i + 1))
 }
 
 const fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, ReadError> {
@@ -190,10 +184,11 @@ const fn hex4(b: &[u8], i: usize) -> Option<u32> {
     let mut v = 0;
     let mut k = 0;
     while k < 4 {
-        let d = match at(b, i + k) {
-            c @ b'0'..=b'9' => c - b'0',
-            c @ b'a'..=b'f' => c - b'a' + 10,
-            c @ b'A'..=b'F' => c - b'A' + 10,
+        let c = at(b, i + k);
+        // `| 0x20` lowers `A`-`F` and leaves `a`-`f`; nothing else lands there.
+        let d = match (c, c | 0x20) {
+            (b'0'..=b'9', _) => c - b'0',
+            (_, letter @ b'a'..=b'f') => letter - b'a' + 10,
             _ => return None,
         };
         v = v * 16 + d as u32;
@@ -214,59 +209,63 @@ const fn string_end(b: &[u8], start: usize) -> Result<usize, ReadError> {
             escape_end(b, i)
         } else if c >= 0x80 {
             utf8_end(b, i)
-        } else if c < 0x20 {
-            // A raw control character, or 0 past the end.
-            return fail(if i < b.len() { ReadErrorKind::BadString } else { ReadErrorKind::Eof }, i);
+        } else if c >= 0x20 {
+            Some(i + 1)
+        } else if i < b.len() {
+            // A raw control character.
+            None
         } else {
-            Ok(i + 1)
+            return fail(ReadErrorKind::Eof, i);
         };
         i = match next {
-            Ok(next) => next,
-            Err(e) => return Err(e),
+            Some(next) => next,
+            None => return fail(ReadErrorKind::BadString, i),
         };
     }
 }
 
 /// Checks the UTF-8 sequence starting at `i` (a byte ≥ 0x80): no overlong
-/// forms, no surrogates, nothing past U+10FFFF. Returns the offset past it.
-const fn utf8_end(b: &[u8], i: usize) -> Result<usize, ReadError> {
+/// forms, no surrogates, nothing past U+10FFFF. Returns the offset past it,
+/// or `None` for a bad one.
+const fn utf8_end(b: &[u8], i: usize) -> Option<usize> {
     let c = at(b, i) as u32;
     let (more, min) = match c {
         0xC2..=0xDF => (1, 0x80),
         0xE0..=0xEF => (2, 0x800),
         0xF0..=0xF4 => (3, 0x10000),
-        _ => return fail(ReadErrorKind::BadString, i),
+        _ => return None,
     };
     let mut cp = c & (0x7F >> (more + 1));
     let mut k = 1;
     while k <= more {
         let next = at(b, i + k) as u32;
         if next & 0xC0 != 0x80 {
-            return fail(ReadErrorKind::BadString, i);
+            return None;
         }
         cp = cp << 6 | (next & 0x3F);
         k += 1;
     }
     if cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000) {
-        return fail(ReadErrorKind::BadString, i);
+        return None;
     }
-    Ok(i + k)
+    Some(i + k)
 }
 
-/// Checks the escape whose backslash is at `i`; returns the offset past it.
-const fn escape_end(b: &[u8], i: usize) -> Result<usize, ReadError> {
+/// Checks the escape whose backslash is at `i`; returns the offset past it,
+/// or `None` for a bad one.
+const fn escape_end(b: &[u8], i: usize) -> Option<usize> {
     match at(b, i + 1) {
-        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Ok(i + 2),
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(i + 2),
         b'u' => match hex4(b, i + 2) {
             // A leading surrogate needs its trailing half right after it.
             Some(0xD800..=0xDBFF) => match (at(b, i + 6), at(b, i + 7), hex4(b, i + 8)) {
-                (b'\\', b'u', Some(0xDC00..=0xDFFF)) => Ok(i + 12),
-                _ => fail(ReadErrorKind::BadString, i),
+                (b'\\', b'u', Some(0xDC00..=0xDFFF)) => Some(i + 12),
+                _ => None,
             },
-            Some(0xDC00..=0xDFFF) | None => fail(ReadErrorKind::BadString, i),
-            Some(_) => Ok(i + 6),
+            Some(0xDC00..=0xDFFF) | None => None,
+            Some(_) => Some(i + 6),
         },
-        _ => fail(ReadErrorKind::BadString, i),
+        _ => None,
     }
 }
 
@@ -627,11 +626,15 @@ impl<'a> Str<'a> {
     }
 
     /// The unescaped value; borrowed when there is nothing to unescape.
+    #[allow(clippy::reserve_after_initialization)] // see below
     pub fn to_str(&self) -> Cow<'a, str> {
         if self.is_plain() {
             return Cow::Borrowed(crate::platform::validated_str(self.raw));
         }
-        let mut out = Vec::with_capacity(self.raw.len());
+        // Reserved rather than `with_capacity`: one allocation routine
+        // (growth's) serves the whole module.
+        let mut out = Vec::new();
+        out.reserve(self.raw.len());
         unescape_into(&mut out, self.raw);
         Cow::Owned(crate::platform::validated_string(out))
     }
@@ -644,7 +647,7 @@ fn unescape_into(out: &mut Vec<u8>, b: &[u8]) {
         let c = at(b, i);
         i += 1;
         if c != b'\\' {
-            out.push(c);
+            put_byte(out, c);
             continue;
         }
         let e = at(b, i);
@@ -676,7 +679,7 @@ fn unescape_into(out: &mut Vec<u8>, b: &[u8]) {
 /// Appends code point `cp` (validated: no surrogates) as UTF-8.
 fn push_utf8(out: &mut Vec<u8>, cp: u32) {
     if cp < 0x80 {
-        out.push(cp as u8);
+        put_byte(out, cp as u8);
         return;
     }
     let (len, lead) = match cp {
@@ -684,10 +687,10 @@ fn push_utf8(out: &mut Vec<u8>, cp: u32) {
         0x800..0x10000 => (3, 0xE0),
         _ => (4, 0xF0),
     };
-    out.push(lead | (cp >> (6 * (len - 1))) as u8);
+    put_byte(out, lead | (cp >> (6 * (len - 1))) as u8);
     let mut shift = 6 * (len - 1);
     while shift > 0 {
         shift -= 6;
-        out.push(0x80 | ((cp >> shift) & 0x3F) as u8);
+        put_byte(out, 0x80 | ((cp >> shift) & 0x3F) as u8);
     }
 }

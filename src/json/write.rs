@@ -41,37 +41,37 @@ impl JsonWriter {
         if self.buf.len() > self.start {
             match self.buf[self.buf.len() - 1] {
                 b'[' | b'{' | b':' => {}
-                _ => self.buf.push(b','),
+                _ => put_byte(&mut self.buf, b','),
             }
         }
     }
 
     pub fn begin_object(&mut self) -> &mut Self {
         self.separate();
-        self.buf.push(b'{');
+        put_byte(&mut self.buf, b'{');
         self
     }
 
     pub fn end_object(&mut self) -> &mut Self {
-        self.buf.push(b'}');
+        put_byte(&mut self.buf, b'}');
         self
     }
 
     pub fn begin_array(&mut self) -> &mut Self {
         self.separate();
-        self.buf.push(b'[');
+        put_byte(&mut self.buf, b'[');
         self
     }
 
     pub fn end_array(&mut self) -> &mut Self {
-        self.buf.push(b']');
+        put_byte(&mut self.buf, b']');
         self
     }
 
     /// A member's key; its value comes next.
     pub fn key(&mut self, key: &str) -> &mut Self {
         self.string(key);
-        self.buf.push(b':');
+        put_byte(&mut self.buf, b':');
         self
     }
 
@@ -84,11 +84,11 @@ impl JsonWriter {
     /// A string made of several pieces, written as one.
     pub fn string_parts(&mut self, parts: &[&str]) -> &mut Self {
         self.separate();
-        self.buf.push(b'"');
+        put_byte(&mut self.buf, b'"');
         for part in parts {
             escape_into(&mut self.buf, part.as_bytes());
         }
-        self.buf.push(b'"');
+        put_byte(&mut self.buf, b'"');
         self
     }
 
@@ -144,47 +144,43 @@ impl JsonWriter {
 /// Appends `json` (valid JSON text) without white space outside strings.
 pub fn compact_into(out: &mut Vec<u8>, json: &[u8]) {
     let mut in_string = false;
+    // After a backslash in a string: the next byte is kept whatever it is.
     let mut escaped = false;
     for &b in json {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
+        if escaped {
+            escaped = false;
+        } else if in_string && b == b'\\' {
+            escaped = true;
         } else if b == b'"' {
-            in_string = true;
-        } else if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+            in_string = !in_string;
+        } else if !in_string && matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
             continue;
         }
-        out.push(b);
+        put_byte(out, b);
     }
 }
 
 /// Appends `s` as a quoted JSON string.
 #[inline(never)]
 pub fn write_escaped(out: &mut Vec<u8>, s: &[u8]) {
-    out.push(b'"');
+    put_byte(out, b'"');
     escape_into(out, s);
-    out.push(b'"');
+    put_byte(out, b'"');
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// The letter after the backslash for each control character, as
+/// serde_json escapes them: a short form where JSON has one, else `u` for
+/// `\u00XX`.
+const CONTROL_ESCAPES: &[u8; 32] = b"uuuuuuuubtnufruuuuuuuuuuuuuuuuuu";
 
 /// How serde_json escapes byte `b`: `0` for none, `u` for `\u00XX`, else the
 /// letter after the backslash.
 const fn escape_of(b: u8) -> u8 {
     match b {
-        b'"' => b'"',
-        b'\\' => b'\\',
-        0x08 => b'b',
-        0x0c => b'f',
-        b'\n' => b'n',
-        b'\r' => b'r',
-        b'\t' => b't',
-        0..=0x1f => b'u',
+        b'"' | b'\\' => b,
+        0..=0x1f => CONTROL_ESCAPES[b as usize],
         _ => 0,
     }
 }
@@ -192,17 +188,13 @@ const fn escape_of(b: u8) -> u8 {
 /// Writes the escape for `b` into `out` and returns its length (0 when `b`
 /// needs none). Shared with the panic path, which cannot allocate.
 pub fn escape_byte(b: u8, out: &mut [u8; 6]) -> usize {
-    match escape_of(b) {
+    let letter = escape_of(b);
+    // Written whole either way; the length says how much of it counts.
+    *out = [b'\\', letter, b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]];
+    match letter {
         0 => 0,
-        b'u' => {
-            *out = [b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]];
-            6
-        }
-        letter => {
-            out[0] = b'\\';
-            out[1] = letter;
-            2
-        }
+        b'u' => 6,
+        _ => 2,
     }
 }
 
@@ -211,7 +203,7 @@ pub fn escape_into(out: &mut Vec<u8>, s: &[u8]) {
     let mut esc = [0u8; 6];
     for &b in s {
         match escape_byte(b, &mut esc) {
-            0 => out.push(b),
+            0 => put_byte(out, b),
             n => put(out, esc.get(..n).unwrap_or(&[])),
         }
     }
@@ -222,4 +214,12 @@ pub fn escape_into(out: &mut Vec<u8>, s: &[u8]) {
 #[inline(never)]
 pub fn put(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(bytes);
+}
+
+/// Appends one byte through [`put`]. Used instead of `Vec::push` on the
+/// paths a module runs: with no push, alloc's second growth routine
+/// (`grow_one`) is not linked, and one out-of-line call is as small.
+#[inline(never)]
+pub fn put_byte(out: &mut Vec<u8>, byte: u8) {
+    put(out, &[byte]);
 }

@@ -74,18 +74,27 @@ fn manifest_asked() -> bool {
     if argc < 2 {
         return false;
     }
-    let mut pointers = alloc::vec![core::ptr::null_mut::<u8>(); argc];
-    let mut text = alloc::vec![0u8; size];
-    // SAFETY: both buffers have the sizes `args_sizes_get` asked for.
-    if unsafe { wasi::args_get(pointers.as_mut_ptr(), text.as_mut_ptr()) }.is_err() {
+    // One allocation of words holds both: argv's pointers, then its text.
+    // Saturating: a sum past memory fails in the allocation, never wraps to a short buffer.
+    let words = argc.saturating_add(size.div_ceil(core::mem::size_of::<usize>()));
+    let mut buf = alloc::vec![0usize; words];
+    let (pointers, text) = buf.split_at_mut(argc.min(words));
+    let text = text.as_mut_ptr().cast::<u8>();
+    // SAFETY: `pointers` has room for `argc` pointers and `text` for `size`
+    // bytes, as `args_sizes_get` asked.
+    if unsafe { wasi::args_get(pointers.as_mut_ptr().cast(), text) }.is_err() {
         return false;
     }
+    // SAFETY: the words after the pointers hold at least `size` bytes, now written.
+    let text = unsafe { core::slice::from_raw_parts(text, size) };
     // argv[1] points into `text`; find it there rather than trust the pointer.
-    let second = pointers.get(1).copied().unwrap_or(core::ptr::null_mut());
-    let at = (second as usize).wrapping_sub(text.as_ptr() as usize);
+    let second = pointers.get(1).copied().unwrap_or(0);
+    let at = second.wrapping_sub(text.as_ptr() as usize);
+    // argv[1] ends at a NUL (or the end of the text): it is the flag when
+    // the flag's bytes stand there and then that end.
+    let flag = protocol::MANIFEST_FLAG.as_bytes();
     let arg = text.get(at..).unwrap_or(&[]);
-    let arg = arg.split(|&b| b == 0).next().unwrap_or(&[]);
-    arg == protocol::MANIFEST_FLAG.as_bytes()
+    arg.get(..flag.len()) == Some(flag) && arg.get(flag.len()).is_none_or(|&b| b == 0)
 }
 
 /// The program's `main`: the manifest, or requests until stdin ends.
@@ -107,49 +116,25 @@ fn run_tool(tool: &Tool, args: &Args<'_>, id: &[u8], package: &Package) -> Resul
     result
 }
 
-/// Output for the panic path: a fixed buffer, flushed when full, so
-/// nothing is allocated after the heap may have run out.
-struct PanicOut {
-    fd: u32,
-    buf: [u8; 256],
-    len: usize,
-}
-
-impl PanicOut {
-    fn new(fd: u32) -> PanicOut {
-        PanicOut { fd, buf: [0; 256], len: 0 }
-    }
-
-    fn push(&mut self, bytes: &[u8]) -> &mut Self {
-        for &b in bytes {
-            if self.len >= self.buf.len() {
-                self.flush();
-            }
-            if let Some(slot) = self.buf.get_mut(self.len) {
-                *slot = b;
-                self.len += 1;
-            }
+/// Writes each of `parts` to `fd`, escaped as the inside of a JSON string
+/// when `escape` is set. For the panic path: straight to the descriptor, so
+/// nothing is allocated after the heap may have run out. Slow (an escaped
+/// part goes a byte or an escape at a time), but it runs once, to end the
+/// process.
+fn write_parts(fd: u32, parts: &[&[u8]], escape: bool) {
+    for part in parts {
+        if !escape {
+            let _ = write_all(fd, part);
+            continue;
         }
-        self
-    }
-
-    /// Pushes `bytes` escaped as the inside of a JSON string.
-    fn push_escaped(&mut self, bytes: &[u8]) -> &mut Self {
-        let mut esc = [0u8; 6];
-        for &b in bytes {
+        for &b in *part {
+            let mut esc = [0; 6];
             let n = escape_byte(b, &mut esc);
             if n == 0 {
-                self.push(&[b]);
-            } else {
-                self.push(&esc[..n]);
+                esc[0] = b;
             }
+            let _ = write_all(fd, esc.get(..n.max(1)).unwrap_or(&[]));
         }
-        self
-    }
-
-    fn flush(&mut self) {
-        let _ = write_all(self.fd, self.buf.get(..self.len).unwrap_or(&[]));
-        self.len = 0;
     }
 }
 
@@ -163,12 +148,9 @@ fn fail(what: &str, file: &str, line: u32) -> ! {
     let mut digits = [0u8; 20];
     let colon: &[u8] = if what.is_empty() { b"" } else { b": " };
     let parts: [&[u8]; 6] = [colon, what.as_bytes(), b" (at ", file.as_bytes(), b":", num::u64_digits(line as u64, &mut digits)];
-    let mut err = PanicOut::new(STDERR);
-    err.push(b"panicked");
-    for part in parts {
-        err.push(part);
-    }
-    err.push(b")\n").flush();
+    write_parts(STDERR, &[b"panicked"], false);
+    write_parts(STDERR, &parts, false);
+    write_parts(STDERR, &[b")\n"], false);
     let package = CALL_PACKAGE.swap(core::ptr::null_mut(), Ordering::Relaxed);
     let code = if package.is_null() {
         101
@@ -179,16 +161,13 @@ fn fail(what: &str, file: &str, line: u32) -> ! {
             let id = core::slice::from_raw_parts(CALL_ID.load(Ordering::Relaxed), CALL_ID_LEN.load(Ordering::Relaxed));
             (&*package, id)
         };
-        let mut out = PanicOut::new(STDOUT);
-        out.push(b"{\"id\":").push(id);
-        out.push(b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"");
-        out.push_escaped(package.name.as_bytes()).push(b"\",\"version\":\"");
-        out.push_escaped(package.version.as_bytes());
-        out.push(b"\"}},\"content\":[{\"text\":\"tool panicked");
-        for part in parts {
-            out.push_escaped(part);
-        }
-        out.push(b")\",\"type\":\"text\"}],\"isError\":true,\"resultType\":\"complete\"}}\n").flush();
+        write_parts(STDOUT, &[b"{\"id\":", id, protocol::RESULT_AFTER_ID, b"\""], false);
+        write_parts(STDOUT, &[package.name.as_bytes()], true);
+        write_parts(STDOUT, &[b"\",\"version\":\""], false);
+        write_parts(STDOUT, &[package.version.as_bytes()], true);
+        write_parts(STDOUT, &[b"\"}},\"content\":[{\"text\":\"tool panicked"], false);
+        write_parts(STDOUT, &parts, true);
+        write_parts(STDOUT, &[b")\",\"type\":\"text\"}],\"isError\":true,\"resultType\":\"complete\"}}\n"], false);
         // The request is answered; the process ends cleanly.
         0
     };

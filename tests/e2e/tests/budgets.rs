@@ -19,12 +19,13 @@ const KIB: u64 = 1024;
 ///
 /// hello's target is 16 KiB with dlmalloc and 8 KiB with the lean
 /// allocator; it is not met yet (see the README), so its budget holds it
-/// where it is until the core shrinks: lower these numbers as it does.
+/// where it is until the core shrinks: lower these numbers as it does
+/// (to its size rounded up to the next 512 bytes, plus 512).
 const BUDGETS: &[(&str, u64, u64)] = &[
     ("echo", 27 * KIB, 21 * KIB),        // 24,350 / 18,449 bytes
     ("fetch", 41 * KIB, 35 * KIB),       // 36,974 / 31,069
     ("files", 45 * KIB, 39 * KIB),       // 40,715 / 34,831
-    ("hello", 24 * KIB, 18 * KIB),       // 23,356 / 17,455 (target: 16 KiB / 8 KiB)
+    ("hello", 22016, 15872),             // 21,072 / 15,158 (target: 16 KiB / 8 KiB)
     ("plot", 81 * KIB, 75 * KIB),        // 74,847 / 68,949
     ("typed", 63 * KIB, 57 * KIB),       // 57,096 / 51,193
     ("typed_serde", 50 * KIB, 44 * KIB), // 45,626 / 39,760
