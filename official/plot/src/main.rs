@@ -23,6 +23,13 @@ mod png;
 #[path = "../../../src/json/num.rs"]
 mod num;
 
+/// What `src/json/num.rs` needs of subako-tiny's JSON writer.
+mod write {
+    pub fn put_byte(out: &mut Vec<u8>, byte: u8) {
+        out.push(byte);
+    }
+}
+
 /// What `src/png.rs` needs of subako-tiny's `fs`, over std.
 mod fs {
     pub struct File(pub std::fs::File);
