@@ -237,7 +237,7 @@ fn fuzz_example(name: &str, features: &[&'static str]) -> String {
     let module = module(name, features);
     let volume = tempfile::tempdir().unwrap();
     let valid = valid_requests(&module, volume.path());
-    let mut rng = Rng(0x5eed_0008 ^ name.bytes().fold(0, |h, b| h * 31 + b as u64));
+    let mut rng = Rng(0x5eed_0008 ^ name.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64)));
     let (mut sent, mut answered) = (0, 0);
     let mut slowest = Duration::ZERO;
     for run_index in 0..RUNS {

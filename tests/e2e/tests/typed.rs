@@ -1,8 +1,11 @@
-//! The two `typed` packages as real `.wasm` in real wasmtime: `typed`
-//! (plain accessors, arguments checked by `validated!`) and `typed_serde`
+//! The `typed` packages as real `.wasm` in real wasmtime: `typed` (plain
+//! accessors, arguments checked by `validated!`) and `typed_serde`
 //! (miniserde structs, feature `miniserde`) answer the same calls the same
 //! way, word for word, except where miniserde alone decides that an input
 //! is bad: then both are isError results starting `invalid input`.
+//! `typed_by_hand` (accessors, rules checked by hand) answers every good
+//! call byte for byte as `typed` does, and every bad one with an isError
+//! result too, in its own words.
 
 use std::sync::OnceLock;
 
@@ -16,6 +19,7 @@ mod typed;
 struct Modules {
     plain: Module,
     serde: Module,
+    by_hand: Module,
 }
 
 fn modules() -> &'static Modules {
@@ -27,6 +31,7 @@ fn modules() -> &'static Modules {
             &Variant { features: vec!["miniserde"], default_features: true },
         ))
         .unwrap(),
+        by_hand: Module::from_file(example("typed_by_hand")).unwrap(),
     })
 }
 
@@ -51,7 +56,15 @@ fn call_line(arguments: Option<Value>) -> String {
 fn both(arguments: Value) -> (String, String) {
     let line = call_line(Some(arguments));
     let m = modules();
-    (exchange(&m.plain, &line), exchange(&m.serde, &line))
+    let (plain, serde) = (exchange(&m.plain, &line), exchange(&m.serde, &line));
+    let by_hand = exchange(&m.by_hand, &line);
+    if result(&plain).get("isError").is_none() {
+        assert_eq!(by_hand, plain, "typed_by_hand, for {line}");
+    } else {
+        let (ours, theirs) = (error(&by_hand), error(&plain));
+        assert!(ours == theirs || ours.starts_with("invalid input"), "typed_by_hand, for {line}: {ours} (typed: {theirs})");
+    }
+    (plain, serde)
 }
 
 fn result(stdout: &str) -> Value {
