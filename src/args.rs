@@ -114,9 +114,9 @@ fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolErr
         Some(n) if n >= min && n <= max => Ok(n),
         _ => {
             let mut range = alloc::vec::Vec::new();
-            range.extend_from_slice(b"an integer from ");
+            crate::json::write::put(&mut range, b"an integer from ");
             crate::json::num::write_i64(&mut range, min);
-            range.extend_from_slice(b" to ");
+            crate::json::write::put(&mut range, b" to ");
             crate::json::num::write_i64(&mut range, max);
             let range = crate::platform::validated_string(range);
             Err(must_be(field, &range))

@@ -50,6 +50,7 @@ pub mod png;
 #[doc(hidden)]
 pub mod platform;
 pub mod protocol;
+pub mod rendered;
 pub mod reply;
 pub mod schema;
 #[cfg(feature = "miniserde")]
@@ -68,18 +69,26 @@ pub use reply::{Reply, ToolError};
 #[macro_export]
 macro_rules! main {
     ($package:expr) => {
-        static __SUBAKO_PACKAGE: $crate::Package = $package;
+        const __SUBAKO_PACKAGE: $crate::Package = $package;
+        // The package's fixed answers, rendered at build time: the module
+        // keeps them and each tool's name and function, not the table.
+        static __SUBAKO_TEXT: [u8; $crate::rendered::len(&__SUBAKO_PACKAGE)] =
+            $crate::rendered::array(&__SUBAKO_PACKAGE);
+        static __SUBAKO_TOOLS: [$crate::rendered::Callable; __SUBAKO_PACKAGE.tools.len()] =
+            $crate::rendered::callables(&__SUBAKO_PACKAGE);
+        static __SUBAKO_RENDERED: $crate::rendered::Rendered<'static> =
+            $crate::rendered::Rendered::new(&__SUBAKO_PACKAGE, &__SUBAKO_TEXT, &__SUBAKO_TOOLS);
 
         #[cfg(target_arch = "wasm32")]
         #[unsafe(no_mangle)]
         extern "C" fn __main_void() -> i32 {
-            $crate::platform::run(&__SUBAKO_PACKAGE)
+            $crate::platform::run(&__SUBAKO_RENDERED)
         }
 
         #[cfg(not(target_arch = "wasm32"))]
         #[allow(dead_code)] // when a test includes the example as a module
         fn main() {
-            ::std::process::exit($crate::platform::run(&__SUBAKO_PACKAGE))
+            ::std::process::exit($crate::platform::run(&__SUBAKO_RENDERED))
         }
     };
 }

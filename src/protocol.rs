@@ -8,9 +8,10 @@
 use alloc::vec::Vec;
 
 use crate::args::Args;
-use crate::json::write::{compact_into, escape_into, put, put_byte, write_escaped};
+use crate::json::write::{escape_into, put};
 use crate::json::{Kind, Object, Str, Value, num};
-use crate::package::Package;
+use crate::package::{Package, ToolFn};
+use crate::rendered::{self, Callable, Rendered};
 use crate::reply::{self, Reply, ToolError};
 
 /// The MCP revision this crate speaks.
@@ -26,6 +27,19 @@ pub const METHOD_NOT_FOUND: i64 = -32601;
 pub const INVALID_PARAMS: i64 = -32602;
 pub const INTERNAL_ERROR: i64 = -32603;
 pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+
+// Each error's code and the start of its message, as one fixed text: a
+// module then carries no code to write the numbers.
+const PARSE_ERROR_HEAD: &[u8] = b"-32700,\"message\":\"not JSON: ";
+const NOT_A_MESSAGE: &[u8] = b"-32600,\"message\":\"not a message: ";
+const LINE_TOO_LONG: &[u8] = b"-32600,\"message\":\"line too long: over ";
+const UNKNOWN_VERSION: &[u8] = b"-32600,\"message\":\"unknown JSON-RPC version: ";
+const NOT_A_REQUEST: &[u8] = b"-32600,\"message\":\"neither a request, a notification, nor a response";
+const UNKNOWN_METHOD: &[u8] = b"-32601,\"message\":\"unknown method: ";
+const NO_SUCH_CURSOR: &[u8] = b"-32602,\"message\":\"no such cursor";
+const NAME_NOT_STRING: &[u8] = b"-32602,\"message\":\"invalid tools/call params: `name` must be a string";
+const MISSING_META: &[u8] = b"-32602,\"message\":\"missing _meta ";
+const STDIN_UNREADABLE: &[u8] = b"-32603,\"message\":\"stdin unreadable: errno ";
 
 const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 const CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
@@ -48,21 +62,32 @@ pub struct IoError {
 
 /// What runs a tool: the guest's back end catches a panic there and still
 /// answers the request.
-pub type Runner = fn(&crate::Tool, &Args<'_>, &[u8], &Package) -> Result<Reply, ToolError>;
+pub type Runner = fn(ToolFn, &Args<'_>, &[u8], &Rendered<'_>) -> Result<Reply, ToolError>;
 
-fn run_plain(tool: &crate::Tool, args: &Args<'_>, _id: &[u8], _package: &Package) -> Result<Reply, ToolError> {
-    (tool.run)(args)
+fn run_plain(tool: ToolFn, args: &Args<'_>, _id: &[u8], _package: &Rendered<'_>) -> Result<Reply, ToolError> {
+    tool(args)
+}
+
+/// [`serve_rendered`] for a package whose fixed answers are rendered now,
+/// at run time: for hosts and tests. A module's `main!` renders them at
+/// build time instead.
+pub fn serve(package: &Package, manifest: bool, io: &mut impl Io, runner: Runner) -> i32 {
+    let mut text = Vec::new();
+    crate::platform::resize_zeroed(&mut text, rendered::len(package));
+    rendered::render(package, &mut text);
+    let tools: Vec<Callable> = package.tools.iter().map(|t| Callable { name: t.name, run: t.run }).collect();
+    serve_rendered(&Rendered::new(package, &text, &tools), manifest, io, runner)
 }
 
 /// The whole process: the manifest when `manifest` is asked for, otherwise
 /// every request on `io` until it ends. Returns the exit code.
-pub fn serve(package: &Package, manifest: bool, io: &mut impl Io, runner: Runner) -> i32 {
+pub fn serve_rendered(package: &Rendered<'_>, manifest: bool, io: &mut impl Io, runner: Runner) -> i32 {
     let mut lines = LineReader::new(package.max_line);
     let mut out = Vec::new();
     loop {
         // The manifest is sent as a last answer is, without reading input.
         let more = if manifest {
-            write_manifest(&mut out, package);
+            put(&mut out, package.manifest());
             false
         } else {
             match lines.next(io) {
@@ -74,13 +99,13 @@ pub fn serve(package: &Package, manifest: bool, io: &mut impl Io, runner: Runner
                 Line::TooLong => {
                     let mut max = [0; 20];
                     let max = num::u64_digits(package.max_line as u64, &mut max);
-                    write_error(&mut out, None, INVALID_REQUEST, &[b"line too long: over ", max, b" bytes"]);
+                    write_error(&mut out, None, &[LINE_TOO_LONG, max, b" bytes"]);
                     true
                 }
                 Line::Unreadable(e) => {
                     let mut errno = [0; 20];
                     let errno = num::u64_digits(e.errno as u64, &mut errno);
-                    write_error(&mut out, None, INTERNAL_ERROR, &[b"stdin unreadable: errno ", errno]);
+                    write_error(&mut out, None, &[STDIN_UNREADABLE, errno]);
                     false
                 }
             }
@@ -201,7 +226,8 @@ impl LineReader {
             self.filled = kept;
             self.searched = kept;
             if self.buf.len() - kept < READ_CHUNK {
-                self.buf.resize(self.buf.capacity().max(kept + READ_CHUNK), 0);
+                let len = self.buf.capacity().max(kept + READ_CHUNK);
+                crate::platform::resize_zeroed(&mut self.buf, len);
             }
             let read = io.read(self.buf.get_mut(kept..).unwrap_or(&mut []));
             let n = *read.as_ref().unwrap_or(&0);
@@ -216,32 +242,31 @@ impl LineReader {
 
 /// Appends the answer to the message on `line`, if it asks for one.
 #[inline(never)]
-pub fn serve_line(package: &Package, line: &[u8], out: &mut Vec<u8>, runner: Runner) {
+pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner: Runner) {
     let message = match crate::json::parse(line) {
         Ok(message) => message,
         Err(e) => {
             let mut column = [0; 20];
             let column = num::u64_digits(e.offset as u64 + 1, &mut column);
             let why = e.kind.describe().as_bytes();
-            return write_error(out, None, PARSE_ERROR, &[b"not JSON: ", why, b" at column ", column]);
+            return write_error(out, None, &[PARSE_ERROR_HEAD, why, b" at column ", column]);
         }
     };
     let (message, id_raw, jsonrpc, method) = match message_fields(message) {
         Ok(fields) => fields,
-        Err(why) => return write_error(out, None, INVALID_REQUEST, &[b"not a message: ", why]),
+        Err(why) => return write_error(out, None, &[NOT_A_MESSAGE, why]),
     };
     if !jsonrpc.eq_str("2.0") {
-        let version = jsonrpc.to_str();
-        return write_error(out, id_raw, INVALID_REQUEST, &[b"unknown JSON-RPC version: ", version.as_bytes()]);
+        error_head(out, UNKNOWN_VERSION);
+        write_normalized(out, jsonrpc);
+        return error_tail(out, id_raw);
     }
     let (id, method) = match (id_raw, method) {
         (Some(id), Some(method)) => (id, method),
         (None, Some(_)) => return,
         // A response (its `result` or `error` not null) is answered by nothing.
         (Some(_), None) if ["result", "error"].iter().any(|&key| message.get(key).is_some_and(|v| !v.is_null())) => return,
-        (id, None) => {
-            return write_error(out, id, INVALID_REQUEST, &[b"neither a request, a notification, nor a response"]);
-        }
+        (id, None) => return write_error(out, id, &[NOT_A_REQUEST]),
     };
     let params = message.get("params").and_then(|p| p.as_object());
     if let Err(()) = check_meta(out, id, params) {
@@ -249,16 +274,17 @@ pub fn serve_line(package: &Package, line: &[u8], out: &mut Vec<u8>, runner: Run
     }
     if method.eq_str("server/discover") {
         begin_result(out, id, package);
-        put(out, b"\"capabilities\":{\"tools\":{}},\"resultType\":\"complete\",\"supportedVersions\":[\"2026-07-28\"]}}\n");
+        put(out, package.discover());
     } else if method.eq_str("tools/list") {
         // Every tool is on the first page, so no cursor names another.
         if params.is_some_and(|p| p.get("cursor").is_some()) {
-            return write_error(out, Some(id), INVALID_PARAMS, &[b"no such cursor"]);
+            return write_error(out, Some(id), &[NO_SUCH_CURSOR]);
         }
-        write_tools(out, id, package);
+        begin_result(out, id, package);
+        put(out, package.tools());
     } else if method.eq_str("tools/call") {
         let Some(name) = params.and_then(|p| p.get("name")).and_then(|n| n.as_str()) else {
-            return write_error(out, Some(id), INVALID_PARAMS, &[b"invalid tools/call params: `name` must be a string"]);
+            return write_error(out, Some(id), &[NAME_NOT_STRING]);
         };
         let arguments = params.and_then(|p| p.get("arguments"));
         let result = call(package, name, arguments, id, runner);
@@ -271,9 +297,16 @@ pub fn serve_line(package: &Package, line: &[u8], out: &mut Vec<u8>, runner: Run
         }
         put(out, b"}}\n");
     } else {
-        let name = method.to_str();
-        write_error(out, Some(id), METHOD_NOT_FOUND, &[b"unknown method: ", name.as_bytes()]);
+        error_head(out, UNKNOWN_METHOD);
+        write_normalized(out, method);
+        error_tail(out, Some(id));
     }
+}
+
+/// Appends string `s` escaped as serde_json escapes its value: decoded,
+/// then written again, as the official SDK echoes a string it read.
+fn write_normalized(out: &mut Vec<u8>, s: Str<'_>) {
+    escape_into(out, s.to_str().as_bytes());
 }
 
 /// A message's object, its id's text, `jsonrpc` and `method`, read as the
@@ -303,7 +336,7 @@ fn message_fields(message: Value<'_>) -> Result<(Object<'_>, Option<&[u8]>, Str<
     Ok((message, id_raw, jsonrpc, method))
 }
 
-fn call(package: &Package, name: Str<'_>, arguments: Option<Value<'_>>, id: &[u8], runner: Runner) -> Result<Reply, ToolError> {
+fn call(package: &Rendered<'_>, name: Str<'_>, arguments: Option<Value<'_>>, id: &[u8], runner: Runner) -> Result<Reply, ToolError> {
     let Some(tool) = package.tools.iter().find(|t| name.eq_str(t.name)) else {
         return Err(ToolError::from_parts(&["unknown tool: ", &name.to_str()]));
     };
@@ -315,7 +348,7 @@ fn call(package: &Package, name: Str<'_>, arguments: Option<Value<'_>>, id: &[u8
             None => return Err(ToolError::invalid_input(&["arguments must be an object, not ", v.kind().article_name()])),
         },
     };
-    runner(tool, &args, id, package)
+    runner(tool.run, &args, id, package)
 }
 
 /// Checks the `_meta` every request carries: the revision, which must be
@@ -330,83 +363,50 @@ fn check_meta(out: &mut Vec<u8>, id: &[u8], params: Option<crate::json::Object<'
     let missing = match version.and_then(|v| v.as_str()) {
         None => VERSION_KEY,
         Some(version) if !version.eq_str(PROTOCOL_VERSION) => {
-            put(out, b"{\"error\":{\"code\":-32022,\"data\":{\"requested\":\"");
-            escape_into(out, version.to_str().as_bytes());
-            put(out, b"\",\"supported\":[\"2026-07-28\"]},\"message\":\"Unsupported protocol version\"},\"id\":");
-            put(out, id);
-            put(out, b",\"jsonrpc\":\"2.0\"}\n");
+            error_head(out, b"-32022,\"data\":{\"requested\":\"");
+            write_normalized(out, version);
+            put(out, b"\",\"supported\":[\"2026-07-28\"]},\"message\":\"Unsupported protocol version");
+            error_tail(out, Some(id));
             return Err(());
         }
         Some(_) if capabilities => return Ok(()),
         Some(_) => CAPABILITIES_KEY,
     };
-    let why: [&[u8]; 3] = [b"missing _meta ", missing.as_bytes(), b"; this server speaks MCP 2026-07-28"];
-    write_error(out, Some(id), INVALID_PARAMS, &why);
+    write_error(out, Some(id), &[MISSING_META, missing.as_bytes(), b"; this server speaks MCP 2026-07-28"]);
     Err(())
 }
 
-/// What follows the id at the start of every result, up to the server's
-/// name. Shared with the panic path's answer, so modules carry it once.
-pub(crate) const RESULT_AFTER_ID: &[u8] = b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":";
-
 /// Writes `{"id":…,"jsonrpc":"2.0","result":{"_meta":{…},` — the start of
 /// every result, signed with the package's name and version.
-fn begin_result(out: &mut Vec<u8>, id: &[u8], package: &Package) {
+fn begin_result(out: &mut Vec<u8>, id: &[u8], package: &Rendered<'_>) {
     put(out, b"{\"id\":");
     put(out, id);
-    put(out, RESULT_AFTER_ID);
-    write_escaped(out, package.name.as_bytes());
-    put(out, b",\"version\":");
-    write_escaped(out, package.version.as_bytes());
-    put(out, b"}},");
+    put(out, package.result_prefix());
 }
 
-fn write_tools(out: &mut Vec<u8>, id: &[u8], package: &Package) {
-    begin_result(out, id, package);
-    put(out, b"\"cacheScope\":\"public\",\"resultType\":\"complete\",\"tools\":[");
-    for (i, tool) in package.tools.iter().enumerate() {
-        if i > 0 {
-            put_byte(out, b',');
-        }
-        put(out, b"{\"description\":");
-        write_escaped(out, tool.description.as_bytes());
-        put(out, b",\"inputSchema\":");
-        compact_into(out, tool.input_schema.as_bytes());
-        put(out, b",\"name\":");
-        write_escaped(out, tool.name.as_bytes());
-        if let Some(schema) = tool.output_schema {
-            put(out, b",\"outputSchema\":");
-            compact_into(out, schema.as_bytes());
-        }
-        put_byte(out, b'}');
-    }
-    // A module's tools never change: a client may keep them for a day.
-    put(out, b"],\"ttlMs\":86400000}}\n");
-}
-
-/// Appends a JSON-RPC error line whose message is `parts` joined; `id` is
-/// `null` where none was readable.
-#[inline(never)]
-pub fn write_error(out: &mut Vec<u8>, id: Option<&[u8]>, code: i64, parts: &[&[u8]]) {
+/// Starts a JSON-RPC error: `head` is the code and the start of the
+/// message, as the `*_HEAD` constants hold them.
+fn error_head(out: &mut Vec<u8>, head: &[u8]) {
     put(out, b"{\"error\":{\"code\":");
-    num::write_i64(out, code);
-    put(out, b",\"message\":\"");
-    for part in parts {
-        escape_into(out, part);
-    }
+    put(out, head);
+}
+
+/// Ends the message a JSON-RPC error started and the line; `id` is `null`
+/// where none was readable.
+fn error_tail(out: &mut Vec<u8>, id: Option<&[u8]>) {
     put(out, b"\"},\"id\":");
     put(out, id.unwrap_or(b"null"));
     put(out, b",\"jsonrpc\":\"2.0\"}\n");
 }
 
-/// The manifest, `subako-package.json`, as serde_json writes it pretty.
+/// Appends a JSON-RPC error line: `parts[0]` is the code and the start of
+/// the message (written as it is), the other parts end the message (ASCII
+/// the crate wrote, needing no escapes).
 #[inline(never)]
-pub fn write_manifest(out: &mut Vec<u8>, package: &Package) {
-    put(out, b"{\n  \"abi\": ");
-    num::write_u64(out, ABI as u64);
-    put(out, b",\n  \"name\": ");
-    write_escaped(out, package.name.as_bytes());
-    put(out, b",\n  \"description\": ");
-    write_escaped(out, package.description.as_bytes());
-    put(out, b"\n}\n");
+fn write_error(out: &mut Vec<u8>, id: Option<&[u8]>, parts: &[&[u8]]) {
+    put(out, b"{\"error\":{\"code\":");
+    for part in parts {
+        put(out, part);
+    }
+    error_tail(out, id);
 }

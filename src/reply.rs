@@ -5,7 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::json::JsonWriter;
-use crate::json::write::{escape_into, put_byte, write_escaped};
+use crate::json::write::{escape_into, put, put_byte, write_escaped};
 
 /// A failure the model should read: the message is all it is told.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,13 +31,12 @@ impl ToolError {
 
     /// `prefix` and `parts`, joined into one message.
     fn joined(prefix: &str, parts: &[&str]) -> ToolError {
-        // Grown by `push_str`, not made by `String::from`: see `Str::to_str`.
-        let mut message = String::new();
-        message.push_str(prefix);
+        let mut message = Vec::new();
+        put(&mut message, prefix.as_bytes());
         for part in parts {
-            message.push_str(part);
+            put(&mut message, part.as_bytes());
         }
-        ToolError { message }
+        ToolError { message: crate::platform::validated_string(message) }
     }
 
     pub fn message(&self) -> &str {
@@ -104,13 +103,13 @@ impl Reply {
             Some(slash) => path.get(slash + 1..).unwrap_or(path),
             None => path,
         };
-        out.extend_from_slice(b"{\"name\":");
+        put(out, b"{\"name\":");
         write_escaped(out, name.as_bytes());
-        out.extend_from_slice(b",\"type\":\"resource_link\",\"uri\":\"");
+        put(out, b",\"type\":\"resource_link\",\"uri\":\"");
         let mut uri = Vec::new();
         file_uri(&mut uri, path);
         escape_into(out, &uri);
-        out.extend_from_slice(b"\"}");
+        put(out, b"\"}");
         reply
     }
 
@@ -119,11 +118,11 @@ impl Reply {
     pub fn with_image_base64(self, mime_type: &str, base64: &str) -> Reply {
         let mut reply = self.block();
         let out = &mut reply.blocks;
-        out.extend_from_slice(b"{\"data\":");
+        put(out, b"{\"data\":");
         write_escaped(out, base64.as_bytes());
-        out.extend_from_slice(b",\"mimeType\":");
+        put(out, b",\"mimeType\":");
         write_escaped(out, mime_type.as_bytes());
-        out.extend_from_slice(b",\"type\":\"image\"}");
+        put(out, b",\"type\":\"image\"}");
         reply
     }
 
@@ -138,11 +137,11 @@ impl Reply {
 /// serde_json writes them. `structuredContent` comes after, and is the
 /// caller's.
 pub(crate) fn write_content(out: &mut Vec<u8>, result: &Result<Reply, ToolError>) {
-    out.extend_from_slice(b"\"content\":[");
+    put(out, b"\"content\":[");
     match result {
         Err(error) => {
             write_text_block(out, error.message.as_bytes());
-            out.extend_from_slice(b"],\"isError\":true");
+            put(out, b"],\"isError\":true");
         }
         Ok(reply) => {
             if let Some(json) = &reply.structured {
@@ -151,16 +150,16 @@ pub(crate) fn write_content(out: &mut Vec<u8>, result: &Result<Reply, ToolError>
                     put_byte(out, b',');
                 }
             }
-            out.extend_from_slice(&reply.blocks);
+            put(out, &reply.blocks);
             put_byte(out, b']');
         }
     }
 }
 
 fn write_text_block(out: &mut Vec<u8>, text: &[u8]) {
-    out.extend_from_slice(b"{\"text\":");
+    put(out, b"{\"text\":");
     write_escaped(out, text);
-    out.extend_from_slice(b",\"type\":\"text\"}");
+    put(out, b",\"type\":\"text\"}");
 }
 
 /// The URI of the file at `path`: `volume:///` and its path beneath
@@ -169,11 +168,11 @@ fn write_text_block(out: &mut Vec<u8>, text: &[u8]) {
 pub fn file_uri(out: &mut Vec<u8>, path: &str) {
     let rest = match path.strip_prefix("/volume/") {
         Some(inside) => {
-            out.extend_from_slice(b"volume:///");
+            put(out, b"volume:///");
             inside
         }
         None => {
-            out.extend_from_slice(b"file://");
+            put(out, b"file://");
             path
         }
     };
@@ -182,7 +181,7 @@ pub fn file_uri(out: &mut Vec<u8>, path: &str) {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
             put_byte(out, b);
         } else {
-            out.extend_from_slice(&[b'%', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
+            put(out, &[b'%', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
         }
     }
 }

@@ -21,7 +21,7 @@ pub fn u64_digits(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
 
 /// Appends the decimal digits of `n`.
 pub fn write_u64(out: &mut Vec<u8>, n: u64) {
-    out.extend_from_slice(u64_digits(n, &mut [0; 20]));
+    super::write::put(out, u64_digits(n, &mut [0; 20]));
 }
 
 pub fn write_i64(out: &mut Vec<u8>, n: i64) {
@@ -36,7 +36,7 @@ pub fn write_i64(out: &mut Vec<u8>, n: i64) {
 /// cannot hold it.
 pub fn write_f64(out: &mut Vec<u8>, x: f64) {
     if !x.is_finite() {
-        out.extend_from_slice(b"null");
+        super::write::put(out, b"null");
         return;
     }
     let mut buf = ryu::Buffer::new();
@@ -46,9 +46,9 @@ pub fn write_f64(out: &mut Vec<u8>, x: f64) {
         Some(e) => text.split_at(e + 1),
         None => (text, &[][..]),
     };
-    out.extend_from_slice(digits);
+    super::write::put(out, digits);
     if exponent.first().is_some_and(|&b| b != b'-') {
         put_byte(out, b'+');
     }
-    out.extend_from_slice(exponent);
+    super::write::put(out, exponent);
 }

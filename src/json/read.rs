@@ -626,15 +626,11 @@ impl<'a> Str<'a> {
     }
 
     /// The unescaped value; borrowed when there is nothing to unescape.
-    #[allow(clippy::reserve_after_initialization)] // see below
     pub fn to_str(&self) -> Cow<'a, str> {
         if self.is_plain() {
             return Cow::Borrowed(crate::platform::validated_str(self.raw));
         }
-        // Reserved rather than `with_capacity`: one allocation routine
-        // (growth's) serves the whole module.
         let mut out = Vec::new();
-        out.reserve(self.raw.len());
         unescape_into(&mut out, self.raw);
         Cow::Owned(crate::platform::validated_string(out))
     }

@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 
 use super::num;
 
+
 /// Writes one JSON document into a growable buffer.
 #[derive(Default, Debug, Clone)]
 pub struct JsonWriter {
@@ -114,13 +115,13 @@ impl JsonWriter {
 
     pub fn bool(&mut self, b: bool) -> &mut Self {
         self.separate();
-        self.buf.extend_from_slice(if b { b"true" } else { b"false" });
+        put(&mut self.buf, if b { b"true" } else { b"false" });
         self
     }
 
     pub fn null(&mut self) -> &mut Self {
         self.separate();
-        self.buf.extend_from_slice(b"null");
+        put(&mut self.buf, b"null");
         self
     }
 
@@ -128,7 +129,7 @@ impl JsonWriter {
     /// raw bytes, written as it is.
     pub fn raw(&mut self, json: &[u8]) -> &mut Self {
         self.separate();
-        self.buf.extend_from_slice(json);
+        put(&mut self.buf, json);
         self
     }
 
@@ -177,7 +178,7 @@ const CONTROL_ESCAPES: &[u8; 32] = b"uuuuuuuubtnufruuuuuuuuuuuuuuuuuu";
 
 /// How serde_json escapes byte `b`: `0` for none, `u` for `\u00XX`, else the
 /// letter after the backslash.
-const fn escape_of(b: u8) -> u8 {
+pub(crate) const fn escape_of(b: u8) -> u8 {
     match b {
         b'"' | b'\\' => b,
         0..=0x1f => CONTROL_ESCAPES[b as usize],
@@ -213,7 +214,7 @@ pub fn escape_into(out: &mut Vec<u8>, s: &[u8]) {
 /// fragments, and one call is smaller than an inlined copy each time.
 #[inline(never)]
 pub fn put(out: &mut Vec<u8>, bytes: &[u8]) {
-    out.extend_from_slice(bytes);
+    crate::platform::append(out, bytes);
 }
 
 /// Appends one byte through [`put`]. Used instead of `Vec::push` on the

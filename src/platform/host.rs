@@ -6,7 +6,8 @@ extern crate std;
 use std::io::{Read as _, Write as _};
 
 use crate::args::Args;
-use crate::package::{Package, Tool};
+use crate::package::ToolFn;
+use crate::rendered::Rendered;
 use crate::protocol::{self, Io, IoError};
 use crate::reply::{Reply, ToolError};
 
@@ -34,8 +35,8 @@ impl Io for Stdio {
 }
 
 /// Runs a tool; a panic becomes an isError result and serving goes on.
-fn run_tool(tool: &Tool, args: &Args<'_>, _id: &[u8], _package: &Package) -> Result<Reply, ToolError> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (tool.run)(args))) {
+fn run_tool(tool: ToolFn, args: &Args<'_>, _id: &[u8], _package: &Rendered<'_>) -> Result<Reply, ToolError> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tool(args))) {
         Ok(result) => result,
         Err(payload) => {
             let message = payload
@@ -49,12 +50,18 @@ fn run_tool(tool: &Tool, args: &Args<'_>, _id: &[u8], _package: &Package) -> Res
 }
 
 /// The program's `main`: the manifest, or requests until stdin ends.
-pub fn run(package: &'static Package) -> i32 {
+pub fn run(package: &'static Rendered<'static>) -> i32 {
     let manifest = std::env::args().nth(1).as_deref() == Some(protocol::MANIFEST_FLAG);
-    protocol::serve(package, manifest, &mut Stdio, run_tool)
+    protocol::serve_rendered(package, manifest, &mut Stdio, run_tool)
 }
 
 /// Writes `text` to stderr; free for logs on every back end.
 pub fn log(text: &str) {
     let _ = std::io::stderr().write_all(text.as_bytes());
+}
+
+/// The allocator gave nothing back: std's own report and abort.
+#[cold]
+pub(crate) fn out_of_memory() -> ! {
+    std::alloc::handle_alloc_error(core::alloc::Layout::new::<u8>())
 }

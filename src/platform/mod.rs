@@ -30,6 +30,8 @@ pub use fs_host as fs_sys;
 
 pub mod http_raw;
 
+use alloc::vec::Vec;
+
 /// `b` as a `str`, without checking it again: `b` comes from JSON text the
 /// reader has validated (its strings are proven UTF-8, escapes decode to
 /// whole code points). Skipping the re-check keeps `core::str::from_utf8`
@@ -49,4 +51,64 @@ pub(crate) fn validated_string(b: alloc::vec::Vec<u8>) -> alloc::string::String 
     // (validated UTF-8 runs plus whole code points from `push_utf8`), or
     // ASCII the crate wrote (digits, fixed words).
     unsafe { alloc::string::String::from_utf8_unchecked(b) }
+}
+
+/// Appends `bytes` to `out`: the one way the crate grows a buffer.
+///
+/// `Vec`'s own growth (`reserve`, `extend_from_slice`, `push`) links
+/// alloc's `RawVec` routines and their overflow and error paths, ~600
+/// bytes in hello; this asks the allocator directly and links none of them.
+pub(crate) fn append(out: &mut Vec<u8>, bytes: &[u8]) {
+    if out.capacity() - out.len() < bytes.len() {
+        grow(out, bytes.len());
+    }
+    let len = out.len();
+    // SAFETY: `grow` left room for `bytes` after `len`; a `&mut Vec` cannot
+    // overlap the borrowed `bytes`, and the new length covers only bytes
+    // just written.
+    unsafe {
+        core::ptr::copy_nonoverlapping(bytes.as_ptr(), out.as_mut_ptr().add(len), bytes.len());
+        out.set_len(len + bytes.len());
+    }
+}
+
+/// Lengthens `out` to `len` with zero bytes (never shortens it).
+pub(crate) fn resize_zeroed(out: &mut Vec<u8>, len: usize) {
+    let old = out.len();
+    if len <= old {
+        return;
+    }
+    if out.capacity() < len {
+        grow(out, len - old);
+    }
+    // SAFETY: there is room for `len` bytes; those past `old` are zeroed
+    // before the length covers them.
+    unsafe {
+        core::ptr::write_bytes(out.as_mut_ptr().add(old), 0, len - old);
+        out.set_len(len);
+    }
+}
+
+/// Makes room for `more` bytes after `out`'s contents: at least double the
+/// capacity, so appending byte by byte stays linear.
+#[inline(never)]
+fn grow(out: &mut Vec<u8>, more: usize) {
+    let old = core::mem::ManuallyDrop::new(core::mem::take(out));
+    let cap = old.len().saturating_add(more).max(old.capacity() * 2).max(64);
+    // A capacity past `isize::MAX` is refused here, as running out.
+    let Ok(layout) = core::alloc::Layout::array::<u8>(cap) else { out_of_memory() };
+    let ptr = if old.capacity() == 0 {
+        // SAFETY: `layout` is non-zero in size (at least 64 bytes).
+        unsafe { alloc::alloc::alloc(layout) }
+    } else {
+        // SAFETY: `old`'s block was allocated by the global allocator with
+        // `u8`'s alignment and `old.capacity()` bytes; `cap` fits `isize`.
+        unsafe { alloc::alloc::realloc(old.as_ptr() as *mut u8, core::alloc::Layout::array::<u8>(old.capacity()).unwrap_or(layout), cap) }
+    };
+    if ptr.is_null() {
+        out_of_memory();
+    }
+    // SAFETY: `ptr` holds `cap` bytes from the global allocator with `u8`'s
+    // alignment, the first `old.len()` of them `old`'s contents.
+    *out = unsafe { Vec::from_raw_parts(ptr, old.len(), cap) };
 }

@@ -11,7 +11,8 @@ use core::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 use crate::args::Args;
 use crate::json::{num, write::escape_byte};
-use crate::package::{Package, Tool};
+use crate::package::ToolFn;
+use crate::rendered::Rendered;
 use crate::protocol::{self, Io, IoError};
 use crate::reply::{Reply, ToolError};
 
@@ -74,45 +75,58 @@ fn manifest_asked() -> bool {
     if argc < 2 {
         return false;
     }
-    // One allocation of words holds both: argv's pointers, then its text.
-    // Saturating: a sum past memory fails in the allocation, never wraps to a short buffer.
+    // One block of words holds both: argv's pointers, then its text.
+    // Saturating: a sum past memory fails in the allocation, never wraps to a short block.
     let words = argc.saturating_add(size.div_ceil(core::mem::size_of::<usize>()));
-    let mut buf = alloc::vec![0usize; words];
-    let (pointers, text) = buf.split_at_mut(argc.min(words));
-    let text = text.as_mut_ptr().cast::<u8>();
-    // SAFETY: `pointers` has room for `argc` pointers and `text` for `size`
-    // bytes, as `args_sizes_get` asked.
-    if unsafe { wasi::args_get(pointers.as_mut_ptr().cast(), text) }.is_err() {
+    let Ok(layout) = core::alloc::Layout::array::<usize>(words) else {
+        return false;
+    };
+    // SAFETY: `layout` is non-zero in size (`argc` ≥ 2).
+    let block = unsafe { alloc::alloc::alloc_zeroed(layout) };
+    if block.is_null() {
         return false;
     }
-    // SAFETY: the words after the pointers hold at least `size` bytes, now written.
-    let text = unsafe { core::slice::from_raw_parts(text, size) };
-    // argv[1] points into `text`; find it there rather than trust the pointer.
-    let second = pointers.get(1).copied().unwrap_or(0);
-    let at = second.wrapping_sub(text.as_ptr() as usize);
-    // argv[1] ends at a NUL (or the end of the text): it is the flag when
-    // the flag's bytes stand there and then that end.
-    let flag = protocol::MANIFEST_FLAG.as_bytes();
-    let arg = text.get(at..).unwrap_or(&[]);
-    arg.get(..flag.len()) == Some(flag) && arg.get(flag.len()).is_none_or(|&b| b == 0)
+    let pointers = block.cast::<*mut u8>();
+    // SAFETY: the text starts after `argc` pointers, inside the block.
+    let text = unsafe { block.add(argc * core::mem::size_of::<usize>()) };
+    // SAFETY: the block has room for `argc` pointers and then `size` bytes,
+    // as `args_sizes_get` asked, and is aligned for pointers.
+    let asked = unsafe { wasi::args_get(pointers, text) }.is_ok() && {
+        // SAFETY: `args_get` wrote `argc` pointers and `size` bytes of text.
+        let (second, text) = unsafe { (*pointers.add(1) as usize, core::slice::from_raw_parts(text, size)) };
+        // argv[1] points into `text`; find it there rather than trust the pointer.
+        let at = second.wrapping_sub(text.as_ptr() as usize);
+        // argv[1] ends at a NUL (or the end of the text): it is the flag when
+        // the flag's bytes stand there and then that end.
+        let flag = protocol::MANIFEST_FLAG.as_bytes();
+        let arg = text.get(at..).unwrap_or(&[]);
+        arg.get(..flag.len()) == Some(flag) && arg.get(flag.len()).is_none_or(|&b| b == 0)
+    };
+    // SAFETY: allocated above with this layout, and no longer borrowed.
+    unsafe { alloc::alloc::dealloc(block, layout) };
+    asked
 }
 
 /// The program's `main`: the manifest, or requests until stdin ends.
-pub fn run(package: &'static Package) -> i32 {
-    protocol::serve(package, manifest_asked(), &mut Stdio, run_tool)
+pub fn run(package: &'static Rendered<'static>) -> i32 {
+    protocol::serve_rendered(package, manifest_asked(), &mut Stdio, run_tool)
 }
 
-// What the panic handler needs to answer the request whose tool panicked.
+// What the panic handler needs to answer the request whose tool panicked:
+// the request's id and the package's result prefix, as pointer and length.
 static CALL_ID: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
 static CALL_ID_LEN: AtomicUsize = AtomicUsize::new(0);
-static CALL_PACKAGE: AtomicPtr<Package> = AtomicPtr::new(core::ptr::null_mut());
+static CALL_PREFIX: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
+static CALL_PREFIX_LEN: AtomicUsize = AtomicUsize::new(0);
 
-fn run_tool(tool: &Tool, args: &Args<'_>, id: &[u8], package: &Package) -> Result<Reply, ToolError> {
+fn run_tool(tool: ToolFn, args: &Args<'_>, id: &[u8], package: &Rendered<'_>) -> Result<Reply, ToolError> {
+    let prefix = package.result_prefix();
     CALL_ID.store(id.as_ptr() as *mut u8, Ordering::Relaxed);
     CALL_ID_LEN.store(id.len(), Ordering::Relaxed);
-    CALL_PACKAGE.store(package as *const Package as *mut Package, Ordering::Relaxed);
-    let result = (tool.run)(args);
-    CALL_PACKAGE.store(core::ptr::null_mut(), Ordering::Relaxed);
+    CALL_PREFIX_LEN.store(prefix.len(), Ordering::Relaxed);
+    CALL_PREFIX.store(prefix.as_ptr() as *mut u8, Ordering::Relaxed);
+    let result = tool(args);
+    CALL_PREFIX.store(core::ptr::null_mut(), Ordering::Relaxed);
     result
 }
 
@@ -151,21 +165,20 @@ fn fail(what: &str, file: &str, line: u32) -> ! {
     write_parts(STDERR, &[b"panicked"], false);
     write_parts(STDERR, &parts, false);
     write_parts(STDERR, &[b")\n"], false);
-    let package = CALL_PACKAGE.swap(core::ptr::null_mut(), Ordering::Relaxed);
-    let code = if package.is_null() {
+    let prefix = CALL_PREFIX.swap(core::ptr::null_mut(), Ordering::Relaxed);
+    let code = if prefix.is_null() {
         101
     } else {
-        // SAFETY: `run_tool` stored a `&'static Package` and the id of the
-        // request line, which stays alive: nothing unwinds on wasm32.
-        let (package, id) = unsafe {
-            let id = core::slice::from_raw_parts(CALL_ID.load(Ordering::Relaxed), CALL_ID_LEN.load(Ordering::Relaxed));
-            (&*package, id)
+        // SAFETY: `run_tool` stored the id of the request line and the
+        // package's result prefix, which both outlive the tool's run:
+        // nothing unwinds on wasm32.
+        let (id, prefix) = unsafe {
+            (
+                core::slice::from_raw_parts(CALL_ID.load(Ordering::Relaxed), CALL_ID_LEN.load(Ordering::Relaxed)),
+                core::slice::from_raw_parts(prefix, CALL_PREFIX_LEN.load(Ordering::Relaxed)),
+            )
         };
-        write_parts(STDOUT, &[b"{\"id\":", id, protocol::RESULT_AFTER_ID, b"\""], false);
-        write_parts(STDOUT, &[package.name.as_bytes()], true);
-        write_parts(STDOUT, &[b"\",\"version\":\""], false);
-        write_parts(STDOUT, &[package.version.as_bytes()], true);
-        write_parts(STDOUT, &[b"\"}},\"content\":[{\"text\":\"tool panicked"], false);
+        write_parts(STDOUT, &[b"{\"id\":", id, prefix, b"\"content\":[{\"text\":\"tool panicked"], false);
         write_parts(STDOUT, &parts, true);
         write_parts(STDOUT, &[b")\",\"type\":\"text\"}],\"isError\":true,\"resultType\":\"complete\"}}\n"], false);
         // The request is answered; the process ends cleanly.
@@ -245,7 +258,7 @@ pub struct AbortOnNull<A>(pub A);
 
 #[cold]
 #[inline(never)]
-fn out_of_memory() -> ! {
+pub(crate) fn out_of_memory() -> ! {
     fail("out of memory", file!(), line!())
 }
 

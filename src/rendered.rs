@@ -1,0 +1,212 @@
+//! A package's fixed answers, rendered once: at build time by
+//! [`main!`](crate::main), at run time only by host conveniences.
+//!
+//! Everything a module says that depends only on its package (the
+//! `serverInfo` that opens every result, the `server/discover` and
+//! `tools/list` results, the manifest) is a `const` byte array in the
+//! module's data. So a module carries no code to escape its name, compact
+//! its schemas or lay out its tool list, and no pretty schema text.
+
+use crate::args::Args;
+use crate::json::write::escape_of;
+use crate::package::{Package, ToolFn};
+use crate::protocol::{ABI, PROTOCOL_VERSION};
+use crate::reply::{Reply, ToolError};
+
+/// What a module serves from: the fixed answers' text, and of each tool
+/// only what a call needs (its schemas are in the text).
+#[derive(Clone, Copy)]
+pub struct Rendered<'a> {
+    text: &'a [u8],
+    /// Ends of the parts in `text`: result prefix, discover, list, manifest.
+    ends: [usize; 4],
+    pub tools: &'a [Callable],
+    /// The package's [`Package::max_line`].
+    pub max_line: usize,
+}
+
+/// A tool as a call finds it: by name.
+#[derive(Clone, Copy)]
+pub struct Callable {
+    pub name: &'static str,
+    pub run: ToolFn,
+}
+
+impl<'a> Rendered<'a> {
+    /// `text` must be what [`render`] wrote for `package` and `tools` what
+    /// [`callables`] made of it; the parts are found by rendering again
+    /// without writing.
+    pub const fn new(package: &Package, text: &'a [u8], tools: &'a [Callable]) -> Rendered<'a> {
+        Rendered { text, ends: render(package, &mut []), tools, max_line: package.max_line }
+    }
+
+    const fn part(&self, k: usize) -> &'a [u8] {
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        match self.text.split_at_checked(self.ends[k]) {
+            Some((head, _)) => match head.split_at_checked(start) {
+                Some((_, part)) => part,
+                None => &[],
+            },
+            None => &[],
+        }
+    }
+
+    /// What follows a result's id, up to its first own member:
+    /// `,"jsonrpc":"2.0","result":{"_meta":{…serverInfo…}},`.
+    pub const fn result_prefix(&self) -> &'a [u8] {
+        self.part(0)
+    }
+
+    /// The rest of the `server/discover` result, after the prefix.
+    pub const fn discover(&self) -> &'a [u8] {
+        self.part(1)
+    }
+
+    /// The rest of the `tools/list` result, after the prefix.
+    pub const fn tools(&self) -> &'a [u8] {
+        self.part(2)
+    }
+
+    /// `subako-package.json`, as serde_json writes it pretty.
+    pub const fn manifest(&self) -> &'a [u8] {
+        self.part(3)
+    }
+}
+
+/// The package's tools as [`Callable`]s, for a `static`.
+pub const fn callables<const N: usize>(package: &Package) -> [Callable; N] {
+    let mut tools = [Callable { name: "", run: placeholder }; N];
+    let mut i = 0;
+    while i < N {
+        tools[i] = Callable { name: package.tools[i].name, run: package.tools[i].run };
+        i += 1;
+    }
+    tools
+}
+
+/// Fills [`callables`]' array until each slot is written; never called.
+fn placeholder(_: &Args<'_>) -> Result<Reply, ToolError> {
+    Err(ToolError::from_parts(&[]))
+}
+
+/// The bytes [`render`] writes for `package`.
+pub const fn len(package: &Package) -> usize {
+    render(package, &mut [])[3]
+}
+
+/// The fixed answers as an array of exactly [`len`] bytes, for a `static`.
+pub const fn array<const N: usize>(package: &Package) -> [u8; N] {
+    let mut text = [0; N];
+    render(package, &mut text);
+    text
+}
+
+/// Writes the fixed answers into `buf` as far as it has room, and returns
+/// where each part ends (the last is the whole length).
+pub const fn render(package: &Package, buf: &mut [u8]) -> [usize; 4] {
+    let mut out = Out { buf, len: 0 };
+    out.bytes(b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":");
+    out.string(package.name.as_bytes());
+    out.bytes(b",\"version\":");
+    out.string(package.version.as_bytes());
+    out.bytes(b"}},");
+    let prefix = out.len;
+    out.bytes(b"\"capabilities\":{\"tools\":{}},\"resultType\":\"complete\",\"supportedVersions\":[\"");
+    out.bytes(PROTOCOL_VERSION.as_bytes());
+    out.bytes(b"\"]}}\n");
+    let discover = out.len;
+    out.bytes(b"\"cacheScope\":\"public\",\"resultType\":\"complete\",\"tools\":[");
+    let mut i = 0;
+    while i < package.tools.len() {
+        let tool = &package.tools[i];
+        if i > 0 {
+            out.byte(b',');
+        }
+        // Members in serde_json's order: sorted, as the official SDK sends them.
+        out.bytes(b"{\"description\":");
+        out.string(tool.description.as_bytes());
+        out.bytes(b",\"inputSchema\":");
+        out.compact(tool.input_schema.as_bytes());
+        out.bytes(b",\"name\":");
+        out.string(tool.name.as_bytes());
+        if let Some(schema) = tool.output_schema {
+            out.bytes(b",\"outputSchema\":");
+            out.compact(schema.as_bytes());
+        }
+        out.byte(b'}');
+        i += 1;
+    }
+    // A module's tools never change: a client may keep them for a day.
+    out.bytes(b"],\"ttlMs\":86400000}}\n");
+    let tools = out.len;
+    out.bytes(b"{\n  \"abi\": ");
+    out.byte(b'0' + ABI as u8);
+    out.bytes(b",\n  \"name\": ");
+    out.string(package.name.as_bytes());
+    out.bytes(b",\n  \"description\": ");
+    out.string(package.description.as_bytes());
+    out.bytes(b"\n}\n");
+    [prefix, discover, tools, out.len]
+}
+
+/// Counts every byte, and writes those that fit.
+struct Out<'b> {
+    buf: &'b mut [u8],
+    len: usize,
+}
+
+impl Out<'_> {
+    const fn byte(&mut self, b: u8) {
+        if self.len < self.buf.len() {
+            self.buf[self.len] = b;
+        }
+        self.len += 1;
+    }
+
+    const fn bytes(&mut self, b: &[u8]) {
+        let mut i = 0;
+        while i < b.len() {
+            self.byte(b[i]);
+            i += 1;
+        }
+    }
+
+    /// `s` quoted and escaped as serde_json escapes it.
+    const fn string(&mut self, s: &[u8]) {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        self.byte(b'"');
+        let mut i = 0;
+        while i < s.len() {
+            let b = s[i];
+            match escape_of(b) {
+                0 => self.byte(b),
+                b'u' => self.bytes(&[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]),
+                letter => self.bytes(&[b'\\', letter]),
+            }
+            i += 1;
+        }
+        self.byte(b'"');
+    }
+
+    /// Valid JSON text without the white space outside its strings.
+    const fn compact(&mut self, json: &[u8]) {
+        let mut in_string = false;
+        // After a backslash in a string: the next byte is kept whatever it is.
+        let mut escaped = false;
+        let mut i = 0;
+        while i < json.len() {
+            let b = json[i];
+            i += 1;
+            if escaped {
+                escaped = false;
+            } else if in_string && b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = !in_string;
+            } else if !in_string && matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+                continue;
+            }
+            self.byte(b);
+        }
+    }
+}
