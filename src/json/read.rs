@@ -87,11 +87,32 @@ const fn unexpected<T>(b: &[u8], i: usize) -> Result<T, ReadError> {
 /// Checks that `b` is exactly one JSON value, with optional white space
 /// around it.
 pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
+    match document(b) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Where the one value in `b` starts and ends, if `b` is JSON.
+const fn document(b: &[u8]) -> Result<(usize, usize), ReadError> {
+    let start = skip_ws(b, 0);
+    match value_end(b, start) {
+        Ok(end) => {
+            let i = skip_ws(b, end);
+            if i < b.len() { fail(ReadErrorKind::Trailing, i) } else { Ok((start, end)) }
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Checks the one value that starts at `i` and returns the offset just
+/// past it. Reading validated text also skips values with it: one scanner
+/// serves both.
+const fn value_end(b: &[u8], mut i: usize) -> Result<usize, ReadError> {
     // Bit `d` of `arrays` is set when level `d` is an array, clear for an
     // object: the whole stack of open containers in 16 bytes.
     let mut arrays = [0u8; MAX_DEPTH / 8];
     let mut depth: usize = 0;
-    let mut i = skip_ws(b, 0);
     // Set when `i` is at an object member's key rather than at a value.
     let mut key_due = false;
     loop {
@@ -147,10 +168,10 @@ pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
         }
         // A value ended at `i`: close containers, or move to the next item.
         loop {
-            i = skip_ws(b, i);
             if depth == 0 {
-                return if i < b.len() { fail(ReadErrorKind::Trailing, i) } else { Ok(()) };
+                return Ok(i);
             }
+            i = skip_ws(b, i);
             let array = arrays[depth / 8 % arrays.len()] & (1 << (depth % 8)) != 0;
             let c = at(b, i);
             if c == if array { b']' } else { b'}' } {
@@ -311,43 +332,17 @@ const fn number_end(b: &[u8], mut i: usize) -> Result<usize, ReadError> {
 }
 
 /// The offset just past the value starting at `i` in validated text.
-fn skip_value(b: &[u8], mut i: usize) -> usize {
-    let mut depth = 0usize;
-    loop {
-        match at(b, i) {
-            b'"' => {
-                i += 1;
-                loop {
-                    match at(b, i) {
-                        b'"' => break,
-                        b'\\' => i += 2,
-                        0 if i >= b.len() => return i,
-                        _ => i += 1,
-                    }
-                }
-            }
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => depth = depth.wrapping_sub(1),
-            b':' | b',' | b' ' | b'\n' | b'\r' | b'\t' => {}
-            _ => {
-                // A scalar ends before a delimiter.
-                while !matches!(at(b, i + 1), b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t' | 0) {
-                    i += 1;
-                }
-            }
-        }
-        i += 1;
-        if depth == 0 || i >= b.len() {
-            return i;
-        }
+fn skip_value(b: &[u8], i: usize) -> usize {
+    match value_end(b, i) {
+        Ok(end) => end,
+        Err(_) => b.len(),
     }
 }
 
 /// Parses a whole document: the one value in `b`.
 pub fn parse(b: &[u8]) -> Result<Value<'_>, ReadError> {
-    validate(b)?;
-    let start = skip_ws(b, 0);
-    Ok(Value { raw: span(b, start, skip_value(b, start)) })
+    let (start, end) = document(b)?;
+    Ok(Value { raw: span(b, start, end) })
 }
 
 /// `b[start..end]`, or nothing if that is out of range (never, for offsets

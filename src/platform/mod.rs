@@ -97,14 +97,17 @@ fn grow(out: &mut Vec<u8>, more: usize) {
     let cap = old.len().saturating_add(more).max(old.capacity() * 2).max(64);
     // A capacity past `isize::MAX` is refused here, as running out.
     let Ok(layout) = core::alloc::Layout::array::<u8>(cap) else { out_of_memory() };
-    let ptr = if old.capacity() == 0 {
-        // SAFETY: `layout` is non-zero in size (at least 64 bytes).
-        unsafe { alloc::alloc::alloc(layout) }
-    } else {
-        // SAFETY: `old`'s block was allocated by the global allocator with
-        // `u8`'s alignment and `old.capacity()` bytes; `cap` fits `isize`.
-        unsafe { alloc::alloc::realloc(old.as_ptr() as *mut u8, core::alloc::Layout::array::<u8>(old.capacity()).unwrap_or(layout), cap) }
-    };
+    // SAFETY: `layout` is non-zero in size (at least 64 bytes).
+    let ptr = unsafe { alloc::alloc::alloc(layout) };
+    if !ptr.is_null() && old.capacity() != 0 {
+        // SAFETY: `ptr` is a fresh block of `cap` bytes, more than `old`'s
+        // length; `old`'s block came from the global allocator with `u8`'s
+        // alignment and `old.capacity()` bytes, and is not used again.
+        unsafe {
+            core::ptr::copy_nonoverlapping(old.as_ptr(), ptr, old.len());
+            alloc::alloc::dealloc(old.as_ptr() as *mut u8, core::alloc::Layout::array::<u8>(old.capacity()).unwrap_or(layout));
+        }
+    }
     if ptr.is_null() {
         out_of_memory();
     }

@@ -82,7 +82,7 @@ fn manifest_asked() -> bool {
         return false;
     };
     // SAFETY: `layout` is non-zero in size (`argc` ≥ 2).
-    let block = unsafe { alloc::alloc::alloc_zeroed(layout) };
+    let block = unsafe { alloc::alloc::alloc(layout) };
     if block.is_null() {
         return false;
     }
