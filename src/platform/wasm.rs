@@ -10,7 +10,7 @@
 use core::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 use crate::args::Args;
-use crate::json::{num, write::escape_byte};
+use crate::json::num;
 use crate::package::ToolFn;
 use crate::rendered::Rendered;
 use crate::protocol::{self, Io, IoError};
@@ -130,41 +130,43 @@ fn run_tool(tool: ToolFn, args: &Args<'_>, id: &[u8], package: &Rendered<'_>) ->
     result
 }
 
-/// Writes each of `parts` to `fd`, escaped as the inside of a JSON string
-/// when `escape` is set. For the panic path: straight to the descriptor, so
-/// nothing is allocated after the heap may have run out. Slow (an escaped
-/// part goes a byte or an escape at a time), but it runs once, to end the
-/// process.
-fn write_parts(fd: u32, parts: &[&[u8]], escape: bool) {
-    for part in parts {
-        if !escape {
-            let _ = write_all(fd, part);
-            continue;
-        }
-        for &b in *part {
-            let mut esc = [0; 6];
-            let n = escape_byte(b, &mut esc);
-            if n == 0 {
-                esc[0] = b;
-            }
-            let _ = write_all(fd, esc.get(..n.max(1)).unwrap_or(&[]));
+/// Copies `part` into `text` after its first `len` bytes, as far as it
+/// fits, with the bytes a JSON string cannot hold as they are (quote,
+/// backslash, control characters) written as `/`: a Windows path still
+/// reads as one. Returns the new length.
+#[inline(never)]
+fn append_plain(text: &mut [u8; 512], mut len: usize, part: &[u8]) -> usize {
+    for &b in part {
+        if let Some(slot) = text.get_mut(len) {
+            *slot = if b == b'"' || b == b'\\' || b < 0x20 { b'/' } else { b };
+            len += 1;
         }
     }
+    len
 }
 
 /// Ends the process after a failure: says what and where on stderr and,
 /// when a tool was running, answers its request with an isError result, so
-/// the model reads what happened instead of a bare crash. Allocates nothing:
-/// the heap may be what ran out.
+/// the model reads what happened instead of a bare crash. Allocates nothing
+/// (the heap may be what ran out): the message is built on the stack and
+/// cut short past 512 bytes.
 /// Reads `panicked: WHAT (at FILE:LINE)`, or `panicked (at FILE:LINE)`
 /// when `what` is empty.
 fn fail(what: &str, file: &str, line: u32) -> ! {
-    let mut digits = [0u8; 20];
-    let colon: &[u8] = if what.is_empty() { b"" } else { b": " };
-    let parts: [&[u8]; 6] = [colon, what.as_bytes(), b" (at ", file.as_bytes(), b":", num::u64_digits(line as u64, &mut digits)];
-    write_parts(STDERR, &[b"panicked"], false);
-    write_parts(STDERR, &parts, false);
-    write_parts(STDERR, &[b")\n"], false);
+    let mut text = [0u8; 512];
+    let mut len = append_plain(&mut text, 0, b"panicked");
+    if !what.is_empty() {
+        len = append_plain(&mut text, len, b": ");
+        len = append_plain(&mut text, len, what.as_bytes());
+    }
+    len = append_plain(&mut text, len, b" (at ");
+    len = append_plain(&mut text, len, file.as_bytes());
+    len = append_plain(&mut text, len, b":");
+    len = append_plain(&mut text, len, num::u64_digits(line as u64, &mut [0; 20]));
+    len = append_plain(&mut text, len, b")");
+    let text = text.get(..len).unwrap_or(&[]);
+    let _ = write_all(STDERR, text);
+    let _ = write_all(STDERR, b"\n");
     let prefix = CALL_PREFIX.swap(core::ptr::null_mut(), Ordering::Relaxed);
     let code = if prefix.is_null() {
         101
@@ -178,9 +180,12 @@ fn fail(what: &str, file: &str, line: u32) -> ! {
                 core::slice::from_raw_parts(prefix, CALL_PREFIX_LEN.load(Ordering::Relaxed)),
             )
         };
-        write_parts(STDOUT, &[b"{\"id\":", id, prefix, b"\"content\":[{\"text\":\"tool panicked"], false);
-        write_parts(STDOUT, &parts, true);
-        write_parts(STDOUT, &[b")\",\"type\":\"text\"}],\"isError\":true,\"resultType\":\"complete\"}}\n"], false);
+        let _ = write_all(STDOUT, b"{\"id\":");
+        let _ = write_all(STDOUT, id);
+        let _ = write_all(STDOUT, prefix);
+        let _ = write_all(STDOUT, b"\"content\":[{\"text\":\"tool ");
+        let _ = write_all(STDOUT, text);
+        let _ = write_all(STDOUT, b"\",\"type\":\"text\"}],\"isError\":true,\"resultType\":\"complete\"}}\n");
         // The request is answered; the process ends cleanly.
         0
     };
