@@ -87,7 +87,7 @@ pub fn serve_rendered(package: &Rendered<'_>, manifest: bool, io: &mut impl Io, 
     loop {
         // The manifest is sent as a last answer is, without reading input.
         let more = if manifest {
-            put(&mut out, package.manifest());
+            put(&mut out, package.manifest);
             false
         } else {
             match lines.next(io) {
@@ -274,14 +274,14 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
     }
     if method.eq_str("server/discover") {
         begin_result(out, id, package);
-        put(out, package.discover());
+        put(out, package.discover);
     } else if method.eq_str("tools/list") {
         // Every tool is on the first page, so no cursor names another.
         if params.is_some_and(|p| p.get("cursor").is_some()) {
             return write_error(out, Some(id), &[NO_SUCH_CURSOR]);
         }
         begin_result(out, id, package);
-        put(out, package.tools());
+        put(out, package.tools_list);
     } else if method.eq_str("tools/call") {
         let Some(name) = params.and_then(|p| p.get("name")).and_then(|n| n.as_str()) else {
             return write_error(out, Some(id), &[NAME_NOT_STRING]);
@@ -381,7 +381,7 @@ fn check_meta(out: &mut Vec<u8>, id: &[u8], params: Option<crate::json::Object<'
 fn begin_result(out: &mut Vec<u8>, id: &[u8], package: &Rendered<'_>) {
     put(out, b"{\"id\":");
     put(out, id);
-    put(out, package.result_prefix());
+    put(out, package.result_prefix);
 }
 
 /// Starts a JSON-RPC error: `head` is the code and the start of the

@@ -13,13 +13,19 @@ use crate::package::{Package, ToolFn};
 use crate::protocol::{ABI, PROTOCOL_VERSION};
 use crate::reply::{Reply, ToolError};
 
-/// What a module serves from: the fixed answers' text, and of each tool
-/// only what a call needs (its schemas are in the text).
+/// What a module serves from: the fixed answers, and of each tool only
+/// what a call needs (its schemas are in the answers).
 #[derive(Clone, Copy)]
 pub struct Rendered<'a> {
-    text: &'a [u8],
-    /// Ends of the parts in `text`: result prefix, discover, list, manifest.
-    ends: [usize; 4],
+    /// What follows a result's id, up to its first own member:
+    /// `,"jsonrpc":"2.0","result":{"_meta":{…serverInfo…}},`.
+    pub result_prefix: &'a [u8],
+    /// The rest of the `server/discover` result, after the prefix.
+    pub discover: &'a [u8],
+    /// The rest of the `tools/list` result, after the prefix.
+    pub tools_list: &'a [u8],
+    /// `subako-package.json`, as serde_json writes it pretty.
+    pub manifest: &'a [u8],
     pub tools: &'a [Callable],
     /// The package's [`Package::max_line`].
     pub max_line: usize,
@@ -37,39 +43,19 @@ impl<'a> Rendered<'a> {
     /// [`callables`] made of it; the parts are found by rendering again
     /// without writing.
     pub const fn new(package: &Package, text: &'a [u8], tools: &'a [Callable]) -> Rendered<'a> {
-        Rendered { text, ends: render(package, &mut []), tools, max_line: package.max_line }
+        let ends = render(package, &mut []);
+        let (result_prefix, rest) = split(text, ends[0]);
+        let (discover, rest) = split(rest, ends[1] - ends[0]);
+        let (tools_list, manifest) = split(rest, ends[2] - ends[1]);
+        Rendered { result_prefix, discover, tools_list, manifest, tools, max_line: package.max_line }
     }
+}
 
-    const fn part(&self, k: usize) -> &'a [u8] {
-        let start = if k == 0 { 0 } else { self.ends[k - 1] };
-        match self.text.split_at_checked(self.ends[k]) {
-            Some((head, _)) => match head.split_at_checked(start) {
-                Some((_, part)) => part,
-                None => &[],
-            },
-            None => &[],
-        }
-    }
-
-    /// What follows a result's id, up to its first own member:
-    /// `,"jsonrpc":"2.0","result":{"_meta":{…serverInfo…}},`.
-    pub const fn result_prefix(&self) -> &'a [u8] {
-        self.part(0)
-    }
-
-    /// The rest of the `server/discover` result, after the prefix.
-    pub const fn discover(&self) -> &'a [u8] {
-        self.part(1)
-    }
-
-    /// The rest of the `tools/list` result, after the prefix.
-    pub const fn tools(&self) -> &'a [u8] {
-        self.part(2)
-    }
-
-    /// `subako-package.json`, as serde_json writes it pretty.
-    pub const fn manifest(&self) -> &'a [u8] {
-        self.part(3)
+/// `text` cut at `at`, or all of it and nothing when it is shorter.
+const fn split(text: &[u8], at: usize) -> (&[u8], &[u8]) {
+    match text.split_at_checked(at) {
+        Some(parts) => parts,
+        None => (text, &[]),
     }
 }
 

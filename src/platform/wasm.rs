@@ -120,7 +120,7 @@ static CALL_PREFIX: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
 static CALL_PREFIX_LEN: AtomicUsize = AtomicUsize::new(0);
 
 fn run_tool(tool: ToolFn, args: &Args<'_>, id: &[u8], package: &Rendered<'_>) -> Result<Reply, ToolError> {
-    let prefix = package.result_prefix();
+    let prefix = package.result_prefix;
     CALL_ID.store(id.as_ptr() as *mut u8, Ordering::Relaxed);
     CALL_ID_LEN.store(id.len(), Ordering::Relaxed);
     CALL_PREFIX_LEN.store(prefix.len(), Ordering::Relaxed);
