@@ -163,12 +163,10 @@ enum Line<'a> {
 /// Splits input into lines, growing its buffer to fit the longest line
 /// allowed and no further.
 struct LineReader {
-    /// Zero-filled to its full length once; input fills `..filled`.
+    /// What was read and not yet returned is `buf[start..]`.
     buf: Vec<u8>,
-    filled: usize,
-    /// Where the next line starts.
     start: usize,
-    /// How far has been searched for a newline.
+    /// Where the search for a newline goes on: there is none before it.
     searched: usize,
     max: usize,
     /// Dropping the rest of a line that was too long.
@@ -183,55 +181,51 @@ const READ_CHUNK: usize = 4 << 10;
 
 impl LineReader {
     fn new(max: usize) -> LineReader {
-        LineReader { buf: Vec::new(), filled: 0, start: 0, searched: 0, max, skipping: false, ended: false }
+        LineReader { buf: Vec::new(), start: 0, searched: 0, max, skipping: false, ended: false }
     }
 
     fn next(&mut self, io: &mut impl Io) -> Line<'_> {
         loop {
-            let unsearched = self.buf.get(self.searched..self.filled).unwrap_or(&[]);
-            if let Some(at) = unsearched.iter().position(|&b| b == b'\n') {
-                let (start, end) = (self.start, self.searched + at + 1);
-                self.start = end;
-                self.searched = end;
-                // A long line read whole in one go is refused like one read in pieces.
-                if self.skipping || end - start - 1 > self.max {
-                    self.skipping = false;
-                    return Line::TooLong;
-                }
-                return Line::Text(self.buf.get(start..end).unwrap_or(&[]));
-            }
-            if self.filled - self.start > self.max {
-                self.skipping = true;
-                self.start = self.filled;
-            }
-            if self.ended {
+            let len = self.buf.len();
+            let unsearched = self.buf.get(self.searched..).unwrap_or(&[]);
+            let newline = unsearched.iter().position(|&b| b == b'\n');
+            // A line ends at a newline, or at the end of input.
+            let end = match newline {
+                Some(at) => self.searched + at + 1,
+                None if self.ended => len,
+                None => 0,
+            };
+            if end > 0 || self.ended {
                 let start = self.start;
-                self.start = self.filled;
-                if core::mem::take(&mut self.skipping) {
+                self.start = end.max(start);
+                self.searched = self.start;
+                // A long line read whole in one go is refused like one read in pieces.
+                if core::mem::take(&mut self.skipping) || end.saturating_sub(start) > self.max + newline.is_some() as usize {
                     return Line::TooLong;
                 }
-                return match self.buf.get(start..self.filled) {
-                    // A last line without its newline is still served.
+                return match self.buf.get(start..end) {
                     Some(line) if !line.is_empty() => Line::Text(line),
                     _ => Line::End,
                 };
             }
+            if len - self.start > self.max {
+                self.skipping = true;
+                self.start = len;
+            }
             // Keep only the partial line, at the front, then read more after it.
-            let kept = self.filled - self.start;
+            let kept = len - self.start;
             // Always true; spelled out so that no panic path is linked.
-            if self.start <= self.filled && self.filled <= self.buf.len() {
-                self.buf.copy_within(self.start..self.filled, 0);
+            if self.start <= len {
+                self.buf.copy_within(self.start.., 0);
             }
+            self.buf.truncate(kept);
             self.start = 0;
-            self.filled = kept;
             self.searched = kept;
-            if self.buf.len() - kept < READ_CHUNK {
-                let len = self.buf.capacity().max(kept + READ_CHUNK);
-                crate::platform::resize_zeroed(&mut self.buf, len);
-            }
+            let room = self.buf.capacity().max(kept + READ_CHUNK);
+            crate::platform::resize_zeroed(&mut self.buf, room);
             let read = io.read(self.buf.get_mut(kept..).unwrap_or(&mut []));
             let n = *read.as_ref().unwrap_or(&0);
-            self.filled = kept + n;
+            self.buf.truncate(kept + n);
             self.ended = n == 0;
             if let Err(e) = read {
                 return Line::Unreadable(e);
