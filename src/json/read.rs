@@ -522,11 +522,19 @@ impl<'a> Object<'a> {
 
     /// The value of member `key` (compared after unescaping).
     pub fn get(&self, key: &str) -> Option<Value<'a>> {
+        let b = self.raw;
         let mut found = None;
-        for (k, v) in self.iter() {
-            if k.eq_str(key) {
-                found = Some(v);
+        // Each member: its key's opening quote at `i`, then colon, value, and
+        // a comma or the closing brace.
+        let mut i = skip_ws(b, 1);
+        while at(b, i) == b'"' {
+            let key_end = skip_value(b, i);
+            let start = skip_ws(b, skip_ws(b, key_end) + 1);
+            let end = skip_value(b, start);
+            if (Str { raw: span(b, i + 1, key_end - 1) }).eq_str(key) {
+                found = Some(Value { raw: span(b, start, end) });
             }
+            i = skip_ws(b, skip_ws(b, end) + 1);
         }
         found
     }
