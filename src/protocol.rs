@@ -99,13 +99,16 @@ pub fn serve_rendered(package: &Rendered<'_>, manifest: bool, io: &mut impl Io, 
                 Line::TooLong => {
                     let mut max = [0; 20];
                     let max = num::u64_digits(package.max_line as u64, &mut max);
-                    write_error(&mut out, None, &[LINE_TOO_LONG, max, b" bytes"]);
+                    error_head(&mut out, LINE_TOO_LONG);
+                    put(&mut out, max);
+                    put(&mut out, b" bytes");
+                    error_tail(&mut out, None);
                     true
                 }
                 Line::Unreadable(e) => {
                     let mut errno = [0; 20];
                     let errno = num::u64_digits(e.errno as u64, &mut errno);
-                    write_error(&mut out, None, &[STDIN_UNREADABLE, errno]);
+                    write_error(&mut out, None, STDIN_UNREADABLE, errno);
                     false
                 }
             }
@@ -240,15 +243,16 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
     let message = match crate::json::parse(line) {
         Ok(message) => message,
         Err(e) => {
-            let mut column = [0; 20];
-            let column = num::u64_digits(e.offset as u64 + 1, &mut column);
-            let why = e.kind.describe().as_bytes();
-            return write_error(out, None, &[PARSE_ERROR_HEAD, why, b" at column ", column]);
+            error_head(out, PARSE_ERROR_HEAD);
+            put(out, e.kind.describe().as_bytes());
+            put(out, b" at column ");
+            num::write_u64(out, e.offset as u64 + 1);
+            return error_tail(out, None);
         }
     };
     let (message, id_raw, jsonrpc, method) = match message_fields(message) {
         Ok(fields) => fields,
-        Err(why) => return write_error(out, None, &[NOT_A_MESSAGE, why]),
+        Err(why) => return write_error(out, None, NOT_A_MESSAGE, why),
     };
     if !jsonrpc.eq_str("2.0") {
         error_head(out, UNKNOWN_VERSION);
@@ -260,7 +264,7 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
         (None, Some(_)) => return,
         // A response (its `result` or `error` not null) is answered by nothing.
         (Some(_), None) if ["result", "error"].iter().any(|&key| message.get(key).is_some_and(|v| !v.is_null())) => return,
-        (id, None) => return write_error(out, id, &[NOT_A_REQUEST]),
+        (id, None) => return write_error(out, id, NOT_A_REQUEST, b""),
     };
     let params = message.get("params").and_then(|p| p.as_object());
     if let Err(()) = check_meta(out, id, params) {
@@ -272,13 +276,13 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
     } else if method.eq_str("tools/list") {
         // Every tool is on the first page, so no cursor names another.
         if params.is_some_and(|p| p.get("cursor").is_some()) {
-            return write_error(out, Some(id), &[NO_SUCH_CURSOR]);
+            return write_error(out, Some(id), NO_SUCH_CURSOR, b"");
         }
         begin_result(out, id, package);
         put(out, package.tools_list);
     } else if method.eq_str("tools/call") {
         let Some(name) = params.and_then(|p| p.get("name")).and_then(|n| n.as_str()) else {
-            return write_error(out, Some(id), &[NAME_NOT_STRING]);
+            return write_error(out, Some(id), NAME_NOT_STRING, b"");
         };
         let arguments = params.and_then(|p| p.get("arguments"));
         let result = call(package, name, arguments, id, runner);
@@ -366,7 +370,10 @@ fn check_meta(out: &mut Vec<u8>, id: &[u8], params: Option<crate::json::Object<'
         Some(_) if capabilities => return Ok(()),
         Some(_) => CAPABILITIES_KEY,
     };
-    write_error(out, Some(id), &[MISSING_META, missing.as_bytes(), b"; this server speaks MCP 2026-07-28"]);
+    error_head(out, MISSING_META);
+    put(out, missing.as_bytes());
+    put(out, b"; this server speaks MCP 2026-07-28");
+    error_tail(out, Some(id));
     Err(())
 }
 
@@ -393,14 +400,11 @@ fn error_tail(out: &mut Vec<u8>, id: Option<&[u8]>) {
     put(out, b",\"jsonrpc\":\"2.0\"}\n");
 }
 
-/// Appends a JSON-RPC error line: `parts[0]` is the code and the start of
-/// the message (written as it is), the other parts end the message (ASCII
-/// the crate wrote, needing no escapes).
+/// Appends a JSON-RPC error line: `head` is the code and the start of the
+/// message, `detail` (ASCII the crate wrote, needing no escapes) ends it.
 #[inline(never)]
-fn write_error(out: &mut Vec<u8>, id: Option<&[u8]>, parts: &[&[u8]]) {
-    put(out, b"{\"error\":{\"code\":");
-    for part in parts {
-        put(out, part);
-    }
+fn write_error(out: &mut Vec<u8>, id: Option<&[u8]>, head: &[u8], detail: &[u8]) {
+    error_head(out, head);
+    put(out, detail);
     error_tail(out, id);
 }
