@@ -15,11 +15,11 @@ pub struct Args<'a> {
 
 /// `"invalid input: `field` must be WHAT"`.
 pub fn must_be(field: &str, what: &str) -> ToolError {
-    ToolError::invalid_input(&["`", field, "` must be ", what])
+    ToolError::four("invalid input: `", field, "` must be ", what)
 }
 
 fn missing(field: &str) -> ToolError {
-    ToolError::invalid_input(&["missing field `", field, "`"])
+    ToolError::four("invalid input: missing field `", field, "`", "")
 }
 
 impl<'a> Args<'a> {

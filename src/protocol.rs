@@ -336,14 +336,14 @@ fn message_fields(message: Value<'_>) -> Result<(Object<'_>, Option<&[u8]>, Str<
 
 fn call(package: &Rendered<'_>, name: Str<'_>, arguments: Option<Value<'_>>, id: &[u8], runner: Runner) -> Result<Reply, ToolError> {
     let Some(tool) = package.tools.iter().find(|t| name.eq_str(t.name)) else {
-        return Err(ToolError::from_parts(&["unknown tool: ", &name.to_str()]));
+        return Err(ToolError::four("unknown tool: ", &name.to_str(), "", ""));
     };
     // MCP lets a call leave its arguments out.
     let args = match arguments {
         None => Args::empty(),
         Some(v) => match v.as_object() {
             Some(object) => Args::new(object),
-            None => return Err(ToolError::invalid_input(&["arguments must be an object, not ", v.kind().article_name()])),
+            None => return Err(ToolError::four("invalid input: arguments must be an object, not ", v.kind().article_name(), "", "")),
         },
     };
     runner(tool.run, &args, id, package)

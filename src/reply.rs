@@ -39,6 +39,17 @@ impl ToolError {
         ToolError { message: crate::platform::validated_string(message) }
     }
 
+    /// The four pieces joined: the crate's own messages, made without
+    /// building an array of parts at each call.
+    #[inline(never)]
+    pub(crate) fn four(a: &str, b: &str, c: &str, d: &str) -> ToolError {
+        let mut message = Vec::new();
+        for part in [a, b, c, d] {
+            put(&mut message, part.as_bytes());
+        }
+        ToolError { message: crate::platform::validated_string(message) }
+    }
+
     pub fn message(&self) -> &str {
         &self.message
     }
