@@ -72,17 +72,20 @@ impl From<String> for ToolError {
 /// it uses and no other.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Reply {
-    /// The structured value's JSON text, also sent as the first text block.
-    structured: Option<Vec<u8>>,
-    /// The other blocks as JSON objects, comma-separated.
-    blocks: Vec<u8>,
+    /// The structured value's JSON text (its first `structured` bytes), also
+    /// sent as the first text block; then the other blocks as JSON objects,
+    /// each after a comma. One buffer, so a reply is one allocation.
+    json: Vec<u8>,
+    /// 0 when there is no structured value (JSON text is never empty).
+    structured: usize,
 }
 
 impl Reply {
     /// A JSON value: the model reads it as text, and it travels again as
     /// `structuredContent`. It is written once.
     pub fn json(value: JsonWriter) -> Reply {
-        Reply { structured: Some(value.into_bytes()), blocks: Vec::new() }
+        let json = value.into_bytes();
+        Reply { structured: json.len(), json }
     }
 
     /// Text alone, with no JSON beside it.
@@ -91,16 +94,14 @@ impl Reply {
     }
 
     fn block(mut self) -> Reply {
-        if !self.blocks.is_empty() {
-            put_byte(&mut self.blocks, b',');
-        }
+        put_byte(&mut self.json, b',');
         self
     }
 
     /// Adds a text block after those the reply holds.
     pub fn with_text(self, text: &str) -> Reply {
         let mut reply = self.block();
-        write_text_block(&mut reply.blocks, text.as_bytes());
+        write_text_block(&mut reply.json, text.as_bytes());
         reply
     }
 
@@ -109,7 +110,7 @@ impl Reply {
     /// model, named by its file name.
     pub fn with_image_file(self, path: &str) -> Reply {
         let mut reply = self.block();
-        let out = &mut reply.blocks;
+        let out = &mut reply.json;
         let name = match path.as_bytes().iter().rposition(|&b| b == b'/') {
             Some(slash) => path.get(slash + 1..).unwrap_or(path),
             None => path,
@@ -128,7 +129,7 @@ impl Reply {
     /// It counts against the call's output, so a large image goes as a file.
     pub fn with_image_base64(self, mime_type: &str, base64: &str) -> Reply {
         let mut reply = self.block();
-        let out = &mut reply.blocks;
+        let out = &mut reply.json;
         put(out, b"{\"data\":");
         write_escaped(out, base64.as_bytes());
         put(out, b",\"mimeType\":");
@@ -139,7 +140,7 @@ impl Reply {
 
     /// The structured value's JSON text, if the reply has one.
     pub fn structured(&self) -> Option<&[u8]> {
-        self.structured.as_deref()
+        self.json.get(..self.structured).filter(|json| !json.is_empty())
     }
 }
 
@@ -155,13 +156,14 @@ pub(crate) fn write_content(out: &mut Vec<u8>, result: &Result<Reply, ToolError>
             put(out, b"],\"isError\":true");
         }
         Ok(reply) => {
-            if let Some(json) = &reply.structured {
-                write_text_block(out, json);
-                if !reply.blocks.is_empty() {
-                    put_byte(out, b',');
-                }
+            let (value, mut blocks) = reply.json.split_at_checked(reply.structured).unwrap_or((&[], &[]));
+            if value.is_empty() {
+                // No text block before the first block's comma.
+                blocks = blocks.get(1..).unwrap_or(&[]);
+            } else {
+                write_text_block(out, value);
             }
-            put(out, &reply.blocks);
+            put(out, blocks);
             put_byte(out, b']');
         }
     }
