@@ -44,9 +44,10 @@ impl ToolError {
     #[inline(never)]
     pub(crate) fn four(a: &str, b: &str, c: &str, d: &str) -> ToolError {
         let mut message = Vec::new();
-        for part in [a, b, c, d] {
-            put(&mut message, part.as_bytes());
-        }
+        put(&mut message, a.as_bytes());
+        put(&mut message, b.as_bytes());
+        put(&mut message, c.as_bytes());
+        put(&mut message, d.as_bytes());
         ToolError { message: crate::platform::validated_string(message) }
     }
 
