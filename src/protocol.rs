@@ -97,18 +97,16 @@ pub fn serve_rendered(package: &Rendered<'_>, manifest: bool, io: &mut impl Io, 
                     true
                 }
                 Line::TooLong => {
-                    let mut max = [0; 20];
-                    let max = num::u64_digits(package.max_line as u64, &mut max);
                     error_head(&mut out, LINE_TOO_LONG);
-                    put(&mut out, max);
+                    num::write_u64(&mut out, package.max_line as u64);
                     put(&mut out, b" bytes");
                     error_tail(&mut out, None);
                     true
                 }
                 Line::Unreadable(e) => {
-                    let mut errno = [0; 20];
-                    let errno = num::u64_digits(e.errno as u64, &mut errno);
-                    write_error(&mut out, None, STDIN_UNREADABLE, errno);
+                    error_head(&mut out, STDIN_UNREADABLE);
+                    num::write_u64(&mut out, e.errno as u64);
+                    error_tail(&mut out, None);
                     false
                 }
             }
