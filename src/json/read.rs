@@ -201,7 +201,7 @@ const fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, ReadError> {
 }
 
 /// The four hex digits at `i`, if there are four.
-const fn hex4(b: &[u8], i: usize) -> Option<u32> {
+const fn hex4(b: &[u8], i: usize) -> u32 {
     let mut v = 0;
     let mut k = 0;
     while k < 4 {
@@ -210,13 +210,17 @@ const fn hex4(b: &[u8], i: usize) -> Option<u32> {
         let d = match (c, c | 0x20) {
             (b'0'..=b'9', _) => c - b'0',
             (_, letter @ b'a'..=b'f') => letter - b'a' + 10,
-            _ => return None,
+            _ => return NOT_HEX,
         };
         v = v * 16 + d as u32;
         k += 1;
     }
-    Some(v)
+    v
 }
+
+/// What [`hex4`] returns for anything but four hex digits: past every value
+/// four digits can spell.
+const NOT_HEX: u32 = 0x10000;
 
 /// Checks the string whose opening quote is at `start`; returns the offset
 /// just past its closing quote.
@@ -279,12 +283,12 @@ const fn escape_end(b: &[u8], i: usize) -> Option<usize> {
         b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(i + 2),
         b'u' => match hex4(b, i + 2) {
             // A leading surrogate needs its trailing half right after it.
-            Some(0xD800..=0xDBFF) => match (at(b, i + 6), at(b, i + 7), hex4(b, i + 8)) {
-                (b'\\', b'u', Some(0xDC00..=0xDFFF)) => Some(i + 12),
+            0xD800..=0xDBFF => match (at(b, i + 6), at(b, i + 7), hex4(b, i + 8)) {
+                (b'\\', b'u', 0xDC00..=0xDFFF) => Some(i + 12),
                 _ => None,
             },
-            Some(0xDC00..=0xDFFF) | None => None,
-            Some(_) => Some(i + 6),
+            0xDC00..=0xDFFF | NOT_HEX => None,
+            _ => Some(i + 6),
         },
         _ => None,
     }
@@ -658,11 +662,11 @@ fn unescape_into(out: &mut Vec<u8>, b: &[u8]) {
             b'r' => 0x0D,
             b't' => 0x09,
             b'u' => {
-                let hi = hex4(b, i).unwrap_or(0xFFFD);
+                let hi = hex4(b, i);
                 i += 4;
                 if hi & 0xFC00 == 0xD800 {
                     // Validated: the trailing half follows as `\uDCxx`.
-                    let lo = hex4(b, i + 2).unwrap_or(0xDC00);
+                    let lo = hex4(b, i + 2);
                     i += 6;
                     0x10000 + ((hi & 0x3FF) << 10) + (lo & 0x3FF)
                 } else {
