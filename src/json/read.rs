@@ -626,9 +626,6 @@ impl<'a> Str<'a> {
     /// Compares the unescaped value with `s`; allocates only for a string
     /// with escapes.
     pub fn eq_str(&self, s: &str) -> bool {
-        if self.is_plain() {
-            return self.raw == s.as_bytes();
-        }
         self.to_str() == s
     }
 
