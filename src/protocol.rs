@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 
 use crate::args::Args;
 use crate::json::write::{escape_into, put};
-use crate::json::{Kind, Object, Str, Value, num};
+use crate::json::{Object, Str, Value, num};
 use crate::package::{Package, ToolFn};
 use crate::rendered::{self, Callable, Rendered};
 use crate::reply::{self, Reply, ToolError};
@@ -315,7 +315,8 @@ fn message_fields(message: Value<'_>) -> Result<(Object<'_>, Option<&[u8]>, Str<
         return Err(b"not an object");
     };
     let id = message.get("id").filter(|id| !id.is_null());
-    let id_raw = id.filter(|id| matches!(id.kind(), Kind::Number | Kind::String)).map(|id| id.raw());
+    // A string or a number: anything not `true`, `false`, an array or an object.
+    let id_raw = id.map(|id| id.raw()).filter(|raw| !matches!(raw.first(), Some(b't' | b'f' | b'[' | b'{')));
     if id.is_some() && id_raw.is_none() {
         return Err(b"`id` must be a string or a number");
     }
@@ -355,7 +356,7 @@ fn check_meta(out: &mut Vec<u8>, id: &[u8], params: Option<crate::json::Object<'
         Some(meta) => (meta.get(VERSION_KEY), meta.get(CAPABILITIES_KEY)),
         None => (None, None),
     };
-    let capabilities = capabilities.is_some_and(|c| c.kind() == Kind::Object);
+    let capabilities = capabilities.is_some_and(|c| c.as_object().is_some());
     let missing = match version.and_then(|v| v.as_str()) {
         None => VERSION_KEY,
         Some(version) if !version.eq_str(PROTOCOL_VERSION) => {
