@@ -1,8 +1,10 @@
 //! The lean allocator: a bump pointer over memory grown on demand.
 //!
 //! Every call is a fresh instance that lives for one request, so freeing
-//! matters little. Only the newest block is given back or grown in place,
-//! which is what a growing `Vec` or `String` needs.
+//! matters little. Only the newest block is given back or grown in place.
+//! The crate's own buffers grow by allocating anew and copying (so that
+//! dlmalloc's `realloc` is not linked), which leaves the old block behind
+//! here: a buffer that doubles to N bytes has cost up to 2N.
 
 use core::alloc::{GlobalAlloc, Layout};
 use core::sync::atomic::{AtomicUsize, Ordering};
@@ -41,8 +43,8 @@ fn start() -> usize {
     if next != 0 {
         return next;
     }
-    // SAFETY: only the address of the linker's symbol is taken.
-    let base = unsafe { core::ptr::addr_of!(__heap_base) } as usize;
+    // Only the address of the linker's symbol is taken, which is safe.
+    let base = core::ptr::addr_of!(__heap_base) as usize;
     END.store(core::arch::wasm32::memory_size(0) * PAGE, Ordering::Relaxed);
     base
 }

@@ -90,7 +90,9 @@ pub(crate) fn resize_zeroed(out: &mut Vec<u8>, len: usize) {
 }
 
 /// Makes room for `more` bytes after `out`'s contents: at least double the
-/// capacity, so appending byte by byte stays linear.
+/// capacity, so appending byte by byte stays linear. A fresh block and a
+/// copy rather than `realloc`: with dlmalloc, `realloc` is ~1.1 KB more
+/// code in every module (measured on hello).
 #[inline(never)]
 fn grow(out: &mut Vec<u8>, more: usize) {
     let old = core::mem::ManuallyDrop::new(core::mem::take(out));

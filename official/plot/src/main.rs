@@ -28,6 +28,10 @@ mod write {
     pub fn put_byte(out: &mut Vec<u8>, byte: u8) {
         out.push(byte);
     }
+
+    pub fn put(out: &mut Vec<u8>, bytes: &[u8]) {
+        out.extend_from_slice(bytes);
+    }
 }
 
 /// What `src/png.rs` needs of subako-tiny's `fs`, over std.
