@@ -12,23 +12,23 @@ use subako_tiny_e2e::{Variant, example_variant, examples};
 const KIB: u64 = 1024;
 
 /// Bytes each example may take: (example, with dlmalloc, with the lean
-/// allocator). Each budget was set at the example's size when it landed,
-/// rounded up to the next KiB plus ~10 % (hello: to the next 512 bytes
-/// plus 512); the comments give today's sizes (rustc 1.95.0, 2026-11-30,
-/// `./size-report`). The README's "Size and speed" section repeats this.
+/// allocator): its size, plus about 10 %, rounded up to a KiB (hello: to
+/// the next 512 bytes, plus 512). The comments give today's sizes (rustc
+/// 1.95.0, 2026-11-30, `./size-report`). The README's "Size and speed"
+/// section repeats this.
 ///
 /// hello's target is 16 KiB with dlmalloc and 8 KiB with the lean
 /// allocator; it is not met yet (see the README), so its budget holds it
-/// where it is until the core shrinks: lower these numbers as it does.
+/// where it is: lower these numbers as the core shrinks.
 const BUDGETS: &[(&str, u64, u64)] = &[
-    ("echo", 27 * KIB, 21 * KIB),          // 22,208 / 16,294 bytes
-    ("fetch", 41 * KIB, 35 * KIB),         // 35,333 / 29,433
-    ("files", 45 * KIB, 39 * KIB),         // 38,858 / 32,948
-    ("hello", 22016, 15872),               // 21,072 / 15,158 (target: 16 KiB / 8 KiB)
-    ("plot", 81 * KIB, 75 * KIB),          // 73,594 / 67,696
-    ("typed", 63 * KIB, 57 * KIB),         // 55,319 / 49,425
-    ("typed_by_hand", 53 * KIB, 47 * KIB), // 48,945 / 43,038
-    ("typed_serde", 50 * KIB, 44 * KIB),   // 43,977 / 38,118
+    ("echo", 22 * KIB, 16 * KIB),          // 19,853 / 13,966 bytes
+    ("fetch", 36 * KIB, 30 * KIB),         // 33,401 / 27,514
+    ("files", 40 * KIB, 34 * KIB),         // 36,827 / 30,947
+    ("hello", 17920, 13312),               // 17,399 / 12,471 (target: 16 KiB / 8 KiB)
+    ("plot", 78 * KIB, 71 * KIB),          // 71,801 / 65,930
+    ("typed", 59 * KIB, 53 * KIB),         // 54,515 / 48,644
+    ("typed_by_hand", 49 * KIB, 44 * KIB), // 45,142 / 40,263
+    ("typed_serde", 45 * KIB, 39 * KIB),   // 41,883 / 36,051
 ];
 
 /// Initial memory pages a module may start at (64 KiB each): the 64 KiB
