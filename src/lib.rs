@@ -63,9 +63,11 @@ pub use platform::log;
 pub use protocol::execute;
 pub use reply::{Reply, ToolError};
 
-/// Makes `$package` (a `const` or `static` [`Package`]) the program's entry
-/// point: `__main_void` for wasi-libc's `_start` on wasm32, `main` elsewhere.
-/// The crate root needs `#![cfg_attr(target_arch = "wasm32", no_std, no_main)]`.
+/// Makes `$package` (a constant [`Package`]) the program's entry point:
+/// `__main_void` for wasi-libc's `_start` on wasm32, `main` elsewhere. The
+/// package's fixed answers are rendered here, at build time
+/// ([`rendered`]). The crate root needs
+/// `#![cfg_attr(target_arch = "wasm32", no_std, no_main)]`.
 #[macro_export]
 macro_rules! main {
     ($package:expr) => {

@@ -196,3 +196,89 @@ impl Out<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::*;
+    use crate::package::Tool;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    fn ok(_: &Args<'_>) -> Result<Reply, ToolError> {
+        Ok(Reply::text("ok"))
+    }
+
+    const PACKAGE: Package = Package::new(
+        "quote\"and\\back",
+        "1.0.0-β",
+        "Line\nbreak and \u{1} control.",
+        &[
+            Tool {
+                name: "first",
+                description: "Pretty schema, \"quoted\".",
+                input_schema: "{\n  \"type\": \"object\",\n  \"properties\": {\"a b\": {\"type\": \"string\", \"description\": \"keeps  its\\t spaces\"}}\n}",
+                output_schema: None,
+                run: ok,
+            },
+            Tool {
+                name: "second",
+                description: "Two.",
+                input_schema: r#"{"type":"object"}"#,
+                output_schema: Some(" { \"type\" : \"object\" } "),
+                run: ok,
+            },
+        ],
+    );
+
+    static TEXT: [u8; len(&PACKAGE)] = array(&PACKAGE);
+
+    fn json(bytes: &[u8]) -> serde_json::Value {
+        serde_json::from_slice(bytes).unwrap_or_else(|e| panic!("{e}: {}", std::string::String::from_utf8_lossy(bytes)))
+    }
+
+    #[test]
+    fn counting_and_writing_agree() {
+        let ends = render(&PACKAGE, &mut []);
+        assert_eq!(ends[3], TEXT.len());
+        let mut exact = vec![0; TEXT.len()];
+        assert_eq!(render(&PACKAGE, &mut exact), ends);
+        assert_eq!(exact, TEXT);
+        // A short buffer gets a prefix and the same count.
+        let mut short = vec![0; 10];
+        assert_eq!(render(&PACKAGE, &mut short), ends);
+        assert_eq!(short, TEXT[..10]);
+    }
+
+    #[test]
+    fn every_part_is_what_serde_json_writes() {
+        let tools: Vec<Callable> = callables::<2>(&PACKAGE).to_vec();
+        let r = Rendered::new(&PACKAGE, &TEXT, &tools);
+        let answer = |rest: &[u8]| json(&[b"{\"id\":1".as_slice(), r.result_prefix, rest].concat());
+        let server_info = serde_json::json!({"name": PACKAGE.name, "version": PACKAGE.version});
+        let discover = answer(r.discover);
+        assert_eq!(discover["result"]["_meta"]["io.modelcontextprotocol/serverInfo"], server_info);
+        assert_eq!(discover["result"]["supportedVersions"], serde_json::json!(["2026-07-28"]));
+        let list = answer(r.tools_list);
+        let listed = &list["result"]["tools"];
+        for (k, tool) in PACKAGE.tools.iter().enumerate() {
+            assert_eq!(listed[k]["name"], tool.name);
+            assert_eq!(listed[k]["description"], tool.description);
+            let schema = json(tool.input_schema.as_bytes());
+            assert_eq!(listed[k]["inputSchema"], schema);
+        }
+        // Compacted in the author's order: white space between tokens goes,
+        // white space and escapes inside strings stay.
+        let compact = br#""inputSchema":{"type":"object","properties":{"a b":{"type":"string","description":"keeps  its\t spaces"}}},"name":"first""#;
+        assert!(r.tools_list.windows(compact.len()).any(|w| w == compact), "{}", std::string::String::from_utf8_lossy(r.tools_list));
+        assert_eq!(listed[1]["outputSchema"], serde_json::json!({"type": "object"}));
+        assert!(r.tools_list.ends_with(b"],\"ttlMs\":86400000}}\n"));
+        // The manifest as serde_json writes the official SDK's struct pretty:
+        // its fields in their order, two spaces, the same escapes.
+        let manifest = "{\n  \"abi\": 1,\n  \"name\": \"quote\\\"and\\\\back\",\n  \"description\": \"Line\\nbreak and \\u0001 control.\"\n}\n";
+        assert_eq!(std::str::from_utf8(r.manifest).unwrap(), manifest);
+        assert_eq!(json(r.manifest), serde_json::json!({"abi": 1, "name": PACKAGE.name, "description": PACKAGE.description}));
+        assert_eq!(r.tools.iter().map(|t| t.name).collect::<Vec<_>>(), ["first", "second"]);
+    }
+}
