@@ -8,7 +8,7 @@
 //! its schemas or lay out its tool list, and no pretty schema text.
 
 use crate::args::Args;
-use crate::json::write::escape_of;
+use crate::json::write::{Compactor, escape_of};
 use crate::package::{Package, ToolFn};
 use crate::protocol::{ABI, PROTOCOL_VERSION};
 use crate::reply::{Reply, ToolError};
@@ -176,23 +176,13 @@ impl Out<'_> {
 
     /// Valid JSON text without the white space outside its strings.
     const fn compact(&mut self, json: &[u8]) {
-        let mut in_string = false;
-        // After a backslash in a string: the next byte is kept whatever it is.
-        let mut escaped = false;
+        let mut compact = Compactor::new();
         let mut i = 0;
         while i < json.len() {
-            let b = json[i];
-            i += 1;
-            if escaped {
-                escaped = false;
-            } else if in_string && b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = !in_string;
-            } else if !in_string && matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
-                continue;
+            if compact.keeps(json[i]) {
+                self.byte(json[i]);
             }
-            self.byte(b);
+            i += 1;
         }
     }
 }

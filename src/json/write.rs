@@ -144,20 +144,39 @@ impl JsonWriter {
 
 /// Appends `json` (valid JSON text) without white space outside strings.
 pub fn compact_into(out: &mut Vec<u8>, json: &[u8]) {
-    let mut in_string = false;
-    // After a backslash in a string: the next byte is kept whatever it is.
-    let mut escaped = false;
+    let mut compact = Compactor::new();
     for &b in json {
-        if escaped {
-            escaped = false;
-        } else if in_string && b == b'\\' {
-            escaped = true;
-        } else if b == b'"' {
-            in_string = !in_string;
-        } else if !in_string && matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
-            continue;
+        if compact.keeps(b) {
+            put_byte(out, b);
         }
-        put_byte(out, b);
+    }
+}
+
+/// Takes the white space out of valid JSON text a byte at a time: the
+/// writer's [`compact_into`] and the build-time rendering share it.
+pub(crate) struct Compactor {
+    in_string: bool,
+    /// After a backslash in a string: the next byte is kept whatever it is.
+    escaped: bool,
+}
+
+impl Compactor {
+    pub(crate) const fn new() -> Compactor {
+        Compactor { in_string: false, escaped: false }
+    }
+
+    /// Whether `b`, the next byte of the text, stays.
+    pub(crate) const fn keeps(&mut self, b: u8) -> bool {
+        if self.escaped {
+            self.escaped = false;
+        } else if self.in_string && b == b'\\' {
+            self.escaped = true;
+        } else if b == b'"' {
+            self.in_string = !self.in_string;
+        } else if !self.in_string && matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+            return false;
+        }
+        true
     }
 }
 
