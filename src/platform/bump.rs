@@ -1,10 +1,9 @@
 //! The lean allocator: a bump pointer over memory grown on demand.
 //!
 //! Every call is a fresh instance that lives for one request, so freeing
-//! matters little. Only the newest block is given back or grown in place.
-//! The crate's own buffers grow by allocating anew and copying (so that
-//! dlmalloc's `realloc` is not linked), which leaves the old block behind
-//! here: a buffer that doubles to N bytes has cost up to 2N.
+//! matters little. Only the newest block is given back or grown in place,
+//! which is what a growing buffer needs: a call's request line is read into
+//! the newest block and doubles where it is.
 
 use core::alloc::{GlobalAlloc, Layout};
 use core::sync::atomic::{AtomicUsize, Ordering};

@@ -90,26 +90,38 @@ pub(crate) fn resize_zeroed(out: &mut Vec<u8>, len: usize) {
 }
 
 /// Makes room for `more` bytes after `out`'s contents: at least double the
-/// capacity, so appending byte by byte stays linear. A fresh block and a
-/// copy rather than `realloc`: with dlmalloc, `realloc` is ~1.1 KB more
-/// code in every module (measured on hello).
+/// capacity, so appending byte by byte stays linear.
+///
+/// With dlmalloc (or an allocator of the author's), a fresh block and a
+/// copy rather than `realloc`: dlmalloc's `realloc` is ~1.1 KB more code in
+/// every module (measured on hello). The lean allocator's `realloc` is a
+/// few lines and grows its newest block in place, which is where a
+/// module's one request line lives, so there it is used.
 #[inline(never)]
 fn grow(out: &mut Vec<u8>, more: usize) {
     let old = core::mem::ManuallyDrop::new(core::mem::take(out));
     let cap = old.len().saturating_add(more).max(old.capacity() * 2).max(64);
     // A capacity past `isize::MAX` is refused here, as running out.
     let Ok(layout) = core::alloc::Layout::array::<u8>(cap) else { out_of_memory() };
-    // SAFETY: `layout` is non-zero in size (at least 64 bytes).
-    let ptr = unsafe { alloc::alloc::alloc(layout) };
-    if !ptr.is_null() && old.capacity() != 0 {
-        // SAFETY: `ptr` is a fresh block of `cap` bytes, more than `old`'s
-        // length; `old`'s block came from the global allocator with `u8`'s
-        // alignment and `old.capacity()` bytes, and is not used again.
+    let ptr = if old.capacity() == 0 {
+        // SAFETY: `layout` is non-zero in size (at least 64 bytes).
+        unsafe { alloc::alloc::alloc(layout) }
+    } else if cfg!(all(target_arch = "wasm32", feature = "lean-alloc")) {
+        // SAFETY: `old`'s block was allocated by the global allocator with
+        // `u8`'s alignment and `old.capacity()` bytes; `cap` fits `isize`.
+        unsafe { alloc::alloc::realloc(old.as_ptr() as *mut u8, core::alloc::Layout::array::<u8>(old.capacity()).unwrap_or(layout), cap) }
+    } else {
+        // SAFETY: as above; the fresh block is `cap` bytes, more than
+        // `old`'s length, and `old`'s block is not used again.
         unsafe {
-            core::ptr::copy_nonoverlapping(old.as_ptr(), ptr, old.len());
-            alloc::alloc::dealloc(old.as_ptr() as *mut u8, core::alloc::Layout::array::<u8>(old.capacity()).unwrap_or(layout));
+            let ptr = alloc::alloc::alloc(layout);
+            if !ptr.is_null() {
+                core::ptr::copy_nonoverlapping(old.as_ptr(), ptr, old.len());
+                alloc::alloc::dealloc(old.as_ptr() as *mut u8, core::alloc::Layout::array::<u8>(old.capacity()).unwrap_or(layout));
+            }
+            ptr
         }
-    }
+    };
     if ptr.is_null() {
         out_of_memory();
     }
