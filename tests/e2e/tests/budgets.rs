@@ -21,14 +21,14 @@ const KIB: u64 = 1024;
 /// allocator; it is not met yet (see the README), so its budget holds it
 /// where it is: lower these numbers as the core shrinks.
 const BUDGETS: &[(&str, u64, u64)] = &[
-    ("echo", 22 * KIB, 16 * KIB),          // 19,853 / 13,966 bytes
-    ("fetch", 36 * KIB, 30 * KIB),         // 33,401 / 27,514
-    ("files", 40 * KIB, 34 * KIB),         // 36,827 / 30,947
-    ("hello", 17920, 13312),               // 17,399 / 12,471 (target: 16 KiB / 8 KiB)
-    ("plot", 78 * KIB, 71 * KIB),          // 71,801 / 65,930
-    ("typed", 59 * KIB, 53 * KIB),         // 54,515 / 48,644
-    ("typed_by_hand", 49 * KIB, 44 * KIB), // 45,142 / 40,263
-    ("typed_serde", 45 * KIB, 39 * KIB),   // 41,883 / 36,051
+    ("echo", 22 * KIB, 16 * KIB),          // 19,853 / 13,938 bytes
+    ("fetch", 36 * KIB, 30 * KIB),         // 33,401 / 27,461
+    ("files", 40 * KIB, 34 * KIB),         // 36,827 / 30,924
+    ("hello", 17920, 13312),               // 17,399 / 12,580 (target: 16 KiB / 8 KiB)
+    ("plot", 78 * KIB, 71 * KIB),          // 71,801 / 65,877
+    ("typed", 59 * KIB, 53 * KIB),         // 54,523 / 48,597
+    ("typed_by_hand", 49 * KIB, 44 * KIB), // 45,142 / 40,372
+    ("typed_serde", 45 * KIB, 39 * KIB),   // 41,883 / 35,998
 ];
 
 /// Initial memory pages a module may start at (64 KiB each): the 64 KiB
