@@ -59,8 +59,10 @@ const fn split(text: &[u8], at: usize) -> (&[u8], &[u8]) {
     }
 }
 
-/// The package's tools as [`Callable`]s, for a `static`.
+/// The package's tools as [`Callable`]s, for a `static`; `N` must be the
+/// number of tools (a build error otherwise).
 pub const fn callables<const N: usize>(package: &Package) -> [Callable; N] {
+    assert!(N == package.tools.len(), "callables: N must be the package's number of tools");
     let mut tools = [Callable { name: "", run: placeholder }; N];
     let mut i = 0;
     while i < N {
