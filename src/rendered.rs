@@ -8,7 +8,7 @@
 //! its schemas or lay out its tool list, and no pretty schema text.
 
 use crate::args::Args;
-use crate::json::write::{Compactor, escape_of};
+use crate::json::write::{Compactor, escape_byte};
 use crate::package::{Package, ToolFn};
 use crate::protocol::{ABI, PROTOCOL_VERSION};
 use crate::reply::{Reply, ToolError};
@@ -161,15 +161,13 @@ impl Out<'_> {
 
     /// `s` quoted and escaped as serde_json escapes it.
     const fn string(&mut self, s: &[u8]) {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
         self.byte(b'"');
         let mut i = 0;
         while i < s.len() {
-            let b = s[i];
-            match escape_of(b) {
-                0 => self.byte(b),
-                b'u' => self.bytes(&[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]),
-                letter => self.bytes(&[b'\\', letter]),
+            let mut esc = [0; 6];
+            match escape_byte(s[i], &mut esc) {
+                0 => self.byte(s[i]),
+                n => self.bytes(esc.split_at(n).0),
             }
             i += 1;
         }

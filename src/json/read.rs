@@ -525,6 +525,8 @@ impl<'a> Object<'a> {
     }
 
     /// The value of member `key` (compared after unescaping).
+    // Walks the members itself rather than through `iter()`: 93 bytes less
+    // in every module, and every module looks members up.
     pub fn get(&self, key: &str) -> Option<Value<'a>> {
         let b = self.raw;
         let mut found = None;

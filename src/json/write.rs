@@ -197,7 +197,7 @@ const CONTROL_ESCAPES: &[u8; 32] = b"uuuuuuuubtnufruuuuuuuuuuuuuuuuuu";
 
 /// How serde_json escapes byte `b`: `0` for none, `u` for `\u00XX`, else the
 /// letter after the backslash.
-pub(crate) const fn escape_of(b: u8) -> u8 {
+const fn escape_of(b: u8) -> u8 {
     match b {
         b'"' | b'\\' => b,
         0..=0x1f => CONTROL_ESCAPES[b as usize],
@@ -206,8 +206,8 @@ pub(crate) const fn escape_of(b: u8) -> u8 {
 }
 
 /// Writes the escape for `b` into `out` and returns its length (0 when `b`
-/// needs none). Shared with the panic path, which cannot allocate.
-pub fn escape_byte(b: u8, out: &mut [u8; 6]) -> usize {
+/// needs none). Shared with the build-time rendering of fixed answers.
+pub const fn escape_byte(b: u8, out: &mut [u8; 6]) -> usize {
     let letter = escape_of(b);
     // Written whole either way; the length says how much of it counts.
     *out = [b'\\', letter, b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]];

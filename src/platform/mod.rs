@@ -103,13 +103,15 @@ fn grow(out: &mut Vec<u8>, more: usize) {
     let cap = old.len().saturating_add(more).max(old.capacity() * 2).max(64);
     // A capacity past `isize::MAX` is refused here, as running out.
     let Ok(layout) = core::alloc::Layout::array::<u8>(cap) else { out_of_memory() };
+    // `old`'s own layout: it was made by this function, so it is valid.
+    let old_layout = core::alloc::Layout::array::<u8>(old.capacity()).unwrap_or(layout);
     let ptr = if old.capacity() == 0 {
         // SAFETY: `layout` is non-zero in size (at least 64 bytes).
         unsafe { alloc::alloc::alloc(layout) }
     } else if cfg!(all(target_arch = "wasm32", feature = "lean-alloc")) {
         // SAFETY: `old`'s block was allocated by the global allocator with
         // `u8`'s alignment and `old.capacity()` bytes; `cap` fits `isize`.
-        unsafe { alloc::alloc::realloc(old.as_ptr() as *mut u8, core::alloc::Layout::array::<u8>(old.capacity()).unwrap_or(layout), cap) }
+        unsafe { alloc::alloc::realloc(old.as_ptr() as *mut u8, old_layout, cap) }
     } else {
         // SAFETY: as above; the fresh block is `cap` bytes, more than
         // `old`'s length, and `old`'s block is not used again.
@@ -117,7 +119,7 @@ fn grow(out: &mut Vec<u8>, more: usize) {
             let ptr = alloc::alloc::alloc(layout);
             if !ptr.is_null() {
                 core::ptr::copy_nonoverlapping(old.as_ptr(), ptr, old.len());
-                alloc::alloc::dealloc(old.as_ptr() as *mut u8, core::alloc::Layout::array::<u8>(old.capacity()).unwrap_or(layout));
+                alloc::alloc::dealloc(old.as_ptr() as *mut u8, old_layout);
             }
             ptr
         }
