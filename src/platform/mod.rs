@@ -17,6 +17,8 @@ pub use host::*;
 
 #[cfg(all(target_arch = "wasm32", feature = "lean-alloc"))]
 mod bump;
+#[cfg(all(target_arch = "wasm32", feature = "dlmalloc", not(feature = "lean-alloc")))]
+mod heap;
 
 // Files: raw WASI calls on wasm32, std::fs over named mounts elsewhere.
 #[cfg(target_arch = "wasm32")]

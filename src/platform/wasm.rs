@@ -298,7 +298,7 @@ unsafe impl<A: core::alloc::GlobalAlloc> core::alloc::GlobalAlloc for AbortOnNul
 
 #[cfg(all(feature = "dlmalloc", not(feature = "lean-alloc")))]
 #[global_allocator]
-static ALLOCATOR: AbortOnNull<dlmalloc::GlobalDlmalloc> = AbortOnNull(dlmalloc::GlobalDlmalloc);
+static ALLOCATOR: AbortOnNull<super::heap::Dlmalloc> = AbortOnNull(super::heap::Dlmalloc::new());
 
 #[cfg(feature = "lean-alloc")]
 #[global_allocator]
