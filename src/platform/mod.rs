@@ -130,6 +130,7 @@ fn grow(out: &mut Vec<u8>, more: usize) {
         out_of_memory();
     }
     // SAFETY: `ptr` holds `cap` bytes from the global allocator with `u8`'s
-    // alignment, the first `old.len()` of them `old`'s contents.
-    *out = unsafe { Vec::from_raw_parts(ptr, old.len(), cap) };
+    // alignment, the first `old.len()` of them `old`'s contents. `out` holds
+    // the empty vector `take` left, which owns nothing: written over, not dropped.
+    unsafe { core::ptr::write(out, Vec::from_raw_parts(ptr, old.len(), cap)) };
 }
