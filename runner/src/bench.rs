@@ -35,6 +35,8 @@ pub struct BenchFigures {
     pub bytes: usize,
     pub tool: String,
     pub compile_ms: f64,
+    pub compile_ms_p10: f64,
+    pub compile_ms_p90: f64,
     pub call_us_median: f64,
     pub call_us_p10: f64,
     pub call_us_p90: f64,
@@ -49,7 +51,8 @@ impl BenchFigures {
     pub fn to_json(&self) -> Value {
         json!({
             "module": self.module.display().to_string(), "bytes": self.bytes, "tool": self.tool,
-            "compile_ms": self.compile_ms, "call_us_median": self.call_us_median,
+            "compile_ms": self.compile_ms, "compile_ms_p10": self.compile_ms_p10,
+            "compile_ms_p90": self.compile_ms_p90, "call_us_median": self.call_us_median,
             "call_us_p10": self.call_us_p10, "call_us_p90": self.call_us_p90,
             "list_us_median": self.list_us_median, "pages_start": self.pages_start,
             "pages_exit": self.pages_exit, "call_crash": self.call_crash,
@@ -74,6 +77,10 @@ pub struct BenchReport {
     pub a: BenchFigures,
     /// The `--vs` module, measured interleaved with `a`.
     pub b: Option<BenchFigures>,
+    /// With `b`: b's compile time over a's, per pair of compiles run back to
+    /// back, sorted. Machine drift between pairs cancels out of each ratio,
+    /// so their spread is the comparison's own.
+    pub compile_ratios: Vec<f64>,
 }
 
 impl BenchReport {
@@ -89,7 +96,10 @@ impl BenchReport {
                     .zip(b.numbers())
                     .map(|((k, x), (_, y))| (k.to_string(), if *x == 0.0 { Value::Null } else { json!(y / x) }))
                     .collect();
-                json!({"a": self.a.to_json(), "b": b.to_json(), "ratio": ratio})
+                let r = &self.compile_ratios;
+                let at = |p: f64| r.get(((r.len().max(1) - 1) as f64 * p).round() as usize).copied();
+                let pairs = json!({"count": r.len(), "median": at(0.5), "min": r.first(), "max": r.last()});
+                json!({"a": self.a.to_json(), "b": b.to_json(), "ratio": ratio, "compile_ratio_pairs": pairs})
             }
         }
     }
@@ -110,6 +120,14 @@ impl BenchReport {
                 s += &format!(" {y:>16.1} {:>8}", if *x == 0.0 { "-".into() } else { format!("{:.2}", y / x) });
             }
             s.push('\n');
+        }
+        if let (Some(first), Some(last)) = (self.compile_ratios.first(), self.compile_ratios.last()) {
+            let r = &self.compile_ratios;
+            s += &format!(
+                "compile b/a per interleaved pair: median {:.2}, range {first:.2}–{last:.2} ({} pairs)\n",
+                r[(r.len() - 1) / 2],
+                r.len()
+            );
         }
         for f in std::iter::once(&self.a).chain(self.b.as_ref()) {
             s += &format!("tool called in {}: {}\n", col(f), f.tool);
@@ -220,11 +238,18 @@ pub fn bench(a: &Path, b: Option<&Path>, opts: &BenchOptions) -> Result<BenchRep
             s.lists.push(t.elapsed());
         }
     }
+    let mut compile_ratios: Vec<f64> = match subjects.as_slice() {
+        [a, b] => a.compiles.iter().zip(&b.compiles).map(|(x, y)| y.as_secs_f64() / x.as_secs_f64().max(1e-9)).collect(),
+        _ => Vec::new(),
+    };
+    compile_ratios.sort_by(f64::total_cmp);
     let mut figs = subjects.into_iter().map(|mut s| BenchFigures {
         module: s.path.clone(),
         bytes: s.bytes.len(),
         tool: s.tool.clone(),
         compile_ms: pct(&mut s.compiles, 0.5).as_secs_f64() * 1e3,
+        compile_ms_p10: pct(&mut s.compiles, 0.1).as_secs_f64() * 1e3,
+        compile_ms_p90: pct(&mut s.compiles, 0.9).as_secs_f64() * 1e3,
         call_us_median: pct(&mut s.calls, 0.5).as_secs_f64() * 1e6,
         call_us_p10: pct(&mut s.calls, 0.1).as_secs_f64() * 1e6,
         call_us_p90: pct(&mut s.calls, 0.9).as_secs_f64() * 1e6,
@@ -234,5 +259,5 @@ pub fn bench(a: &Path, b: Option<&Path>, opts: &BenchOptions) -> Result<BenchRep
         call_crash: s.crash.clone(),
     });
     let a = figs.next().unwrap();
-    Ok(BenchReport { a, b: figs.next() })
+    Ok(BenchReport { a, b: figs.next(), compile_ratios })
 }

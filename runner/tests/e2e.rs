@@ -678,6 +678,12 @@ fn bench_runs() {
         assert!(j["ratio"][k].is_number() || j["ratio"][k].is_null(), "{k}: {j}");
     }
     assert_eq!(j["a"]["pages_start"], 1);
+    let f = |v: &Value| v.as_f64().unwrap();
+    assert!(f(&j["a"]["compile_ms_p10"]) <= f(&j["a"]["compile_ms"]) && f(&j["a"]["compile_ms"]) <= f(&j["a"]["compile_ms_p90"]), "{j}");
+    // One ratio per interleaved pair of compiles, its median between the extremes.
+    let pairs = &j["compile_ratio_pairs"];
+    assert_eq!(pairs["count"], 2, "{j}");
+    assert!(f(&pairs["min"]) > 0.0 && f(&pairs["min"]) <= f(&pairs["median"]) && f(&pairs["median"]) <= f(&pairs["max"]), "{j}");
     assert!(j["a"]["call_crash"].is_null(), "{j}");
     assert!(j["b"]["call_crash"].is_string(), "the list-only module does not answer call-1: {j}");
 }

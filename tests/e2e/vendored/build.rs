@@ -1,6 +1,11 @@
-// The README's one line for a vendoring package: a 64 KiB stack.
+// The README's lines for a vendoring package: a 64 KiB stack, and code
+// addresses at their real length when the profile has no debug info.
 fn main() {
     if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
         println!("cargo:rustc-link-arg=-zstack-size=65536");
+        if std::env::var("DEBUG").as_deref() == Ok("false") {
+            println!("cargo:rustc-link-arg=--strip-debug");
+            println!("cargo:rustc-link-arg=--compress-relocations");
+        }
     }
 }
