@@ -52,7 +52,18 @@ pub fn example(example: &str) -> PathBuf {
 /// The `.wasm` of `example` built as `variant` asks, with the release
 /// (size) profile, exactly as the README's recipe builds it.
 pub fn example_variant(example: &str, variant: &Variant) -> PathBuf {
-    let key = format!("{example}{variant:?}");
+    build(example, variant, true)
+}
+
+/// The `.wasm` of `example` (default features) built with the dev profile,
+/// debug info and all, as `cargo build --target wasm32-wasip1` builds it.
+pub fn example_dev_profile(example: &str) -> PathBuf {
+    build(example, &Variant::default(), false)
+}
+
+fn build(example: &str, variant: &Variant, release: bool) -> PathBuf {
+    let profile = if release { "release" } else { "debug" };
+    let key = format!("{example}{variant:?}{profile}");
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
     let built = built.get_or_insert_with(HashMap::new);
     if let Some(path) = built.get(&key) {
@@ -62,9 +73,12 @@ pub fn example_variant(example: &str, variant: &Variant) -> PathBuf {
     let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cargo
         .current_dir(crate_root())
-        .args(["build", "--quiet", "--release", "--target", "wasm32-wasip1", "--example", example])
+        .args(["build", "--quiet", "--target", "wasm32-wasip1", "--example", example])
         .arg("--target-dir")
         .arg(&dir);
+    if release {
+        cargo.arg("--release");
+    }
     if !variant.default_features {
         cargo.arg("--no-default-features");
     }
@@ -82,7 +96,7 @@ pub fn example_variant(example: &str, variant: &Variant) -> PathBuf {
         }
         panic!("building example {example} ({variant:?}) failed:\n{stderr}");
     }
-    let path = dir.join("wasm32-wasip1/release/examples").join(format!("{example}.wasm"));
+    let path = dir.join("wasm32-wasip1").join(profile).join("examples").join(format!("{example}.wasm"));
     assert!(path.exists(), "{} was not built", path.display());
     built.insert(key, path.clone());
     path

@@ -7,7 +7,7 @@
 //! line: a change that grows a module past it fails here with the number.
 //! `./size-report` prints the same figures (and `--explain NAME` what to cut).
 
-use subako_tiny_e2e::{Variant, example_variant, examples};
+use subako_tiny_e2e::{Variant, example_dev_profile, example_variant, examples};
 
 const KIB: u64 = 1024;
 
@@ -147,17 +147,33 @@ fn every_example_has_the_shape_subako_accepts() {
     assert!(problems.is_empty(), "modules Subako would refuse:\n  {}", problems.join("\n  "));
 }
 
-/// The import, export and memory sections of a module, read by hand.
+/// build.rs compresses relocations only for profiles without debug info:
+/// lld refuses `--compress-relocations` when DWARF is kept, so passing it
+/// to a dev build would break `cargo build --target wasm32-wasip1`.
+#[test]
+fn the_dev_profile_builds_with_its_debug_info_and_runs() {
+    let dev = std::fs::read(example_dev_profile("hello")).unwrap();
+    let release = std::fs::read(example_variant("hello", &Variant::default())).unwrap();
+    let dev_shape = Shape::read(&dev);
+    assert!(dev_shape.custom.iter().any(|c| c == ".debug_info"), "the dev build lost its DWARF: {:?}", dev_shape.custom);
+    assert!(Shape::read(&release).custom.is_empty(), "the release build keeps custom sections");
+    let check = subako_tiny_runner::check(&dev, None);
+    assert!(check.failures.is_empty(), "the dev build is refused: {:?}", check.failures);
+}
+
+/// The import, export, memory and custom sections of a module, read by hand.
 struct Shape {
     imports: Vec<(String, String)>,
     exports: Vec<String>,
     initial_pages: Option<u64>,
+    /// Custom sections' names.
+    custom: Vec<String>,
 }
 
 impl Shape {
     fn read(b: &[u8]) -> Shape {
         assert_eq!(&b[..8], b"\0asm\x01\0\0\0", "not a core WebAssembly module");
-        let mut shape = Shape { imports: Vec::new(), exports: Vec::new(), initial_pages: None };
+        let mut shape = Shape { imports: Vec::new(), exports: Vec::new(), initial_pages: None, custom: Vec::new() };
         let mut at = 8;
         while at < b.len() {
             let id = b[at];
@@ -165,6 +181,7 @@ impl Shape {
             let end = start + size as usize;
             let mut i = start;
             match id {
+                0 => shape.custom.push(name(b, i).0),
                 2 => {
                     let (count, next) = leb(b, i);
                     i = next;
