@@ -30,7 +30,7 @@ fn order_total(args: &Args<'_>) -> Result<Reply, ToolError> {
             return Err(ToolError::invalid_input(&["`sku` must be 1 to 32 characters long"]));
         }
         let unit_price = item.float("unit_price")?;
-        if !(unit_price >= 0.0) {
+        if unit_price < 0.0 {
             return Err(ToolError::invalid_input(&["`unit_price` must be at least 0"]));
         }
         sum += item.int("qty", 1, 1000)? as f64 * unit_price;

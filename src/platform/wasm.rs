@@ -9,6 +9,11 @@
 
 use core::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
+// The allocators (`heap`, `bump`) and the panic answer's state assume the
+// one thread of a wasm32-wasip1 command: refuse a build with threads.
+#[cfg(target_feature = "atomics")]
+compile_error!("subako-tiny's wasm back end is single-threaded: build for wasm32-wasip1, not with wasm threads");
+
 use crate::args::Args;
 use crate::json::num;
 use crate::package::ToolFn;
