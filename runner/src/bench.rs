@@ -261,3 +261,30 @@ pub fn bench(a: &Path, b: Option<&Path>, opts: &BenchOptions) -> Result<BenchRep
     let a = figs.next().unwrap();
     Ok(BenchReport { a, b: figs.next(), compile_ratios })
 }
+
+/// Cold compile times of several modules, compiled in turn `compiles`
+/// times each (so drift hits them alike): (median, p10, p90) in ms, in the
+/// order given. The modules need only validate: nothing is run, so a copy
+/// with some function bodies emptied is timed as well as the real one.
+pub fn compile_times(paths: &[PathBuf], compiles: usize) -> Result<Vec<[f64; 3]>, Error> {
+    let engine = &crate::exec::host().engine;
+    let mut modules = Vec::new();
+    for p in paths {
+        let bytes = std::fs::read(p).map_err(|e| err(format!("{}: {e}", p.display())))?;
+        // Compiled once before timing: a module that does not validate fails here.
+        wasmtime::Module::new(engine, &bytes).map_err(|e| err(format!("{}: {e:#}", p.display())))?;
+        modules.push((bytes, Vec::new()));
+    }
+    for _ in 0..compiles.max(1) {
+        for (bytes, times) in &mut modules {
+            let t = Instant::now();
+            let m = wasmtime::Module::new(engine, bytes)?;
+            times.push(t.elapsed());
+            drop(m);
+        }
+    }
+    Ok(modules
+        .iter_mut()
+        .map(|(_, times)| [0.5, 0.1, 0.9].map(|p| pct(times, p).as_secs_f64() * 1e3))
+        .collect())
+}

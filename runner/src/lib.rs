@@ -14,7 +14,7 @@ mod exec;
 mod http;
 mod rpc;
 
-pub use bench::{BenchFigures, BenchOptions, BenchReport, bench};
+pub use bench::{BenchFigures, BenchOptions, BenchReport, bench, compile_times};
 pub use bundle::{BundleReport, Manifest, bundle, manifest};
 pub use call::{CallOptions, CallOutcome, IntoArgs, LinkedFile, call};
 pub use check::{CheckReport, Tool, check};

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use subako_tiny_runner::{
-    BenchOptions, CallOptions, Exit, HttpConfig, Module, RunOptions, bench, bundle, call, check, manifest, serve,
+    BenchOptions, CallOptions, Exit, HttpConfig, Module, RunOptions, bench, bundle, call, check, compile_times,
+    manifest, serve,
 };
 
 const USAGE: &str = "\
@@ -28,6 +29,9 @@ USAGE:
       Compile time, per-call time (median, p10, p90), discover+tools/list time, pages.
   subako-tiny manifest MODULE.wasm
       Prints the module's --subako-manifest, checked.
+  subako-tiny compile-time MODULE.wasm... [--compiles N] [--json]
+      Cold compile time of each module (median, p10, p90 ms), compiled in turn.
+      The modules need only validate; size-report --explain times copies of one.
 
 CALL OPTIONS:
   --package NAME        argv[0] (default: the manifest's name)
@@ -276,6 +280,28 @@ fn real_main() -> Result<ExitCode, String> {
                 println!("{}", r.to_json());
             } else {
                 print!("{}", r.to_text());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        "compile-time" => {
+            a.only(&["--compiles", "--json"])?;
+            let paths: Vec<PathBuf> = a.pos.iter().skip(1).map(PathBuf::from).collect();
+            if paths.is_empty() {
+                return Err("missing MODULE.wasm".into());
+            }
+            let n = a.num("--compiles")?.map_or(11, |n| n as usize);
+            let times = compile_times(&paths, n).map_err(|e| e.to_string())?;
+            if a.has("--json") {
+                let rows: Vec<Value> = paths
+                    .iter()
+                    .zip(&times)
+                    .map(|(p, [m, lo, hi])| json!({"module": p.display().to_string(), "compile_ms": m, "compile_ms_p10": lo, "compile_ms_p90": hi}))
+                    .collect();
+                println!("{}", Value::Array(rows));
+            } else {
+                for (p, [m, lo, hi]) in paths.iter().zip(&times) {
+                    println!("{m:8.2} ms ({lo:.2}–{hi:.2})  {}", p.display());
+                }
             }
             Ok(ExitCode::SUCCESS)
         }

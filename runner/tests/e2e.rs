@@ -687,3 +687,22 @@ fn bench_runs() {
     assert!(j["a"]["call_crash"].is_null(), "{j}");
     assert!(j["b"]["call_crash"].is_string(), "the list-only module does not answer call-1: {j}");
 }
+
+#[test]
+fn compile_times_time_each_module_and_refuse_one_that_does_not_validate() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.wasm");
+    std::fs::write(&a, wat::parse_str(writer_wat(OK_ANSWER)).unwrap()).unwrap();
+    // Bodies that only trap still compile: what `size-report --explain` times.
+    let b = dir.path().join("b.wasm");
+    std::fs::write(&b, wat::parse_str(r#"(module (memory (export "memory") 1) (func (export "_start") unreachable))"#).unwrap()).unwrap();
+    let times = compile_times(&[a.clone(), b.clone()], 3).unwrap();
+    assert_eq!(times.len(), 2);
+    for [median, p10, p90] in times {
+        assert!(0.0 < p10 && p10 <= median && median <= p90, "{p10} {median} {p90}");
+    }
+    let bad = dir.path().join("bad.wasm");
+    std::fs::write(&bad, b"\0asm\x01\0\0\0\x0a\x01").unwrap();
+    let e = compile_times(&[a, bad], 1).unwrap_err().to_string();
+    assert!(e.contains("bad.wasm"), "{e}");
+}
