@@ -24,6 +24,14 @@ const GRANULARITY: usize = 64 << 10;
 // pointers, arrays of them, a unit struct) is valid as zeroes.
 const ZEROED: dlmalloc::Dlmalloc = unsafe { MaybeUninit::zeroed().assume_init() };
 
+// What `ZEROED` and `start` were checked against: dlmalloc 0.2.14's state,
+// whose only non-zero defaults are the two above. A release that adds a
+// field changes the size and stops the build here, to be looked at first.
+const _: () = assert!(
+    core::mem::size_of::<dlmalloc::Dlmalloc>() == 460,
+    "dlmalloc's state changed: check src/platform/heap.rs against its Dlmalloc::new()"
+);
+
 pub struct Dlmalloc {
     state: UnsafeCell<dlmalloc::Dlmalloc>,
     started: AtomicBool,
