@@ -40,6 +40,50 @@ const NO_SUCH_CURSOR: &[u8] = b"-32602,\"message\":\"no such cursor";
 const NAME_NOT_STRING: &[u8] = b"-32602,\"message\":\"invalid tools/call params: `name` must be a string";
 const MISSING_META: &[u8] = b"-32602,\"message\":\"missing _meta ";
 const STDIN_UNREADABLE: &[u8] = b"-32603,\"message\":\"stdin unreadable: errno ";
+const UNSUPPORTED_VERSION_HEAD: &[u8] = b"-32022,\"data\":{\"requested\":\"";
+
+/// True when `head` starts with `code` in decimal and then a comma.
+const fn head_has_code(head: &[u8], code: i64) -> bool {
+    let mut digits = [0u8; 20];
+    let mut n = code.unsigned_abs();
+    let mut at = digits.len();
+    while n > 0 || at == digits.len() {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    let mut i = 0;
+    if code < 0 {
+        if head.is_empty() || head[0] != b'-' {
+            return false;
+        }
+        i = 1;
+    }
+    let mut k = at;
+    while k < digits.len() {
+        if i >= head.len() || head[i] != digits[k] {
+            return false;
+        }
+        i += 1;
+        k += 1;
+    }
+    i < head.len() && head[i] == b','
+}
+
+// The heads spell the public codes out as text; the build checks they agree.
+const _: () = {
+    assert!(head_has_code(PARSE_ERROR_HEAD, PARSE_ERROR));
+    assert!(head_has_code(NOT_A_MESSAGE, INVALID_REQUEST));
+    assert!(head_has_code(LINE_TOO_LONG, INVALID_REQUEST));
+    assert!(head_has_code(UNKNOWN_VERSION, INVALID_REQUEST));
+    assert!(head_has_code(NOT_A_REQUEST, INVALID_REQUEST));
+    assert!(head_has_code(UNKNOWN_METHOD, METHOD_NOT_FOUND));
+    assert!(head_has_code(NO_SUCH_CURSOR, INVALID_PARAMS));
+    assert!(head_has_code(NAME_NOT_STRING, INVALID_PARAMS));
+    assert!(head_has_code(MISSING_META, INVALID_PARAMS));
+    assert!(head_has_code(STDIN_UNREADABLE, INTERNAL_ERROR));
+    assert!(head_has_code(UNSUPPORTED_VERSION_HEAD, UNSUPPORTED_PROTOCOL_VERSION));
+};
 
 const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 const CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
@@ -360,7 +404,7 @@ fn check_meta(out: &mut Vec<u8>, id: &[u8], params: Option<crate::json::Object<'
     let missing = match version.and_then(|v| v.as_str()) {
         None => VERSION_KEY,
         Some(version) if !version.eq_str(PROTOCOL_VERSION) => {
-            error_head(out, b"-32022,\"data\":{\"requested\":\"");
+            error_head(out, UNSUPPORTED_VERSION_HEAD);
             write_normalized(out, version);
             put(out, b"\",\"supported\":[\"2026-07-28\"]},\"message\":\"Unsupported protocol version");
             error_tail(out, Some(id));

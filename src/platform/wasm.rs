@@ -9,17 +9,17 @@
 
 use core::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
-// The allocators (`heap`, `bump`) and the panic answer's state assume the
-// one thread of a wasm32-wasip1 command: refuse a build with threads.
-#[cfg(target_feature = "atomics")]
-compile_error!("subako-tiny's wasm back end is single-threaded: build for wasm32-wasip1, not with wasm threads");
-
 use crate::args::Args;
 use crate::json::num;
 use crate::package::ToolFn;
 use crate::rendered::Rendered;
 use crate::protocol::{self, Io, IoError};
 use crate::reply::{Reply, ToolError};
+
+// The allocators (`heap`, `bump`) and the panic answer's state assume the
+// one thread of a wasm32-wasip1 command: refuse a build with threads.
+#[cfg(target_feature = "atomics")]
+compile_error!("subako-tiny's wasm back end is single-threaded: build for wasm32-wasip1, not with wasm threads");
 
 const STDIN: u32 = 0;
 const STDOUT: u32 = 1;
