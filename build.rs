@@ -1,10 +1,24 @@
-//! Link settings for this crate's own examples on wasm32. A package that
-//! vendors the crate copies the same lines into its own `build.rs` (see the
-//! README): link arguments cannot travel from a dependency.
+//! Link settings on wasm32. The library one (`-lc`) travels with the crate
+//! to every package that uses it; the link arguments apply to this crate's
+//! own examples only, so a package that vendors the crate copies them into
+//! its own `build.rs` (see the README): link arguments cannot travel from a
+//! dependency.
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
+        // wasi-libc, which the target ships (rustc already links its
+        // `crt1-command.o`), for what that start-up code and LLVM call:
+        // `__wasi_proc_exit`, and `memcmp`/`bcmp` for slice and string `==`.
+        // Taken from the archive they stay internal to the module; defined
+        // by this crate they would be exported (rustc exports every
+        // `#[no_mangle]` function of a wasm executable), each export a
+        // trampoline for wasmtime to compile. wasm-ld takes only the
+        // members something calls (hello: `memcmp` and `__wasi_proc_exit`,
+        // 80 bytes of code).
+        if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("wasi") {
+            println!("cargo:rustc-link-lib=c");
+        }
         // A 64 KiB stack instead of rustc's 1 MiB: the reader never recurses,
         // so this is plenty, and the module starts at 2 pages instead of 17.
         println!("cargo:rustc-link-arg-examples=-zstack-size=65536");

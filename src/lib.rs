@@ -76,10 +76,16 @@ macro_rules! main {
         // keeps them and each tool's name and function, not the table.
         static __SUBAKO_TEXT: [u8; $crate::rendered::len(&__SUBAKO_PACKAGE)] =
             $crate::rendered::array(&__SUBAKO_PACKAGE);
-        static __SUBAKO_TOOLS: [$crate::rendered::Callable; __SUBAKO_PACKAGE.tools.len()] =
-            $crate::rendered::callables(&__SUBAKO_PACKAGE);
-        static __SUBAKO_RENDERED: $crate::rendered::Rendered<'static> =
-            $crate::rendered::Rendered::new(&__SUBAKO_PACKAGE, &__SUBAKO_TEXT, &__SUBAKO_TOOLS);
+        static __SUBAKO_TOOL_NAMES: [&str; __SUBAKO_PACKAGE.tools.len()] =
+            $crate::rendered::tool_names(&__SUBAKO_PACKAGE);
+        static __SUBAKO_TOOL_RUNS: [$crate::ToolFn; __SUBAKO_PACKAGE.tools.len()] =
+            $crate::rendered::tool_runs(&__SUBAKO_PACKAGE);
+        static __SUBAKO_RENDERED: $crate::rendered::Rendered<'static> = $crate::rendered::Rendered::new(
+            &__SUBAKO_PACKAGE,
+            &__SUBAKO_TEXT,
+            &__SUBAKO_TOOL_NAMES,
+            &__SUBAKO_TOOL_RUNS,
+        );
 
         #[cfg(target_arch = "wasm32")]
         #[unsafe(no_mangle)]

@@ -11,7 +11,7 @@ use crate::args::Args;
 use crate::json::write::{escape_into, put};
 use crate::json::{Object, Str, Value, num};
 use crate::package::{Package, ToolFn};
-use crate::rendered::{self, Callable, Rendered};
+use crate::rendered::{self, Rendered};
 use crate::reply::{self, Reply, ToolError};
 
 /// The MCP revision this crate speaks.
@@ -119,8 +119,9 @@ pub fn serve(package: &Package, manifest: bool, io: &mut impl Io, runner: Runner
     let mut text = Vec::new();
     crate::platform::resize_zeroed(&mut text, rendered::len(package));
     rendered::render(package, &mut text);
-    let tools: Vec<Callable> = package.tools.iter().map(|t| Callable { name: t.name, run: t.run }).collect();
-    serve_rendered(&Rendered::new(package, &text, &tools), manifest, io, runner)
+    let names: Vec<&'static str> = package.tools.iter().map(|t| t.name).collect();
+    let runs: Vec<ToolFn> = package.tools.iter().map(|t| t.run).collect();
+    serve_rendered(&Rendered::new(package, &text, &names, &runs), manifest, io, runner)
 }
 
 /// The whole process: the manifest when `manifest` is asked for, otherwise
@@ -142,14 +143,14 @@ pub fn serve_rendered(package: &Rendered<'_>, manifest: bool, io: &mut impl Io, 
                 }
                 Line::TooLong => {
                     error_head(&mut out, LINE_TOO_LONG);
-                    num::write_u64(&mut out, package.max_line as u64);
+                    num::write_usize(&mut out, package.max_line);
                     put(&mut out, b" bytes");
                     error_tail(&mut out, None);
                     true
                 }
                 Line::Unreadable(e) => {
                     error_head(&mut out, STDIN_UNREADABLE);
-                    num::write_u64(&mut out, e.errno as u64);
+                    num::write_usize(&mut out, usize::from(e.errno));
                     error_tail(&mut out, None);
                     false
                 }
@@ -288,7 +289,7 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
             error_head(out, PARSE_ERROR_HEAD);
             put(out, e.kind.describe().as_bytes());
             put(out, b" at column ");
-            num::write_u64(out, e.offset as u64 + 1);
+            num::write_usize(out, e.offset.saturating_add(1));
             return error_tail(out, None);
         }
     };
@@ -345,6 +346,7 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
 
 /// Appends string `s` escaped as serde_json escapes its value: decoded,
 /// then written again, as the official SDK echoes a string it read.
+#[inline(always)]
 fn write_normalized(out: &mut Vec<u8>, s: Str<'_>) {
     escape_into(out, s.to_str().as_bytes());
 }
@@ -378,7 +380,8 @@ fn message_fields(message: Value<'_>) -> Result<(Object<'_>, Option<&[u8]>, Str<
 }
 
 fn call(package: &Rendered<'_>, name: Str<'_>, arguments: Option<Value<'_>>, id: &[u8], runner: Runner) -> Result<Reply, ToolError> {
-    let Some(tool) = package.tools.iter().find(|t| name.eq_str(t.name)) else {
+    let found = package.tool_names.iter().position(|&n| name.eq_str(n));
+    let Some(&run) = found.and_then(|i| package.tool_runs.get(i)) else {
         return Err(ToolError::four("unknown tool: ", &name.to_str(), "", ""));
     };
     // MCP lets a call leave its arguments out.
@@ -389,7 +392,7 @@ fn call(package: &Rendered<'_>, name: Str<'_>, arguments: Option<Value<'_>>, id:
             None => return Err(ToolError::four("invalid input: arguments must be an object, not ", v.kind().article_name(), "", "")),
         },
     };
-    runner(tool.run, &args, id, package)
+    runner(run, &args, id, package)
 }
 
 /// Checks the `_meta` every request carries: the revision, which must be
@@ -422,6 +425,7 @@ fn check_meta(out: &mut Vec<u8>, id: &[u8], params: Option<crate::json::Object<'
 
 /// Writes `{"id":…,"jsonrpc":"2.0","result":{"_meta":{…},` — the start of
 /// every result, signed with the package's name and version.
+#[inline(always)]
 fn begin_result(out: &mut Vec<u8>, id: &[u8], package: &Rendered<'_>) {
     put(out, b"{\"id\":");
     put(out, id);
@@ -430,6 +434,7 @@ fn begin_result(out: &mut Vec<u8>, id: &[u8], package: &Rendered<'_>) {
 
 /// Starts a JSON-RPC error: `head` is the code and the start of the
 /// message, as the `*_HEAD` constants hold them.
+#[inline(always)]
 fn error_head(out: &mut Vec<u8>, head: &[u8]) {
     put(out, b"{\"error\":{\"code\":");
     put(out, head);
@@ -445,7 +450,7 @@ fn error_tail(out: &mut Vec<u8>, id: Option<&[u8]>) {
 
 /// Appends a JSON-RPC error line: `head` is the code and the start of the
 /// message, `detail` (ASCII the crate wrote, needing no escapes) ends it.
-#[inline(never)]
+#[inline(always)]
 fn write_error(out: &mut Vec<u8>, id: Option<&[u8]>, head: &[u8], detail: &[u8]) {
     error_head(out, head);
     put(out, detail);

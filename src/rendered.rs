@@ -26,28 +26,31 @@ pub struct Rendered<'a> {
     pub tools_list: &'a [u8],
     /// `subako-package.json`, as serde_json writes it pretty.
     pub manifest: &'a [u8],
-    pub tools: &'a [Callable],
+    /// Each tool's name, in the package's order.
+    pub tool_names: &'a [&'static str],
+    /// Each tool's function, in the same order. Apart from the names: a
+    /// module with one tool then calls it directly, and keeps no table of
+    /// function pointers (the optimizer sees the only index a name can have).
+    pub tool_runs: &'a [ToolFn],
     /// The package's [`Package::max_line`].
     pub max_line: usize,
 }
 
-/// A tool as a call finds it: by name.
-#[derive(Clone, Copy)]
-pub struct Callable {
-    pub name: &'static str,
-    pub run: ToolFn,
-}
-
 impl<'a> Rendered<'a> {
-    /// `text` must be what [`render`] wrote for `package` and `tools` what
-    /// [`callables`] made of it; the parts are found by rendering again
-    /// without writing.
-    pub const fn new(package: &Package, text: &'a [u8], tools: &'a [Callable]) -> Rendered<'a> {
+    /// `text` must be what [`render`] wrote for `package`, and `tool_names`
+    /// and `tool_runs` what [`tool_names`] and [`tool_runs`] made of it; the
+    /// parts are found by rendering again without writing.
+    pub const fn new(
+        package: &Package,
+        text: &'a [u8],
+        tool_names: &'a [&'static str],
+        tool_runs: &'a [ToolFn],
+    ) -> Rendered<'a> {
         let ends = render(package, &mut []);
         let (result_prefix, rest) = split(text, ends[0]);
         let (discover, rest) = split(rest, ends[1] - ends[0]);
         let (tools_list, manifest) = split(rest, ends[2] - ends[1]);
-        Rendered { result_prefix, discover, tools_list, manifest, tools, max_line: package.max_line }
+        Rendered { result_prefix, discover, tools_list, manifest, tool_names, tool_runs, max_line: package.max_line }
     }
 }
 
@@ -59,20 +62,32 @@ const fn split(text: &[u8], at: usize) -> (&[u8], &[u8]) {
     }
 }
 
-/// The package's tools as [`Callable`]s, for a `static`; `N` must be the
-/// number of tools (a build error otherwise).
-pub const fn callables<const N: usize>(package: &Package) -> [Callable; N] {
-    assert!(N == package.tools.len(), "callables: N must be the package's number of tools");
-    let mut tools = [Callable { name: "", run: placeholder }; N];
+/// The package's tool names, for a `static`; `N` must be the number of
+/// tools (a build error otherwise).
+pub const fn tool_names<const N: usize>(package: &Package) -> [&'static str; N] {
+    assert!(N == package.tools.len(), "tool_names: N must be the package's number of tools");
+    let mut names = [""; N];
     let mut i = 0;
     while i < N {
-        tools[i] = Callable { name: package.tools[i].name, run: package.tools[i].run };
+        names[i] = package.tools[i].name;
         i += 1;
     }
-    tools
+    names
 }
 
-/// Fills [`callables`]' array until each slot is written; never called.
+/// The package's tool functions, for a `static`; `N` as for [`tool_names`].
+pub const fn tool_runs<const N: usize>(package: &Package) -> [ToolFn; N] {
+    assert!(N == package.tools.len(), "tool_runs: N must be the package's number of tools");
+    let mut runs: [ToolFn; N] = [placeholder; N];
+    let mut i = 0;
+    while i < N {
+        runs[i] = package.tools[i].run;
+        i += 1;
+    }
+    runs
+}
+
+/// Fills [`tool_runs`]' array until each slot is written; never called.
 fn placeholder(_: &Args<'_>) -> Result<Reply, ToolError> {
     Err(ToolError::from_parts(&[]))
 }
@@ -194,7 +209,6 @@ mod tests {
     use super::*;
     use crate::package::Tool;
     use alloc::vec;
-    use alloc::vec::Vec;
 
     fn ok(_: &Args<'_>) -> Result<Reply, ToolError> {
         Ok(Reply::text("ok"))
@@ -243,8 +257,8 @@ mod tests {
 
     #[test]
     fn every_part_is_what_serde_json_writes() {
-        let tools: Vec<Callable> = callables::<2>(&PACKAGE).to_vec();
-        let r = Rendered::new(&PACKAGE, &TEXT, &tools);
+        let (names, runs) = (tool_names::<2>(&PACKAGE), tool_runs::<2>(&PACKAGE));
+        let r = Rendered::new(&PACKAGE, &TEXT, &names, &runs);
         let answer = |rest: &[u8]| json(&[b"{\"id\":1".as_slice(), r.result_prefix, rest].concat());
         let server_info = serde_json::json!({"name": PACKAGE.name, "version": PACKAGE.version});
         let discover = answer(r.discover);
@@ -269,6 +283,7 @@ mod tests {
         let manifest = "{\n  \"abi\": 1,\n  \"name\": \"quote\\\"and\\\\back\",\n  \"description\": \"Line\\nbreak and \\u0001 control.\"\n}\n";
         assert_eq!(std::str::from_utf8(r.manifest).unwrap(), manifest);
         assert_eq!(json(r.manifest), serde_json::json!({"abi": 1, "name": PACKAGE.name, "description": PACKAGE.description}));
-        assert_eq!(r.tools.iter().map(|t| t.name).collect::<Vec<_>>(), ["first", "second"]);
+        assert_eq!(r.tool_names, ["first", "second"]);
+        assert_eq!(r.tool_runs.len(), 2);
     }
 }

@@ -170,6 +170,7 @@ pub(crate) fn write_content(out: &mut Vec<u8>, result: &Result<Reply, ToolError>
     }
 }
 
+#[inline(always)]
 fn write_text_block(out: &mut Vec<u8>, text: &[u8]) {
     put(out, b"{\"text\":");
     write_escaped(out, text);

@@ -160,3 +160,17 @@ fn long_strings_are_read_in_linear_time() {
     let value = json::parse(doc.as_bytes()).unwrap();
     assert_eq!(value.as_str().unwrap().to_str().len(), (4 << 20) + 1);
 }
+
+#[test]
+fn both_digit_writers_agree_with_std_at_their_edges() {
+    use subako_tiny::json::num::{u64_digits, usize_digits, write_usize};
+    for n in [0u64, 9, 10, 99, 100, u32::MAX as u64, u64::MAX] {
+        assert_eq!(u64_digits(n, &mut [0; 20]), n.to_string().as_bytes());
+    }
+    for n in [0usize, 9, 10, u32::MAX as usize, usize::MAX] {
+        assert_eq!(usize_digits(n, &mut [0; 20]), n.to_string().as_bytes());
+        let mut out = b"x".to_vec();
+        write_usize(&mut out, n);
+        assert_eq!(out, format!("x{n}").as_bytes());
+    }
+}

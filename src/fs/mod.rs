@@ -129,7 +129,7 @@ impl FsError {
                 Some(words) => out.push_str(words),
                 None => {
                     out.push_str("errno ");
-                    let n = crate::json::num::u64_digits(e as u64, &mut digits);
+                    let n = crate::json::num::usize_digits(usize::from(e), &mut digits);
                     out.push_str(core::str::from_utf8(n).unwrap_or("?"));
                 }
             },

@@ -181,7 +181,6 @@ impl Compactor {
 }
 
 /// Appends `s` as a quoted JSON string.
-#[inline(never)]
 pub fn write_escaped(out: &mut Vec<u8>, s: &[u8]) {
     put_byte(out, b'"');
     escape_into(out, s);

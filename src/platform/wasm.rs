@@ -1,11 +1,14 @@
 //! The wasm32-wasip1 back end: raw WASI preview 1 through `wasi` 0.11.
 //!
 //! Start-up: the target links wasi-libc's `crt1-command.o`, whose `_start`
-//! calls `__main_void` (which `subako_tiny::main!` defines). Without libc
-//! a few symbols it expects are missing, and rustc's `--allow-undefined`
-//! would turn each into an `env` import that no worker provides. This
-//! module defines them, so a plain `cargo build --target wasm32-wasip1`
-//! gives a module that imports only what it calls.
+//! calls `__main_void` (which `subako_tiny::main!` defines). Of the other
+//! symbols it expects, `__wasi_proc_exit` comes from wasi-libc's archive
+//! (linked by `build.rs`, as are `memcmp` and `bcmp`), and this module
+//! defines the two whose libc versions would set up thread state and
+//! stdio this module does not have. A symbol left undefined would become
+//! an `env` import (rustc links with `--allow-undefined`) that no worker
+//! provides; so a plain `cargo build --target wasm32-wasip1` gives a module
+//! that imports only what it calls.
 
 use core::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
@@ -167,7 +170,7 @@ fn fail(what: &str, file: &str, line: u32) -> ! {
     len = append_plain(&mut text, len, b" (at ");
     len = append_plain(&mut text, len, file.as_bytes());
     len = append_plain(&mut text, len, b":");
-    len = append_plain(&mut text, len, num::u64_digits(line as u64, &mut [0; 20]));
+    len = append_plain(&mut text, len, num::usize_digits(line as usize, &mut [0; 20]));
     len = append_plain(&mut text, len, b")");
     let text = text.get(..len).unwrap_or(&[]);
     let _ = write_all(STDERR, text);
@@ -194,9 +197,10 @@ fn fail(what: &str, file: &str, line: u32) -> ! {
         // The request is answered; the process ends cleanly.
         0
     };
+    // The raw import: `wasi::proc_exit` returns `()`, so its wrapper stays
+    // a function of its own with a trap after the call.
     // SAFETY: ends the process; nothing runs after it.
-    unsafe { wasi::proc_exit(code) };
-    core::arch::wasm32::unreachable()
+    unsafe { wasi::wasi_snapshot_preview1::proc_exit(code) }
 }
 
 /// Reports a panic by where it happened. Its message is left out unless the
@@ -214,7 +218,9 @@ fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
     fail(what, file, line)
 }
 
-// --- What wasi-libc's `crt1-command.o` calls, defined without libc. ---
+// --- What wasi-libc's `crt1-command.o` calls that is not taken from libc:
+// libc's versions set up thread state and run stdio's exit (170 bytes more
+// in hello). Defined here, both are exported, as one function.
 
 /// Thread-pointer set-up for libc's TLS; this module has no TLS.
 #[unsafe(no_mangle)]
@@ -223,41 +229,6 @@ extern "C" fn __wasi_init_tp() {}
 /// Static destructors; a module built with this crate has none.
 #[unsafe(no_mangle)]
 extern "C" fn __wasm_call_dtors() {}
-
-/// How `_start` ends the process when `__main_void` returns non-zero.
-#[unsafe(no_mangle)]
-extern "C" fn __wasi_proc_exit(code: u32) -> ! {
-    // SAFETY: ends the process; nothing runs after it.
-    unsafe { wasi::proc_exit(code) };
-    core::arch::wasm32::unreachable()
-}
-
-/// Byte comparison that LLVM emits calls to (slice and string `==`);
-/// without libc it would otherwise become an `env.memcmp` import.
-///
-/// # Safety
-/// `a` and `b` must be valid for `n` bytes of reads.
-#[unsafe(no_mangle)]
-unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
-    let mut i = 0;
-    while i < n {
-        // SAFETY: the caller promises `n` readable bytes behind each pointer.
-        let (x, y) = unsafe { (*a.add(i), *b.add(i)) };
-        if x != y {
-            return x as i32 - y as i32;
-        }
-        i += 1;
-    }
-    0
-}
-
-/// # Safety
-/// As [`memcmp`].
-#[unsafe(no_mangle)]
-unsafe extern "C" fn bcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
-    // SAFETY: the same contract as memcmp's.
-    unsafe { memcmp(a, b, n) }
-}
 
 /// Ends the call with "out of memory" when the inner allocator has no more
 /// to give. Failing here rather than returning null lets the optimizer see

@@ -74,7 +74,7 @@ impl<'p, 'a> Path<'p, 'a> {
             }
             Step::Element(index) => {
                 out.push(b'/');
-                crate::json::num::write_u64(out, index as u64);
+                crate::json::num::write_usize(out, index);
             }
         }
     }
