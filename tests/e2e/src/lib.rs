@@ -33,10 +33,14 @@ pub struct Variant {
     pub default_features: bool,
 }
 
-impl Variant {
-    pub fn default() -> Variant {
+/// The crate's default features: dlmalloc and the panic handler.
+impl Default for Variant {
+    fn default() -> Variant {
         Variant { features: vec![], default_features: true }
     }
+}
+
+impl Variant {
 
     /// The lean (bump) allocator instead of dlmalloc.
     pub fn lean() -> Variant {

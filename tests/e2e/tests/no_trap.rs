@@ -149,7 +149,7 @@ fn mutated(rng: &mut Rng, valid: &[Vec<u8>], id: usize) -> Vec<u8> {
             let at = rng.below(line.len());
             line[at] = rng.next() as u8;
         }
-        9 => line = with_id(rng.pick::<Vec<u8>>(valid), *rng.pick::<&str>(ODD_IDS)),
+        9 => line = with_id(rng.pick::<Vec<u8>>(valid), rng.pick::<&str>(ODD_IDS)),
         10 => line = after_brace(&line, b"\"id\":\"first\",\"jsonrpc\":\"1.0\","), // duplicate keys
         _ => {} // left valid
     }
