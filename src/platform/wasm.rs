@@ -206,7 +206,7 @@ fn fail(what: &str, file: &str, line: u32) -> ! {
 /// Reports a panic by where it happened. Its message is left out unless the
 /// `panic-message` feature asks for it (a message without arguments only):
 /// reading the message keeps every panic's formatting arguments alive, and
-/// with them parts of `core::fmt` (209 bytes in hello).
+/// with them parts of `core::fmt` (104 bytes in hello).
 #[cfg(feature = "panic-handler")]
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
