@@ -44,30 +44,14 @@ const UNSUPPORTED_VERSION_HEAD: &[u8] = b"-32022,\"data\":{\"requested\":\"";
 
 /// True when `head` starts with `code` in decimal and then a comma.
 const fn head_has_code(head: &[u8], code: i64) -> bool {
-    let mut digits = [0u8; 20];
-    let mut n = code.unsigned_abs();
-    let mut at = digits.len();
-    while n > 0 || at == digits.len() {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-    }
-    let mut i = 0;
-    if code < 0 {
-        if head.is_empty() || head[0] != b'-' {
-            return false;
-        }
-        i = 1;
-    }
-    let mut k = at;
-    while k < digits.len() {
-        if i >= head.len() || head[i] != digits[k] {
-            return false;
-        }
+    let negative = !head.is_empty() && head[0] == b'-';
+    let mut i = negative as usize;
+    let mut n: i64 = 0;
+    while i < head.len() && head[i].is_ascii_digit() {
+        n = n * 10 + (head[i] - b'0') as i64;
         i += 1;
-        k += 1;
     }
-    i < head.len() && head[i] == b','
+    i > negative as usize && i < head.len() && head[i] == b',' && (if negative { -n } else { n }) == code
 }
 
 // The heads spell the public codes out as text; the build checks they agree.

@@ -97,8 +97,7 @@ impl BenchReport {
                     .map(|((k, x), (_, y))| (k.to_string(), if *x == 0.0 { Value::Null } else { json!(y / x) }))
                     .collect();
                 let r = &self.compile_ratios;
-                let at = |p: f64| r.get(((r.len().max(1) - 1) as f64 * p).round() as usize).copied();
-                let pairs = json!({"count": r.len(), "median": at(0.5), "min": r.first(), "max": r.last()});
+                let pairs = json!({"count": r.len(), "median": quantile(r, 0.5), "min": r.first(), "max": r.last()});
                 json!({"a": self.a.to_json(), "b": b.to_json(), "ratio": ratio, "compile_ratio_pairs": pairs})
             }
         }
@@ -121,11 +120,10 @@ impl BenchReport {
             }
             s.push('\n');
         }
-        if let (Some(first), Some(last)) = (self.compile_ratios.first(), self.compile_ratios.last()) {
-            let r = &self.compile_ratios;
+        let r = &self.compile_ratios;
+        if let (Some(median), Some(first), Some(last)) = (quantile(r, 0.5), r.first(), r.last()) {
             s += &format!(
-                "compile b/a per interleaved pair: median {:.2}, range {first:.2}–{last:.2} ({} pairs)\n",
-                r[(r.len() - 1) / 2],
+                "compile b/a per interleaved pair: median {median:.2}, range {first:.2}–{last:.2} ({} pairs)\n",
                 r.len()
             );
         }
@@ -198,12 +196,29 @@ fn prepare(path: &Path, opts: &BenchOptions) -> Result<Subject, Error> {
     })
 }
 
+/// The value at fraction `p` of sorted `v` (nearest rank), if any.
+fn quantile<T: Copy>(v: &[T], p: f64) -> Option<T> {
+    v.get((v.len().saturating_sub(1) as f64 * p).round() as usize).copied()
+}
+
 fn pct(v: &mut [Duration], p: f64) -> Duration {
     v.sort_unstable();
-    if v.is_empty() {
-        return Duration::ZERO;
+    quantile(v, p).unwrap_or(Duration::ZERO)
+}
+
+/// Cold compiles of each module in turn, `compiles` rounds (so drift hits
+/// them alike): the times per module, in the order given.
+fn timed_compiles(engine: &wasmtime::Engine, modules: &[&[u8]], compiles: usize) -> Result<Vec<Vec<Duration>>, Error> {
+    let mut times = vec![Vec::new(); modules.len()];
+    for _ in 0..compiles.max(1) {
+        for (bytes, t) in modules.iter().zip(&mut times) {
+            let start = Instant::now();
+            let m = wasmtime::Module::new(engine, bytes)?;
+            t.push(start.elapsed());
+            drop(m);
+        }
     }
-    v[((v.len() - 1) as f64 * p).round() as usize]
+    Ok(times)
 }
 
 /// Measures `a` (and `b`, interleaved, so drift hits both alike).
@@ -213,13 +228,10 @@ pub fn bench(a: &Path, b: Option<&Path>, opts: &BenchOptions) -> Result<BenchRep
         subjects.push(prepare(b, opts)?);
     }
     let engine = subjects[0].module.engine.clone();
-    for _ in 0..opts.compiles.max(1) {
-        for s in &mut subjects {
-            let t = Instant::now();
-            let m = wasmtime::Module::new(&engine, &s.bytes)?;
-            s.compiles.push(t.elapsed());
-            drop(m);
-        }
+    let bytes: Vec<&[u8]> = subjects.iter().map(|s| s.bytes.as_slice()).collect();
+    let compiles = timed_compiles(&engine, &bytes, opts.compiles)?;
+    for (s, c) in subjects.iter_mut().zip(compiles) {
+        s.compiles = c;
     }
     // Warm-up: first-touch costs (page faults, lazy init) belong to no call.
     for s in &mut subjects {
@@ -273,18 +285,11 @@ pub fn compile_times(paths: &[PathBuf], compiles: usize) -> Result<Vec<[f64; 3]>
         let bytes = std::fs::read(p).map_err(|e| err(format!("{}: {e}", p.display())))?;
         // Compiled once before timing: a module that does not validate fails here.
         wasmtime::Module::new(engine, &bytes).map_err(|e| err(format!("{}: {e:#}", p.display())))?;
-        modules.push((bytes, Vec::new()));
+        modules.push(bytes);
     }
-    for _ in 0..compiles.max(1) {
-        for (bytes, times) in &mut modules {
-            let t = Instant::now();
-            let m = wasmtime::Module::new(engine, bytes)?;
-            times.push(t.elapsed());
-            drop(m);
-        }
-    }
-    Ok(modules
+    let bytes: Vec<&[u8]> = modules.iter().map(Vec::as_slice).collect();
+    Ok(timed_compiles(engine, &bytes, compiles)?
         .iter_mut()
-        .map(|(_, times)| [0.5, 0.1, 0.9].map(|p| pct(times, p).as_secs_f64() * 1e3))
+        .map(|times| [0.5, 0.1, 0.9].map(|p| pct(times, p).as_secs_f64() * 1e3))
         .collect())
 }
