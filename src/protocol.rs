@@ -89,10 +89,12 @@ pub struct IoError {
 }
 
 /// What runs a tool: the guest's back end catches a panic there and still
-/// answers the request.
-pub type Runner = fn(ToolFn, &Args<'_>, &[u8], &Rendered<'_>) -> Result<Reply, ToolError>;
+/// answers the request. `head` is the output not yet sent, which ends in
+/// the answer's start up to its content (`{"id":…,"result":{"_meta":{…},`):
+/// a panic answer writes it and then its own content.
+pub type Runner = fn(ToolFn, &Args<'_>, head: &[u8]) -> Result<Reply, ToolError>;
 
-fn run_plain(tool: ToolFn, args: &Args<'_>, _id: &[u8], _package: &Rendered<'_>) -> Result<Reply, ToolError> {
+fn run_plain(tool: ToolFn, args: &Args<'_>, _head: &[u8]) -> Result<Reply, ToolError> {
     tool(args)
 }
 
@@ -312,8 +314,8 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
             return write_error(out, Some(id), NAME_NOT_STRING, b"");
         };
         let arguments = params.and_then(|p| p.get("arguments"));
-        let result = call(package, name, arguments, id, runner);
         begin_result(out, id, package);
+        let result = call(package, name, arguments, out, runner);
         reply::write_content(out, &result);
         put(out, b",\"resultType\":\"complete\"");
         if let Some(json) = result.as_ref().ok().and_then(|reply| reply.structured()) {
@@ -363,7 +365,7 @@ fn message_fields(message: Value<'_>) -> Result<(Object<'_>, Option<&[u8]>, Str<
     Ok((message, id_raw, jsonrpc, method))
 }
 
-fn call(package: &Rendered<'_>, name: Str<'_>, arguments: Option<Value<'_>>, id: &[u8], runner: Runner) -> Result<Reply, ToolError> {
+fn call(package: &Rendered<'_>, name: Str<'_>, arguments: Option<Value<'_>>, head: &[u8], runner: Runner) -> Result<Reply, ToolError> {
     let found = package.tool_names.iter().position(|&n| name.eq_str(n));
     let Some(&run) = found.and_then(|i| package.tool_runs.get(i)) else {
         return Err(ToolError::four("unknown tool: ", &name.to_str(), "", ""));
@@ -376,7 +378,7 @@ fn call(package: &Rendered<'_>, name: Str<'_>, arguments: Option<Value<'_>>, id:
             None => return Err(ToolError::four("invalid input: arguments must be an object, not ", v.kind().article_name(), "", "")),
         },
     };
-    runner(run, &args, id, package)
+    runner(run, &args, head)
 }
 
 /// Checks the `_meta` every request carries: the revision, which must be

@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use subako_tiny::protocol::{self, Io, IoError, MemoryIo};
-use subako_tiny::rendered::Rendered;
 use subako_tiny::{Args, Package, Reply, ToolError, ToolFn};
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
@@ -43,7 +42,7 @@ fn error(answer: &Value) -> (i64, &str) {
 }
 
 /// Runs `tool` as `execute` does (no panic catching: none may panic here).
-fn run_tool(tool: ToolFn, args: &Args<'_>, _id: &[u8], _package: &Rendered<'_>) -> Result<Reply, ToolError> {
+fn run_tool(tool: ToolFn, args: &Args<'_>, _head: &[u8]) -> Result<Reply, ToolError> {
     tool(args)
 }
 

@@ -35,7 +35,7 @@ impl Io for Stdio {
 }
 
 /// Runs a tool; a panic becomes an isError result and serving goes on.
-fn run_tool(tool: ToolFn, args: &Args<'_>, _id: &[u8], _package: &Rendered<'_>) -> Result<Reply, ToolError> {
+fn run_tool(tool: ToolFn, args: &Args<'_>, _head: &[u8]) -> Result<Reply, ToolError> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tool(args))) {
         Ok(result) => result,
         Err(payload) => {

@@ -121,20 +121,16 @@ pub fn run(package: &'static Rendered<'static>) -> i32 {
 }
 
 // What the panic handler needs to answer the request whose tool panicked:
-// the request's id and the package's result prefix, as pointer and length.
-static CALL_ID: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
-static CALL_ID_LEN: AtomicUsize = AtomicUsize::new(0);
-static CALL_PREFIX: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
-static CALL_PREFIX_LEN: AtomicUsize = AtomicUsize::new(0);
+// the output not yet sent, up to the answer's content, as pointer and
+// length; null when no tool is running.
+static CALL_HEAD: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
+static CALL_HEAD_LEN: AtomicUsize = AtomicUsize::new(0);
 
-fn run_tool(tool: ToolFn, args: &Args<'_>, id: &[u8], package: &Rendered<'_>) -> Result<Reply, ToolError> {
-    let prefix = package.result_prefix;
-    CALL_ID.store(id.as_ptr() as *mut u8, Ordering::Relaxed);
-    CALL_ID_LEN.store(id.len(), Ordering::Relaxed);
-    CALL_PREFIX_LEN.store(prefix.len(), Ordering::Relaxed);
-    CALL_PREFIX.store(prefix.as_ptr() as *mut u8, Ordering::Relaxed);
+fn run_tool(tool: ToolFn, args: &Args<'_>, head: &[u8]) -> Result<Reply, ToolError> {
+    CALL_HEAD_LEN.store(head.len(), Ordering::Relaxed);
+    CALL_HEAD.store(head.as_ptr() as *mut u8, Ordering::Relaxed);
     let result = tool(args);
-    CALL_PREFIX.store(core::ptr::null_mut(), Ordering::Relaxed);
+    CALL_HEAD.store(core::ptr::null_mut(), Ordering::Relaxed);
     result
 }
 
@@ -175,22 +171,15 @@ fn fail(what: &str, file: &str, line: u32) -> ! {
     let text = text.get(..len).unwrap_or(&[]);
     let _ = write_all(STDERR, text);
     let _ = write_all(STDERR, b"\n");
-    let prefix = CALL_PREFIX.swap(core::ptr::null_mut(), Ordering::Relaxed);
-    let code = if prefix.is_null() {
+    let head = CALL_HEAD.swap(core::ptr::null_mut(), Ordering::Relaxed);
+    let code = if head.is_null() {
         101
     } else {
-        // SAFETY: `run_tool` stored the id of the request line and the
-        // package's result prefix, which both outlive the tool's run:
-        // nothing unwinds on wasm32.
-        let (id, prefix) = unsafe {
-            (
-                core::slice::from_raw_parts(CALL_ID.load(Ordering::Relaxed), CALL_ID_LEN.load(Ordering::Relaxed)),
-                core::slice::from_raw_parts(prefix, CALL_PREFIX_LEN.load(Ordering::Relaxed)),
-            )
-        };
-        let _ = write_all(STDOUT, b"{\"id\":");
-        let _ = write_all(STDOUT, id);
-        let _ = write_all(STDOUT, prefix);
+        // SAFETY: `run_tool` stored the answer's head, which lies in the
+        // serve loop's output buffer: the tool cannot reach that buffer,
+        // and it outlives the tool's run (nothing unwinds on wasm32).
+        let head = unsafe { core::slice::from_raw_parts(head, CALL_HEAD_LEN.load(Ordering::Relaxed)) };
+        let _ = write_all(STDOUT, head);
         let _ = write_all(STDOUT, b"\"content\":[{\"text\":\"tool ");
         let _ = write_all(STDOUT, text);
         let _ = write_all(STDOUT, b"\",\"type\":\"text\"}],\"isError\":true,\"resultType\":\"complete\"}}\n");

@@ -32,6 +32,11 @@ fn a_panicking_tool_answers_its_request_with_where_it_panicked() {
     let text = result["content"][0]["text"].as_str().unwrap();
     assert_eq!(text, format!("tool panicked (at {}", bug_line()));
     assert_eq!(stderr, format!("panicked (at {}\n", bug_line()));
+    // The start of the answer is the one every result has.
+    let (fine, _, _, _) = call(&[], "fine");
+    assert_eq!(answer["jsonrpc"], "2.0");
+    assert_eq!(result["_meta"], fine["result"]["_meta"]);
+    assert!(result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"].is_string(), "{answer}");
 }
 
 #[test]
