@@ -41,7 +41,6 @@ impl Default for Variant {
 }
 
 impl Variant {
-
     /// The lean (bump) allocator instead of dlmalloc.
     pub fn lean() -> Variant {
         Variant { features: vec!["lean-alloc", "panic-handler"], default_features: false }
