@@ -1,0 +1,343 @@
+//! The crate's float parser (`Value::as_f64`) against core's
+//! `str::parse::<f64>`, bit for bit, on generated JSON number text: short
+//! decimals, 17–19 digit mantissas, long mantissas (to 800 digits and past),
+//! exact halfway points between adjacent `f64`s and their neighbours,
+//! subnormals and the subnormal/normal boundary, exponents near and past
+//! ±308/−324, powers of ten, integers near 2^53.
+//!
+//! Seeded, the same cases every run: `cargo test --release --test floats`
+//! runs 1,000,000 of them (about a minute on one core); a debug
+//! `cargo test` runs the first 150,000 (the exact path is slow unoptimized).
+//! `FLOAT_CASES=N` and `FLOAT_SEED=S` change that.
+
+use subako_tiny::json;
+
+/// splitmix64: small, seeded, good enough to spread cases.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `lo..=hi`.
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next() % (hi - lo + 1) as u64) as i64
+    }
+
+    fn chance(&mut self, one_in: u64) -> bool {
+        self.next().is_multiple_of(one_in)
+    }
+
+    /// `lo..=hi` random digits.
+    fn digits_in(&mut self, lo: i64, hi: i64) -> String {
+        let n = self.range(lo, hi) as usize;
+        self.digits(n)
+    }
+
+    fn digits(&mut self, n: usize) -> String {
+        let mut s = String::with_capacity(n);
+        // Now and then runs of 0s or 9s, which carry and borrow.
+        let style = self.next() % 4;
+        for i in 0..n {
+            let d = match style {
+                0 if i > 0 && !self.chance(8) => b'0',
+                1 if !self.chance(8) => b'9',
+                _ => b'0' + (self.next() % 10) as u8,
+            };
+            s.push(if i == 0 && d == b'0' { '1' } else { d as char });
+        }
+        s
+    }
+}
+
+/// Decimal digits (no leading zero) of a big integer in base 10^9 limbs,
+/// least significant first.
+fn big_to_string(limbs: &[u64]) -> String {
+    let mut s = String::new();
+    let mut iter = limbs.iter().rev().skip_while(|&&l| l == 0);
+    match iter.next() {
+        Some(top) => s.push_str(&top.to_string()),
+        None => return "0".into(),
+    }
+    for limb in iter {
+        s.push_str(&format!("{limb:09}"));
+    }
+    s
+}
+
+fn big_mul(limbs: &mut Vec<u64>, f: u64) {
+    let mut carry = 0;
+    for limb in limbs.iter_mut() {
+        let v = *limb * f + carry;
+        *limb = v % 1_000_000_000;
+        carry = v / 1_000_000_000;
+    }
+    while carry > 0 {
+        limbs.push(carry % 1_000_000_000);
+        carry /= 1_000_000_000;
+    }
+}
+
+/// The exact decimal of `m · 2^p`: digits and a power of ten.
+fn exact(m: u64, p: i32) -> (String, i32) {
+    let mut limbs = vec![m % 1_000_000_000, m / 1_000_000_000 % 1_000_000_000, m / 1_000_000_000_000_000_000];
+    if p >= 0 {
+        let mut left = p;
+        while left > 0 {
+            let k = left.min(29);
+            big_mul(&mut limbs, 1 << k);
+            left -= k;
+        }
+        (big_to_string(&limbs), 0)
+    } else {
+        // m · 2^p = m · 5^-p · 10^p.
+        let mut left = -p;
+        while left > 0 {
+            let k = left.min(13);
+            big_mul(&mut limbs, 5u64.pow(k as u32));
+            left -= k;
+        }
+        (big_to_string(&limbs), p)
+    }
+}
+
+/// Adds `delta` (±1) to a digit string; `None` when it would reach zero.
+fn bump(digits: &str, delta: i8) -> Option<String> {
+    let mut d: Vec<u8> = digits.bytes().collect();
+    let mut i = d.len();
+    loop {
+        if i == 0 {
+            if delta > 0 {
+                d.insert(0, b'1');
+                break;
+            }
+            return None;
+        }
+        i -= 1;
+        match (delta > 0, d[i]) {
+            (true, b'9') => d[i] = b'0',
+            (true, c) => {
+                d[i] = c + 1;
+                break;
+            }
+            (false, b'0') => d[i] = b'9',
+            (false, c) => {
+                d[i] = c - 1;
+                break;
+            }
+        }
+    }
+    let s = String::from_utf8(d).unwrap();
+    let s = s.trim_start_matches('0');
+    (!s.is_empty()).then(|| s.to_string())
+}
+
+/// JSON text for `digits · 10^exp` (digits without leading zeros), in one of
+/// several spellings.
+fn spell(rng: &mut Rng, digits: &str, exp: i64) -> String {
+    let e = match rng.next() % 4 {
+        0 => "e",
+        1 => "E",
+        2 => "e+",
+        _ => "E+",
+    };
+    let exp_text = |x: i64| if x < 0 { format!("{}{x}", &e[..1]) } else { format!("{e}{x}") };
+    let n = digits.len() as i64;
+    match rng.next() % 4 {
+        // 1234e-5
+        0 => format!("{digits}{}", exp_text(exp)),
+        // 1.234e-2
+        1 if n > 1 => format!("{}.{}{}", &digits[..1], &digits[1..], exp_text(exp + n - 1)),
+        // Plain, when that is not too long: 12.34, 0.001234, 1234000
+        2 | 3 if (0..40).contains(&exp) => format!("{digits}{}", "0".repeat(exp as usize)),
+        2 | 3 if exp < 0 && -exp < n => {
+            let point = (n + exp) as usize;
+            format!("{}.{}", &digits[..point], &digits[point..])
+        }
+        2 | 3 if exp < 0 && -exp - n < 400 => format!("0.{}{digits}", "0".repeat((-exp - n) as usize)),
+        // 0.1234e-1, or trailing zeros moved into the text.
+        _ if rng.chance(2) => format!("0.{digits}{}", exp_text(exp + n)),
+        _ => format!("{digits}000{}", exp_text(exp - 3)),
+    }
+}
+
+/// A random finite positive `f64`: any bit pattern, or one near the
+/// subnormal boundary, the least subnormal or the largest finite.
+fn any_f64(rng: &mut Rng) -> f64 {
+    let bits = match rng.next() % 8 {
+        // Subnormals.
+        0 => rng.next() % (1 << 52),
+        // The subnormal/normal boundary.
+        1 => ((1i64 << 52) + rng.range(-64, 64)) as u64,
+        // The least subnormals and the largest finite values.
+        2 => rng.range(0, 64) as u64,
+        3 => 0x7FEF_FFFF_FFFF_FFFF - rng.range(0, 64) as u64,
+        _ => rng.next() % 0x7FF0_0000_0000_0000,
+    };
+    f64::from_bits(bits)
+}
+
+/// Mantissa and power of two of a finite positive `f64`: x = m · 2^q.
+fn decompose(x: f64) -> (u64, i32) {
+    let bits = x.to_bits();
+    let biased = (bits >> 52) as i32;
+    let fraction = bits & ((1 << 52) - 1);
+    if biased == 0 { (fraction, -1074) } else { (fraction | 1 << 52, biased - 1075) }
+}
+
+/// One generated case: JSON number text.
+fn case(rng: &mut Rng) -> String {
+    let sign = if rng.chance(4) { "-" } else { "" };
+    let text = match rng.next() % 16 {
+        // Short decimals, as requests carry them.
+        0..=2 => {
+            let n = rng.range(1, 15) as usize;
+            let digits = rng.digits(n);
+            let exp = if rng.chance(4) { rng.range(-340, 320) } else { rng.range(-25, 10) };
+            spell(rng, &digits, exp)
+        }
+        // 17–19 digit mantissas, anywhere in range.
+        3 | 4 => {
+            let digits = rng.digits_in(16, 20);
+            let exp = rng.range(-345, 310);
+            spell(rng, &digits, exp)
+        }
+        // Long mantissas, to 800 digits and a little past.
+        5 => {
+            let n = rng.range(20, 820) as usize;
+            let digits = rng.digits(n);
+            let exp = rng.range(-330, 310) - n as i64;
+            spell(rng, &digits, exp)
+        }
+        // Halfway between x and the next f64, and one unit of the last
+        // digit either side of it.
+        6..=9 => {
+            let (m, q) = decompose(any_f64(rng));
+            let (half, exp) = exact(2 * m + 1, q - 1);
+            let digits = match rng.next() % 4 {
+                0 => bump(&half, 1).unwrap(),
+                1 => bump(&half, -1).unwrap_or(half),
+                _ => half,
+            };
+            let trimmed = digits.trim_end_matches('0');
+            spell(rng, trimmed, exp as i64 + (digits.len() - trimmed.len()) as i64)
+        }
+        // Halfway, then zeros past the 800th digit and a last 1 (just above
+        // halfway) or 0 (exactly it).
+        10 => {
+            let (m, q) = decompose(any_f64(rng));
+            let (half, exp) = exact(2 * m + 1, q - 1);
+            let zeros = rng.range(0, 900) as usize;
+            let last = if rng.chance(4) { "0" } else { "1" };
+            let digits = format!("{half}{}{last}", "0".repeat(zeros));
+            let trimmed = digits.trim_end_matches('0');
+            let exp = exp as i64 - (zeros + 1) as i64 + (digits.len() - trimmed.len()) as i64;
+            spell(rng, trimmed, exp)
+        }
+        // Halfway, cut short: the first t digits.
+        11 => {
+            let (m, q) = decompose(any_f64(rng));
+            let (digits, exp) = exact(2 * m + 1, q - 1);
+            let t = rng.range(1, digits.len().min(40) as i64) as usize;
+            let cut = digits[..t].trim_end_matches('0');
+            let exp = exp as i64 + (digits.len() - cut.len()) as i64;
+            spell(rng, cut, exp)
+        }
+        // Shortest round-trip text of an f64, as writers send it.
+        12 => {
+            let x = any_f64(rng);
+            let text = format!("{x:e}");
+            let (mantissa, exp) = text.split_once('e').unwrap();
+            let digits: String = mantissa.chars().filter(|&c| c != '.').collect();
+            let exp = exp.parse::<i64>().unwrap() - (digits.len() as i64 - 1);
+            let digits = digits.trim_end_matches('0');
+            let exp = exp + (mantissa.chars().filter(|&c| c != '.').count() - digits.len()) as i64;
+            if digits.is_empty() { "0".into() } else { spell(rng, digits, exp) }
+        }
+        // Powers of ten, past both ends.
+        13 => {
+            let exp = rng.range(-400, 400);
+            spell(rng, "1", exp)
+        }
+        // Integers near 2^53 (and 2^54, 2^64).
+        14 => {
+            let base: i128 = match rng.next() % 3 {
+                0 => 1 << 53,
+                1 => 1 << 54,
+                _ => 1 << 64,
+            };
+            let n = base + rng.range(-3000, 3000) as i128;
+            let digits = n.to_string();
+            let trimmed = digits.trim_end_matches('0');
+            spell(rng, trimmed, (digits.len() - trimmed.len()) as i64)
+        }
+        // Zeros, huge exponents, and numbers with their point far out.
+        _ => match rng.next() % 6 {
+            0 => "0".into(),
+            1 => format!("0.{}", "0".repeat(rng.range(1, 30) as usize)),
+            2 => format!("{}e{}", rng.digits_in(1, 30), if rng.chance(2) { "-99999999999" } else { "99999999999" }),
+            3 => format!("0.{}1e{}", "0".repeat(rng.range(300, 1200) as usize), rng.range(0, 1400)),
+            4 => format!("1{}e-{}", "0".repeat(rng.range(300, 1200) as usize), rng.range(0, 1600)),
+            _ => format!("{}.{}e{}", rng.range(0, 9), rng.digits(3), rng.range(-1_000_000_000, 1_000_000_000)),
+        },
+    };
+    format!("{sign}{text}")
+}
+
+/// Compares one text; panics with it on any difference.
+fn check(text: &str) {
+    let theirs: f64 = text.parse().unwrap_or_else(|e| panic!("core refuses {text:?}: {e}"));
+    let value = json::parse(text.as_bytes()).unwrap_or_else(|e| panic!("not JSON: {text:?}: {e:?}"));
+    let ours = value.as_f64().expect("a number reads as f64");
+    assert_eq!(ours.to_bits(), theirs.to_bits(), "{text}: ours {ours:e}, core {theirs:e}");
+}
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+#[test]
+fn a_million_generated_numbers_read_as_core_reads_them() {
+    let cases = env("FLOAT_CASES", if cfg!(debug_assertions) { 150_000 } else { 1_000_000 });
+    let mut rng = Rng(env("FLOAT_SEED", 0x5EED_F10A7));
+    for _ in 0..cases {
+        let text = case(&mut rng);
+        check(&text);
+    }
+}
+
+#[test]
+fn the_edges() {
+    for text in [
+        "0", "-0", "0.0", "-0.0", "0e0", "-0e-5", "0.000e99999", "1", "-1", "1e400", "-1e400", "1e309", "1e308", "1.7976931348623157e308",
+        "1.7976931348623158e308", "1.7976931348623159e308", "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497791.9999999",
+        "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792",
+        "2.2250738585072014e-308", "2.2250738585072011e-308", "2.2250738585072012e-308", "2.225073858507201136057409796709131975934819546351645648e-308",
+        "4.9406564584124654e-324", "5e-324", "2.4703282292062327e-324", "2.4703282292062328e-324", "2.47032822920623272088e-324", "3e-324", "7.4e-324",
+        "1e-324", "1e-400", "1e-99999999999", "1e99999999999", "-1e-99999999999", "1E+2", "1e+0", "123456789012345678901234567890", "9007199254740992",
+        "9007199254740993", "9007199254740993.0000000000000000000000000000001", "9007199254740995", "0.1", "0.2", "0.3", "19.99", "2.5e-1", "1e23",
+        "8.988465674311579e307", "4.35679e-10", "1448997445238699", "2.2250738585072011e-308", "0.000000000000000000000000000000000000000001e42",
+    ] {
+        check(text);
+    }
+    // Hundreds of digits, and digits past 800 that decide.
+    check(&format!("1{}e-1000", "0".repeat(1000)));
+    check(&format!("1{}e-100000", "0".repeat(100_000)));
+    check(&format!("0.{}1e100001", "0".repeat(100_000)));
+    check(&format!("0.{}1e-99999999999999999999999", "0".repeat(1000)));
+    check(&format!("{}e-99999999999999999999999", "9".repeat(5000)));
+    check(&format!("{}e99999999999999999999999", "1".repeat(5000)));
+    check("1e0000000000000000000000000000000000001");
+    check("-1.5e-0000000000000000000000000000000000308");
+    check(&format!("0.{}1e1001", "0".repeat(1000)));
+    let half = "2.47032822920623272088284396434110686182529901307162382212792841250337753635104375932649918180817996189898282347722858865463328355177969898199387398005390939063150356595155702263922908583924491051844359318028499365361525003193704576782492193656236698636584807570015857692699037063119282795585513329278343384093519780155312465972635795746227664652728272200563740064854999770965994704540208281662262378573934507363390079677619305775067401763246736009689513405355374585166611342237666786041621596804619144672918403005300575308490487653917113865916462395249126236538818796362393732804238910186723484976682350898633885879256283027559956575244555072551893136908362547791869486679949683240497058210285131854513962138377228261454376934125320985913276672363281255";
+    check(half);
+    check(&format!("{half}{}", "0".repeat(500)));
+    check(&format!("{}{}1", &half[..half.len() - 1], "0".repeat(600)).replace("81255", "81250"));
+    check(&format!("{}{}1", &half[..half.len() - 1].replace("81255", "8125"), "0".repeat(900)));
+}
