@@ -1,12 +1,13 @@
 //! A package as a `const` table, checked when it is built.
 //!
 //! [`Package::new`] is a `const fn` that refuses (with a build error naming
-//! the tool) schemas that are not JSON, schemas whose root is not an
-//! object, and duplicate or empty names. Because the package is a `const`,
+//! the tool) schemas that are not JSON (saying where, by line and column),
+//! schemas that break a rule of [`schema::rules`](crate::schema::rules)
+//! (an unknown keyword, with the nearest known one), and duplicate or empty
+//! names. Because the package is a `const`,
 //! a mistake never reaches a module.
 
 use crate::args::Args;
-use crate::json::read::validate;
 use crate::reply::{Reply, ToolError};
 
 /// What a tool runs: a plain function of its arguments.
@@ -48,23 +49,10 @@ impl Package {
         description: &'static str,
         tools: &'static [Tool],
     ) -> Package {
-        if name.is_empty() {
-            Message::new().push("the package needs a name").fail();
-        }
-        if description.is_empty() {
-            Message::new().push("package `").push(name).push("` needs a description").fail();
-        }
-        let mut i = 0;
-        while i < tools.len() {
-            tools[i].check();
-            let mut j = 0;
-            while j < i {
-                if str_eq(tools[i].name, tools[j].name) {
-                    Message::new().push("tool `").push(tools[i].name).push("` is listed twice").fail();
-                }
-                j += 1;
-            }
-            i += 1;
+        // The panic is here, not in a helper, so that the build error shows
+        // the message and this one frame.
+        if let Some(message) = fault(name, description, tools) {
+            panic!("{}", message.as_str());
         }
         Package { name, version, description, tools, max_line: DEFAULT_MAX_LINE }
     }
@@ -82,39 +70,148 @@ impl Package {
 }
 
 impl Tool {
-    /// Fails the build if the tool's table entry is malformed.
-    pub const fn check(&self) {
+    /// The name or the description missing.
+    const fn entry_fault(&self) -> Option<Message> {
         if self.name.is_empty() {
-            Message::new().push("a tool needs a name").fail();
+            return Some(Message::new().push("a tool needs a name"));
         }
         if self.description.is_empty() {
-            Message::new().push("tool `").push(self.name).push("` needs a description").fail();
+            return Some(Message::new().push("tool ").push_quoted(self.name.as_bytes()).push(" needs a description"));
         }
-        check_schema(self.name, "input", self.input_schema);
-        if let Some(schema) = self.output_schema {
-            check_schema(self.name, "output", schema);
+        None
+    }
+
+    /// Fails the build if the tool's table entry is malformed.
+    pub const fn check(&self) {
+        if let Some(message) = self.fault() {
+            panic!("{}", message.as_str());
         }
+    }
+
+    /// What [`check`](Tool::check) fails with, if anything.
+    pub const fn fault(&self) -> Option<Message> {
+        if let Some(m) = self.entry_fault() {
+            return Some(m);
+        }
+        if let Some(m) = crate::schema::tool_schema_fault(self.name, "input", self.input_schema) {
+            return Some(m);
+        }
+        if let Some(schema) = self.output_schema
+            && let Some(m) = crate::schema::tool_schema_fault(self.name, "output", schema)
+        {
+            return Some(m);
+        }
+        None
     }
 }
 
-const fn check_schema(tool: &str, which: &str, schema: &str) {
-    let b = schema.as_bytes();
-    if let Err(e) = validate(b) {
-        Message::new()
-            .push("tool `")
-            .push(tool)
-            .push("`: ")
-            .push(which)
-            .push(" schema is not JSON (")
-            .push(e.kind.describe())
-            .push(")")
-            .fail();
+/// The schema text [`Package::new`] checks itself, in bytes: the tools
+/// whose schemas fit in it, from the first (and the first in any case).
+/// The checks cost rustc's const evaluation about 20 steps a byte, and it
+/// stops one constant at 2,000,000 (the deny-by-default
+/// `long_running_const_eval` lint); so the schemas of a package larger
+/// than this (hundreds of tools) are checked by [`main!`](crate::main)
+/// instead, in [`PARTS`] constants of their own ([`check_part`]). Names,
+/// descriptions and duplicates are always checked by `Package::new`.
+pub const CHECK_BUDGET: usize = 48 * 1024;
+
+/// How many constants [`main!`](crate::main) checks the rest of a large
+/// package's schemas in: a package then builds with up to about 60 times
+/// [`CHECK_BUDGET`] of schemas.
+pub const PARTS: usize = 64;
+
+/// How many tools, from the first, [`Package::new`] checks in full.
+pub const fn checked_by_new(tools: &[Tool]) -> usize {
+    let mut total = 0;
+    let mut i = 0;
+    while i < tools.len() {
+        total += tools[i].input_schema.len();
+        if let Some(schema) = tools[i].output_schema {
+            total += schema.len();
+        }
+        if total > CHECK_BUDGET && i > 0 {
+            return i;
+        }
+        i += 1;
     }
-    // An object root saying "type": "object", no `$ref`, `required` names
-    // among the `properties`: see `schema::rules`.
-    if let Err(fault) = crate::schema::rules::check_tool_schema(b) {
-        fault.explain(schema, Message::new().push("tool `").push(tool).push("`: ").push(which).push(" schema")).fail();
+    tools.len()
+}
+
+/// Fails the build if a tool that [`Package::new`] left to `main!` (see
+/// [`CHECK_BUDGET`]), in the `part`th of [`PARTS`] shares, is malformed.
+/// Called by [`main!`](crate::main), once per part, each its own constant.
+pub const fn check_part(package: &Package, part: usize) {
+    let tools = package.tools;
+    let from = checked_by_new(tools);
+    let rest = tools.len() - from;
+    let mut i = from + rest * part / PARTS;
+    let end = from + rest * (part + 1) / PARTS;
+    while i < end {
+        if let Some(message) = tools[i].fault() {
+            panic!("{}", message.as_str());
+        }
+        i += 1;
     }
+}
+
+/// The [`check_part`] constants, one per part.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __check_parts {
+    ($package:ident) => {
+        $crate::__check_parts!($package; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25
+            26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58
+            59 60 61 62 63);
+    };
+    ($package:ident; $($part:literal)*) => {
+        $(const _: () = $crate::package::check_part(&$package, $part);)*
+    };
+}
+
+/// What [`Package::new`] fails with, if anything: the first malformed
+/// entry. Linear in the table: each tool's name is checked for a twin
+/// through a hash, not against every other name.
+pub const fn fault(name: &str, description: &str, tools: &[Tool]) -> Option<Message> {
+    if name.is_empty() {
+        return Some(Message::new().push("the package needs a name"));
+    }
+    if description.is_empty() {
+        return Some(Message::new().push("package ").push_quoted(name.as_bytes()).push(" needs a description"));
+    }
+    let checked = checked_by_new(tools);
+    // Duplicate names: each name's hash marks a bit of `seen`, and only a
+    // name whose bit is already set is compared with the names before it
+    // (rarely: 65,536 bits for a few hundred names), instead of every pair.
+    let mut seen = [0u64; 1024];
+    let mut i = 0;
+    while i < tools.len() {
+        let tool = &tools[i];
+        let fault = if i < checked { tool.fault() } else { tool.entry_fault() };
+        if let Some(m) = fault {
+            return Some(m);
+        }
+        let h = hash(tool.name.as_bytes()) % (seen.len() * 64);
+        let bit = 1u64 << (h % 64);
+        if seen[h / 64] & bit != 0 {
+            let mut j = 0;
+            while j < i {
+                if str_eq(tool.name, tools[j].name) {
+                    return Some(Message::new().push("tool ").push_quoted(tool.name.as_bytes()).push(" is listed twice"));
+                }
+                j += 1;
+            }
+        }
+        seen[h / 64] |= bit;
+        i += 1;
+    }
+    None
+}
+
+/// A hash of a name (as the schema's keywords are hashed), its bits mixed
+/// (Knuth's multiplicative step) so that its low 16 tell similar names apart.
+const fn hash(b: &[u8]) -> usize {
+    let h = crate::schema::keywords::fnv(b, 0, b.len());
+    ((h * 2_654_435_761) >> 15) as usize
 }
 
 const fn str_eq(a: &str, b: &str) -> bool {
@@ -133,19 +230,29 @@ const fn str_eq(a: &str, b: &str) -> bool {
 }
 
 /// A build-time error message: `const fn`s cannot format, so the pieces
-/// are copied into a fixed buffer and the buffer is the panic message.
+/// are copied into a fixed buffer, and the buffer's text is the panic
+/// message (`panic!("{}", message.as_str())`, written where the check is
+/// called so the build error shows one frame, not the helpers').
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Message {
-    buf: [u8; 256],
+    buf: [u8; Message::CAPACITY],
     len: usize,
 }
 
 impl Message {
+    /// Longer messages are cut (at a character boundary).
+    pub const CAPACITY: usize = 384;
+
     pub const fn new() -> Message {
-        Message { buf: [0; 256], len: 0 }
+        Message { buf: [0; Message::CAPACITY], len: 0 }
     }
 
-    pub const fn push(mut self, s: &str) -> Message {
-        let b = s.as_bytes();
+    pub const fn push(self, s: &str) -> Message {
+        self.push_bytes(s.as_bytes())
+    }
+
+    /// Bytes copied as they are (text from a schema: valid UTF-8).
+    pub const fn push_bytes(mut self, b: &[u8]) -> Message {
         let mut i = 0;
         while i < b.len() && self.len < self.buf.len() {
             self.buf[self.len] = b[i];
@@ -155,15 +262,69 @@ impl Message {
         self
     }
 
-    /// Stops const evaluation with this message.
-    pub const fn fail(&self) -> ! {
+    pub const fn push_byte(mut self, b: u8) -> Message {
+        if self.len < self.buf.len() {
+            self.buf[self.len] = b;
+            self.len += 1;
+        }
+        self
+    }
+
+    /// `n` in decimal.
+    pub const fn push_usize(self, n: usize) -> Message {
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut n = n;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        self.push_bytes(digits.split_at(at).1)
+    }
+
+    /// `b` between double quotes, with `"` and `\` escaped and control
+    /// characters written as `\n`, `\t` or `\u00XX`, as a JSON string.
+    pub const fn push_quoted(self, b: &[u8]) -> Message {
+        let mut m = self.push_byte(b'"');
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            m = match c {
+                b'"' | b'\\' => m.push_byte(b'\\').push_byte(c),
+                b'\n' => m.push("\\n"),
+                b'\r' => m.push("\\r"),
+                b'\t' => m.push("\\t"),
+                0..0x20 => m.push("\\u00").push_byte(HEX[(c >> 4) as usize]).push_byte(HEX[(c & 15) as usize]),
+                _ => m.push_byte(c),
+            };
+            i += 1;
+        }
+        m.push_byte(b'"')
+    }
+
+    /// The text so far (cut at the last whole character if it was cut).
+    pub const fn as_str(&self) -> &str {
         let (text, _) = self.buf.split_at(self.len);
         match core::str::from_utf8(text) {
-            Ok(text) => panic!("{}", text),
-            Err(_) => panic!("invalid package table"),
+            Ok(text) => text,
+            Err(e) => match core::str::from_utf8(text.split_at(e.valid_up_to()).0) {
+                Ok(text) => text,
+                Err(_) => "invalid package table",
+            },
         }
     }
+
+    /// Stops const evaluation with this message.
+    pub const fn fail(&self) -> ! {
+        panic!("{}", self.as_str())
+    }
 }
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
 
 impl Default for Message {
     fn default() -> Message {

@@ -8,7 +8,7 @@
 //! its schemas or lay out its tool list, and no pretty schema text.
 
 use crate::args::Args;
-use crate::json::write::{Compactor, escape_byte};
+use crate::json::write::escape_byte;
 use crate::package::{Package, ToolFn};
 use crate::protocol::{ABI, PROTOCOL_VERSION};
 use crate::reply::{Reply, ToolError};
@@ -166,10 +166,20 @@ impl Out<'_> {
         self.len += 1;
     }
 
+    // The loops below write bytes themselves instead of calling `byte`:
+    // rustc's const evaluation counts every call, and stops one constant
+    // at 2,000,000 steps, so a byte costs one step here, not three (a
+    // package of a thousand tools renders well inside the limit).
+
     const fn bytes(&mut self, b: &[u8]) {
+        // Lengths taken once: a call to `len` is a step too.
+        let (n, cap) = (b.len(), self.buf.len());
         let mut i = 0;
-        while i < b.len() {
-            self.byte(b[i]);
+        while i < n {
+            if self.len < cap {
+                self.buf[self.len] = b[i];
+            }
+            self.len += 1;
             i += 1;
         }
     }
@@ -177,25 +187,52 @@ impl Out<'_> {
     /// `s` quoted and escaped as serde_json escapes it.
     const fn string(&mut self, s: &[u8]) {
         self.byte(b'"');
+        let (n, cap) = (s.len(), self.buf.len());
         let mut i = 0;
-        while i < s.len() {
-            let mut esc = [0; 6];
-            match escape_byte(s[i], &mut esc) {
-                0 => self.byte(s[i]),
-                n => self.bytes(esc.split_at(n).0),
+        while i < n {
+            let c = s[i];
+            if c >= 0x20 && c != b'"' && c != b'\\' {
+                if self.len < cap {
+                    self.buf[self.len] = c;
+                }
+                self.len += 1;
+            } else {
+                let mut esc = [0; 6];
+                match escape_byte(c, &mut esc) {
+                    0 => self.byte(c),
+                    n => self.bytes(esc.split_at(n).0),
+                }
             }
             i += 1;
         }
         self.byte(b'"');
     }
 
-    /// Valid JSON text without the white space outside its strings.
+    /// Valid JSON text without the white space outside its strings (as
+    /// `json::write::Compactor` keeps it, written out here to save the call a byte).
     const fn compact(&mut self, json: &[u8]) {
-        let mut compact = Compactor::new();
+        let (mut in_string, mut escaped) = (false, false);
+        let (n, cap) = (json.len(), self.buf.len());
         let mut i = 0;
-        while i < json.len() {
-            if compact.keeps(json[i]) {
-                self.byte(json[i]);
+        while i < n {
+            let c = json[i];
+            let keep = if escaped {
+                escaped = false;
+                true
+            } else if in_string && c == b'\\' {
+                escaped = true;
+                true
+            } else if c == b'"' {
+                in_string = !in_string;
+                true
+            } else {
+                in_string || !matches!(c, b' ' | b'\n' | b'\r' | b'\t')
+            };
+            if keep {
+                if self.len < cap {
+                    self.buf[self.len] = c;
+                }
+                self.len += 1;
             }
             i += 1;
         }

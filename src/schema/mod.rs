@@ -3,11 +3,17 @@
 //! Two layers:
 //!
 //! - **Every tool**, at build time ([`rules::check_tool_schema`], called by
-//!   [`Package::new`](crate::Package::new)): an object root saying
-//!   `"type": "object"`, no `$ref`, `$defs` or `definitions` (MCP clients
-//!   reject them), and every name in a `required` list present in the
-//!   `properties` beside it. This costs a module nothing: it runs in the
-//!   compiler.
+//!   [`Package::new`](crate::Package::new)): JSON (a syntax error is told
+//!   by line and column inside the schema string, with the text there), an
+//!   object root saying `"type": "object"`, every keyword one of JSON
+//!   Schema 2020-12's ([`keywords::KNOWN`]) or an extension marked `x-`
+//!   (a misspelt one is named with the nearest known keyword and the JSON
+//!   Pointer of its schema), no `$ref`, `$defs` or `definitions` (MCP
+//!   clients reject them), and every name in a `required` list present in
+//!   the `properties` beside it. Keywords are looked for only where a
+//!   schema is: not among `properties`' names, in `enum`, `const`,
+//!   `default` or `examples` values, or inside an `x-` extension. This
+//!   costs a module nothing: it runs in the compiler.
 //! - **Tools that opt in** with [`validated!`](crate::validated): the
 //!   arguments are checked against the tool's own input schema before the
 //!   tool runs, and a schema that says anything the check does not enforce
@@ -56,7 +62,7 @@
 //! | `minLength`, `maxLength` | strings, counted in Unicode scalar values |
 //! | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` (numbers) | integers compared exactly, other numbers as `f64` |
 //! | `enum`, `const` | JSON equality (`1` equals `1.0`, member order ignored) |
-//! | `description`, `title`, `default`, `examples`, `$schema`, `$comment`, `format` | annotations: no rule. **`format` is not checked.** |
+//! | `description`, `title`, `default`, `examples`, `$schema`, `$comment`, `format`, and `x-` extensions | annotations: no rule. **`format` is not checked.** |
 //!
 //! Anything else (`pattern`, `anyOf`, `oneOf`, `allOf`, `not`,
 //! `patternProperties`, `uniqueItems`, `multipleOf`, …) fails the build
@@ -76,7 +82,9 @@
 //! deeper than the schema are not walked, and nothing is allocated unless
 //! a check fails.
 
+pub mod keywords;
 pub mod rules;
+pub mod syntax;
 mod validate;
 
 pub use validate::check_args;
@@ -89,11 +97,39 @@ use crate::package::Message;
 /// the macro call in the message.
 #[doc(hidden)]
 pub const fn require_supported(schema: &str, site: &str) {
-    if let Err(e) = validate(schema.as_bytes()) {
-        Message::new().push(site).push(": the schema is not JSON (").push(e.kind.describe()).push(")").fail();
+    if let Some(m) = supported(schema, site) {
+        panic!("{}", m.as_str());
     }
-    if let Err(fault) = rules::check_supported(schema.as_bytes()) {
-        fault.explain(schema, Message::new().push(site).push(": the schema")).fail();
+}
+
+/// What [`require_supported`] fails with, if anything.
+#[doc(hidden)]
+pub const fn supported(schema: &str, site: &str) -> Option<Message> {
+    if let Err(e) = validate(schema.as_bytes()) {
+        return Some(syntax::explain(schema.as_bytes(), e, Message::new().push(site).push(": the schema is not JSON")));
+    }
+    match rules::check_supported(schema.as_bytes()) {
+        Ok(()) => None,
+        Err(fault) => Some(fault.explain(schema, Message::new().push(site).push(": the schema"))),
+    }
+}
+
+/// What a tool's `which` ("input" or "output") schema fails the build
+/// with, if anything: `tool "greet": input schema is not JSON: expected
+/// ':' at line 1, column 9, near …`, or a rule of [`rules`] it breaks.
+#[doc(hidden)]
+pub const fn tool_schema_fault(tool: &str, which: &str, schema: &str) -> Option<Message> {
+    let b = schema.as_bytes();
+    if let Err(e) = validate(b) {
+        let head = Message::new().push("tool ").push_quoted(tool.as_bytes()).push(": ").push(which).push(" schema is not JSON");
+        return Some(syntax::explain(b, e, head));
+    }
+    match rules::check_tool_schema(b) {
+        Ok(()) => None,
+        Err(fault) => {
+            let head = Message::new().push("tool ").push_quoted(tool.as_bytes()).push(": ").push(which).push(" schema");
+            Some(fault.explain(schema, head))
+        }
     }
 }
 

@@ -5,26 +5,42 @@
 //! open containers. [`check_tool_schema`] holds every tool's schemas to what
 //! MCP clients accept; [`check_supported`] also holds a schema to the subset
 //! that [`validated!`](crate::validated) checks at run time.
+// A `Fault` carries its message's text, built in const evaluation, where
+// nothing can be boxed; it never reaches a module.
+#![allow(clippy::result_large_err)]
 
+use super::keywords::{Vocab, hash, suggest, vocab_at};
 use crate::package::Message;
 
 /// Schemas nested deeper than this (objects in `properties`, `items`…) are
 /// refused: hand-written schemas are shallow, and the stack is fixed.
 pub const MAX_NESTING: usize = 32;
 
-/// Why a schema is refused: a rule, and the bytes of the schema it is about
-/// (a keyword or a property name; empty when it is the schema as a whole).
+/// Longest JSON Pointer a fault keeps (longer ones end with `…`).
+const PATH: usize = 120;
+
+/// Why a schema is refused: a rule, the bytes of the schema it is about
+/// (a keyword or a property name; empty when it is the schema as a whole),
+/// and where: the JSON Pointer of the schema that says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fault {
-    /// Reads after the subject: "`$ref` is not allowed …".
+    /// Reads after the subject: "`$ref` is not allowed …"; or, for an
+    /// unknown keyword, before it.
     pub rule: &'static str,
     pub at: usize,
     pub end: usize,
+    /// The nearest known keyword, for an unknown one.
+    pub suggestion: Option<&'static str>,
+    path: [u8; PATH],
+    path_len: usize,
 }
 
 const fn fault(rule: &'static str, at: usize, end: usize) -> Fault {
-    Fault { rule, at, end }
+    Fault { rule, at, end, suggestion: None, path: [0; PATH], path_len: 0 }
 }
+
+/// The rule of an unknown keyword's fault.
+pub const UNKNOWN: &str = "unknown keyword";
 
 impl Fault {
     /// The text the fault is about, such as `$ref` or a property name.
@@ -41,20 +57,98 @@ impl Fault {
         }
     }
 
-    /// `message` followed by the fault in words: ": `$ref` is not allowed
-    /// …", or " must be …" when it is about the schema as a whole.
+    /// The JSON Pointer of the schema the fault is in (`""` for the root).
+    pub const fn path(&self) -> &str {
+        match core::str::from_utf8(self.path.split_at(self.path_len).0) {
+            Ok(s) => s,
+            Err(_) => "",
+        }
+    }
+
+    /// `message` followed by the fault in words: `: unknown keyword
+    /// "requried" at the root (did you mean "required"?)`, `: "$ref" at
+    /// /properties/p is not allowed …`, or ` must be …` when it is about the
+    /// schema as a whole.
     pub const fn explain(&self, schema: &str, message: Message) -> Message {
         let subject = self.subject(schema);
         if subject.is_empty() {
-            message.push(" ").push(self.rule)
-        } else {
-            message.push(": `").push(subject).push("` ").push(self.rule)
+            return message.push(" ").push(self.rule);
         }
+        let m = message.push(": ");
+        let m = if str_is(self.rule, UNKNOWN) { m.push(UNKNOWN).push(" ") } else { m };
+        let m = m.push_byte(b'"').push(subject).push_byte(b'"').push(" at ");
+        let m = if self.path_len == 0 { m.push("the root") } else { m.push(self.path()) };
+        if str_is(self.rule, UNKNOWN) {
+            match self.suggestion {
+                Some(s) => m.push(" (did you mean \"").push(s).push("\"?)"),
+                None => m.push(" (an extension needs an \"x-\" prefix)"),
+            }
+        } else {
+            m.push(" ").push(self.rule)
+        }
+    }
+
+    /// The fault with the pointer of the schema open at the top of `stack`.
+    const fn located(mut self, b: &[u8], stack: &[Frame], depth: usize) -> Fault {
+        let mut d = 1;
+        while d < depth {
+            let f = &stack[d];
+            self = self.path_byte(b'/');
+            if f.seg_at == INDEX {
+                let mut digits = [0u8; 20];
+                let mut n = f.seg_end;
+                let mut k = digits.len();
+                loop {
+                    k -= 1;
+                    digits[k] = b'0' + (n % 10) as u8;
+                    n /= 10;
+                    if n == 0 {
+                        break;
+                    }
+                }
+                while k < digits.len() {
+                    self = self.path_byte(digits[k]);
+                    k += 1;
+                }
+            } else {
+                let mut k = f.seg_at;
+                while k < f.seg_end {
+                    self = match b[k] {
+                        b'~' => self.path_byte(b'~').path_byte(b'0'),
+                        b'/' => self.path_byte(b'~').path_byte(b'1'),
+                        c => self.path_byte(c),
+                    };
+                    k += 1;
+                }
+            }
+            d += 1;
+        }
+        self
+    }
+
+    const fn path_byte(mut self, c: u8) -> Fault {
+        if self.path_len < PATH - 3 {
+            self.path[self.path_len] = c;
+            self.path_len += 1;
+        } else if self.path_len == PATH - 3 && c & 0xC0 != 0x80 {
+            // "…", once, at a character boundary.
+            self.path[PATH - 3] = 0xE2;
+            self.path[PATH - 2] = 0x80;
+            self.path[PATH - 1] = 0xA6;
+            self.path_len = PATH;
+        }
+        self
     }
 }
 
+const fn str_is(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    eq(a, 0, a.len(), b)
+}
+
 /// The rules every tool's schemas keep, whether or not it is validated:
-/// an object root saying `"type": "object"`, no `$ref`, `$defs` or
+/// an object root saying `"type": "object"`, every keyword one of JSON
+/// Schema 2020-12's or an `x-` extension, no `$ref`, `$defs` or
 /// `definitions` (clients reject them), and every name in a `required`
 /// list present in the `properties` beside it.
 pub const fn check_tool_schema(b: &[u8]) -> Result<(), Fault> {
@@ -75,101 +169,146 @@ enum Holds {
     Keywords,
     /// `properties` and the like: name → schema.
     Schemas,
-    /// An array under a keyword the walker does not know: each element
-    /// that is an object is walked as a schema.
+    /// `anyOf` and the like: schemas.
     List,
 }
 
+/// `seg_at` of a frame entered as an array's element (`seg_end` is then
+/// its index).
+const INDEX: usize = usize::MAX;
+const NONE: usize = usize::MAX;
+
+/// An open container, and for a schema what its `required` check needs.
+#[derive(Clone, Copy)]
+struct Frame {
+    holds: Holds,
+    /// The member name (between its quotes) it is the value of, or
+    /// [`INDEX`] and its index in its array.
+    seg_at: usize,
+    seg_end: usize,
+    /// Elements seen so far, for a [`Holds::List`].
+    count: usize,
+    /// A schema's last `required`, `properties` and `type` values, or NONE.
+    required: usize,
+    properties: usize,
+    type_at: usize,
+}
+
+const fn frame(holds: Holds, seg_at: usize, seg_end: usize) -> Frame {
+    Frame { holds, seg_at, seg_end, count: 0, required: NONE, properties: NONE, type_at: NONE }
+}
+
+/// One pass over the schema (already known to be JSON), with a fixed
+/// stack of the open schemas and lists of schemas: each byte is looked at
+/// about once, and keywords are told apart by a `match`, so a package of
+/// many tools stays well inside what rustc lets one constant evaluate.
 const fn walk(b: &[u8], strict: bool) -> Result<(), Fault> {
     let root = skip_ws(b, 0);
     if at(b, root) != b'{' {
         return Err(fault("must be a JSON object", 0, 0));
     }
-    match member(b, root, b"type") {
-        Some(v) if is_string(b, v, b"object") => {}
-        _ => return Err(fault("must say \"type\": \"object\" at its root", 0, 0)),
-    }
-    if let Err(f) = check_required(b, root) {
-        return Err(f);
-    }
-    let mut holds = [Holds::Keywords; MAX_NESTING];
-    // Where the next member or element of each open container starts.
-    let mut next = [0usize; MAX_NESTING];
-    next[0] = root + 1;
+    let mut stack = [frame(Holds::Keywords, 0, 0); MAX_NESTING];
     let mut depth = 1;
+    let mut i = root + 1;
     while depth > 0 {
         let top = depth - 1;
-        let mut i = skip_ws(b, next[top]);
+        i = skip_ws(b, i);
         if at(b, i) == b',' {
             i = skip_ws(b, i + 1);
         }
         if matches!(at(b, i), b'}' | b']' | 0) {
+            if matches!(stack[top].holds, Holds::Keywords) {
+                if top == 0 && !(stack[0].type_at != NONE && is_string(b, stack[0].type_at, b"object")) {
+                    return Err(fault("must say \"type\": \"object\" at its root", 0, 0));
+                }
+                if let Err(f) = check_required(b, &stack[top]) {
+                    return Err(f.located(b, &stack, depth));
+                }
+            }
             depth -= 1;
+            i += 1;
             continue;
         }
         // A member's name (between its quotes) and value, or an element.
-        let (name_at, name_end, v) = if matches!(holds[top], Holds::List) {
-            (i, i, i)
+        let (name_at, name_end, v) = if matches!(stack[top].holds, Holds::List) {
+            (INDEX, stack[top].count, i)
         } else {
             let name_end = string_end(b, i) - 1;
             (i + 1, name_end, skip_ws(b, skip_ws(b, name_end + 1) + 1))
         };
-        next[top] = value_end(b, v);
-        let child = match holds[top] {
-            Holds::Keywords => match keyword(b, name_at, name_end, v, strict) {
-                Ok(child) => child,
-                Err(f) => return Err(f),
-            },
+        let c = at(b, v);
+        let keywords = matches!(stack[top].holds, Holds::Keywords);
+        let (vocab, h) = if keywords { vocab_at(b, name_at, name_end) } else { (Vocab::Other, 0) };
+        let child = match stack[top].holds {
+            Holds::Keywords => {
+                match vocab {
+                    Vocab::Unknown => {
+                        let mut f = fault(UNKNOWN, name_at, name_end);
+                        f.suggestion = suggest(b.split_at(name_end).0.split_at(name_at).1);
+                        return Err(f.located(b, &stack, depth));
+                    }
+                    Vocab::Refused => {
+                        let f = fault("is not allowed: MCP clients reject $ref, $defs and definitions", name_at, name_end);
+                        return Err(f.located(b, &stack, depth));
+                    }
+                    // An extension's value is its own: not looked into.
+                    Vocab::Extension => None,
+                    _ if strict => match keyword(b, name_at, name_end, v) {
+                        Ok(child) => child,
+                        Err(f) => return Err(f.located(b, &stack, depth)),
+                    },
+                    Vocab::Schema if c == b'{' => Some(Holds::Keywords),
+                    Vocab::Items if c == b'{' => Some(Holds::Keywords),
+                    Vocab::Items | Vocab::SchemaList if c == b'[' => Some(Holds::List),
+                    Vocab::SchemaMap if c == b'{' => Some(Holds::Schemas),
+                    _ => None,
+                }
+            }
             Holds::Schemas => {
-                if at(b, v) == b'{' {
+                if c == b'{' {
                     Some(Holds::Keywords)
                 } else if strict && !is_bool(b, v) {
-                    return Err(fault("needs a schema: an object, true or false", name_at, name_end));
+                    let f = fault("needs a schema: an object, true or false", name_at, name_end);
+                    return Err(f.located(b, &stack, depth));
                 } else {
                     None
                 }
             }
-            Holds::List => match at(b, v) {
-                b'{' => Some(Holds::Keywords),
-                b'[' => Some(Holds::List),
-                _ => None,
-            },
+            Holds::List => {
+                stack[top].count += 1;
+                if c == b'{' { Some(Holds::Keywords) } else { None }
+            }
         };
-        if let Some(child) = child {
-            if depth == MAX_NESTING {
-                return Err(fault("nests schemas too deeply", name_at, name_end));
+        if keywords && !matches!(vocab, Vocab::Extension | Vocab::Unknown) {
+            // Comparisons with constants: no steps.
+            if h == const { hash("required") } {
+                stack[top].required = v;
+            } else if h == const { hash("properties") } {
+                stack[top].properties = v;
+            } else if h == const { hash("type") } {
+                stack[top].type_at = v;
             }
-            if matches!(child, Holds::Keywords)
-                && let Err(f) = check_required(b, v)
-            {
-                return Err(f);
+        }
+        match child {
+            Some(child) => {
+                if depth == MAX_NESTING {
+                    let (a, e) = if name_at == INDEX { (0, 0) } else { (name_at, name_end) };
+                    return Err(fault("nests schemas too deeply", a, e).located(b, &stack, depth));
+                }
+                stack[depth] = frame(child, name_at, name_end);
+                depth += 1;
+                i = v + 1;
             }
-            holds[depth] = child;
-            next[depth] = v + 1;
-            depth += 1;
+            None => i = value_end(b, v),
         }
     }
     Ok(())
 }
 
-/// Checks one keyword's value; returns what to walk inside it, if anything.
-const fn keyword(b: &[u8], k: usize, k_end: usize, v: usize, strict: bool) -> Result<Option<Holds>, Fault> {
-    if eq(b, k, k_end, b"$ref") || eq(b, k, k_end, b"$defs") || eq(b, k, k_end, b"definitions") {
-        return Err(fault("is not allowed: MCP clients reject $ref, $defs and definitions", k, k_end));
-    }
+/// Under `validated!`: checks one keyword's value against the subset;
+/// returns what to walk inside it, if anything.
+const fn keyword(b: &[u8], k: usize, k_end: usize, v: usize) -> Result<Option<Holds>, Fault> {
     let c = at(b, v);
-    if !strict {
-        // Values that are data, not schemas: nothing in them is a keyword.
-        if eq(b, k, k_end, b"enum") || eq(b, k, k_end, b"const") || eq(b, k, k_end, b"default") || eq(b, k, k_end, b"examples") {
-            return Ok(None);
-        }
-        return Ok(match c {
-            b'{' if eq(b, k, k_end, b"properties") || eq(b, k, k_end, b"patternProperties") || eq(b, k, k_end, b"dependentSchemas") => Some(Holds::Schemas),
-            b'{' => Some(Holds::Keywords),
-            b'[' => Some(Holds::List),
-            _ => None,
-        });
-    }
     let fits = if eq(b, k, k_end, b"type") {
         if c == b'[' { all_type_names(b, v) } else { is_type_name(b, v) }
     } else if eq(b, k, k_end, b"properties") {
@@ -197,17 +336,20 @@ const fn keyword(b: &[u8], k: usize, k_end: usize, v: usize, strict: bool) -> Re
     if fits { Ok(None) } else { Err(fault("has a value of the wrong shape for validated!", k, k_end)) }
 }
 
-/// Every name in the schema at `o`'s `required` list must be one of its
+/// Every name in the schema's `required` list must be one of its
 /// `properties`, when it has them or says it is an object. (A schema with
 /// neither, such as an `anyOf` branch, names properties declared elsewhere.)
-const fn check_required(b: &[u8], o: usize) -> Result<(), Fault> {
-    let Some(required) = member(b, o, b"required") else { return Ok(()) };
-    let properties = member(b, o, b"properties");
-    let is_object = match member(b, o, b"type") {
-        Some(t) => is_string(b, t, b"object") || (at(b, t) == b'[' && has_string(b, t, b"object")),
-        None => false,
+const fn check_required(b: &[u8], schema: &Frame) -> Result<(), Fault> {
+    let required = schema.required;
+    if required == NONE || at(b, required) != b'[' {
+        return Ok(());
+    }
+    let properties = if schema.properties == NONE { None } else { Some(schema.properties) };
+    let is_object = match schema.type_at {
+        NONE => false,
+        t => is_string(b, t, b"object") || (at(b, t) == b'[' && has_string(b, t, b"object")),
     };
-    if (properties.is_none() && !is_object) || at(b, required) != b'[' {
+    if properties.is_none() && !is_object {
         return Ok(());
     }
     let mut i = required + 1;
@@ -221,7 +363,7 @@ const fn check_required(b: &[u8], o: usize) -> Result<(), Fault> {
             None => false,
         };
         if !known {
-            return Err(fault("is required but not listed in `properties`", e + 1, e_end - 1));
+            return Err(fault("is required but not listed in \"properties\"", e + 1, e_end - 1));
         }
     }
     Ok(())
@@ -301,19 +443,6 @@ const fn is_string(b: &[u8], v: usize, word: &[u8]) -> bool {
     at(b, v) == b'"' && eq(b, v + 1, string_end(b, v) - 1, word)
 }
 
-/// The value of the last member called `name` in the object at `o`.
-const fn member(b: &[u8], o: usize, name: &[u8]) -> Option<usize> {
-    let mut found = None;
-    let mut i = o + 1;
-    while let Some((k, k_end, v, v_end)) = next_member(b, i) {
-        if eq(b, k, k_end, name) {
-            found = Some(v);
-        }
-        i = v_end;
-    }
-    found
-}
-
 /// The object at `o` has a member named as the bytes `at..end` of `b`.
 const fn has_member(b: &[u8], o: usize, name_at: usize, name_end: usize) -> bool {
     let mut i = o + 1;
@@ -380,8 +509,13 @@ const fn eq(b: &[u8], from: usize, to: usize, word: &[u8]) -> bool {
     true
 }
 
+// The scanners below index `b` themselves, with its length taken once:
+// rustc's const evaluation counts each call (`at`, and `len` too) and each
+// loop turn, and stops a constant at 2,000,000 of them.
+
 const fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while matches!(at(b, i), b' ' | b'\n' | b'\r' | b'\t') {
+    let n = b.len();
+    while i < n && matches!(b[i], b' ' | b'\n' | b'\r' | b'\t') {
         i += 1;
     }
     i
@@ -389,44 +523,53 @@ const fn skip_ws(b: &[u8], mut i: usize) -> usize {
 
 /// Past the closing quote of the (valid) string whose opening quote is at `i`.
 const fn string_end(b: &[u8], i: usize) -> usize {
+    let n = b.len();
     let mut i = i + 1;
-    while i < b.len() {
+    while i < n {
         match b[i] {
             b'"' => return i + 1,
             b'\\' => i += 2,
             _ => i += 1,
         }
     }
-    b.len()
+    n
 }
 
 /// Past the (valid) value starting at `i`.
 const fn value_end(b: &[u8], i: usize) -> usize {
+    let n = b.len();
     let mut i = i;
     let mut depth = 0usize;
-    loop {
-        match at(b, i) {
-            b'"' => {
-                i = string_end(b, i);
+    let mut in_string = false;
+    while i < n {
+        let c = b[i];
+        if in_string {
+            if c == b'\\' {
+                i += 1;
+            } else if c == b'"' {
+                in_string = false;
                 if depth == 0 {
-                    return i;
+                    return i + 1;
                 }
-                continue;
             }
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => {
-                // A scalar ends before its container's close; a container at it.
-                if depth <= 1 {
-                    return if depth == 0 { i } else { i + 1 };
+        } else {
+            match c {
+                b'"' => in_string = true,
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => {
+                    // A scalar ends before its container's close; a container at it.
+                    if depth <= 1 {
+                        return if depth == 0 { i } else { i + 1 };
+                    }
+                    depth -= 1;
                 }
-                depth -= 1;
+                b',' | b' ' | b'\n' | b'\r' | b'\t' if depth == 0 => return i,
+                _ => {}
             }
-            0 => return i,
-            b',' | b' ' | b'\n' | b'\r' | b'\t' if depth == 0 => return i,
-            _ => {}
         }
         i += 1;
     }
+    n
 }
 
 #[cfg(test)]
@@ -473,7 +616,7 @@ use std::string::String;
         assert_eq!(r(r#"{"type":"object","properties":{"a":{}},"required":["a"]}"#), None);
         assert_eq!(
             r(r#"{"type":"object","properties":{"a":{}},"required":["a","b"]}"#),
-            Some(("is required but not listed in `properties`", "b".to_owned()))
+            Some(("is required but not listed in \"properties\"", "b".to_owned()))
         );
         assert_eq!(r(r#"{"type":"object","required":["a"]}"#).map(|r| r.1), Some("a".to_owned()));
         assert_eq!(

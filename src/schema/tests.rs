@@ -259,3 +259,136 @@ fn a_schema_that_is_not_json_is_an_error_not_a_panic() {
     let args = Args::new(a.as_object().unwrap());
     assert_eq!(check_args("{", &args).map_err(|e| e.message().to_owned()), Err("the tool's input schema is not JSON".into()));
 }
+
+// Build-time messages: the syntax error's place and text, the unknown
+// keyword's nearest neighbour, and the edit distance under them.
+
+use super::keywords::{KNOWN, Vocab, distance, suggest, vocab};
+use crate::package::Message;
+
+/// The message `Package::new` fails with for a tool whose input schema is `schema`.
+fn build_error(schema: &'static str) -> Option<String> {
+    super::tool_schema_fault("greet", "input", schema).map(|m| m.as_str().to_owned())
+}
+
+#[test]
+fn syntax_errors_say_line_column_and_text() {
+    let e = |s| build_error(s).expect("refused");
+    assert_eq!(
+        e("{\n  \"type\": \"object\",\n  \"properties\": {\"name\": {\"type\" \"string\"}}\n}"),
+        r#"tool "greet": input schema is not JSON: expected ':' at line 3, column 34, near "\"type\" \"string\"""#
+    );
+    assert_eq!(
+        e(r#"{"type": "object" "properties": {}}"#),
+        r#"tool "greet": input schema is not JSON: expected ',' or '}' at line 1, column 19, near "\"object\" \"properties\"""#
+    );
+    assert_eq!(e(r#"{"type": "object",}"#), r#"tool "greet": input schema is not JSON: trailing comma: expected a member name in double quotes at line 1, column 19, near ",}""#);
+    assert_eq!(e(r#"{"a": [1, 2,]}"#), r#"tool "greet": input schema is not JSON: trailing comma: expected a value at line 1, column 13, near ",]""#);
+    assert_eq!(e(r#"{"a": [1 2]}"#), r#"tool "greet": input schema is not JSON: expected ',' or ']' at line 1, column 10, near "1 2""#);
+    assert_eq!(e(r#"{"a": tru}"#), r#"tool "greet": input schema is not JSON: expected true, false or null at line 1, column 10, near "tru}""#);
+    assert_eq!(e(r#"{"a": 01}"#), r#"tool "greet": input schema is not JSON: invalid number (no leading zeros) at line 1, column 8, near "01""#);
+    assert_eq!(e(r#"{"a": 1.}"#), r#"tool "greet": input schema is not JSON: invalid number at line 1, column 9, near "1.}""#);
+    assert_eq!(e(r#"{"type": "object"}}"#), r#"tool "greet": input schema is not JSON: expected the end of the schema at line 1, column 19, near "}}""#);
+    assert_eq!(e(r#"{"type": "object""#), r#"tool "greet": input schema is not JSON: expected ',' or '}', but the schema ends at line 1, column 18, near "\"object\"""#);
+    assert_eq!(e(r#"{"a": "b\q"}"#), r#"tool "greet": input schema is not JSON: invalid escape in a string at line 1, column 9, near "\"b\\q""#);
+    assert_eq!(e("{\"a\": \"two\nlines\"}"), r#"tool "greet": input schema is not JSON: a control character (a line break, a tab) inside a string: write it as an escape at line 1, column 11, near "\"two""#);
+    assert_eq!(e(""), r#"tool "greet": input schema is not JSON: expected a value, but the schema ends at line 1, column 1"#);
+    // Columns count characters, not bytes.
+    assert_eq!(
+        e(r#"{"d": "é", "x" 1}"#),
+        r#"tool "greet": input schema is not JSON: expected ':' at line 1, column 16, near "\"x\" 1""#
+    );
+}
+
+#[test]
+fn unknown_keywords_name_the_nearest_and_where() {
+    let e = |s| build_error(s);
+    assert_eq!(
+        e(r#"{"type": "object", "properties": {"a": {}}, "requried": ["a"]}"#).as_deref(),
+        Some(r#"tool "greet": input schema: unknown keyword "requried" at the root (did you mean "required"?)"#)
+    );
+    assert_eq!(
+        e(r#"{"type": "object", "properties": {"a/b": {"items": [{"minimun": 1}]}}}"#).as_deref(),
+        Some(r#"tool "greet": input schema: unknown keyword "minimun" at /properties/a~1b/items/0 (did you mean "minimum"?)"#)
+    );
+    assert_eq!(
+        e(r#"{"type": "object", "anyOf": [{}, {"widget": 1}]}"#).as_deref(),
+        Some(r#"tool "greet": input schema: unknown keyword "widget" at /anyOf/1 (an extension needs an "x-" prefix)"#)
+    );
+    // Names of properties and data are not keywords; extensions are not read.
+    assert_eq!(e(r#"{"type": "object", "properties": {"requried": {}}, "default": {"minimun": 1}, "x-a": {"b": 1}}"#), None);
+    assert_eq!(e(r#"{"type": "object", "enum": [{"nope": 1}], "const": {"nope": 2}, "examples": [{"nope": 3}]}"#), None);
+    // Every 2020-12 keyword the brief lists is known.
+    let all = r#"{"$schema": "s", "$id": "i", "$comment": "c", "$anchor": "a", "$dynamicAnchor": "d", "$dynamicRef": "d",
+        "$vocabulary": {}, "type": "object", "title": "t", "description": "d", "default": {}, "examples": [],
+        "deprecated": false, "readOnly": false, "writeOnly": false, "properties": {}, "patternProperties": {},
+        "additionalProperties": true, "propertyNames": {}, "required": [], "dependentRequired": {}, "dependentSchemas": {},
+        "minProperties": 0, "maxProperties": 1, "unevaluatedProperties": false, "allOf": [{}], "anyOf": [{}], "oneOf": [{}],
+        "not": {}, "if": {}, "then": {}, "else": {}, "enum": [1], "const": 1, "multipleOf": 1, "minimum": 0, "maximum": 1,
+        "exclusiveMinimum": 0, "exclusiveMaximum": 1, "minLength": 0, "maxLength": 1, "pattern": "a", "format": "f",
+        "items": {}, "prefixItems": [{}], "contains": {}, "minContains": 0, "maxContains": 1, "minItems": 0, "maxItems": 1,
+        "uniqueItems": true, "unevaluatedItems": false, "contentEncoding": "base64", "contentMediaType": "a/b", "contentSchema": {}}"#;
+    assert_eq!(e(all), None);
+    assert_eq!(KNOWN.iter().filter(|k| vocab(k.as_bytes()) == Vocab::Unknown).count(), 0);
+    assert_eq!(vocab(b"x-anything"), Vocab::Extension);
+    assert_eq!(vocab(b"x-"), Vocab::Unknown);
+    // `$ref` is still refused by name.
+    assert_eq!(
+        e(r#"{"type": "object", "properties": {"p": {"$ref": "/x"}}}"#).as_deref(),
+        Some(r#"tool "greet": input schema: "$ref" at /properties/p is not allowed: MCP clients reject $ref, $defs and definitions"#)
+    );
+}
+
+#[test]
+fn suggestions_are_near_or_none() {
+    assert_eq!(suggest(b"requried"), Some("required"));
+    assert_eq!(suggest(b"minimun"), Some("minimum"));
+    assert_eq!(suggest(b"maxlength"), Some("maxLength"));
+    assert_eq!(suggest(b"propeties"), Some("properties"));
+    assert_eq!(suggest(b"additionalProperty"), Some("additionalProperties"));
+    assert_eq!(suggest(b"typ"), Some("type"));
+    assert_eq!(suggest(b"$comnent"), Some("$comment"));
+    assert_eq!(suggest(b"widget"), None);
+    assert_eq!(suggest(b"nullable"), None);
+    assert_eq!(suggest(b"ab"), None);
+    assert_eq!(suggest(b""), None);
+    assert_eq!(suggest("x".repeat(40).as_bytes()), None);
+}
+
+#[test]
+fn distance_counts_edits_and_swaps() {
+    assert_eq!(distance(b"", b""), 0);
+    assert_eq!(distance(b"abc", b""), 3);
+    assert_eq!(distance(b"", b"abc"), 3);
+    assert_eq!(distance(b"type", b"type"), 0);
+    assert_eq!(distance(b"kitten", b"sitting"), 3);
+    assert_eq!(distance(b"requried", b"required"), 1); // a swap is one edit
+    assert_eq!(distance(b"ca", b"abc"), 3); // optimal string alignment, not full Damerau
+    assert_eq!(distance(b"minimun", b"minimum"), 1);
+    assert_eq!(distance(b"maxlength", b"maxLength"), 1);
+    assert_eq!(distance(&[b'a'; 33], b"a"), usize::MAX);
+    // Const: the build computes it.
+    const D: usize = distance(b"flaw", b"lawn");
+    assert_eq!(D, 2);
+}
+
+#[test]
+fn messages_are_built_in_a_fixed_buffer() {
+    let m = Message::new().push("a ").push_usize(0).push(" ").push_usize(18446744073709551615).push(" ").push_quoted(b"q\"\\\n\t\x01");
+    assert_eq!(m.as_str(), r#"a 0 18446744073709551615 "q\"\\\n\t\u0001""#);
+    // Too long: cut at a whole character.
+    let long = Message::new().push(&"é".repeat(Message::CAPACITY));
+    assert_eq!(long.as_str().len(), Message::CAPACITY);
+    assert!(long.as_str().chars().all(|c| c == 'é'));
+    let odd = Message::new().push("x").push(&"é".repeat(Message::CAPACITY));
+    assert_eq!(odd.as_str().len(), Message::CAPACITY - 1);
+}
+
+#[test]
+fn large_packages_leave_the_rest_to_main() {
+    let tool = Tool { name: "t", description: "d", input_schema: r#"{"type": "object"}"#, output_schema: None, run: echo };
+    let tools: &'static [Tool] = std::vec![tool; 10_000].leak();
+    let checked = crate::package::checked_by_new(tools);
+    assert_eq!(checked, crate::package::CHECK_BUDGET / 18);
+    assert_eq!(crate::package::checked_by_new(&tools[..5]), 5);
+}

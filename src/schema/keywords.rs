@@ -1,0 +1,232 @@
+//! JSON Schema 2020-12's keywords, what each one's value is, and the
+//! nearest known keyword to a misspelt one. Build time only.
+
+/// What a keyword's value is, for the walk in [`rules`](super::rules).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vocab {
+    /// Not a 2020-12 keyword, and not marked `x-`.
+    Unknown,
+    /// An extension (`x-…`): its value is not looked into.
+    Extension,
+    /// `$ref`, `$defs`, `definitions`: refused, MCP clients reject them.
+    Refused,
+    /// One schema (`not`, `if`, `additionalProperties`…).
+    Schema,
+    /// `items`: one schema (or, as older drafts wrote it, an array of them).
+    Items,
+    /// Name → schema (`properties`, `patternProperties`, `dependentSchemas`).
+    SchemaMap,
+    /// An array of schemas (`allOf`, `anyOf`, `oneOf`, `prefixItems`).
+    SchemaList,
+    /// Values that are data, where nothing is a keyword (`enum`, `const`,
+    /// `default`, `examples`).
+    Data,
+    /// Any other known keyword: its value holds no schema.
+    Other,
+}
+
+/// The keyword named `k` (as written between its quotes).
+pub const fn vocab(k: &[u8]) -> Vocab {
+    vocab_at(k, 0, k.len()).0
+}
+
+/// The keyword named by the bytes `at..end` of `b`, and the name's hash
+/// ([`fnv`]). No slice is cut (cutting one costs const evaluation about 20
+/// steps): the name is hashed in one loop, the hash picked out of the known
+/// ones by comparisons (which cost no steps), and the name compared with
+/// the one keyword it may be.
+pub const fn vocab_at(b: &[u8], at: usize, end: usize) -> (Vocab, u64) {
+    let h = fnv(b, at, end);
+    match lookup(h) {
+        Some((vocab, word)) if same(b, at, end, word.as_bytes()) => (vocab, h),
+        _ if end - at > 2 && b[at] == b'x' && b[at + 1] == b'-' => (Vocab::Extension, h),
+        _ => (Vocab::Unknown, h),
+    }
+}
+
+/// A hash of the bytes `at..end` of `b`, modulo the largest prime below
+/// 2^32 (plain operators: a method such as `wrapping_mul` is a call, and
+/// a call is a step of const evaluation).
+pub const fn fnv(b: &[u8], at: usize, end: usize) -> u64 {
+    let mut h: u64 = 0;
+    let mut i = at;
+    while i < end {
+        h = (h * 257 + b[i] as u64 + 1) % 4_294_967_291;
+        i += 1;
+    }
+    h
+}
+
+/// [`fnv`] of a whole keyword.
+pub const fn hash(word: &str) -> u64 {
+    fnv(word.as_bytes(), 0, word.len())
+}
+
+const fn same(b: &[u8], at: usize, end: usize, word: &[u8]) -> bool {
+    let n = word.len();
+    if end - at != n {
+        return false;
+    }
+    let mut k = 0;
+    while k < n {
+        if b[at + k] != word[k] {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
+macro_rules! vocabulary {
+    ($($word:literal: $vocab:ident,)*) => {
+        /// Every keyword [`vocab`] knows, most used first (a tie in
+        /// [`suggest`] goes to the earlier one). `$ref`, `$defs` and
+        /// `definitions` are known so that they are refused by name.
+        pub const KNOWN: [&str; [$($word),*].len()] = [$($word),*];
+
+        /// The keyword whose hash is `h`, if one's is.
+        const fn lookup(h: u64) -> Option<(Vocab, &'static str)> {
+            $(if h == const { hash($word) } {
+                return Some((Vocab::$vocab, $word));
+            })*
+            None
+        }
+    };
+}
+
+vocabulary! {
+    "type": Other,
+    "properties": SchemaMap,
+    "required": Other,
+    "description": Other,
+    "items": Items,
+    "enum": Data,
+    "const": Data,
+    "default": Data,
+    "examples": Data,
+    "title": Other,
+    "format": Other,
+    "minimum": Other,
+    "maximum": Other,
+    "exclusiveMinimum": Other,
+    "exclusiveMaximum": Other,
+    "multipleOf": Other,
+    "minLength": Other,
+    "maxLength": Other,
+    "pattern": Other,
+    "minItems": Other,
+    "maxItems": Other,
+    "uniqueItems": Other,
+    "additionalProperties": Schema,
+    "patternProperties": SchemaMap,
+    "propertyNames": Schema,
+    "minProperties": Other,
+    "maxProperties": Other,
+    "anyOf": SchemaList,
+    "oneOf": SchemaList,
+    "allOf": SchemaList,
+    "not": Schema,
+    "if": Schema,
+    "then": Schema,
+    "else": Schema,
+    "prefixItems": SchemaList,
+    "contains": Schema,
+    "minContains": Other,
+    "maxContains": Other,
+    "dependentRequired": Other,
+    "dependentSchemas": SchemaMap,
+    "unevaluatedItems": Schema,
+    "unevaluatedProperties": Schema,
+    "deprecated": Other,
+    "readOnly": Other,
+    "writeOnly": Other,
+    "contentEncoding": Other,
+    "contentMediaType": Other,
+    "contentSchema": Schema,
+    "$schema": Other,
+    "$id": Other,
+    "$comment": Other,
+    "$anchor": Other,
+    "$dynamicRef": Other,
+    "$dynamicAnchor": Other,
+    "$vocabulary": Other,
+    "$ref": Refused,
+    "$defs": Refused,
+    "definitions": Refused,
+}
+
+/// Names longer than this are not compared (no keyword is near one).
+const LONGEST: usize = 32;
+
+/// The optimal-string-alignment distance between `a` and `b` (Levenshtein
+/// with adjacent transpositions, each edit counting 1), compared as bytes.
+/// Names longer than `LONGEST` bytes are `usize::MAX` away.
+pub const fn distance(a: &[u8], b: &[u8]) -> usize {
+    if a.len() > LONGEST || b.len() > LONGEST {
+        return usize::MAX;
+    }
+    // Three rows of the edit table: the one before last, the last, this.
+    let mut two = [0usize; LONGEST + 1];
+    let mut one = [0usize; LONGEST + 1];
+    let mut row = [0usize; LONGEST + 1];
+    let mut j = 0;
+    while j <= b.len() {
+        one[j] = j;
+        j += 1;
+    }
+    let mut i = 1;
+    while i <= a.len() {
+        row[0] = i;
+        let mut j = 1;
+        while j <= b.len() {
+            let cost = if a[i - 1] == b[j - 1] { 0 } else { 1 };
+            let mut d = one[j - 1] + cost;
+            if one[j] + 1 < d {
+                d = one[j] + 1;
+            }
+            if row[j - 1] + 1 < d {
+                d = row[j - 1] + 1;
+            }
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && two[j - 2] + 1 < d {
+                d = two[j - 2] + 1;
+            }
+            row[j] = d;
+            j += 1;
+        }
+        two = one;
+        one = row;
+        i += 1;
+    }
+    one[b.len()]
+}
+
+/// How many edits still read as a misspelling of a keyword of `len` bytes:
+/// one for short ones, two up to 8 bytes, three beyond.
+const fn tolerance(len: usize) -> usize {
+    if len <= 4 {
+        1
+    } else if len <= 8 {
+        2
+    } else {
+        3
+    }
+}
+
+/// The known keyword nearest to `k`, if one is near enough to be what was
+/// meant: fewest edits, within `tolerance` of the keyword's length, and
+/// fewer edits than `k` has bytes (so `"ab"` is no one's misspelling).
+pub const fn suggest(k: &[u8]) -> Option<&'static str> {
+    let mut best: Option<&'static str> = None;
+    let mut best_d = usize::MAX;
+    let mut n = 0;
+    while n < KNOWN.len() {
+        let word = KNOWN[n].as_bytes();
+        let d = distance(k, word);
+        if d < best_d && d <= tolerance(word.len()) && d < k.len() {
+            best = Some(KNOWN[n]);
+            best_d = d;
+        }
+        n += 1;
+    }
+    best
+}
