@@ -142,3 +142,73 @@ pub const PACKAGE: Package = Package::new(
 );
 
 subako_tiny::main!(PACKAGE);
+
+/// The tool on the host, its requests answered by the test
+/// (`subako_tiny::testing::call_with_http`): the request the tool builds, and
+/// what it makes of each kind of answer, through the crate's real parsing.
+#[cfg(test)]
+mod tests {
+    use subako_tiny::http::{HttpErrorKind, Method, Response};
+    use subako_tiny::testing::{self, HttpBody};
+
+    use super::PACKAGE;
+
+    #[test]
+    fn fetch_sends_the_request_asked_for_and_returns_the_response() {
+        let arguments = r#"{"url": "https://api.example.com/orders?id=7", "method": "post",
+                            "headers": {"accept": "application/json", "x-note": "caf\u00e9"},
+                            "body": "one \"order\"", "timeout_ms": 5000}"#;
+        let mut requests = 0;
+        let called = testing::call_with_http(&PACKAGE, "fetch", arguments, |request| {
+            requests += 1;
+            assert_eq!(request.method, Method::Post);
+            assert_eq!(request.url, "https://api.example.com/orders?id=7");
+            assert_eq!(request.header("accept"), Some("application/json"));
+            assert_eq!(request.header("x-note"), Some("café"));
+            assert_eq!(request.body, HttpBody::Text("one \"order\"".into()));
+            assert_eq!((request.save_to.as_deref(), request.timeout_ms, request.follow_redirects), (None, Some(5000), true));
+            Ok(Response::inline(201, r#"{"id":7}"#).with_header("Content-Type", "application/json"))
+        });
+        assert_eq!(requests, 1);
+        assert!(!called.is_error(), "{}", called.line());
+        assert_eq!(
+            called.structured(),
+            Some(r#"{"status":201,"headers":{"content-type":"application/json"},"body":"{\"id\":7}"}"#)
+        );
+        assert_eq!(called.text(), called.structured().unwrap());
+    }
+
+    #[test]
+    fn a_body_too_large_to_come_inline_says_to_use_save_to() {
+        let called = testing::call_with_http(&PACKAGE, "fetch", r#"{"url": "https://h/big"}"#, |_| {
+            Ok(Response::inline(200, "x".repeat(300 << 10)))
+        });
+        assert!(called.is_error());
+        assert_eq!(
+            called.text(),
+            "HTTP request failed (too_large): the body is over 262144 bytes; save it to a file (output type file); \
+             the body is not inline text: call again with save_to set to a path under /volume/tmp"
+        );
+        // Other kinds come without the hint.
+        let called = testing::call_with_http(&PACKAGE, "fetch", r#"{"url": "https://h/"}"#, |_| {
+            Err(HttpErrorKind::HostNotAllowed.into())
+        });
+        assert_eq!(called.text(), "HTTP request failed (host_not_allowed): the HTTP hook answered host_not_allowed");
+    }
+
+    #[test]
+    fn save_to_returns_the_path_and_size() {
+        let dir = std::env::temp_dir().join(["subako-tiny-fetch-", &std::process::id().to_string()].concat());
+        std::fs::create_dir_all(&dir).unwrap();
+        subako_tiny::fs::mount("/volume/tmp", &dir);
+        let arguments = r#"{"url": "https://h/page", "save_to": "/volume/tmp/page.html"}"#;
+        let called = testing::call_with_http(&PACKAGE, "fetch", arguments, |request| {
+            assert_eq!(request.save_to.as_deref(), Some("/volume/tmp/page.html"));
+            Ok(Response::inline(200, "<p>hi</p>"))
+        });
+        assert_eq!(called.structured(), Some(r#"{"status":200,"headers":{},"path":"/volume/tmp/page.html","bytes":9}"#));
+        assert_eq!(std::fs::read_to_string(dir.join("page.html")).unwrap(), "<p>hi</p>");
+        subako_tiny::fs::unmount("/volume/tmp");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,8 +1,9 @@
 //! `subako_tiny::http` on the host: the request JSON for every field (read
 //! back with serde_json), the answer parser for every field, every error
-//! kind and malformed answers, the 8 MiB refusal, the ABI codes, and the
-//! fetch example's own checks. The real exchange runs in
-//! `tests/e2e/tests/http.rs`, in wasmtime against a server.
+//! kind and malformed answers, the 8 MiB refusal, the ABI codes, the host's
+//! HTTP hook (`subako_tiny::testing::with_http`), and the fetch example's
+//! own checks. The real exchange runs in `tests/e2e/tests/http.rs`, in
+//! wasmtime against a server.
 
 #[path = "../examples/fetch.rs"]
 mod fetch;
@@ -13,7 +14,13 @@ use subako_tiny::http::raw::{ABI_LENGTH_MISMATCH, ABI_NOTHING_HELD, ABI_OUT_OF_B
 use subako_tiny::http::{
     HttpError, HttpErrorKind, Method, REQUEST_MAX_BYTES, Request, Response, ResponseBody, parse_answer, raw,
 };
+use subako_tiny::testing::{self, HttpBody, HttpRequest};
 use subako_tiny::{ToolError, execute};
+
+/// What a request on the host says when no test answers it.
+const NO_HTTP: &str = "no HTTP on the host: answer this tool's requests with subako_tiny::testing::call_with_http \
+     (or testing::with_http) in a test, or build the module for wasm32-wasip1 and run it with \
+     `subako-tiny call MODULE.wasm TOOL ARGS --allow-host HOST`";
 
 fn written(request: &Request<'_>) -> Value {
     let bytes = request.to_json();
@@ -157,24 +164,169 @@ fn requests_over_8_mib_are_refused_before_the_call() {
         "the request is 8388609 bytes of JSON, over the 8 MiB (8388608 bytes) a request may hold: \
          send a large body as a volume file (body_file)"
     );
-    // At the limit the request goes to the import, which off the worker
-    // answers as the platform's stub does.
+    // At the limit the request goes out: on the host, to the thread's hook.
     let text = body_for_total(REQUEST_MAX_BYTES);
-    let error = Request::post("https://h/").body_text(&text).send().unwrap_err();
-    assert_eq!(error.kind, HttpErrorKind::Abi);
-    assert!(error.message.starts_with("subako_http returned -1: "), "{}", error.message);
+    let mut sizes = Vec::new();
+    let response = testing::with_http(
+        |request| {
+            sizes.push(request.json.len());
+            Ok(Response::inline(200, "taken"))
+        },
+        || Request::post("https://h/").body_text(&text).send(),
+    );
+    assert_eq!(response.unwrap().text(), Some("taken"));
+    assert_eq!(sizes, [REQUEST_MAX_BYTES]);
 }
 
 #[test]
-fn off_the_worker_every_request_fails_with_kind_abi() {
-    assert_eq!(raw::exchange(b"{}"), Err(ABI_OUT_OF_BOUNDS));
+fn off_the_worker_a_request_no_test_answers_says_how_to_answer_it() {
+    assert_eq!(raw::exchange(b"{}").unwrap(), raw::NO_HTTP_ON_THE_HOST);
     let error = Request::get("https://example.com/").send().unwrap_err();
-    assert_eq!(error.kind, HttpErrorKind::Abi);
-    assert_eq!(
-        error.message,
-        "subako_http returned -1: a range outside the module's memory, or no HTTP host here \
-         (outside the Subako worker every request fails so)"
+    assert_eq!(error, HttpError::new(HttpErrorKind::Abi, NO_HTTP));
+    assert_eq!(ToolError::from(error).message(), format!("HTTP request failed (abi): {NO_HTTP}"));
+}
+
+// --- The host's HTTP hook ---
+
+#[test]
+fn the_hook_sees_the_request_as_the_worker_reads_it() {
+    let mut json = JsonWriter::new();
+    json.begin_object().key("k").string("v\"").end_object();
+    let mut seen: Vec<HttpRequest> = Vec::new();
+    let requests = [
+        Request::new(Method::Patch, "https://h/p?q=1")
+            .header("A", "b")
+            .header("x-two", "é\n")
+            .body_json(&json)
+            .save_to("/volume/tmp/o")
+            .follow_redirects(false)
+            .timeout_ms(7),
+        Request::get("https://h/"),
+        Request::post("https://h/").body_text("t\u{0}"),
+        Request::new(Method::Put, "https://h/").body_file("/volume/tmp/in"),
+    ];
+    testing::with_http(
+        |request| {
+            seen.push(request.clone());
+            Err(HttpErrorKind::Connection.into())
+        },
+        || {
+            for request in &requests {
+                assert_eq!(request.send().unwrap_err().kind, HttpErrorKind::Connection);
+            }
+        },
     );
+    assert_eq!(seen.len(), 4);
+    let first = &seen[0];
+    assert_eq!((first.method, first.url.as_str()), (Method::Patch, "https://h/p?q=1"));
+    assert_eq!(first.headers, [("A".to_string(), "b".to_string()), ("x-two".to_string(), "é\n".to_string())]);
+    assert_eq!(first.header("a"), Some("b"));
+    assert_eq!(first.body, HttpBody::Json(r#"{"k":"v\""}"#.into()));
+    assert_eq!(first.save_to.as_deref(), Some("/volume/tmp/o"));
+    assert_eq!((first.follow_redirects, first.timeout_ms), (false, Some(7)));
+    assert_eq!(first.json.as_bytes(), requests[0].to_json());
+    let second = &seen[1];
+    assert_eq!((second.body.clone(), second.save_to.clone()), (HttpBody::None, None));
+    assert_eq!((second.follow_redirects, second.timeout_ms), (true, None));
+    assert_eq!(seen[2].body, HttpBody::Text("t\u{0}".into()));
+    assert_eq!(seen[3].body, HttpBody::File("/volume/tmp/in".into()));
+}
+
+#[test]
+fn the_hook_answers_as_the_worker_does() {
+    let response = testing::with_http(
+        |_| {
+            Ok(Response::inline(404, "caf\u{e9} \"x\"")
+                .with_header("X-Multi", "a")
+                .with_header("Content-Type", "text/plain")
+                .with_header("x-multi", "b"))
+        },
+        || Request::get("https://h/").send(),
+    )
+    .unwrap();
+    assert_eq!(response.status, 404);
+    // Names lowercased, repeats joined, in first-seen order: as the worker sends them.
+    assert_eq!(
+        response.headers,
+        [("x-multi".to_string(), "a, b".to_string()), ("content-type".to_string(), "text/plain".to_string())]
+    );
+    assert_eq!(response.text(), Some("café \"x\""));
+    // A file body passes through as the hook gives it.
+    let file = ResponseBody::File { path: "/volume/tmp/f".into(), bytes: 9 };
+    let response = testing::with_http(
+        |_| Ok(Response { status: 200, headers: vec![], body: file.clone() }),
+        || Request::get("https://h/").save_to("/volume/tmp/f").send(),
+    );
+    assert_eq!(response.unwrap().body, file);
+    // Every error kind, with the hook's message or the kind's own.
+    for kind in HttpErrorKind::ALL {
+        let error = testing::with_http(|_| Err(HttpError::new(kind, "said \"so\"")), || Request::get("https://h/").send());
+        assert_eq!(error.unwrap_err(), HttpError::new(kind, "said \"so\""));
+        let error = testing::with_http(|_| Err(kind.into()), || Request::get("https://h/").send());
+        assert_eq!(error.unwrap_err().message, format!("the HTTP hook answered {}", kind.as_str()));
+    }
+}
+
+#[test]
+fn an_inline_body_over_256_kib_is_too_large_as_on_the_worker() {
+    let send = |len: usize| {
+        testing::with_http(|_| Ok(Response::inline(200, "x".repeat(len))), || Request::get("https://h/").send())
+    };
+    assert_eq!(send(256 * 1024).unwrap().text().map(str::len), Some(256 * 1024));
+    let error = send(256 * 1024 + 1).unwrap_err();
+    assert_eq!(error.kind, HttpErrorKind::TooLarge);
+    assert_eq!(error.message, "the body is over 262144 bytes; save it to a file (output type file)");
+}
+
+#[test]
+fn a_body_for_a_request_that_saves_it_goes_to_the_file() {
+    let dir = std::env::temp_dir().join(format!("subako-tiny-http-hook-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    subako_tiny::fs::mount("/volume/tmp", &dir);
+    let response = testing::with_http(
+        |_| Ok(Response::inline(200, "saved body")),
+        || Request::get("https://h/").save_to("/volume/tmp/page.txt").send(),
+    )
+    .unwrap();
+    assert_eq!(response.body, ResponseBody::File { path: "/volume/tmp/page.txt".into(), bytes: 10 });
+    assert_eq!(std::fs::read_to_string(dir.join("page.txt")).unwrap(), "saved body");
+    // Where no mount reaches, the worker's kind: bad_path.
+    let error = testing::with_http(
+        |_| Ok(Response::inline(200, "x")),
+        || Request::get("https://h/").save_to("/nowhere/page.txt").send(),
+    )
+    .unwrap_err();
+    assert_eq!(error.kind, HttpErrorKind::BadPath);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_hook_is_this_threads_for_the_call_only() {
+    testing::with_http(
+        |_| Ok(Response::inline(200, "outer")),
+        || {
+            // Another thread has no hook.
+            let other = std::thread::spawn(|| Request::get("https://h/").send().unwrap_err().message);
+            assert_eq!(other.join().unwrap(), NO_HTTP);
+            // A nested hook answers inside, the outer one again after.
+            let inner = testing::with_http(|_| Ok(Response::inline(200, "inner")), || Request::get("https://h/").send());
+            assert_eq!(inner.unwrap().text(), Some("inner"));
+            assert_eq!(Request::get("https://h/").send().unwrap().text(), Some("outer"));
+        },
+    );
+    // After the call, and after a hook that panicked, no hook is left.
+    assert_eq!(Request::get("https://h/").send().unwrap_err().message, NO_HTTP);
+    let panicked = std::panic::catch_unwind(|| {
+        testing::with_http(|_| panic!("the hook broke"), || Request::get("https://h/").send())
+    });
+    assert!(panicked.is_err());
+    assert_eq!(Request::get("https://h/").send().unwrap_err().message, NO_HTTP);
+    // A request the hook makes itself finds no hook (no re-entry).
+    let nested = testing::with_http(
+        |_| Ok(Response::inline(200, Request::get("https://h/").send().unwrap_err().message)),
+        || Request::get("https://h/").send(),
+    );
+    assert_eq!(nested.unwrap().text(), Some(NO_HTTP));
 }
 
 #[test]
@@ -354,32 +506,21 @@ fn any_bytes_as_an_answer_never_panic() {
     }
 }
 
-// --- The fetch example, on the host (no worker: the exchange fails) ---
+// --- The fetch example, on the host ---
 
-fn call_fetch(arguments: Value) -> Value {
-    let line = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": {"name": "fetch", "arguments": arguments, "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {}}}});
-    let (stdout, code) = execute(&fetch::PACKAGE, &["fetch"], format!("{line}\n").as_bytes());
-    assert_eq!(code, 0);
-    let answer: Value = serde_json::from_slice(&stdout).unwrap();
-    answer["result"].clone()
+fn call_fetch(arguments: Value) -> testing::Called {
+    testing::call(&fetch::PACKAGE, "fetch", &arguments.to_string())
 }
 
-fn error_text(result: &Value) -> &str {
-    assert_eq!(result["isError"], json!(true), "{result}");
-    result["content"][0]["text"].as_str().unwrap()
+fn error_text(called: &testing::Called) -> &str {
+    assert!(called.is_error(), "{}", called.line());
+    called.text()
 }
 
 #[test]
-fn fetch_off_the_worker_says_so() {
-    let result = call_fetch(json!({"url": "https://example.com/"}));
-    assert_eq!(
-        error_text(&result),
-        "HTTP request failed (abi): subako_http returned -1: a range outside the module's memory, \
-         or no HTTP host here (outside the Subako worker every request fails so)"
-    );
+fn fetch_with_no_test_answering_says_how_to_answer() {
+    let called = call_fetch(json!({"url": "https://example.com/"}));
+    assert_eq!(error_text(&called), format!("HTTP request failed (abi): {NO_HTTP}"));
 }
 
 #[test]
@@ -423,7 +564,7 @@ fn fetch_checks_its_input_before_any_request() {
     }
     // A good path passes the check and reaches the (absent) worker.
     let result = call_fetch(json!({"url": "https://h/", "save_to": "/volume/tmp/sub/page.bin", "method": "post"}));
-    assert!(error_text(&result).starts_with("HTTP request failed (abi): "));
+    assert_eq!(error_text(&result), format!("HTTP request failed (abi): {NO_HTTP}"));
 }
 
 #[test]

@@ -144,11 +144,10 @@ fn an_object_with_100k_members_is_answered_in_linear_time() {
             arguments.push_str(&format!(r#""k{i}":{i},"#));
         }
         arguments.push_str(r#""name":"Ada"}"#);
-        let line = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"greet","arguments":{arguments},{META}}}}}"#);
         let started = Instant::now();
-        let answers = answers(&hello::PACKAGE, line.as_bytes());
+        let called = subako_tiny::testing::call(&hello::PACKAGE, "greet", &arguments);
         let elapsed = started.elapsed();
-        assert_eq!(answers[0]["result"]["structuredContent"]["message"], "Hello, Ada!");
+        assert_eq!(called.structured(), Some(r#"{"message":"Hello, Ada!"}"#));
         elapsed
     };
     // The fastest of three: other tests share the machine.

@@ -6,6 +6,7 @@
 mod hello;
 
 use serde_json::{Value, json};
+use subako_tiny::testing;
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
@@ -27,9 +28,12 @@ fn discover(id: &str) -> String {
     format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"server/discover","params":{{{META}}}}}"#)
 }
 
-fn greet(arguments: &str) -> Value {
-    let line = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"greet","arguments":{arguments},{META}}}}}"#);
-    serde_json::from_str(&one(&line)).unwrap()
+/// hello's greeting for `arguments`, which must succeed.
+fn greeting(arguments: &str) -> String {
+    let called = testing::call(&hello::PACKAGE, "greet", arguments);
+    assert!(!called.is_error(), "{}", called.line());
+    let structured: Value = serde_json::from_str(called.structured().unwrap()).unwrap();
+    structured["message"].as_str().unwrap().to_string()
 }
 
 #[test]
@@ -68,27 +72,26 @@ fn ids_of_other_kinds_make_the_line_no_message() {
 #[test]
 fn arguments_must_be_an_object() {
     // serde would build the struct from an array by position; we refuse it.
-    for arguments in [r#"["Ada"]"#, "null", "3", r#""Ada""#] {
-        let result = greet(arguments);
-        assert_eq!(result["result"]["isError"], true, "{arguments}");
-        let text = result["result"]["content"][0]["text"].as_str().unwrap();
-        assert!(text.starts_with("invalid input: arguments must be an object"), "{text}");
+    for (arguments, kind) in [(r#"["Ada"]"#, "an array"), ("null", "null"), ("3", "a number"), (r#""Ada""#, "a string")] {
+        let called = testing::call(&hello::PACKAGE, "greet", arguments);
+        assert!(called.is_error(), "{arguments}");
+        assert!(called.text().starts_with("invalid input: arguments must be an object, not "), "{}", called.text());
+        assert!(called.text().ends_with(kind), "{arguments}: {}", called.text());
+        assert_eq!(called.structured(), None);
     }
 }
 
 #[test]
 fn numbers_beyond_f64_are_still_json() {
     // serde_json refuses 1e400 anywhere on the line; JSON itself has no range.
-    let result = greet(r#"{"name":"Ada","n":1e400}"#);
-    assert_eq!(result["result"]["structuredContent"]["message"], "Hello, Ada!");
+    assert_eq!(greeting(r#"{"name":"Ada","n":1e400}"#), "Hello, Ada!");
 }
 
 #[test]
 fn nesting_is_limited_like_serde_json() {
     let nested = |depth: usize| format!(r#"{{"name":"Ada","deep":{}{}}}"#, "[".repeat(depth), "]".repeat(depth));
     // The line itself has 4 levels above the arrays (message, params, arguments, and the arrays start in arguments).
-    let ok = greet(&nested(124));
-    assert_eq!(ok["result"]["structuredContent"]["message"], "Hello, Ada!");
+    assert_eq!(greeting(&nested(124)), "Hello, Ada!");
     let line = format!(
         r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"greet","arguments":{},{META}}}}}"#,
         nested(125)
@@ -113,8 +116,7 @@ fn escaped_keys_and_names_are_read_as_their_values() {
 
 #[test]
 fn the_last_of_duplicate_keys_wins_as_in_serde_json() {
-    let result = greet(r#"{"name":"A","name":"B"}"#);
-    assert_eq!(result["result"]["structuredContent"]["message"], "Hello, B!");
+    assert_eq!(greeting(r#"{"name":"A","name":"B"}"#), "Hello, B!");
 }
 
 #[test]
@@ -158,9 +160,51 @@ fn the_tool_list_sends_hand_written_schemas_on_one_line() {
 
 #[test]
 fn a_tool_error_and_an_unknown_tool_are_results_not_protocol_errors() {
+    let called = testing::call(&hello::PACKAGE, "gr\"eet", "{}");
+    assert!(called.is_error());
+    assert_eq!(called.text(), "unknown tool: gr\"eet");
+    let answer: Value = serde_json::from_str(called.line()).unwrap();
+    assert_eq!(answer["result"]["resultType"], "complete");
+    // Without arguments the same: MCP lets a call leave them out.
     let line = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"gr\"eet",{META}}}}}"#);
     let answer: Value = serde_json::from_str(&one(&line)).unwrap();
-    assert_eq!(answer["result"]["isError"], true);
     assert_eq!(answer["result"]["content"][0]["text"], "unknown tool: gr\"eet");
-    assert_eq!(answer["result"]["resultType"], "complete");
+}
+
+// --- `subako_tiny::testing::call` itself ---
+
+#[test]
+fn testing_call_answers_exactly_as_the_protocol_does() {
+    // Pretty arguments are compacted onto one request line, escapes kept.
+    let called = testing::call(&hello::PACKAGE, "greet", "{\n  \"name\": \"\\u00c5sa \\\"q\\\"\"\n}");
+    let line = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"greet","arguments":{{"name":"\u00c5sa \"q\""}},{META}}}}}"#
+    );
+    assert_eq!(format!("{}\n", called.line()), run(&line).concat() + "\n");
+    assert!(!called.is_error());
+    assert_eq!(called.text(), r#"{"message":"Hello, Åsa \"q\"!"}"#);
+    assert_eq!(called.structured(), Some(r#"{"message":"Hello, Åsa \"q\"!"}"#));
+    assert_eq!(called.content(), r#"[{"text":"{\"message\":\"Hello, Åsa \\\"q\\\"!\"}","type":"text"}]"#);
+    assert!(called.line().starts_with(r#"{"id":1,"jsonrpc":"2.0","result":{"_meta":"#), "{}", called.line());
+}
+
+#[test]
+fn testing_call_reads_an_error_result() {
+    let called = testing::call(&hello::PACKAGE, "greet", r#"{"name": 3}"#);
+    assert!(called.is_error());
+    assert_eq!(called.text(), "invalid input: `name` must be a string");
+    assert_eq!(called.structured(), None);
+}
+
+#[test]
+#[should_panic(expected = "testing::call(\"greet\"): the arguments are not JSON: EOF while parsing a value at byte 9")]
+fn testing_call_refuses_arguments_that_are_not_json() {
+    testing::call(&hello::PACKAGE, "greet", r#"{"name": "#);
+}
+
+#[test]
+#[should_panic(expected = "testing::call(\"greet\"): the module answered with a JSON-RPC error, not a result: {\"error\":{\"code\":-32600,\"message\":\"line too long: over 100 bytes\"}")]
+fn testing_call_refuses_a_json_rpc_error_and_quotes_it() {
+    const SMALL: subako_tiny::Package = hello::PACKAGE.max_line(100);
+    testing::call(&SMALL, "greet", r#"{"name": "Ada"}"#);
 }

@@ -122,6 +122,14 @@ impl HttpError {
     }
 }
 
+/// An error of `kind` with a message saying only that: for a test's HTTP
+/// hook that answers with a kind (`Err(HttpErrorKind::Timeout.into())`).
+impl From<HttpErrorKind> for HttpError {
+    fn from(kind: HttpErrorKind) -> HttpError {
+        HttpError::new(kind, ["the HTTP hook answered ", kind.as_str()].concat())
+    }
+}
+
 /// `before`, `n` in decimal, `after`: a message with a number, without
 /// `core::fmt`.
 pub(crate) fn with_number(before: &str, n: i64, after: &str) -> String {

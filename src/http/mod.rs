@@ -20,8 +20,10 @@
 //! ```
 //!
 //! Only a module that sends a request imports anything from `subako_http`.
-//! Off the worker (a native build, a unit test) every request fails with
-//! kind `abi`, as the platform's local stub fails it.
+//! Off the worker (a native build, a unit test) a test answers the
+//! requests (`testing::with_http`,
+//! `testing::call_with_http`, host builds only); where none
+//! does, every request fails with kind `abi` and a message saying so.
 
 mod error;
 mod request;
@@ -37,6 +39,8 @@ pub mod raw {
     pub use crate::platform::http_raw::{ABI_LENGTH_MISMATCH, ABI_NOTHING_HELD, ABI_OUT_OF_BOUNDS, exchange};
     #[cfg(any(target_arch = "wasm32", doc))]
     pub use crate::platform::http_raw::{read_response, request};
+    #[cfg(not(target_arch = "wasm32"))]
+    pub use crate::platform::http_raw::NO_HTTP_ON_THE_HOST;
 }
 
 /// The largest request JSON the worker reads, in bytes: a larger body goes

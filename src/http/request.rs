@@ -72,7 +72,8 @@ enum Body<'a> {
 ///     request.to_json(),
 ///     br#"{"method":"POST","url":"https://api.example.com/orders","headers":{"accept":"application/json"},"body":{"type":"json","json":{"order":1042}},"output":{"type":"inline"},"follow_redirects":true,"timeout_ms":5000}"#
 /// );
-/// // Off the worker there is no HTTP host: the request fails with kind `abi`.
+/// // Off the worker, with no test answering (`subako_tiny::testing::with_http`),
+/// // the request fails with kind `abi`.
 /// assert_eq!(request.send().unwrap_err().kind, subako_tiny::http::HttpErrorKind::Abi);
 /// ```
 ///

@@ -26,6 +26,27 @@ pub enum ResponseBody {
 }
 
 impl Response {
+    /// A response with `status`, no headers and `text` as its inline body:
+    /// what a test's HTTP hook answers with
+    /// (`subako_tiny::testing::with_http`).
+    ///
+    /// ```
+    /// use subako_tiny::http::Response;
+    ///
+    /// let response = Response::inline(200, "{}").with_header("Content-Type", "application/json");
+    /// assert_eq!(response.header("content-type"), Some("application/json"));
+    /// assert_eq!(response.text(), Some("{}"));
+    /// ```
+    pub fn inline(status: u16, text: impl Into<String>) -> Response {
+        Response { status, headers: Vec::new(), body: ResponseBody::Inline { text: text.into() } }
+    }
+
+    /// Adds a header after those the response holds.
+    pub fn with_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Response {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
     /// The value of header `name`, which is compared ignoring ASCII case
     /// (the worker's names are lowercase).
     pub fn header(&self, name: &str) -> Option<&str> {

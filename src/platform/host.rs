@@ -3,7 +3,9 @@
 
 extern crate std;
 
+use std::cell::Cell;
 use std::io::{Read as _, Write as _};
+use core::ptr::NonNull;
 
 use crate::args::Args;
 use crate::package::ToolFn;
@@ -64,4 +66,51 @@ pub fn log(text: &str) {
 #[cold]
 pub(crate) fn out_of_memory() -> ! {
     std::alloc::handle_alloc_error(core::alloc::Layout::new::<u8>())
+}
+
+/// What answers this thread's HTTP requests on the host: request JSON in,
+/// answer JSON out, exactly as the worker's `subako_http` trades them.
+pub type HttpHook<'h> = dyn FnMut(&[u8]) -> alloc::vec::Vec<u8> + 'h;
+
+std::thread_local! {
+    /// The hook of the innermost [`with_http_hook`] running on this thread.
+    static HTTP_HOOK: Cell<Option<NonNull<HttpHook<'static>>>> = const { Cell::new(None) };
+}
+
+/// Runs `f` with `hook` answering the HTTP requests this thread makes, then
+/// puts back whatever answered them before (also when `f` panics). Other
+/// threads never see it, so parallel tests do not interfere.
+pub fn with_http_hook<R>(hook: &mut HttpHook<'_>, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<NonNull<HttpHook<'static>>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            HTTP_HOOK.set(self.0);
+        }
+    }
+    let hook = NonNull::from(hook);
+    // SAFETY: only the lifetime bound changes (the pointer's layout is the
+    // same). The pointer leaves the thread-local when `Restore` drops, at the
+    // end of this function, before the borrow of `hook` ends, unwinding
+    // included; `hook` itself is not touched in between.
+    let hook: NonNull<HttpHook<'static>> = unsafe { core::mem::transmute(hook) };
+    let _restore = Restore(HTTP_HOOK.replace(Some(hook)));
+    f()
+}
+
+/// The answer of this thread's HTTP hook to `request_json`, or `None` when
+/// no hook is set. The hook is taken out while it runs: a request it makes
+/// itself finds none.
+pub fn http_hook_answer(request_json: &[u8]) -> Option<alloc::vec::Vec<u8>> {
+    struct PutBack(NonNull<HttpHook<'static>>);
+    impl Drop for PutBack {
+        fn drop(&mut self) {
+            HTTP_HOOK.set(Some(self.0));
+        }
+    }
+    let hook = PutBack(HTTP_HOOK.take()?);
+    // SAFETY: the pointer came from a live `&mut` in `with_http_hook`, whose
+    // call is still running (it removes the pointer before returning), and
+    // no other reference to the hook is in use: it was taken out of the
+    // thread-local, so a nested request cannot reach it.
+    Some(unsafe { (*hook.0.as_ptr())(request_json) })
 }

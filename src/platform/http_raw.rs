@@ -12,6 +12,8 @@
 //! A negative return is a misuse of the ABI itself: [`ABI_OUT_OF_BOUNDS`],
 //! [`ABI_NOTHING_HELD`] or [`ABI_LENGTH_MISMATCH`]. The platform's local
 //! stub fails every request: `request` returns -1, `read_response` -2.
+//! Off wasm32 there are no imports: [`exchange`] asks the calling thread's
+//! test hook instead, or answers that there is no HTTP on the host.
 //!
 //! Only a module that calls [`exchange`] (or the imports) imports
 //! anything from `subako_http`: the linker drops unused imports. What the
@@ -71,9 +73,15 @@ pub fn exchange(request_json: &[u8]) -> Result<Vec<u8>, i32> {
     }
 }
 
-/// Off the worker there is no HTTP host: every exchange fails as the
-/// platform's stub fails it.
+/// Off the worker (a native build, a host test) the thread's HTTP hook
+/// answers, when a test set one (`subako_tiny::testing::with_http`);
+/// otherwise every request is answered with an error of kind `abi` that
+/// says how to get HTTP.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn exchange(_request_json: &[u8]) -> Result<Vec<u8>, i32> {
-    Err(ABI_OUT_OF_BOUNDS)
+pub fn exchange(request_json: &[u8]) -> Result<Vec<u8>, i32> {
+    Ok(crate::platform::http_hook_answer(request_json).unwrap_or_else(|| NO_HTTP_ON_THE_HOST.to_vec()))
 }
+
+/// The host's answer to a request no hook answers.
+#[cfg(not(target_arch = "wasm32"))]
+pub const NO_HTTP_ON_THE_HOST: &[u8] = br#"{"error":{"kind":"abi","message":"no HTTP on the host: answer this tool's requests with subako_tiny::testing::call_with_http (or testing::with_http) in a test, or build the module for wasm32-wasip1 and run it with `subako-tiny call MODULE.wasm TOOL ARGS --allow-host HOST`"}}"#;

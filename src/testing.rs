@@ -1,0 +1,427 @@
+//! Host-side helpers for testing a package's tools (never in a wasm
+//! module: this module exists only off `wasm32`).
+//!
+//! [`call`] runs one `tools/call` through the real protocol path (the same
+//! [`execute`](crate::execute) a module's `main!` serves with), writing the
+//! request line and its `_meta` for you, and hands back the answer parsed:
+//!
+//! ```
+//! use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError, testing};
+//!
+//! fn greet(args: &Args<'_>) -> Result<Reply, ToolError> {
+//!     let name = args.str("name")?;
+//!     let mut out = JsonWriter::new();
+//!     out.begin_object().key("message").string_parts(&["Hello, ", &name, "!"]).end_object();
+//!     Ok(Reply::json(out))
+//! }
+//!
+//! const PACKAGE: Package = Package::new("hello", "0.1.0", "Says hello.", &[Tool {
+//!     name: "greet",
+//!     description: "Greet someone by name.",
+//!     input_schema: r#"{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}"#,
+//!     output_schema: None,
+//!     run: greet,
+//! }]);
+//!
+//! let called = testing::call(&PACKAGE, "greet", r#"{"name": "Ada"}"#);
+//! assert!(!called.is_error());
+//! assert_eq!(called.text(), r#"{"message":"Hello, Ada!"}"#);
+//! assert_eq!(called.structured(), Some(r#"{"message":"Hello, Ada!"}"#));
+//!
+//! let refused = testing::call(&PACKAGE, "greet", "{}");
+//! assert!(refused.is_error());
+//! assert_eq!(refused.text(), "invalid input: missing field `name`");
+//! ```
+//!
+//! An HTTP tool's requests are answered by a closure of the test's
+//! ([`call_with_http`], [`with_http`]): it receives each request as the
+//! worker would read it and answers with a response or an error kind,
+//! which the tool then reads through the crate's real answer parser.
+//! Without one, a request on the host fails with kind `abi` and a message
+//! that says so.
+
+extern crate std;
+
+use alloc::borrow::ToOwned;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::http::{HttpError, HttpErrorKind, INLINE_MAX_BYTES, Method, Response, ResponseBody};
+use crate::json::write::{compact_into, put, write_escaped};
+use crate::json::{self, JsonWriter, Object, Value};
+use crate::package::Package;
+use crate::protocol::PROTOCOL_VERSION;
+
+/// The answer to one [`call`]: the `CallToolResult` a module sent, read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Called {
+    line: String,
+    is_error: bool,
+    text: Option<String>,
+    content: String,
+    structured: Option<String>,
+}
+
+impl Called {
+    /// True when the tool answered with an error for the model
+    /// (`"isError": true`), such as a refused argument.
+    pub fn is_error(&self) -> bool {
+        self.is_error
+    }
+
+    /// The first text block's text, unescaped: a JSON reply's compact JSON,
+    /// a [`Reply::text`](crate::Reply::text), or an error's message.
+    ///
+    /// # Panics
+    /// When the answer has no text block (a reply of images alone), naming
+    /// the content it has.
+    #[track_caller]
+    pub fn text(&self) -> &str {
+        match &self.text {
+            Some(text) => text,
+            None => panic!("testing: the answer has no text block; its content is {}", self.content),
+        }
+    }
+
+    /// `structuredContent` as the module wrote it (compact JSON, its keys in
+    /// the module's order), or `None` when the answer has none.
+    pub fn structured(&self) -> Option<&str> {
+        self.structured.as_deref()
+    }
+
+    /// The `content` array, as the module wrote it (compact JSON).
+    pub fn content(&self) -> &str {
+        &self.content
+    }
+
+    /// The whole answer line, without its newline.
+    pub fn line(&self) -> &str {
+        &self.line
+    }
+}
+
+/// Runs `tool` of `package` once with `arguments` (JSON text, written as
+/// you like: it is compacted onto the request line as it is, key order and
+/// escapes kept), through the real protocol path, and returns the answer.
+///
+/// A tool that panics panics the test, with its own message (on the
+/// worker the panic becomes an isError result). HTTP requests the tool
+/// makes fail, unless a [`with_http`] around the call answers them (or use
+/// [`call_with_http`]).
+///
+/// # Panics
+/// When `arguments` is not JSON (naming the problem and where), and when
+/// the module answers with anything but one `CallToolResult`: a JSON-RPC
+/// error (a line over the package's `max_line`, say, or arguments nested
+/// too deep), which is quoted in the message.
+#[track_caller]
+pub fn call(package: &Package, tool: &str, arguments: &str) -> Called {
+    let line = request_line(tool, arguments);
+    let (stdout, code) = crate::execute(package, &[package.name], &line);
+    let stdout = String::from_utf8(stdout).unwrap_or_else(|e| panic!("testing::call({tool:?}): stdout is not UTF-8: {e}"));
+    assert_eq!(code, 0, "testing::call({tool:?}): the module exited with {code}; its output: {stdout}");
+    let Some(answer) = stdout.strip_suffix('\n').filter(|a| !a.contains('\n')) else {
+        panic!("testing::call({tool:?}): the module did not answer with exactly one line: {stdout:?}");
+    };
+    match read_answer(answer) {
+        Ok(called) => called,
+        Err(why) => panic!("testing::call({tool:?}): {why}: {answer}"),
+    }
+}
+
+/// [`call`] with `handler` answering every HTTP request the tool makes
+/// (see [`with_http`]).
+///
+/// ```
+/// use subako_tiny::http::{HttpErrorKind, Request, Response};
+/// use subako_tiny::{Args, Package, Reply, Tool, ToolError, testing};
+///
+/// fn status(args: &Args<'_>) -> Result<Reply, ToolError> {
+///     let response = Request::get(&args.str("url")?).header("accept", "text/plain").send()?;
+///     Ok(Reply::text(&[response.header("x-kind").unwrap_or("?"), ": ", response.text().unwrap_or("")].concat()))
+/// }
+///
+/// const PACKAGE: Package = Package::new("status", "0.1.0", "Reads a URL.", &[Tool {
+///     name: "status",
+///     description: "Read a URL.",
+///     input_schema: r#"{"properties":{"url":{"type":"string"}},"required":["url"],"type":"object"}"#,
+///     output_schema: None,
+///     run: status,
+/// }]);
+///
+/// let called = testing::call_with_http(&PACKAGE, "status", r#"{"url": "https://api.example.com/x"}"#, |request| {
+///     assert_eq!(request.url, "https://api.example.com/x");
+///     assert_eq!(request.header("Accept"), Some("text/plain"));
+///     Ok(Response::inline(200, "fine").with_header("X-Kind", "health"))
+/// });
+/// assert_eq!(called.text(), "health: fine");
+///
+/// let timed_out = testing::call_with_http(&PACKAGE, "status", r#"{"url": "https://h/"}"#, |_| {
+///     Err(HttpErrorKind::Timeout.into())
+/// });
+/// assert!(timed_out.is_error());
+/// assert_eq!(timed_out.text(), "HTTP request failed (timeout): the HTTP hook answered timeout");
+/// ```
+#[track_caller]
+pub fn call_with_http<F>(package: &Package, tool: &str, arguments: &str, handler: F) -> Called
+where
+    F: FnMut(&HttpRequest) -> Result<Response, HttpError>,
+{
+    // `call` runs inside a closure, where `#[track_caller]` does not reach:
+    // its panics name this line, and their messages name the tool.
+    with_http(handler, || call(package, tool, arguments))
+}
+
+/// Runs `f` with `handler` answering the HTTP requests made on this thread
+/// ([`Request::send`](crate::http::Request::send)), then puts back what
+/// answered them before. Other threads are not affected, so tests can run
+/// in parallel.
+///
+/// `handler` gets each request as the worker reads it and answers as the
+/// worker does: `Ok` with a response, or `Err` with an error (an
+/// [`HttpErrorKind`] converts into one). The answer is written as the
+/// worker writes it — header names lowercased, repeated ones joined with
+/// `, `, an inline body over 256 KiB refused with `too_large`, an inline
+/// body for a request that saves to a file written to that file (through
+/// the host's mounts, [`crate::fs`]) — and the tool reads it with the
+/// crate's real answer parser.
+///
+/// ```
+/// use subako_tiny::http::{Method, Request, Response};
+/// use subako_tiny::testing::{self, HttpBody};
+///
+/// let mut seen = Vec::new();
+/// let response = testing::with_http(
+///     |request| {
+///         seen.push((request.method, request.url.clone(), request.body.clone()));
+///         Ok(Response::inline(201, "made"))
+///     },
+///     || Request::post("https://api.example.com/orders").body_text("one").send(),
+/// )
+/// .unwrap();
+/// assert_eq!((response.status, response.text()), (201, Some("made")));
+/// assert_eq!(seen, [(Method::Post, "https://api.example.com/orders".to_string(), HttpBody::Text("one".into()))]);
+///
+/// // Outside, no hook: the request fails and says how to answer it.
+/// let error = Request::get("https://api.example.com/").send().unwrap_err();
+/// assert!(error.message.starts_with("no HTTP on the host: answer this tool's requests with subako_tiny::testing::"));
+/// ```
+pub fn with_http<F, R>(mut handler: F, f: impl FnOnce() -> R) -> R
+where
+    F: FnMut(&HttpRequest) -> Result<Response, HttpError>,
+{
+    let mut hook = |request_json: &[u8]| answer(&mut handler, request_json);
+    crate::platform::with_http_hook(&mut hook, f)
+}
+
+/// One request a tool sent, as the worker reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpRequest {
+    /// The method.
+    pub method: Method,
+    /// The URL, as the tool wrote it.
+    pub url: String,
+    /// `(name, value)` as the tool set them, in its order.
+    pub headers: Vec<(String, String)>,
+    /// What the request sends.
+    pub body: HttpBody,
+    /// `Some(path)`: the tool asked for the body in this volume file.
+    pub save_to: Option<String>,
+    /// Whether the worker would follow redirects.
+    pub follow_redirects: bool,
+    /// The request's own time limit, if it set one.
+    pub timeout_ms: Option<u64>,
+    /// The request JSON itself, as the tool sent it.
+    pub json: String,
+}
+
+impl HttpRequest {
+    /// The value of header `name`, compared ignoring ASCII case.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+}
+
+/// What a request sends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HttpBody {
+    /// No body.
+    None,
+    /// A text body.
+    Text(String),
+    /// JSON text, compact, as the tool wrote it.
+    Json(String),
+    /// The path of a volume file the worker would stream.
+    File(String),
+}
+
+/// `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{…}}` and a
+/// newline, with `arguments` compacted and the `_meta` every request needs.
+#[track_caller]
+fn request_line(tool: &str, arguments: &str) -> Vec<u8> {
+    if let Err(e) = json::parse(arguments.as_bytes()) {
+        panic!(
+            "testing::call({tool:?}): the arguments are not JSON: {} at byte {} of {arguments:?}",
+            e.kind.describe(),
+            e.offset
+        );
+    }
+    let mut line = Vec::new();
+    put(&mut line, br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"#);
+    write_escaped(&mut line, tool.as_bytes());
+    put(&mut line, br#","arguments":"#);
+    compact_into(&mut line, arguments.as_bytes());
+    put(&mut line, br#","_meta":{"io.modelcontextprotocol/protocolVersion":""#);
+    put(&mut line, PROTOCOL_VERSION.as_bytes());
+    put(&mut line, b"\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}\n");
+    line
+}
+
+/// The answer line read as a `CallToolResult`, or what it is instead.
+fn read_answer(line: &str) -> Result<Called, String> {
+    let answer = json::parse(line.as_bytes()).map_err(|e| format!("the answer is not JSON ({})", e.kind.describe()))?;
+    let answer = answer.as_object().ok_or("the answer is not a JSON object")?;
+    let Some(result) = answer.get("result").and_then(|r| r.as_object()) else {
+        return Err(match answer.get("error") {
+            Some(_) => "the module answered with a JSON-RPC error, not a result".to_owned(),
+            None => "the answer holds no result".to_owned(),
+        });
+    };
+    let content = result.get("content").and_then(|c| c.as_array()).ok_or("the result has no `content` array")?;
+    let text = content.iter().filter_map(|block| block.as_object()).find_map(|block| {
+        let is_text = block.get("type").and_then(|t| t.as_str()).is_some_and(|t| t.eq_str("text"));
+        Some(block.get("text").filter(|_| is_text)?.as_str()?.to_str().into_owned())
+    });
+    Ok(Called {
+        line: line.to_owned(),
+        is_error: result.get("isError").and_then(|e| e.as_bool()).unwrap_or(false),
+        text,
+        content: raw_text(content.as_value()),
+        structured: result.get("structuredContent").map(raw_text),
+    })
+}
+
+fn raw_text(value: Value<'_>) -> String {
+    crate::platform::validated_str(value.raw()).to_owned()
+}
+
+/// The worker's answer to `request_json`, from `handler`'s response.
+fn answer<F>(handler: &mut F, request_json: &[u8]) -> Vec<u8>
+where
+    F: FnMut(&HttpRequest) -> Result<Response, HttpError>,
+{
+    let request = match read_request(request_json) {
+        Ok(request) => request,
+        Err(why) => return error_answer(&HttpError::new(HttpErrorKind::InvalidRequest, why)),
+    };
+    match handler(&request).and_then(|response| deliver(&request, response)) {
+        Ok(response) => ok_answer(&response),
+        Err(error) => error_answer(&error),
+    }
+}
+
+/// The response as the worker would hand it over for `request`: an inline
+/// body checked against the inline limit, or saved where the request asks.
+fn deliver(request: &HttpRequest, mut response: Response) -> Result<Response, HttpError> {
+    let ResponseBody::Inline { text } = &response.body else {
+        return Ok(response);
+    };
+    match &request.save_to {
+        None if text.len() > INLINE_MAX_BYTES => Err(HttpError::new(
+            HttpErrorKind::TooLarge,
+            "the body is over 262144 bytes; save it to a file (output type file)",
+        )),
+        None => Ok(response),
+        Some(path) => {
+            let bytes = text.len() as u64;
+            crate::fs::write(path, text.as_bytes())
+                .map_err(|e| HttpError::new(HttpErrorKind::BadPath, e.message()))?;
+            response.body = ResponseBody::File { path: path.clone(), bytes };
+            Ok(response)
+        }
+    }
+}
+
+fn ok_answer(response: &Response) -> Vec<u8> {
+    // Names lowercased, a repeated name's values joined, in first-seen order.
+    let mut headers: Vec<(String, String)> = Vec::new();
+    for (name, value) in &response.headers {
+        let name = name.to_ascii_lowercase();
+        match headers.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, joined)) => {
+                joined.push_str(", ");
+                joined.push_str(value);
+            }
+            None => headers.push((name, value.clone())),
+        }
+    }
+    let mut out = JsonWriter::new();
+    out.begin_object().key("ok").begin_object().key("status").uint(u64::from(response.status));
+    out.key("headers").begin_object();
+    for (name, value) in &headers {
+        out.key(name).string(value);
+    }
+    out.end_object().key("body").begin_object();
+    match &response.body {
+        ResponseBody::Inline { text } => out.key("type").string("inline").key("text").string(text),
+        ResponseBody::File { path, bytes } => out.key("type").string("file").key("path").string(path).key("bytes").uint(*bytes),
+    };
+    out.end_object().end_object().end_object();
+    out.into_bytes()
+}
+
+fn error_answer(error: &HttpError) -> Vec<u8> {
+    let mut out = JsonWriter::new();
+    out.begin_object().key("error").begin_object();
+    out.key("kind").string(error.kind.as_str()).key("message").string(&error.message);
+    out.end_object().end_object();
+    out.into_bytes()
+}
+
+/// The request JSON read as the worker reads it; the reason it cannot be.
+fn read_request(request_json: &[u8]) -> Result<HttpRequest, String> {
+    let value = json::parse(request_json).map_err(|e| format!("the request is not JSON: {}", e.kind.describe()))?;
+    let request = value.as_object().ok_or("the request is not a JSON object")?;
+    let string = |object: &Object<'_>, key: &str| -> Option<String> { Some(object.get(key)?.as_str()?.to_str().into_owned()) };
+    let method = string(&request, "method").and_then(|m| Method::ALL.into_iter().find(|k| k.as_str() == m));
+    let method = method.ok_or("method must be GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS")?;
+    let url = string(&request, "url").ok_or("url must be a string")?;
+    let mut headers = Vec::new();
+    if let Some(found) = request.get("headers") {
+        for (name, value) in found.as_object().ok_or("headers must be an object")?.iter() {
+            let value = value.as_str().ok_or("header values must be strings")?;
+            headers.push((name.to_str().into_owned(), value.to_str().into_owned()));
+        }
+    }
+    let body = match request.get("body").filter(|b| !b.is_null()) {
+        None => HttpBody::None,
+        Some(body) => {
+            let body = body.as_object().ok_or("body must be an object")?;
+            match string(&body, "type").as_deref() {
+                Some("text") => HttpBody::Text(string(&body, "text").ok_or("body.text must be a string")?),
+                Some("json") => HttpBody::Json(raw_text(body.get("json").ok_or("body.json is missing")?)),
+                Some("file") => HttpBody::File(string(&body, "path").ok_or("body.path must be a string")?),
+                _ => return Err("body.type must be \"text\", \"json\" or \"file\"".to_owned()),
+            }
+        }
+    };
+    let save_to = match request.get("output").and_then(|o| o.as_object()) {
+        None => None,
+        Some(output) => match string(&output, "type").as_deref() {
+            Some("inline") => None,
+            Some("file") => Some(string(&output, "path").ok_or("output.path must be a string")?),
+            _ => return Err("output.type must be \"inline\" or \"file\"".to_owned()),
+        },
+    };
+    Ok(HttpRequest {
+        method,
+        url,
+        headers,
+        body,
+        save_to,
+        follow_redirects: request.get("follow_redirects").and_then(|f| f.as_bool()).unwrap_or(true),
+        timeout_ms: request.get("timeout_ms").and_then(|t| t.as_u64()),
+        json: crate::platform::validated_str(request_json).to_owned(),
+    })
+}
