@@ -53,6 +53,8 @@ pub mod protocol;
 pub mod rendered;
 pub mod reply;
 pub mod schema;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod testing;
 #[cfg(feature = "miniserde")]
 pub mod typed;
 
@@ -61,7 +63,7 @@ pub use json::{JsonWriter, Value};
 pub use package::{Package, Tool, ToolFn};
 pub use platform::log;
 pub use protocol::execute;
-pub use reply::{Reply, ToolError};
+pub use reply::{Reply, Text, ToolError};
 
 /// Makes `$package` (a constant [`Package`]) the program's entry point:
 /// `__main_void` for wasi-libc's `_start` on wasm32, `main` elsewhere. The
@@ -72,6 +74,9 @@ pub use reply::{Reply, ToolError};
 macro_rules! main {
     ($package:expr) => {
         const __SUBAKO_PACKAGE: $crate::Package = $package;
+        // The schemas of a package too large for `Package::new` to check
+        // in one constant, checked here in parts (nothing for most).
+        $crate::__check_parts!(__SUBAKO_PACKAGE);
         // The package's fixed answers, rendered at build time: the module
         // keeps them and each tool's name and function, not the table.
         static __SUBAKO_TEXT: [u8; $crate::rendered::len(&__SUBAKO_PACKAGE)] =
