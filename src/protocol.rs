@@ -195,9 +195,12 @@ enum Line<'a> {
 /// Splits input into lines, growing its buffer to fit the longest line
 /// allowed and no further.
 struct LineReader {
-    /// What was read and not yet returned is `buf[start..]`.
+    /// What was read and not yet returned is `buf[start..filled]`;
+    /// `buf[filled..]` is room for the next read, zeroed once, when the
+    /// buffer grew, and never again.
     buf: Vec<u8>,
     start: usize,
+    filled: usize,
     /// Where the search for a newline goes on: there is none before it.
     searched: usize,
     max: usize,
@@ -213,13 +216,13 @@ const READ_CHUNK: usize = 4 << 10;
 
 impl LineReader {
     fn new(max: usize) -> LineReader {
-        LineReader { buf: Vec::new(), start: 0, searched: 0, max, skipping: false, ended: false }
+        LineReader { buf: Vec::new(), start: 0, filled: 0, searched: 0, max, skipping: false, ended: false }
     }
 
     fn next(&mut self, io: &mut impl Io) -> Line<'_> {
         loop {
-            let len = self.buf.len();
-            let unsearched = self.buf.get(self.searched..).unwrap_or(&[]);
+            let len = self.filled;
+            let unsearched = self.buf.get(self.searched..len).unwrap_or(&[]);
             let newline = unsearched.iter().position(|&b| b == b'\n');
             // A line ends at a newline, or at the end of input.
             let end = match newline {
@@ -244,20 +247,26 @@ impl LineReader {
                 self.skipping = true;
                 self.start = len;
             }
-            // Keep only the partial line, at the front, then read more after it.
+            // Keep only the partial line, at the front, then read more after
+            // it. Only returned lines are dropped, so each byte moves once.
             let kept = len - self.start;
-            // Always true; spelled out so that no panic path is linked.
-            if self.start <= len {
-                self.buf.copy_within(self.start.., 0);
+            // By hand: `copy_within` links a panic path.
+            if self.start > 0 {
+                for to in 0..kept {
+                    let byte = self.buf.get(self.start + to).copied();
+                    if let (Some(byte), Some(slot)) = (byte, self.buf.get_mut(to)) {
+                        *slot = byte;
+                    }
+                }
             }
-            self.buf.truncate(kept);
             self.start = 0;
+            self.filled = kept;
             self.searched = kept;
             let room = self.buf.capacity().max(kept + READ_CHUNK);
             crate::platform::resize_zeroed(&mut self.buf, room);
             let read = io.read(self.buf.get_mut(kept..).unwrap_or(&mut []));
             let n = *read.as_ref().unwrap_or(&0);
-            self.buf.truncate(kept + n);
+            self.filled = kept + n;
             self.ended = n == 0;
             if let Err(e) = read {
                 return Line::Unreadable(e);

@@ -134,19 +134,26 @@ fn run_tool(tool: ToolFn, args: &Args<'_>, head: &[u8]) -> Result<Reply, ToolErr
     result
 }
 
-/// Copies `part` into `text` after its first `len` bytes, as far as it
-/// fits, with the bytes a JSON string cannot hold as they are (quote,
-/// backslash, control characters) written as `/`: a Windows path still
-/// reads as one. Returns the new length.
+/// The panic message's buffer: on the stack, since the heap may be what
+/// ran out.
+type PanicText = heapless::Vec<u8, 512>;
+
+/// Appends `part` to `text` as far as it fits, with the bytes a JSON string
+/// cannot hold as they are (quote, backslash, control characters) written
+/// as `/`: a Windows path still reads as one.
 #[inline(never)]
-fn append_plain(text: &mut [u8; 512], mut len: usize, part: &[u8]) -> usize {
+fn append_plain(text: &mut PanicText, part: &[u8]) {
+    let mut taking = false;
     for &b in part {
-        if let Some(slot) = text.get_mut(len) {
-            *slot = if b == b'"' || b == b'\\' || b < 0x20 { b'/' } else { b };
-            len += 1;
+        // A character goes in whole or not at all, so a message cut short
+        // is still UTF-8: one starts only with room for four bytes.
+        if b & 0xc0 != 0x80 {
+            taking = text.len() + 4 <= text.capacity();
+        }
+        if taking {
+            let _ = text.push(if b == b'"' || b == b'\\' || b < 0x20 { b'/' } else { b });
         }
     }
-    len
 }
 
 /// Ends the process after a failure: says what and where on stderr and,
@@ -157,18 +164,18 @@ fn append_plain(text: &mut [u8; 512], mut len: usize, part: &[u8]) -> usize {
 /// Reads `panicked: WHAT (at FILE:LINE)`, or `panicked (at FILE:LINE)`
 /// when `what` is empty.
 fn fail(what: &str, file: &str, line: u32) -> ! {
-    let mut text = [0u8; 512];
-    let mut len = append_plain(&mut text, 0, b"panicked");
+    let mut text = PanicText::new();
+    append_plain(&mut text, b"panicked");
     if !what.is_empty() {
-        len = append_plain(&mut text, len, b": ");
-        len = append_plain(&mut text, len, what.as_bytes());
+        append_plain(&mut text, b": ");
+        append_plain(&mut text, what.as_bytes());
     }
-    len = append_plain(&mut text, len, b" (at ");
-    len = append_plain(&mut text, len, file.as_bytes());
-    len = append_plain(&mut text, len, b":");
-    len = append_plain(&mut text, len, num::usize_digits(line as usize, &mut [0; 20]));
-    len = append_plain(&mut text, len, b")");
-    let text = text.get(..len).unwrap_or(&[]);
+    append_plain(&mut text, b" (at ");
+    append_plain(&mut text, file.as_bytes());
+    append_plain(&mut text, b":");
+    append_plain(&mut text, num::usize_digits(line as usize, &mut [0; 20]));
+    append_plain(&mut text, b")");
+    let text = text.as_slice();
     let _ = write_all(STDERR, text);
     let _ = write_all(STDERR, b"\n");
     let head = CALL_HEAD.swap(core::ptr::null_mut(), Ordering::Relaxed);
@@ -193,9 +200,11 @@ fn fail(what: &str, file: &str, line: u32) -> ! {
 }
 
 /// Reports a panic by where it happened. Its message is left out unless the
-/// `panic-message` feature asks for it (a message without arguments only):
-/// reading the message keeps every panic's formatting arguments alive, and
-/// with them parts of `core::fmt` (104 bytes in hello).
+/// `panic-message` feature asks for it, and then only a message that is a
+/// plain string (`panic!("text")`, `Option::unwrap`'s), not `expect`'s, an
+/// index's, an overflow's or any formatted one: reading the message keeps
+/// every panic site's formatting arguments alive, and with them parts of
+/// `core::fmt`, which `./size-report --feature-costs` prices per module.
 #[cfg(feature = "panic-handler")]
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo<'_>) -> ! {

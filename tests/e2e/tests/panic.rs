@@ -57,3 +57,84 @@ fn the_vendoring_recipe_gives_a_module_that_starts_at_two_pages() {
     let bytes = std::fs::read(vendored(&[])).unwrap();
     assert!(subako_tiny_runner::check(&bytes, None).accepted());
 }
+
+/// A package in a scratch directory whose tools panic with a long
+/// multi-byte message and in a file at a long multi-byte path: the panic
+/// answer is cut at 512 bytes, and must be cut between characters.
+fn long_multibyte_package() -> std::path::PathBuf {
+    let root = subako_tiny_e2e::crate_root();
+    let dir = tempfile::Builder::new().prefix("subako-panic-utf8").tempdir().unwrap().keep();
+    // Three directories of 60 two-byte characters: a `file!()` of over 360 bytes.
+    let deep: std::path::PathBuf = ["é", "ü", "ø"].iter().map(|c| c.repeat(60)).collect();
+    std::fs::create_dir_all(dir.join("src").join(&deep)).unwrap();
+    let manifest = format!(
+        "[package]\nname = \"utf8\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[dependencies]\nsubako-tiny = {{ path = {:?}, features = [\"panic-message\"] }}\n\n[workspace]\n\n{}",
+        root.display().to_string(),
+        "[profile.release]\nopt-level = \"z\"\nlto = true\ncodegen-units = 1\npanic = \"abort\"\nstrip = true\n",
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    std::fs::copy(root.join("tests/e2e/vendored/build.rs"), dir.join("build.rs")).unwrap();
+    let euros = "€".repeat(210);
+    std::fs::write(
+        dir.join("src/main.rs"),
+        format!(
+            r##"#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+use subako_tiny::{{Args, Package, Reply, Tool, ToolError}};
+#[path = {deep:?}]
+mod deep;
+fn euros(_: &Args<'_>) -> Result<Reply, ToolError> {{
+    panic!("{euros}")
+}}
+const EMPTY: &str = r#"{{"type": "object", "properties": {{}}}}"#;
+const PACKAGE: Package = Package::new("utf8", "0.1.0", "Panics.", &[
+    Tool {{ name: "deep", description: "Panics deep.", input_schema: EMPTY, output_schema: None, run: deep::deep }},
+    Tool {{ name: "euros", description: "Panics in euros.", input_schema: EMPTY, output_schema: None, run: euros }},
+]);
+subako_tiny::main!(PACKAGE);
+"##,
+            deep = deep.join("deep.rs").display().to_string(),
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src").join(&deep).join("deep.rs"),
+        format!("pub fn deep(_: &subako_tiny::Args<'_>) -> Result<subako_tiny::Reply, subako_tiny::ToolError> {{\n    panic!(\"{}\")\n}}\n", "ß".repeat(100)),
+    )
+    .unwrap();
+    let target = root.join("target/e2e/panic-utf8");
+    let output = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(&dir)
+        .args(["build", "--quiet", "--release", "--target", "wasm32-wasip1", "--target-dir"])
+        .arg(&target)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+    target.join("wasm32-wasip1/release/utf8.wasm")
+}
+
+#[test]
+fn a_panic_answer_cut_short_is_still_utf8_json() {
+    let module = Module::from_file(long_multibyte_package()).unwrap();
+    for tool in ["euros", "deep"] {
+        let stdin = request(serde_json::json!(tool), "tools/call", serde_json::json!({"name": tool, "arguments": {}}));
+        let output = run(&module, &RunOptions { argv: vec!["utf8".into()], stdin: stdin.into_bytes(), ..RunOptions::default() }).unwrap();
+        assert!(matches!(output.exit, Exit::Code(0)), "{tool}: {:?}", output.exit);
+        let stdout = String::from_utf8(output.stdout).unwrap_or_else(|e| panic!("{tool}: the answer is not UTF-8: {e}"));
+        let answer: serde_json::Value = serde_json::from_str(stdout.trim_end()).unwrap_or_else(|e| panic!("{tool}: not JSON ({e}): {stdout}"));
+        let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+        assert_eq!(answer["result"]["isError"], true);
+        // Cut short: the message is there in part, as whole characters.
+        let (head, repeated) = if tool == "euros" { ("tool panicked: ", '€') } else { ("tool panicked: ", 'ß') };
+        assert!(text.starts_with(head), "{text}");
+        assert!(text[head.len()..].starts_with(repeated), "{text}");
+        if tool == "euros" {
+            assert!(text.len() > 500 && text.len() <= "tool ".len() + 512, "{} bytes: {text}", text.len());
+            assert!(text.chars().skip(head.len()).all(|c| c == '€'), "{text}");
+        } else {
+            assert!(text.contains("(at src/éé"), "the path is cut, not the message: {text}");
+        }
+        let stderr = String::from_utf8(output.stderr).unwrap_or_else(|e| panic!("{tool}: stderr is not UTF-8: {e}"));
+        assert!(stderr.starts_with("panicked: "), "{stderr}");
+    }
+}
