@@ -105,18 +105,26 @@ impl BenchReport {
 
     pub fn to_text(&self) -> String {
         let mut s = String::new();
-        let col = |f: &BenchFigures| f.module.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
-        s += &format!("{:<16} {:>16}", "", col(&self.a));
+        // Each module by its file name, or by its path when the two names
+        // are the same (`a/hello.wasm` vs `b/hello.wasm`).
+        let same_name = self.b.as_ref().is_some_and(|b| b.module.file_name() == self.a.module.file_name());
+        let col = |f: &BenchFigures| match f.module.file_name() {
+            Some(n) if !same_name => n.to_string_lossy().into_owned(),
+            _ => f.module.display().to_string(),
+        };
+        // Columns as wide as the longest label, at least 16.
+        let w = std::iter::once(&self.a).chain(self.b.as_ref()).map(|f| col(f).chars().count()).max().unwrap_or(0).max(16);
+        s += &format!("{:<16} {:>w$}", "", col(&self.a));
         if let Some(b) = &self.b {
-            s += &format!(" {:>16} {:>8}", col(b), "b/a");
+            s += &format!(" {:>w$} {:>8}", col(b), "b/a");
         }
         s.push('\n');
         let a = self.a.numbers();
         for (i, (k, x)) in a.iter().enumerate() {
-            s += &format!("{k:<16} {x:>16.1}");
+            s += &format!("{k:<16} {x:>w$.1}");
             if let Some(b) = &self.b {
                 let y = b.numbers()[i].1;
-                s += &format!(" {y:>16.1} {:>8}", if *x == 0.0 { "-".into() } else { format!("{:.2}", y / x) });
+                s += &format!(" {y:>w$.1} {:>8}", if *x == 0.0 { "-".into() } else { format!("{:.2}", y / x) });
             }
             s.push('\n');
         }

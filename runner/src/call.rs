@@ -65,6 +65,10 @@ pub struct LinkedFile {
 pub struct CallOutcome {
     /// The `CallToolResult`, or the crash rule that fired.
     pub result: Result<Value, Crash>,
+    /// On success, the `CallToolResult` exactly as the module wrote it (its
+    /// key order, its spacing): what `subako-tiny call` prints. `result`
+    /// above is parsed, and serde_json's map sorts keys.
+    pub result_text: Option<String>,
     /// The last 4 KiB of stderr (what the model sees on a crash).
     pub stderr_tail: String,
     pub links: Vec<LinkedFile>,
@@ -154,7 +158,91 @@ pub fn call(module: &Module, tool: &str, args: impl IntoArgs, opts: &CallOptions
         Ok(v) => volume_links(v, &preopens),
         Err(_) => Vec::new(),
     };
-    Ok(CallOutcome { result, stderr_tail: stderr_tail(&output.stderr), links, output, tmp_dir, _tmp: tmp })
+    let result_text = result.as_ref().ok().and_then(|_| raw_result(&output.stdout, &opts.id));
+    Ok(CallOutcome { result, result_text, stderr_tail: stderr_tail(&output.stderr), links, output, tmp_dir, _tmp: tmp })
+}
+
+/// The text of the `result` member of the stdout line that answers `id`.
+fn raw_result(stdout: &[u8], id: &Value) -> Option<String> {
+    let text = std::str::from_utf8(stdout).ok()?;
+    text.lines()
+        .filter(|l| serde_json::from_str::<Value>(l).is_ok_and(|v| v.get("id") == Some(id) && v.get("result").is_some()))
+        .find_map(|l| member_text(l, "result"))
+        .map(str::to_string)
+}
+
+/// The raw text of top-level member `key` of the JSON object `obj` (valid
+/// JSON: the caller parsed it), or `None` when it has no such member.
+fn member_text<'a>(obj: &'a str, key: &str) -> Option<&'a str> {
+    let b = obj.as_bytes();
+    let ws = |mut i: usize| {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        i
+    };
+    // The end of the string starting at `i` (a quote), past its closing quote.
+    let string_end = |mut i: usize| {
+        i += 1;
+        while i < b.len() && b[i] != b'"' {
+            i += if b[i] == b'\\' { 2 } else { 1 };
+        }
+        i + 1
+    };
+    // The end of the value starting at `i`.
+    let value_end = |mut i: usize| {
+        let mut depth = 0usize;
+        while i < b.len() {
+            match b[i] {
+                b'"' => {
+                    i = string_end(i);
+                    if depth == 0 {
+                        return i;
+                    }
+                    continue;
+                }
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' if depth == 0 => return i,
+                b'}' | b']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return i + 1;
+                    }
+                }
+                b',' if depth == 0 => return i,
+                _ => {}
+            }
+            i += 1;
+        }
+        i
+    };
+    let mut i = ws(0);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    loop {
+        i = ws(i);
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let k_end = string_end(i);
+        let name: String = serde_json::from_str(obj.get(i..k_end)?).ok()?;
+        i = ws(k_end);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        let v_start = ws(i + 1);
+        let v_end = value_end(v_start);
+        if name == key {
+            return obj.get(v_start..v_end).map(str::trim_end);
+        }
+        i = ws(v_end);
+        if b.get(i) != Some(&b',') {
+            return None;
+        }
+        i += 1;
+    }
 }
 
 fn volume_links(result: &Value, preopens: &[(String, PathBuf, bool)]) -> Vec<LinkedFile> {
@@ -199,6 +287,19 @@ pub(crate) fn percent_decode(s: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn member_text_keeps_the_module_s_text() {
+        let line = r#"{"jsonrpc":"2.0","id":"call-1","result":{"z":1,"a":{"s":"}\",]","b":[1,{"c":2}]}} ,"x":3}"#;
+        assert_eq!(member_text(line, "result"), Some(r#"{"z":1,"a":{"s":"}\",]","b":[1,{"c":2}]}}"#));
+        assert_eq!(member_text(line, "x"), Some("3"));
+        assert_eq!(member_text(line, "id"), Some(r#""call-1""#));
+        assert_eq!(member_text(line, "nope"), None);
+        assert_eq!(member_text(r#"{"a\u0062":true}"#, "ab"), Some("true"));
+        let out = format!("{{\"jsonrpc\":\"2.0\",\"id\":\"other\",\"result\":{{}}}}\n{line}\n");
+        let raw = raw_result(out.as_bytes(), &json!("call-1")).unwrap();
+        assert!(raw.starts_with(r#"{"z":1,"a""#), "{raw}");
+    }
 
     #[test]
     fn decode() {

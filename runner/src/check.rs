@@ -41,6 +41,9 @@ pub struct CheckReport {
     pub pages: usize,
     /// Last 4 KiB of the upload run's stderr.
     pub stderr_tail: String,
+    /// What upload accepts but costs the module start-up time or bytes,
+    /// each with the fix (a build without the recipe's `build.rs`, say).
+    pub warnings: Vec<String>,
 }
 
 impl CheckReport {
@@ -60,7 +63,7 @@ fn allowed_features() -> WasmFeatures {
 
 /// Checks `module_bytes` as upload does; `assets_dir` is mounted at `/package`.
 pub fn check(module_bytes: &[u8], assets_dir: Option<&Path>) -> CheckReport {
-    let mut r = CheckReport::default();
+    let mut r = CheckReport { warnings: warnings(module_bytes), ..CheckReport::default() };
     let module = match static_checks(module_bytes, &mut r.failures) {
         Some(m) if r.failures.is_empty() => m,
         _ => return r,
@@ -141,6 +144,29 @@ pub fn check(module_bytes: &[u8], assets_dir: Option<&Path>) -> CheckReport {
 }
 
 /// The module's shape. Returns the compiled module when it compiles.
+/// Pages above the 64 KiB stack and a page of data: rustc's default 1 MiB
+/// stack makes 17, which every call then pays for.
+const MAX_QUIET_PAGES: u64 = 2;
+
+fn warnings(bytes: &[u8]) -> Vec<String> {
+    let Ok(report) = crate::size::size(bytes) else { return Vec::new() };
+    let mut warnings = Vec::new();
+    if let Some(pages) = report.initial_pages.filter(|&p| p > MAX_QUIET_PAGES) {
+        warnings.push(format!(
+            "the module starts at {pages} memory pages: its package's build.rs does not set the 64 KiB stack \
+             (cargo:rustc-link-arg=-zstack-size=65536); copy build.rs from the README's \"Use it in your package\""
+        ));
+    }
+    if report.sections.iter().any(|s| s.name.starts_with(".debug_")) {
+        warnings.push(
+            "the module carries debug info: build with --release and the size profile from the README's \
+             \"Use it in your package\" ([profile.release] with strip = true)"
+                .into(),
+        );
+    }
+    warnings
+}
+
 fn static_checks(bytes: &[u8], failures: &mut Vec<String>) -> Option<Module> {
     if bytes.len() < 8 || &bytes[..4] != b"\0asm" {
         failures.push("not a WebAssembly binary (no \\0asm header)".into());

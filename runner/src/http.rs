@@ -21,7 +21,10 @@ const MAX_REDIRECTS: usize = 10;
 /// Used when the request names no `timeout_ms` (the run's time limit still applies).
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// What the invocation's grant allows.
+/// What the invocation's grant allows. An empty grant (the `Default`) is
+/// a real host that refuses every request with kind `host_not_allowed` and
+/// a message naming `--allow-host`, where `None` in [`crate::RunOptions`]
+/// is the platform's stub (`request` → -1).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HttpConfig {
     /// Hosts the module may reach: `api.example.com`, `*.example.com` (any
@@ -337,7 +340,12 @@ fn is_loopback(ip: IpAddr) -> bool {
     }
 }
 
-/// The grant and the destination rules, checked for every hop.
+/// The answer to every request of a run whose grant names no host at all:
+/// `call` and `serve` without `--allow-host` or `--allow-loopback`.
+pub(crate) const NO_NETWORK: &str = "this call has no network: pass --allow-host HOST (and --allow-loopback for 127.0.0.1)";
+
+/// The grant and the destination rules, checked for every hop. Each refusal
+/// of the runner's own policy names the flag that would allow the request.
 fn check_destination(url: &Url, config: &HttpConfig) -> Result<(), Value> {
     let scheme = url.scheme();
     if scheme != "http" && scheme != "https" {
@@ -346,8 +354,14 @@ fn check_destination(url: &Url, config: &HttpConfig) -> Result<(), Value> {
     let host = url.host_str().ok_or_else(|| error("invalid_request", "the url has no host"))?;
     let port = url.port_or_known_default().unwrap_or(443);
     let bare = host.trim_start_matches('[').trim_end_matches(']');
+    if config.allow_hosts.is_empty() && !config.allow_loopback {
+        return Err(error("host_not_allowed", NO_NETWORK));
+    }
     if !host_allowed(bare, port, &config.allow_hosts) {
-        return Err(error("host_not_allowed", format!("{bare} is not in this function's network allowlist")));
+        return Err(error(
+            "host_not_allowed",
+            format!("{bare} is not in this function's network allowlist: pass --allow-host {bare}"),
+        ));
     }
     let addrs: Vec<SocketAddr> = match bare.parse::<IpAddr>() {
         Ok(ip) => vec![SocketAddr::new(ip, port)],
@@ -360,14 +374,24 @@ fn check_destination(url: &Url, config: &HttpConfig) -> Result<(), Value> {
         let ip = a.ip();
         if is_loopback(ip) {
             if !config.allow_loopback {
-                return Err(error("forbidden_destination", format!("{bare} is a loopback address")));
+                return Err(error("forbidden_destination", format!("{bare} is a loopback address: pass --allow-loopback")));
             }
         } else if is_private(ip) {
-            return Err(error("forbidden_destination", format!("{bare} resolves to a private address ({ip})")));
+            return Err(error(
+                "forbidden_destination",
+                format!(
+                    "{bare} resolves to a private address ({ip}), which no flag allows \
+                     (only loopback, with --allow-loopback)"
+                ),
+            ));
         }
     }
     if scheme == "http" && !(config.allow_loopback && !addrs.is_empty() && addrs.iter().all(|a| is_loopback(a.ip()))) {
-        return Err(error("forbidden_destination", format!("plain http:// to {bare}: use https")));
+        // A loopback address without --allow-loopback was refused above.
+        return Err(error(
+            "forbidden_destination",
+            format!("plain http:// to {bare}: use https (plain http is allowed to loopback addresses only, with --allow-loopback)"),
+        ));
     }
     Ok(())
 }

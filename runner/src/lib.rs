@@ -13,6 +13,7 @@ mod crash;
 mod exec;
 mod http;
 mod rpc;
+mod size;
 
 pub use bench::{BenchFigures, BenchOptions, BenchReport, bench, compile_times};
 pub use bundle::{BundleReport, Manifest, bundle, manifest};
@@ -22,6 +23,7 @@ pub use crash::Crash;
 pub use exec::{Exit, Module, RunOptions, RunOutput, run, serve};
 pub use http::HttpConfig;
 pub use rpc::{PROTOCOL_VERSION, meta, request_line};
+pub use size::{DataSegment, Func, Section, SizeReport, demangle, owner, size};
 
 use std::fmt;
 

@@ -11,6 +11,8 @@ use subako_tiny_runner::{
     manifest, serve,
 };
 
+mod scaffold;
+
 const USAGE: &str = "\
 subako-tiny: run Subako function modules the way the Subako worker does
 
@@ -29,16 +31,25 @@ USAGE:
       Compile time, per-call time (median, p10, p90), discover+tools/list time, pages.
   subako-tiny manifest MODULE.wasm
       Prints the module's --subako-manifest, checked.
+  subako-tiny new DIR [--name NAME]
+      Writes a package into DIR (new or empty) that vendors subako-tiny: Cargo.toml
+      with the size profile, build.rs, one tool in src/main.rs with a test, README.md.
+      NAME defaults to DIR's name: a-z, 0-9, '-', '_', starting with a letter.
   subako-tiny compile-time MODULE.wasm... [--compiles N] [--json]
       Cold compile time of each module (median, p10, p90 ms), compiled in turn.
       The modules need only validate; size-report --explain times copies of one.
+  subako-tiny size MODULE.wasm [--explain] [--top N] [--json]
+      Sections and their bytes, code and data bytes, functions, initial pages, imports,
+      exports; --explain: functions by size, demangled, grouped by crate (needs a name
+      section: an unstripped build). ./size-report reads its --json.
 
 CALL OPTIONS:
   --package NAME        argv[0] (default: the manifest's name)
   --tmp DIR             host dir for /volume/tmp (default: a fresh temporary dir)
   --data DIR            host dir for /volume/data
   --assets DIR          mounted read-only at /package
-  --allow-host HOST     let subako_http reach HOST (repeatable; *.example.com, host:port)
+  --allow-host HOST     let subako_http reach HOST (repeatable; *.example.com, host:port);
+                        without any, every request fails: 'this call has no network'
   --allow-loopback      allow loopback addresses and plain http:// to them
   --time-limit-ms N     (default 10000; serve: none)
   --memory-limit-mb N   (default 256)
@@ -50,7 +61,7 @@ struct Args {
     opts: Vec<(String, Option<String>)>,
 }
 
-const FLAGS: [&str; 3] = ["--json", "--allow-loopback", "--help"];
+const FLAGS: [&str; 4] = ["--json", "--allow-loopback", "--help", "--explain"];
 
 fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut a = Args { pos: Vec::new(), opts: Vec::new() };
@@ -113,10 +124,9 @@ fn call_options(a: &Args) -> Result<CallOptions, String> {
         assets_dir: a.get("--assets").map(PathBuf::from),
         ..CallOptions::default()
     };
-    let hosts = a.all("--allow-host");
-    if !hosts.is_empty() || a.has("--allow-loopback") {
-        o.http = Some(HttpConfig { allow_hosts: hosts, allow_loopback: a.has("--allow-loopback") });
-    }
+    // Always a host: with nothing allowed it answers every request with an
+    // error naming --allow-host (the platform's stub would answer -1).
+    o.http = Some(HttpConfig { allow_hosts: a.all("--allow-host"), allow_loopback: a.has("--allow-loopback") });
     if let Some(ms) = a.num("--time-limit-ms")? {
         o.time_limit = Duration::from_millis(ms);
     }
@@ -162,14 +172,20 @@ fn real_main() -> Result<ExitCode, String> {
             let r = check(&bytes, a.get("--assets").map(std::path::Path::new));
             if a.has("--json") {
                 let tools: Vec<&Value> = r.tools.iter().map(|t| &t.raw).collect();
-                println!("{}", json!({"accepted": r.accepted(), "failures": r.failures, "tools": tools, "pages": r.pages}));
+                println!(
+                    "{}",
+                    json!({"accepted": r.accepted(), "failures": r.failures, "warnings": r.warnings, "tools": tools, "pages": r.pages})
+                );
             } else {
                 for t in &r.tools {
                     println!("{}: {}", t.name, t.description);
                     println!("    input: {}", t.input_schema);
                 }
+                for w in &r.warnings {
+                    println!("warning: {w}");
+                }
                 if r.accepted() {
-                    println!("accepted: {} tool(s) on {} page(s)", r.tools.len(), r.pages);
+                    println!("accepted: {} tool(s) on {} tools/list page(s)", r.tools.len(), r.pages);
                 } else {
                     println!("refused:");
                     for f in &r.failures {
@@ -191,7 +207,11 @@ fn real_main() -> Result<ExitCode, String> {
             let out = call(&m, tool, args, &o).map_err(|e| e.to_string())?;
             match &out.result {
                 Ok(v) => {
-                    println!("{v}");
+                    // As the module wrote it: its key order, not serde_json's.
+                    match &out.result_text {
+                        Some(raw) => println!("{raw}"),
+                        None => println!("{v}"),
+                    }
                     for l in &out.links {
                         let host = l.host_path.as_ref().map_or("(no preopen covers it)".into(), |p| p.display().to_string());
                         let size = l.size.map_or("missing".into(), |s| format!("{s} bytes"));
@@ -305,11 +325,50 @@ fn real_main() -> Result<ExitCode, String> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        "size" => {
+            a.only(&["--explain", "--top", "--json"])?;
+            let p = a.pos.get(1).ok_or("missing MODULE.wasm")?;
+            if a.pos.len() > 2 {
+                return Err(format!("usage: subako-tiny size MODULE.wasm [--explain] [--top N] [--json] (one module; got also {:?})", &a.pos[2..]));
+            }
+            let bytes = std::fs::read(p).map_err(|e| format!("{p}: {e}"))?;
+            let r = subako_tiny_runner::size(&bytes).map_err(|e| format!("{p}: {e}"))?;
+            let explain = a.has("--explain");
+            if a.has("--json") {
+                let mut v = r.to_json(explain);
+                v["module"] = json!(p);
+                println!("{v}");
+            } else {
+                let top = a.num("--top")?.map_or(25, |n| n as usize);
+                print!("{p}: {}", r.to_text(explain, top));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         "manifest" => {
             a.only(&[])?;
             let m = module_arg(&a, 1)?;
             let mf = manifest(&m).map_err(|e| e.to_string())?;
             println!("{}", serde_json::to_string_pretty(&mf.to_json()).unwrap());
+            Ok(ExitCode::SUCCESS)
+        }
+        "new" => {
+            a.only(&["--name"])?;
+            let dir = a.pos.get(1).ok_or("missing DIR: subako-tiny new DIR [--name NAME]")?;
+            if a.pos.len() > 2 {
+                return Err(format!("usage: subako-tiny new DIR [--name NAME] (one DIR; got also {:?})", &a.pos[2..]));
+            }
+            let s = scaffold::new_package(std::path::Path::new(dir), a.get("--name"))?;
+            let vendored = s.files.iter().filter(|f| f.starts_with("vendor/")).count();
+            println!("wrote package {} in {}:", s.name, s.dir.display());
+            for f in s.files.iter().filter(|f| !f.starts_with("vendor/")) {
+                println!("  {f}");
+            }
+            println!("  vendor/subako-tiny/ ({vendored} files: the subako-tiny crate)");
+            println!("next:");
+            println!("  cd {}", s.dir.display());
+            println!("  cargo build --release --target wasm32-wasip1");
+            println!("  cargo test");
+            println!("  subako-tiny check target/wasm32-wasip1/release/{}.wasm", s.name);
             Ok(ExitCode::SUCCESS)
         }
         other => Err(format!("unknown command {other:?}")),

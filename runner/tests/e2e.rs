@@ -706,3 +706,199 @@ fn compile_times_time_each_module_and_refuse_one_that_does_not_validate() {
     let e = compile_times(&[a, bad], 1).unwrap_err().to_string();
     assert!(e.contains("bad.wasm"), "{e}");
 }
+
+// ---- the CLI: messages that name the fix ----
+
+/// The repository root (the subako-tiny crate), read when the test runs.
+fn repo_root() -> std::path::PathBuf {
+    Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("..").canonicalize().unwrap()
+}
+
+/// `examples/NAME.rs` built for wasm32-wasip1 with the size profile, in the
+/// target directory the `tests/e2e` member uses (so the two share builds).
+fn example_wasm(name: &str) -> std::path::PathBuf {
+    let dir = repo_root().join("target/e2e/default");
+    let out = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(repo_root())
+        .args(["build", "--quiet", "--release", "--target", "wasm32-wasip1", "-p", "subako-tiny", "--example", name, "--target-dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "building example {name}: {}", String::from_utf8_lossy(&out.stderr));
+    dir.join("wasm32-wasip1/release/examples").join(format!("{name}.wasm"))
+}
+
+/// Runs the built `subako-tiny` with `args`: (exit code, stdout, stderr).
+fn cli(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_subako-tiny")).args(args).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// The `isError` text of a `subako-tiny call` that printed a CallToolResult.
+fn cli_error_text(stdout: &str) -> String {
+    let v: Value = serde_json::from_str(stdout.trim_end()).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    assert_eq!(v["isError"], true, "{v}");
+    v["content"][0]["text"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn cli_call_without_a_grant_says_to_pass_allow_host() {
+    let fetch = example_wasm("fetch");
+    let fetch = fetch.to_str().unwrap();
+    let port = server();
+    // No grant at all: the fetch example reports the runner's words verbatim.
+    let (code, out, err) = cli(&["call", fetch, "fetch", r#"{"url":"https://example.com/"}"#]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        cli_error_text(&out),
+        "HTTP request failed (host_not_allowed): this call has no network: \
+         pass --allow-host HOST (and --allow-loopback for 127.0.0.1)"
+    );
+    // A grant that leaves the host out names it.
+    let url = format!(r#"{{"url":"http://localhost:{port}/text"}}"#);
+    let (_, out, _) = cli(&["call", fetch, "fetch", &url, "--allow-loopback"]);
+    assert_eq!(
+        cli_error_text(&out),
+        "HTTP request failed (host_not_allowed): localhost is not in this function's network allowlist: pass --allow-host localhost"
+    );
+    // The host allowed, loopback not.
+    let url = format!(r#"{{"url":"http://127.0.0.1:{port}/text"}}"#);
+    let (_, out, _) = cli(&["call", fetch, "fetch", &url, "--allow-host", "127.0.0.1"]);
+    assert_eq!(cli_error_text(&out), "HTTP request failed (forbidden_destination): 127.0.0.1 is a loopback address: pass --allow-loopback");
+    // Both: the request goes through.
+    let (code, out, err) = cli(&["call", fetch, "fetch", &url, "--allow-host", "127.0.0.1", "--allow-loopback"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(out.trim_end()).unwrap();
+    assert_eq!(v["structuredContent"]["status"], 200, "{v}");
+    // serve answers the same way.
+    let req = request_line("s-1", "tools/call", json!({"name": "fetch", "arguments": {"url": "https://example.com/"}}));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_subako-tiny"))
+        .args(["serve", fetch])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(req.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let line: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        line["result"]["content"][0]["text"].as_str().unwrap().ends_with("this call has no network: pass --allow-host HOST (and --allow-loopback for 127.0.0.1)"),
+        "{line}"
+    );
+}
+
+#[test]
+fn http_refusals_name_the_flag_that_allows_them() {
+    let port = server();
+    let message = |req: Value, http: HttpConfig| -> String {
+        let v = fetch(req, Some(http), None);
+        v["error"]["message"].as_str().unwrap_or_else(|| panic!("not an error: {v}")).to_string()
+    };
+    let url = format!("http://127.0.0.1:{port}/text");
+    assert_eq!(message(json!({"url": url}), HttpConfig::default()), subako_tiny_runner_no_network());
+    let m = message(json!({"url": url}), HttpConfig { allow_hosts: vec![], allow_loopback: true });
+    assert_eq!(m, "127.0.0.1 is not in this function's network allowlist: pass --allow-host 127.0.0.1");
+    let m = message(json!({"url": url}), HttpConfig { allow_hosts: vec!["127.0.0.1".into()], allow_loopback: false });
+    assert_eq!(m, "127.0.0.1 is a loopback address: pass --allow-loopback");
+    // Plain http to a public address: refused before any connection.
+    let m = message(json!({"url": "http://8.8.8.8/"}), HttpConfig { allow_hosts: vec!["8.8.8.8".into()], allow_loopback: false });
+    assert_eq!(m, "plain http:// to 8.8.8.8: use https (plain http is allowed to loopback addresses only, with --allow-loopback)");
+    // A private address: no flag allows it, and the message says so.
+    let m = message(json!({"url": "https://10.1.2.3/"}), HttpConfig { allow_hosts: vec!["10.1.2.3".into()], allow_loopback: true });
+    assert!(m.contains("private address") && m.contains("no flag allows"), "{m}");
+}
+
+fn subako_tiny_runner_no_network() -> &'static str {
+    "this call has no network: pass --allow-host HOST (and --allow-loopback for 127.0.0.1)"
+}
+
+#[test]
+fn cli_check_counts_tools_list_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let wasm = dir.path().join("m.wasm");
+    let out = format!("{DISCOVER}\n{}", list_answer(json!([greet_tool("greet"), greet_tool("wave")])));
+    std::fs::write(&wasm, wat::parse_str(writer_wat(&out)).unwrap()).unwrap();
+    let (code, out, err) = cli(&["check", wasm.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("accepted: 2 tool(s) on 1 tools/list page(s)\n"), "{out}");
+}
+
+#[test]
+fn cli_call_prints_the_result_in_the_module_s_key_order() {
+    let answer = r#"{"jsonrpc":"2.0","id":"call-1","result":{"structuredContent":{"zeta":1,"alpha":{"y":2,"b":3}},"content":[{"type":"text","text":"{\"zeta\":1,\"alpha\":{\"y\":2,\"b\":3}}"}]}}
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let wasm = dir.path().join("m.wasm");
+    let wat = wat::parse_str(format!(
+        r#"(module
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 1024) "{}")
+  (func (export "_start")
+    (i32.store (i32.const 0) (i32.const 1024))
+    (i32.store (i32.const 4) (i32.const {}))
+    (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 16)))))"#,
+        lit(answer.as_bytes()),
+        answer.len()
+    ))
+    .unwrap();
+    std::fs::write(&wasm, wat).unwrap();
+    let (code, out, err) = cli(&["call", wasm.to_str().unwrap(), "greet", "--package", "t"]);
+    assert_eq!(code, 0, "{err}");
+    let want = r#"{"structuredContent":{"zeta":1,"alpha":{"y":2,"b":3}},"content":[{"type":"text","text":"{\"zeta\":1,\"alpha\":{\"y\":2,\"b\":3}}"}]}"#;
+    assert_eq!(out, format!("{want}\n"));
+    // The library keeps both: the parsed value and the module's text.
+    let m = Module::from_file(&wasm).unwrap();
+    let outcome = call(&m, "greet", "{}", &opts()).unwrap();
+    assert_eq!(outcome.result_text.as_deref(), Some(want));
+    assert_eq!(outcome.expect_ok()["structuredContent"]["alpha"]["b"], 3);
+}
+
+#[test]
+fn bench_vs_labels_modules_by_path_when_their_names_collide() {
+    let out = format!("{DISCOVER}\n{}", list_answer(json!([greet_tool("greet")])));
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a/hello.wasm"), dir.path().join("b/hello.wasm"));
+    for p in [&a, &b] {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, wat::parse_str(writer_wat(&out)).unwrap()).unwrap();
+    }
+    let o = BenchOptions { calls: 3, compiles: 1, tool: Some("greet".into()), ..BenchOptions::default() };
+    let (code, text, err) = cli(&["bench", a.to_str().unwrap(), "--vs", b.to_str().unwrap(), "--calls", "3", "--compiles", "1", "--tool", "greet"]);
+    assert_eq!(code, 0, "{err}");
+    let header = text.lines().next().unwrap();
+    assert!(header.contains(a.to_str().unwrap()) && header.contains(b.to_str().unwrap()), "{text}");
+    assert!(text.contains(&format!("tool called in {}: greet", b.display())), "{text}");
+    // The columns stay aligned: every figure row is as long as the header.
+    let rows: Vec<&str> = text.lines().take_while(|l| !l.starts_with("compile b/a")).collect();
+    assert!(rows.iter().all(|r| r.chars().count() == header.chars().count()), "{text}");
+    // Distinct names: just the file names.
+    let c = dir.path().join("a/other.wasm");
+    std::fs::copy(&a, &c).unwrap();
+    let header = bench(&a, Some(&c), &o).unwrap().to_text().lines().next().unwrap().to_string();
+    assert!(header.contains("hello.wasm") && header.contains("other.wasm") && !header.contains(dir.path().to_str().unwrap()), "{header}");
+}
+
+/// What upload accepts but the recipe would have avoided is said, with the
+/// fix: a module at rustc's 17-page default stack, a build with debug info.
+#[test]
+fn check_warns_of_a_start_above_two_pages_and_of_debug_info() {
+    let plain = wat::parse_str(r#"(module (memory (export "memory") 2) (func (export "_start")))"#).unwrap();
+    assert!(check(&plain, None).warnings.is_empty(), "{:?}", check(&plain, None).warnings);
+
+    let big = wat::parse_str(r#"(module (memory (export "memory") 17) (func (export "_start")))"#).unwrap();
+    let warnings = check(&big, None).warnings;
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].starts_with("the module starts at 17 memory pages"), "{}", warnings[0]);
+    assert!(warnings[0].contains("-zstack-size=65536") && warnings[0].contains("Use it in your package"), "{}", warnings[0]);
+
+    // A custom section named as DWARF's are.
+    let mut debug = plain.clone();
+    let name = b".debug_info";
+    debug.extend([0, (name.len() + 2) as u8, name.len() as u8]);
+    debug.extend(name);
+    debug.push(0);
+    let warnings = check(&debug, None).warnings;
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("debug info") && warnings[0].contains("strip = true"), "{}", warnings[0]);
+}

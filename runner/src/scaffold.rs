@@ -1,0 +1,255 @@
+//! `subako-tiny new DIR [--name NAME]`: a complete package that vendors the
+//! crate (the files its `Cargo.toml` `include` lists, embedded in this binary
+//! by `build.rs`), with the size profile, the link settings and one tool.
+
+use std::path::{Path, PathBuf};
+
+include!(concat!(env!("OUT_DIR"), "/vendor.rs"));
+
+/// What `new` wrote.
+pub struct Scaffold {
+    pub name: String,
+    pub dir: PathBuf,
+    /// Paths relative to `dir`, in the order written.
+    pub files: Vec<String>,
+}
+
+/// Names Cargo refuses for a package or a binary, and the crate's own
+/// (a package cannot depend on a library of its own name).
+const RESERVED: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false", "fn", "for",
+    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "static", "struct",
+    "super", "trait", "true", "type", "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final",
+    "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen", "test", "std", "core", "alloc",
+    "proc_macro", "proc-macro", "build", "deps", "examples", "subako-tiny", "subako_tiny",
+];
+
+/// Checks `name` as both a Cargo package name and a Subako package name
+/// (the module's argv[0] and the bundle's `name`).
+pub fn check_name(name: &str) -> Result<(), String> {
+    let rule = "a package name is 1 to 64 of a-z, 0-9, '-' and '_', starting with a letter \
+                (a Cargo package name, and the Subako package name the module answers to)";
+    let first_ok = name.chars().next().is_some_and(|c| c.is_ascii_lowercase());
+    let rest_ok = name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+    if !first_ok || !rest_ok || name.len() > 64 {
+        let bad = name.chars().find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-' || *c == '_'));
+        let why = match bad {
+            _ if name.is_empty() => "it is empty".to_string(),
+            Some(c) => format!("{c:?} is not allowed"),
+            None if name.len() > 64 => format!("it is {} characters long", name.len()),
+            None => "it does not start with a letter".to_string(),
+        };
+        return Err(format!("package name {name:?}: {why}; {rule}"));
+    }
+    if RESERVED.contains(&name) {
+        return Err(format!("package name {name:?} is reserved (a Rust keyword, a name Cargo refuses, or the crate's own); pick another"));
+    }
+    Ok(())
+}
+
+/// Writes the package into `dir` (which must not exist, or be empty).
+pub fn new_package(dir: &Path, name: Option<&str>) -> Result<Scaffold, String> {
+    let name = match name {
+        Some(n) => {
+            check_name(n).map_err(|e| format!("--name: {e}"))?;
+            n.to_string()
+        }
+        None => {
+            let n = dir
+                .file_name()
+                .and_then(|n| n.to_str())
+                .ok_or_else(|| format!("{}: no directory name to take the package name from; pass --name NAME", dir.display()))?;
+            check_name(n).map_err(|e| format!("{e}; it comes from the directory's name: pass --name NAME"))?;
+            n.to_string()
+        }
+    };
+    match std::fs::read_dir(dir) {
+        Ok(mut entries) => {
+            if entries.next().is_some() {
+                return Err(format!("{} exists and is not empty: pick a new directory (new never overwrites files)", dir.display()));
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) if dir.exists() && !dir.is_dir() => {
+            return Err(format!("{} exists and is not a directory ({e}): pick a new directory", dir.display()));
+        }
+        Err(e) => return Err(format!("{}: {e}", dir.display())),
+    }
+    let mut files: Vec<(String, Vec<u8>)> = vec![
+        ("Cargo.toml".into(), cargo_toml(&name).into_bytes()),
+        ("build.rs".into(), BUILD_RS.as_bytes().to_vec()),
+        ("src/main.rs".into(), main_rs(&name).into_bytes()),
+        (".gitignore".into(), b"/target\n".to_vec()),
+        ("README.md".into(), readme(&name).into_bytes()),
+    ];
+    for (path, bytes) in VENDOR {
+        files.push((format!("vendor/subako-tiny/{path}"), bytes.to_vec()));
+    }
+    for (rel, bytes) in &files {
+        let path = dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(Scaffold { name, dir: dir.to_path_buf(), files: files.into_iter().map(|(p, _)| p).collect() })
+}
+
+fn cargo_toml(name: &str) -> String {
+    format!(
+        r#"[package]
+name = "{name}"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+[package.metadata.subako-tiny]
+# Size budgets that size-report checks: binary name = at most this many bytes.
+# budget = {{ {name} = 20000 }}
+
+[dependencies]
+subako-tiny = {{ path = "vendor/subako-tiny" }}
+
+# A workspace of its own, so an enclosing workspace never swallows it. The
+# vendored crate is a workspace root too (its own [workspace] table): left
+# out, or Cargo refuses two roots in one tree.
+[workspace]
+exclude = ["vendor"]
+
+# The size profile for modules (vendor/subako-tiny/README.md, "Build recipe").
+[profile.release]
+opt-level = "z"
+lto = true
+codegen-units = 1
+panic = "abort"
+strip = true
+"#
+    )
+}
+
+const BUILD_RS: &str = r#"// A 64 KiB stack instead of rustc's 1 MiB: the module starts at 2 pages instead of 17.
+// Then, for profiles without debug info, code addresses at their real length (smaller modules).
+fn main() {
+    if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
+        println!("cargo:rustc-link-arg=-zstack-size=65536");
+        if std::env::var("DEBUG").as_deref() == Ok("false") {
+            println!("cargo:rustc-link-arg=--strip-debug");
+            println!("cargo:rustc-link-arg=--compress-relocations");
+        }
+    }
+}
+"#;
+
+fn main_rs(name: &str) -> String {
+    MAIN_RS.replace("{name}", name)
+}
+
+const MAIN_RS: &str = r###"//! The {name} package: one tool, `greet`.
+#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+
+use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+
+fn greet(args: &Args<'_>) -> Result<Reply, ToolError> {
+    let name = args.str("name")?; // a missing or non-string name is an isError result
+    let mut out = JsonWriter::new();
+    out.begin_object().key("message").string_parts(&["Hello, ", &name, "!"]).end_object();
+    Ok(Reply::json(out)) // sent as text and as structuredContent
+}
+
+pub const PACKAGE: Package = Package::new(
+    "{name}",
+    env!("CARGO_PKG_VERSION"),
+    "Says hello.",
+    &[Tool {
+        name: "greet",
+        description: "Greet someone by name.",
+        input_schema: r#"{
+            "properties": {"name": {"description": "Who to greet.", "type": "string"}},
+            "required": ["name"],
+            "type": "object"
+        }"#,
+        output_schema: Some(
+            r#"{"properties": {"message": {"type": "string"}}, "required": ["message"], "type": "object"}"#,
+        ),
+        run: greet,
+    }],
+);
+
+subako_tiny::main!(PACKAGE);
+
+#[cfg(test)]
+mod tests {
+    use super::PACKAGE;
+
+    use subako_tiny::testing;
+
+    #[test]
+    fn greets_by_name() {
+        let called = testing::call(&PACKAGE, "greet", r#"{"name": "Ada"}"#);
+        assert!(!called.is_error(), "{}", called.line());
+        assert_eq!(called.structured(), Some(r#"{"message":"Hello, Ada!"}"#));
+    }
+
+    #[test]
+    fn a_missing_name_is_an_error_the_model_reads() {
+        let called = testing::call(&PACKAGE, "greet", "{}");
+        assert!(called.is_error(), "{}", called.line());
+        assert_eq!(called.text(), "invalid input: missing field `name`");
+    }
+}
+"###;
+
+fn readme(name: &str) -> String {
+    format!(
+        r#"# {name}
+
+A Subako function package built with subako-tiny, vendored in
+`vendor/subako-tiny/` (its README is the manual).
+
+```sh
+rustup target add wasm32-wasip1                      # once
+cargo build --release --target wasm32-wasip1         # target/wasm32-wasip1/release/{name}.wasm
+cargo test                                           # the tool's tests, on the host
+subako-tiny check target/wasm32-wasip1/release/{name}.wasm
+subako-tiny call target/wasm32-wasip1/release/{name}.wasm greet '{{"name":"Ada"}}'
+subako-tiny bundle --module target/wasm32-wasip1/release/{name}.wasm --out dist
+```
+"#
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        for ok in ["hello", "my-tool", "a_b2", "x"] {
+            assert_eq!(check_name(ok), Ok(()), "{ok}");
+        }
+        for (bad, why) in [
+            ("", "empty"),
+            ("Hello", "'H' is not allowed"),
+            ("2fa", "does not start with a letter"),
+            ("-x", "does not start with a letter"),
+            ("my tool", "' ' is not allowed"),
+            ("café", "'é' is not allowed"),
+            ("fn", "reserved"),
+            ("subako-tiny", "reserved"),
+        ] {
+            let e = check_name(bad).unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+        assert!(check_name(&"a".repeat(65)).unwrap_err().contains("65 characters"));
+    }
+
+    #[test]
+    fn vendor_is_the_include_list_plus_the_manifest() {
+        let paths: Vec<&str> = VENDOR.iter().map(|(p, _)| *p).collect();
+        for want in ["Cargo.toml", "build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "src/lib.rs"] {
+            assert!(paths.contains(&want), "{want} missing from {paths:?}");
+        }
+        assert!(paths.iter().all(|p| ["Cargo.toml", "build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE"].contains(p) || p.starts_with("src/")), "{paths:?}");
+        assert!(!paths.iter().any(|p| p.starts_with("examples/") || p.starts_with("runner/")));
+    }
+}

@@ -1,0 +1,275 @@
+//! `subako-tiny size`: the figures it reads from a module, checked against a
+//! module whose every byte is known (written in WAT here), and
+//! `./size-report --check` failing a package that is over its budget.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+use subako_tiny_runner::{demangle, owner, size};
+
+/// One import, three functions under the names rustc and wasi-libc give
+/// them, 3 initial pages (at most 5), 11 bytes of data. The bodies are 3, 6
+/// and 5 bytes with their length prefixes: `end`; `i32.const 1; drop; end`;
+/// `call 2; end`, each after a zero locals count.
+const MODULE: &str = r#"(module
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") 3 5)
+  (func $_ZN4core3fmt5write17h0123456789abcdefE)
+  (func $__main_void (export "__main_void") i32.const 1 drop)
+  (func $_start (export "_start") call $__main_void)
+  (data (i32.const 1024) "hello world"))"#;
+
+fn module_bytes() -> Vec<u8> {
+    wat::parse_str(MODULE).unwrap()
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+#[test]
+fn size_reads_the_figures_of_a_known_module() {
+    let bytes = module_bytes();
+    let r = size(&bytes).unwrap();
+    assert_eq!(r.bytes, bytes.len());
+    assert_eq!(r.imported_functions, 1);
+    assert_eq!(r.funcs.len(), 3);
+    assert_eq!(r.initial_pages, Some(3));
+    assert_eq!(r.max_pages, Some(5));
+    assert_eq!(r.data_bytes, 11);
+    assert_eq!(r.imports, [("wasi_snapshot_preview1".to_string(), "fd_write".to_string(), "func")]);
+    assert_eq!(
+        r.exports,
+        [("memory".to_string(), "memory"), ("__main_void".into(), "func"), ("_start".into(), "func")]
+    );
+
+    // Bodies with their length prefixes, in code order, at their real offsets.
+    let sizes: Vec<usize> = r.funcs.iter().map(|f| f.size).collect();
+    assert_eq!(sizes, [3, 6, 5]);
+    for f in &r.funcs {
+        assert_eq!(bytes[f.offset] as usize, f.size - 1, "{}: the length prefix opens the body", f.name);
+    }
+    assert_eq!(&bytes[r.funcs[1].offset..][..6], [5, 0, 0x41, 1, 0x1a, 0x0b]);
+    // The code section: a one-byte count and the three bodies.
+    assert_eq!(r.code_bytes, 1 + 3 + 6 + 5);
+    let code = r.sections.iter().find(|s| s.id == 10).unwrap();
+    assert_eq!(code.size, r.code_bytes);
+    assert_eq!(bytes[code.offset], 3, "the code section's payload starts with its count");
+
+    // Every section's payload lies in the file, one after another.
+    let mut end = 8;
+    for s in &r.sections {
+        assert!(s.offset > end && s.offset + s.size <= bytes.len(), "{s:?}");
+        end = s.offset + s.size;
+    }
+    assert_eq!(end, bytes.len());
+    let names: Vec<&str> = r.sections.iter().map(|s| s.name.as_str()).collect();
+    for want in ["type", "import", "function", "memory", "export", "code", "data", "name"] {
+        assert!(names.contains(&want), "no {want} section in {names:?}");
+    }
+
+    assert!(r.has_names);
+    let named: Vec<(&str, &str, &str)> =
+        r.funcs.iter().map(|f| (f.symbol.as_deref().unwrap(), f.name.as_str(), f.owner.as_str())).collect();
+    assert_eq!(
+        named,
+        [
+            ("_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write", "core"),
+            ("__main_void", "__main_void", "subako_tiny (main!: the serve loop)"),
+            ("_start", "_start", "wasi-libc (crt1-command.o)"),
+        ]
+    );
+    assert_eq!(r.funcs[0].func_index, 1, "function indices count the imported one first");
+}
+
+#[test]
+fn owners_follow_the_first_path_and_the_fixed_names() {
+    assert_eq!(owner("<subako_tiny::platform::heap::Heap as core::alloc::global::GlobalAlloc>::alloc"), "subako_tiny");
+    assert_eq!(owner("dlmalloc::dlmalloc::Dlmalloc<A>::free"), "dlmalloc");
+    assert_eq!(owner("__rustc::__rust_alloc"), "global allocator (inlined into its entry points)");
+    assert_eq!(owner("alloc::alloc::realloc"), "global allocator (inlined into its entry points)");
+    assert_eq!(owner("alloc::alloc::handle_alloc_error"), "alloc");
+    assert_eq!(owner("__rustc::rust_begin_unwind"), "subako_tiny");
+    assert_eq!(owner("memcmp"), "wasi-libc (libc.a)");
+    assert_eq!(owner("strlen"), "C (wasi-libc, compiler-rt)");
+    // Legacy and v0 manglings, hashes and crate disambiguators dropped.
+    assert_eq!(
+        demangle("_ZN11subako_tiny8protocol10serve_line17h1a2b3c4d5e6f7a8bE"),
+        "subako_tiny::protocol::serve_line"
+    );
+    assert_eq!(demangle("_RNvCs1234_7mycrate3foo"), "mycrate::foo");
+    assert_eq!(demangle("memcmp"), "memcmp");
+}
+
+#[test]
+fn size_refuses_what_is_not_a_module() {
+    assert!(size(b"hello").unwrap_err().0.contains("not a WebAssembly module"));
+    let mut cut = module_bytes();
+    cut.truncate(cut.len() - 3);
+    assert!(size(&cut).unwrap_err().0.contains("not a valid WebAssembly module"));
+}
+
+fn run_size(path: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_subako-tiny")).arg("size").arg(path).args(args).output().unwrap()
+}
+
+#[test]
+fn the_cli_prints_the_same_as_text_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("known.wasm");
+    std::fs::write(&path, module_bytes()).unwrap();
+
+    let out = run_size(&path, &["--json", "--explain"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["bytes"], module_bytes().len());
+    assert_eq!(v["functions"], 3);
+    assert_eq!(v["imported_functions"], 1);
+    assert_eq!(v["initial_pages"], 3);
+    assert_eq!(v["code_bytes"], 15);
+    assert_eq!(v["data_bytes"], 11);
+    assert_eq!(v["module"], path.display().to_string());
+    // Largest first; owners summed.
+    let funcs: Vec<(&str, u64)> = v["funcs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["name"].as_str().unwrap(), f["size"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(funcs, [("__main_void", 6), ("_start", 5), ("core::fmt::write", 3)]);
+    assert_eq!(v["owners"][0]["owner"], "subako_tiny (main!: the serve loop)");
+    assert_eq!(v["owners"][2]["owner"], "core");
+    assert_eq!(v["owners"][2]["bytes"], 3);
+
+    let out = run_size(&path, &[]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(": code 15 bytes in 3 functions (1 imported), data 11 bytes; starts at 3 page(s)"), "{text}");
+    assert!(text.contains("wasi_snapshot_preview1.fd_write (func)"), "{text}");
+    assert!(!text.contains("largest"), "the function list is for --explain: {text}");
+    let text = String::from_utf8(run_size(&path, &["--explain", "--top", "1"]).stdout).unwrap();
+    assert!(text.contains("largest 1 functions:"), "{text}");
+    // --top bounds the list, not the crate totals.
+    assert!(text.contains("      6  __main_void") && !text.contains("core::fmt::write"), "{text}");
+    assert!(text.contains("  core                                     3          1  21.4%"), "{text}");
+
+    let bad = dir.path().join("bad.wasm");
+    std::fs::write(&bad, "not wasm").unwrap();
+    let out = run_size(&bad, &["--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.wasm: not a WebAssembly module"));
+    let out = run_size(&path, &["--bogus", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown option --bogus"));
+}
+
+/// An author's package outside the repository, vendoring the crate as the
+/// README says, with a budget below its size: `./size-report --check` must
+/// exit 1 and name the module, its bytes (as `subako-tiny size` reads the
+/// module it built) and the budget.
+#[test]
+fn size_report_check_fails_a_package_over_its_budget() {
+    let root = repo_root();
+    let dir = tempfile::Builder::new().prefix("subako-size-report").tempdir().unwrap();
+    assert!(!dir.path().starts_with(&root));
+    let pkg = dir.path().join("overbudget");
+    let vendor = pkg.join("vendor/subako-tiny");
+    std::fs::create_dir_all(vendor.join("src")).unwrap();
+    copy_dir(&root.join("src"), &vendor.join("src"));
+    for f in ["Cargo.toml", "build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE"] {
+        std::fs::copy(root.join(f), vendor.join(f)).unwrap();
+    }
+    std::fs::create_dir_all(pkg.join("src")).unwrap();
+    std::fs::copy(root.join("examples/hello.rs"), pkg.join("src/main.rs")).unwrap();
+    std::fs::write(
+        pkg.join("Cargo.toml"),
+        r#"[package]
+name = "overbudget"
+version = "0.1.0"
+edition = "2024"
+
+[dependencies]
+subako-tiny = { path = "vendor/subako-tiny" }
+
+[package.metadata.subako-tiny]
+budget = { overbudget = 1000 }
+
+[profile.release]
+opt-level = "z"
+lto = true
+codegen-units = 1
+panic = "abort"
+strip = true
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        pkg.join("build.rs"),
+        r#"fn main() {
+    if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
+        println!("cargo:rustc-link-arg=-zstack-size=65536");
+        if std::env::var("DEBUG").as_deref() == Ok("false") {
+            println!("cargo:rustc-link-arg=--strip-debug");
+            println!("cargo:rustc-link-arg=--compress-relocations");
+        }
+    }
+}
+"#,
+    )
+    .unwrap();
+
+    // The package's builds in a target dir kept between runs (its
+    // dependencies stay built); size-report builds the runner in the
+    // repository's own target dir whatever CARGO_TARGET_DIR says.
+    let target = root.join("target/size-report/test-package");
+    let out = Command::new(root.join("size-report"))
+        .args(["--manifest-path"])
+        .arg(pkg.join("Cargo.toml"))
+        .args(["--check", "--quick"])
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "stdout:\n{stdout}\nstderr:\n{stderr}");
+
+    // The package has no allocator features of its own: one row, dlmalloc.
+    let module = target.join("size-report/default/wasm32-wasip1/release/overbudget.wasm");
+    let bytes = std::fs::metadata(&module).unwrap().len() as usize;
+    assert!(bytes > 1000, "{bytes}");
+    let shown = thousands(bytes);
+    let want = format!("overbudget: {shown} bytes, over its budget of 1,000 (package.metadata.subako-tiny.budget)");
+    assert!(stdout.contains(&want), "no {want:?} in:\n{stdout}");
+    assert!(stdout.contains("OVER 1,000"), "{stdout}");
+    assert_eq!(stdout.matches("overbudget  dlmalloc").count(), 1, "one row, labelled by its allocator:\n{stdout}");
+    assert!(!stdout.contains("warning:"), "the package follows the README: no warnings:\n{stdout}");
+    // The row's bytes are the module's, as `subako-tiny size` reads them.
+    let v: Value = serde_json::from_slice(&run_size(&module, &["--json"]).stdout).unwrap();
+    assert_eq!(v["bytes"], bytes);
+    assert_eq!(v["initial_pages"], 2);
+}
+
+fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
