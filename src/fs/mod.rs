@@ -10,7 +10,7 @@
 //! `write /volume/tmp/a.bin: disk quota exceeded (…)`.
 //!
 //! On the host the same paths map onto directories named by
-//! `SUBAKO_TINY_MOUNTS` or [`mount`], so a package's tools unit-test
+//! `SUBAKO_TINY_MOUNTS` or `fs::mount` (host builds), so a package's tools unit-test
 //! natively.
 //!
 //! ```no_run

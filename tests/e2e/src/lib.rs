@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
 
+mod shape;
+pub use shape::Shape;
+
 /// The crate's root (where its Cargo.toml is). Read when the test runs
 /// (cargo sets `CARGO_MANIFEST_DIR` for it), not when it was compiled: two
 /// checkouts sharing one target directory can share this crate's build.

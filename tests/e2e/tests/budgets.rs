@@ -8,27 +8,25 @@
 //! line: a change that grows a module past it fails here with the number.
 //! `./size-report` prints the same figures (and `--explain NAME` what to cut).
 
-use subako_tiny_e2e::{Variant, example_dev_profile, example_variant, examples};
+use subako_tiny_e2e::{Shape, Variant, example_dev_profile, example_variant, examples};
 
 const KIB: u64 = 1024;
 
 /// Bytes each example may take: (example, with dlmalloc, with the lean
-/// allocator): its size, plus about 10 %, rounded up to a KiB. The comments
-/// give today's sizes (rustc 1.95.0, 2026-11-30, `./size-report`). The
-/// README's "Size and speed" section repeats this.
+/// allocator): its size, plus about 10 %, rounded up to a KiB. The sizes
+/// themselves are in `./size-report`'s table (README, "Size and speed").
 ///
-/// hello's are its targets where it meets them: 16 KiB with dlmalloc. The
-/// lean allocator's target is 8 KiB, measured out of reach (README), so that
-/// budget holds it where it is: lower it as the core shrinks.
+/// hello's are its budgets: 16 KiB with dlmalloc, 12 KiB with the lean
+/// allocator.
 const BUDGETS: &[(&str, u64, u64)] = &[
-    ("echo", 19 * KIB, 14 * KIB),          // 17,740 / 12,725 bytes
-    ("fetch", 33 * KIB, 27 * KIB),         // 30,099 / 25,045
-    ("files", 36 * KIB, 31 * KIB),         // 33,364 / 28,348
-    ("hello", 16 * KIB, 12 * KIB),         // 15,273 / 11,269 (target: 16 KiB / 8 KiB)
-    ("plot", 73 * KIB, 67 * KIB),          // 67,313 / 62,203
-    ("typed", 55 * KIB, 50 * KIB),         // 51,117 / 46,095
-    ("typed_by_hand", 46 * KIB, 42 * KIB), // 42,520 / 38,553
-    ("typed_serde", 42 * KIB, 36 * KIB),   // 38,268 / 33,245
+    ("echo", 19 * KIB, 14 * KIB),
+    ("fetch", 33 * KIB, 27 * KIB),
+    ("files", 36 * KIB, 31 * KIB),
+    ("hello", 16 * KIB, 12 * KIB),
+    ("plot", 54 * KIB, 49 * KIB),
+    ("typed", 37 * KIB, 32 * KIB),
+    ("typed_by_hand", 28 * KIB, 24 * KIB),
+    ("typed_serde", 42 * KIB, 36 * KIB),
 ];
 
 /// Initial memory pages a module may start at (64 KiB each): the 64 KiB
@@ -197,99 +195,4 @@ fn the_dev_profile_builds_with_its_debug_info_and_runs() {
     assert!(Shape::read(&release).custom.is_empty(), "the release build keeps custom sections");
     let check = subako_tiny_runner::check(&dev, None);
     assert!(check.failures.is_empty(), "the dev build is refused: {:?}", check.failures);
-}
-
-/// The import, export, memory and custom sections of a module, read by hand.
-struct Shape {
-    imports: Vec<(String, String)>,
-    exports: Vec<String>,
-    initial_pages: Option<u64>,
-    /// Custom sections' names.
-    custom: Vec<String>,
-}
-
-impl Shape {
-    fn read(b: &[u8]) -> Shape {
-        assert_eq!(&b[..8], b"\0asm\x01\0\0\0", "not a core WebAssembly module");
-        let mut shape = Shape { imports: Vec::new(), exports: Vec::new(), initial_pages: None, custom: Vec::new() };
-        let mut at = 8;
-        while at < b.len() {
-            let id = b[at];
-            let (size, start) = leb(b, at + 1);
-            let end = start + size as usize;
-            let mut i = start;
-            match id {
-                0 => shape.custom.push(name(b, i).0),
-                2 => {
-                    let (count, next) = leb(b, i);
-                    i = next;
-                    for _ in 0..count {
-                        let (module, next) = name(b, i);
-                        let (field, next) = name(b, next);
-                        let kind = b[next];
-                        i = next + 1;
-                        match kind {
-                            0 => i = leb(b, i).1,
-                            1 => i = limits(b, i + 1).1,
-                            2 => {
-                                let (min, next) = limits(b, i);
-                                shape.initial_pages = Some(min);
-                                i = next;
-                            }
-                            3 => i += 2,
-                            _ => i = leb(b, i + 1).1,
-                        }
-                        shape.imports.push((module, field));
-                    }
-                }
-                5 => {
-                    let (count, next) = leb(b, i);
-                    if count > 0 {
-                        shape.initial_pages = Some(limits(b, next).0);
-                    }
-                }
-                7 => {
-                    let (count, next) = leb(b, i);
-                    i = next;
-                    for _ in 0..count {
-                        let (field, next) = name(b, i);
-                        i = leb(b, next + 1).1;
-                        shape.exports.push(field);
-                    }
-                }
-                _ => {}
-            }
-            at = end;
-        }
-        shape
-    }
-}
-
-fn leb(b: &[u8], mut i: usize) -> (u64, usize) {
-    let (mut value, mut shift) = (0u64, 0);
-    loop {
-        let byte = b[i];
-        i += 1;
-        value |= u64::from(byte & 0x7f) << shift;
-        shift += 7;
-        if byte < 0x80 {
-            return (value, i);
-        }
-    }
-}
-
-fn name(b: &[u8], i: usize) -> (String, usize) {
-    let (len, start) = leb(b, i);
-    let end = start + len as usize;
-    (String::from_utf8_lossy(&b[start..end]).into_owned(), end)
-}
-
-/// A memory's limits: (minimum, index after them).
-fn limits(b: &[u8], i: usize) -> (u64, usize) {
-    let flags = b[i];
-    let (min, mut i) = leb(b, i + 1);
-    if flags & 1 != 0 {
-        i = leb(b, i).1;
-    }
-    (min, i)
 }
