@@ -118,7 +118,8 @@ fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolErr
             crate::json::num::write_i64(&mut range, min);
             crate::json::write::put(&mut range, b" to ");
             crate::json::num::write_i64(&mut range, max);
-            let range = crate::platform::validated_string(range);
+            // SAFETY: ASCII words and digits.
+            let range = unsafe { crate::platform::validated_string(range) };
             Err(must_be(field, &range))
         }
     }

@@ -36,7 +36,8 @@ impl ToolError {
         for part in parts {
             put(&mut message, part.as_bytes());
         }
-        ToolError { message: crate::platform::validated_string(message) }
+        // SAFETY: joined from `str`s.
+        ToolError { message: unsafe { crate::platform::validated_string(message) } }
     }
 
     /// The four pieces joined: the crate's own messages, made without
@@ -48,7 +49,8 @@ impl ToolError {
         put(&mut message, b.as_bytes());
         put(&mut message, c.as_bytes());
         put(&mut message, d.as_bytes());
-        ToolError { message: crate::platform::validated_string(message) }
+        // SAFETY: joined from `str`s.
+        ToolError { message: unsafe { crate::platform::validated_string(message) } }
     }
 
     pub fn message(&self) -> &str {
@@ -106,12 +108,15 @@ impl Text {
 
     /// The text so far.
     pub fn as_str(&self) -> &str {
-        crate::platform::validated_str(&self.bytes)
+        // SAFETY: a `Text` holds only what the crate's sealed pieces wrote:
+        // `str`s, chars and ASCII digits.
+        unsafe { crate::platform::validated_str(&self.bytes) }
     }
 
     /// The text, as a `String`.
     pub fn into_string(self) -> String {
-        crate::platform::validated_string(self.bytes)
+        // SAFETY: as in `as_str`.
+        unsafe { crate::platform::validated_string(self.bytes) }
     }
 }
 
@@ -132,9 +137,28 @@ impl From<Text> for String {
 /// as JSON writes them (`12.5`, `1.0`, `1e+100`), and `NaN`, `inf`, `-inf`
 /// for the floats JSON cannot hold. (No `f32`: widened, `0.1f32` would read
 /// `0.10000000149011612`; convert it as you mean it.)
-pub trait Piece {
+///
+/// Sealed: [`Text`] trusts every piece to write UTF-8, so only the crate's
+/// own kinds are pieces; write anything else as a `str` first.
+pub trait Piece: sealed::Sealed {
     /// Appends the piece, as UTF-8, to `out`.
     fn write_to(&self, out: &mut Vec<u8>);
+}
+
+mod sealed {
+    /// What may be a [`Piece`](super::Piece).
+    pub trait Sealed {}
+    impl<P: Sealed + ?Sized> Sealed for &P {}
+    impl Sealed for str {}
+    impl Sealed for alloc::string::String {}
+    impl Sealed for alloc::borrow::Cow<'_, str> {}
+    impl Sealed for super::Text {}
+    impl Sealed for char {}
+    impl Sealed for f64 {}
+    macro_rules! sealed {
+        ($($t:ty),*) => {$(impl Sealed for $t {})*};
+    }
+    sealed!(u8, u16, u32, usize, u64, i8, i16, i32, i64, isize);
 }
 
 impl<P: Piece + ?Sized> Piece for &P {

@@ -303,7 +303,8 @@ fn read_answer(line: &str) -> Result<Called, String> {
 }
 
 fn raw_text(value: Value<'_>) -> String {
-    crate::platform::validated_str(value.raw()).to_owned()
+    // SAFETY: the raw text of a value of the validated answer line.
+    unsafe { crate::platform::validated_str(value.raw()) }.to_owned()
 }
 
 /// The worker's answer to `request_json`, from `handler`'s response.
@@ -422,6 +423,8 @@ fn read_request(request_json: &[u8]) -> Result<HttpRequest, String> {
         save_to,
         follow_redirects: request.get("follow_redirects").and_then(|f| f.as_bool()).unwrap_or(true),
         timeout_ms: request.get("timeout_ms").and_then(|t| t.as_u64()),
-        json: crate::platform::validated_str(request_json).to_owned(),
+        // SAFETY: `read_request` parsed `request_json` as JSON, which
+        // validated it as UTF-8.
+        json: unsafe { crate::platform::validated_str(request_json) }.to_owned(),
     })
 }

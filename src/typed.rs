@@ -70,7 +70,8 @@ pub fn call<I: Deserialize, O: Serialize>(
     tool: impl FnOnce(I) -> Result<O, ToolError>,
 ) -> Result<Reply, ToolError> {
     let text = match args.object() {
-        Some(object) => crate::platform::validated_str(object.as_value().raw()),
+        // SAFETY: the raw text of a validated JSON object.
+        Some(object) => unsafe { crate::platform::validated_str(object.as_value().raw()) },
         None => "{}",
     };
     let input = json::from_str::<I>(text).map_err(|_| ToolError::invalid_input(&[MISMATCH]))?;

@@ -635,11 +635,13 @@ impl<'a> Str<'a> {
     /// The unescaped value; borrowed when there is nothing to unescape.
     pub fn to_str(&self) -> Cow<'a, str> {
         if self.is_plain() {
-            return Cow::Borrowed(crate::platform::validated_str(self.raw));
+            // SAFETY: a plain string's bytes are validated JSON string bytes.
+            return Cow::Borrowed(unsafe { crate::platform::validated_str(self.raw) });
         }
         let mut out = Vec::new();
         unescape_into(&mut out, self.raw);
-        Cow::Owned(crate::platform::validated_string(out))
+        // SAFETY: validated UTF-8 runs plus whole code points.
+        Cow::Owned(unsafe { crate::platform::validated_string(out) })
     }
 }
 

@@ -34,24 +34,26 @@ pub mod http_raw;
 
 use alloc::vec::Vec;
 
-/// `b` as a `str`, without checking it again: `b` comes from JSON text the
-/// reader has validated (its strings are proven UTF-8, escapes decode to
-/// whole code points). Skipping the re-check keeps `core::str::from_utf8`
-/// out of modules.
-pub(crate) fn validated_str(b: &[u8]) -> &str {
+/// `b` as a `str`, without checking it again. Skipping the re-check keeps
+/// `core::str::from_utf8` out of modules; debug builds still check.
+///
+/// # Safety
+/// `b` must be UTF-8: bytes of JSON text the reader has validated (its
+/// strings are proven UTF-8, escapes decode to whole code points), or text
+/// joined from `str`s and ASCII.
+pub(crate) unsafe fn validated_str(b: &[u8]) -> &str {
     debug_assert!(core::str::from_utf8(b).is_ok());
-    // SAFETY: callers pass only bytes of validated JSON strings or numbers,
-    // which are UTF-8 (see `json::read::validate`).
+    // SAFETY: the caller's promise, above.
     unsafe { core::str::from_utf8_unchecked(b) }
 }
 
-/// As [`validated_str`], for decoded string contents and text the crate
-/// wrote itself.
-pub(crate) fn validated_string(b: alloc::vec::Vec<u8>) -> alloc::string::String {
+/// As [`validated_str`], for an owned buffer.
+///
+/// # Safety
+/// As [`validated_str`]: `b` must be UTF-8.
+pub(crate) unsafe fn validated_string(b: alloc::vec::Vec<u8>) -> alloc::string::String {
     debug_assert!(core::str::from_utf8(&b).is_ok());
-    // SAFETY: callers pass the decoded value of a validated JSON string
-    // (validated UTF-8 runs plus whole code points from `push_utf8`), or
-    // ASCII the crate wrote (digits, fixed words).
+    // SAFETY: the caller's promise, above.
     unsafe { alloc::string::String::from_utf8_unchecked(b) }
 }
 

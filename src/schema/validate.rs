@@ -145,7 +145,9 @@ fn fail(path: &Path<'_, '_>, broken: Broken<'_>) -> ToolError {
             put(&mut text, limit.tail);
         }
     }
-    ToolError::new(crate::platform::validated_string(text))
+    // SAFETY: `text` is joined from `str`s, the JSON pointer's validated
+    // keys and ASCII digits.
+    ToolError::new(unsafe { crate::platform::validated_string(text) })
 }
 
 /// An array's elements, or the value alone when it is not an array.
