@@ -1,0 +1,318 @@
+//! The `rates` package: currency conversion over an HTTP JSON API
+//! (`GET {api}/latest?base=FROM`, Frankfurter's shape by default), and a
+//! history of the conversions kept in the session volume, where it outlives
+//! the call that wrote it (each call is a fresh instance).
+//!
+//! Unknown input members are refused by hand (`only`) rather than with
+//! `validated!`: the tools check few rules, and the validator would cost
+//! about 8.6 KB of a module that should stay small (README, "Typed tools").
+#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+
+extern crate alloc;
+
+use alloc::vec::Vec;
+
+use subako_tiny::args::must_be;
+use subako_tiny::fs::{self, errno};
+use subako_tiny::http::Request;
+use subako_tiny::json::{self, Object};
+use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError, text};
+
+/// Where rates come from when the call names no `api`.
+const DEFAULT_API: &str = "https://api.frankfurter.app";
+/// This package's own directory in the session volume.
+const DIR: &str = "/volume/tmp/rates";
+/// One successful conversion per line, as `convert` answered it.
+const HISTORY: &str = "/volume/tmp/rates/history.jsonl";
+
+/// Refuses a member the schema does not name (`additionalProperties: false`).
+fn only(args: &Args<'_>, known: &[&str]) -> Result<(), ToolError> {
+    for (key, _) in args.object().iter().flat_map(Object::iter) {
+        let key = key.to_str();
+        if !known.contains(&&*key) {
+            return Err(ToolError::invalid_input(&["unknown field `", &key, "`"]));
+        }
+    }
+    Ok(())
+}
+
+/// A currency code: three uppercase ASCII letters.
+fn currency<'a>(args: &Args<'a>, field: &str) -> Result<alloc::borrow::Cow<'a, str>, ToolError> {
+    let code = args.str(field)?;
+    if code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase()) {
+        Ok(code)
+    } else {
+        Err(must_be(field, "three uppercase letters, such as EUR"))
+    }
+}
+
+fn convert(args: &Args<'_>) -> Result<Reply, ToolError> {
+    only(args, &["amount", "from", "to", "api"])?;
+    let amount = args.float("amount")?;
+    if !(amount > 0.0 && amount <= 1e12) {
+        return Err(must_be("amount", "a number above 0 and at most 1000000000000"));
+    }
+    let from = currency(args, "from")?;
+    let to = currency(args, "to")?;
+    let api = args.opt_str("api")?;
+    let api = api.as_deref().unwrap_or(DEFAULT_API);
+    let url = [api.strip_suffix('/').unwrap_or(api), "/latest?base=", &from].concat();
+
+    let response = Request::get(&url).header("accept", "application/json").timeout_ms(10_000).send()?;
+    if !(200..300).contains(&response.status) {
+        return Err(text!("rates API answered ", response.status, " for ", url).into());
+    }
+    let answer = json::parse(response.text().unwrap_or("").as_bytes())
+        .ok()
+        .and_then(|v| v.as_object())
+        .ok_or_else(|| ToolError::from(text!("rates API answered something that is not a JSON object for ", url)))?;
+    let rates = answer
+        .get("rates")
+        .and_then(|v| v.as_object())
+        .ok_or_else(|| ToolError::from(text!("no `rates` object in the answer for ", url)))?;
+    // The API leaves the base out of its rates: FROM to FROM is 1.
+    let rate = match rates.get(&to).and_then(|v| v.as_f64()) {
+        Some(rate) if rate.is_finite() && rate > 0.0 => rate,
+        None if from == to => 1.0,
+        _ => return Err(text!("no rate for \"", to, "\" in the answer").into()),
+    };
+    let date = answer.get("date").and_then(|v| v.as_str()).map(|s| s.to_str()).unwrap_or_default();
+
+    let mut out = JsonWriter::new();
+    out.begin_object().key("amount").float(amount).key("from").string(&from).key("to").string(&to);
+    out.key("rate").float(rate).key("result").float(amount * rate).key("date").string(&date).end_object();
+
+    let mut line = out.as_bytes().to_vec();
+    line.push(b'\n');
+    fs::create_dir_all(DIR).and_then(|()| fs::append(HISTORY, &line)).map_err(|e| {
+        ToolError::from_parts(&["converted, but the history could not be written: ", &e.message()])
+    })?;
+    Ok(Reply::json(out))
+}
+
+fn history(args: &Args<'_>) -> Result<Reply, ToolError> {
+    only(args, &["limit"])?;
+    let limit = args.opt_int("limit", 1, 100)?.unwrap_or(10) as usize;
+    let text = match fs::read(HISTORY) {
+        Ok(text) => text,
+        // No conversion yet.
+        Err(e) if e.errno() == Some(errno::NOENT) => Vec::new(),
+        Err(e) => return Err(e.into()),
+    };
+    // Whole JSON lines only: a write cut short by a full volume is skipped.
+    let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').filter(|l| json::parse(l).is_ok()).collect();
+    let mut out = JsonWriter::new();
+    out.begin_object().key("entries").begin_array();
+    for line in &lines[lines.len().saturating_sub(limit)..] {
+        out.raw(line);
+    }
+    out.end_array().end_object();
+    Ok(Reply::json(out))
+}
+
+pub const PACKAGE: Package = Package::new(
+    "rates",
+    env!("CARGO_PKG_VERSION"),
+    "Converts currencies at the day's rates, and remembers the conversions of the session.",
+    &[
+        Tool {
+            name: "convert",
+            description: "Convert an amount from one currency to another at the latest rate, and add it to the history.",
+            input_schema: r#"{
+                "properties": {
+                    "amount": {"description": "How much of `from` to convert.", "type": "number", "exclusiveMinimum": 0, "maximum": 1e12},
+                    "from": {"description": "The currency to convert from: an ISO 4217 code such as EUR.", "type": "string", "pattern": "^[A-Z]{3}$"},
+                    "to": {"description": "The currency to convert to: an ISO 4217 code such as USD.", "type": "string", "pattern": "^[A-Z]{3}$"},
+                    "api": {"description": "The rates API's base URL (default https://api.frankfurter.app); the host must be one the function's network setting allows.", "type": "string"}
+                },
+                "required": ["amount", "from", "to"],
+                "additionalProperties": false,
+                "type": "object"
+            }"#,
+            output_schema: Some(
+                r#"{
+                "properties": {
+                    "amount": {"type": "number"},
+                    "from": {"type": "string"},
+                    "to": {"type": "string"},
+                    "rate": {"description": "How many `to` one `from` buys.", "type": "number"},
+                    "result": {"description": "amount × rate.", "type": "number"},
+                    "date": {"description": "The day the rate is for, as the API gives it.", "type": "string"}
+                },
+                "required": ["amount", "from", "to", "rate", "result", "date"],
+                "type": "object"
+            }"#,
+            ),
+            run: convert,
+        },
+        Tool {
+            name: "history",
+            description: "The session's latest conversions, oldest first.",
+            input_schema: r#"{
+                "properties": {
+                    "limit": {"description": "How many conversions, counting back from the latest (default 10).", "type": "integer", "minimum": 1, "maximum": 100}
+                },
+                "additionalProperties": false,
+                "type": "object"
+            }"#,
+            output_schema: Some(
+                r#"{"properties": {"entries": {"description": "What `convert` answered, one entry per conversion.", "type": "array", "items": {"type": "object"}}}, "required": ["entries"], "type": "object"}"#,
+            ),
+            run: history,
+        },
+    ],
+);
+
+subako_tiny::main!(PACKAGE);
+
+/// The tools on the host: each request answered by the test
+/// (`subako_tiny::testing::call_with_http`) through the crate's real answer
+/// parser, and the session volume a temporary directory (`fs::mount`; the
+/// mounts are the test thread's own).
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use subako_tiny::http::{HttpErrorKind, Method, Response};
+    use subako_tiny::testing::{self, Called};
+
+    use super::PACKAGE;
+
+    const LATEST: &str = r#"{"amount":1.0,"base":"EUR","date":"2026-12-01","rates":{"USD":1.0512,"JPY":158.3}}"#;
+
+    /// A fresh directory mounted as /volume/tmp for this test's thread.
+    fn volume(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("subako-tiny-rates-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        subako_tiny::fs::mount("/volume/tmp", &dir);
+        dir
+    }
+
+    fn convert(arguments: &str, status: u16, body: &str) -> Called {
+        testing::call_with_http(&PACKAGE, "convert", arguments, |_| Ok(Response::inline(status, body)))
+    }
+
+    fn error(called: &Called) -> &str {
+        assert!(called.is_error(), "{}", called.line());
+        called.text()
+    }
+
+    #[test]
+    fn convert_asks_the_api_and_records_the_conversion() {
+        let dir = volume("convert");
+        let mut requests = 0;
+        let arguments = r#"{"amount": 2, "from": "EUR", "to": "USD", "api": "http://127.0.0.1:9/"}"#;
+        let called = testing::call_with_http(&PACKAGE, "convert", arguments, |request| {
+            requests += 1;
+            assert_eq!(request.method, Method::Get);
+            assert_eq!(request.url, "http://127.0.0.1:9/latest?base=EUR");
+            assert_eq!(request.header("accept"), Some("application/json"));
+            Ok(Response::inline(200, LATEST).with_header("content-type", "application/json"))
+        });
+        assert_eq!(requests, 1);
+        assert!(!called.is_error(), "{}", called.line());
+        let expected = r#"{"amount":2.0,"from":"EUR","to":"USD","rate":1.0512,"result":2.1024,"date":"2026-12-01"}"#;
+        assert_eq!(called.structured(), Some(expected));
+        assert_eq!(std::fs::read_to_string(dir.join("rates/history.jsonl")).unwrap(), [expected, "\n"].concat());
+
+        // The default API, a base to itself, and the history of both.
+        let called = testing::call_with_http(&PACKAGE, "convert", r#"{"amount": 0.5, "from": "EUR", "to": "EUR"}"#, |request| {
+            assert_eq!(request.url, "https://api.frankfurter.app/latest?base=EUR");
+            Ok(Response::inline(200, LATEST))
+        });
+        assert_eq!(called.structured(), Some(r#"{"amount":0.5,"from":"EUR","to":"EUR","rate":1.0,"result":0.5,"date":"2026-12-01"}"#));
+        let history = testing::call(&PACKAGE, "history", "{}");
+        assert_eq!(
+            history.structured(),
+            Some([r#"{"entries":["#, expected, r#",{"amount":0.5,"from":"EUR","to":"EUR","rate":1.0,"result":0.5,"date":"2026-12-01"}]}"#].concat().as_str())
+        );
+        let last = testing::call(&PACKAGE, "history", r#"{"limit": 1}"#);
+        assert!(last.structured().unwrap().starts_with(r#"{"entries":[{"amount":0.5,"#), "{}", last.line());
+        subako_tiny::fs::unmount("/volume/tmp");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_status_that_is_not_2xx_names_it_and_the_url() {
+        let called = convert(r#"{"amount": 1, "from": "EUR", "to": "USD", "api": "https://h"}"#, 503, "busy");
+        assert_eq!(error(&called), "rates API answered 503 for https://h/latest?base=EUR");
+    }
+
+    #[test]
+    fn a_body_that_is_not_json_is_an_error() {
+        let arguments = r#"{"amount": 1, "from": "EUR", "to": "USD", "api": "https://h"}"#;
+        for body in ["<html>oops</html>", r#"{"rates": "#, "[1, 2]"] {
+            assert_eq!(
+                error(&convert(arguments, 200, body)),
+                "rates API answered something that is not a JSON object for https://h/latest?base=EUR",
+                "{body}"
+            );
+        }
+        assert_eq!(
+            error(&convert(arguments, 200, r#"{"base": "EUR", "rates": [1.05]}"#)),
+            "no `rates` object in the answer for https://h/latest?base=EUR"
+        );
+    }
+
+    #[test]
+    fn a_currency_missing_from_the_answer_is_named() {
+        let called = convert(r#"{"amount": 1, "from": "EUR", "to": "XYZ"}"#, 200, LATEST);
+        assert_eq!(error(&called), r#"no rate for "XYZ" in the answer"#);
+        let called = convert(r#"{"amount": 1, "from": "EUR", "to": "USD"}"#, 200, r#"{"rates": {"USD": "1.05"}}"#);
+        assert_eq!(error(&called), r#"no rate for "USD" in the answer"#);
+    }
+
+    #[test]
+    fn bad_input_is_refused_before_any_request() {
+        let cases = [
+            (r#"{"amount": 1, "from": "EUR", "to": "USD", "extra": 1}"#, "invalid input: unknown field `extra`"),
+            (r#"{"from": "EUR", "to": "USD"}"#, "invalid input: missing field `amount`"),
+            (r#"{"amount": 0, "from": "EUR", "to": "USD"}"#, "invalid input: `amount` must be a number above 0 and at most 1000000000000"),
+            (r#"{"amount": 1e13, "from": "EUR", "to": "USD"}"#, "invalid input: `amount` must be a number above 0 and at most 1000000000000"),
+            (r#"{"amount": "1", "from": "EUR", "to": "USD"}"#, "invalid input: `amount` must be a number"),
+            (r#"{"amount": 1, "from": "eur", "to": "USD"}"#, "invalid input: `from` must be three uppercase letters, such as EUR"),
+            (r#"{"amount": 1, "from": "EUR", "to": "US"}"#, "invalid input: `to` must be three uppercase letters, such as EUR"),
+            (r#"{"amount": 1, "from": "EUR", "to": "USD", "api": 7}"#, "invalid input: `api` must be a string"),
+        ];
+        for (arguments, message) in cases {
+            let called = testing::call_with_http(&PACKAGE, "convert", arguments, |_| panic!("no request expected"));
+            assert_eq!(error(&called), message, "{arguments}");
+        }
+        assert_eq!(error(&testing::call(&PACKAGE, "history", r#"{"limit": 0}"#)), "invalid input: `limit` must be an integer from 1 to 100");
+        assert_eq!(error(&testing::call(&PACKAGE, "history", r#"{"n": 1}"#)), "invalid input: unknown field `n`");
+    }
+
+    #[test]
+    fn http_failures_are_the_crates_errors() {
+        let called = testing::call_with_http(&PACKAGE, "convert", r#"{"amount": 1, "from": "EUR", "to": "USD"}"#, |_| {
+            Err(HttpErrorKind::HostNotAllowed.into())
+        });
+        assert_eq!(error(&called), "HTTP request failed (host_not_allowed): the HTTP hook answered host_not_allowed");
+    }
+
+    #[test]
+    fn history_is_empty_before_any_conversion_and_a_write_error_is_readable() {
+        let dir = volume("history");
+        assert_eq!(testing::call(&PACKAGE, "history", "{}").structured(), Some(r#"{"entries":[]}"#));
+        // A cut-short line (a full volume) is skipped; limit counts back from the latest.
+        let lines: String = (1..=12).map(|i| format!("{{\"amount\":{i}}}\n")).collect();
+        std::fs::create_dir_all(dir.join("rates")).unwrap();
+        std::fs::write(dir.join("rates/history.jsonl"), lines + "{\"amount\":1").unwrap();
+        let called = testing::call(&PACKAGE, "history", "{}");
+        let ten: Vec<String> = (3..=12).map(|i| format!("{{\"amount\":{i}}}")).collect();
+        assert_eq!(called.structured().unwrap(), format!("{{\"entries\":[{}]}}", ten.join(",")));
+        // Where the directory should be, a file: the write fails, readably.
+        std::fs::remove_dir_all(dir.join("rates")).unwrap();
+        std::fs::write(dir.join("rates"), "not a directory").unwrap();
+        let called = convert(r#"{"amount": 1, "from": "EUR", "to": "USD"}"#, 200, LATEST);
+        let message = error(&called);
+        assert!(
+            message.starts_with("converted, but the history could not be written: create directory /volume/tmp/rates: "),
+            "{message}"
+        );
+        assert!(error(&testing::call(&PACKAGE, "history", "{}")).starts_with("read /volume/tmp/rates/history.jsonl: "));
+        subako_tiny::fs::unmount("/volume/tmp");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
