@@ -829,19 +829,7 @@ fn cli_call_prints_the_result_in_the_module_s_key_order() {
 "#;
     let dir = tempfile::tempdir().unwrap();
     let wasm = dir.path().join("m.wasm");
-    let wat = wat::parse_str(format!(
-        r#"(module
-  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
-  (memory (export "memory") 1)
-  (data (i32.const 1024) "{}")
-  (func (export "_start")
-    (i32.store (i32.const 0) (i32.const 1024))
-    (i32.store (i32.const 4) (i32.const {}))
-    (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 16)))))"#,
-        lit(answer.as_bytes()),
-        answer.len()
-    ))
-    .unwrap();
+    let wat = wat::parse_str(writer_wat(answer)).unwrap();
     std::fs::write(&wasm, wat).unwrap();
     let (code, out, err) = cli(&["call", wasm.to_str().unwrap(), "greet", "--package", "t"]);
     assert_eq!(code, 0, "{err}");
