@@ -166,7 +166,10 @@ mod tests {
             assert_eq!(request.header("accept"), Some("application/json"));
             assert_eq!(request.header("x-note"), Some("café"));
             assert_eq!(request.body, HttpBody::Text("one \"order\"".into()));
-            assert_eq!((request.save_to.as_deref(), request.timeout_ms, request.follow_redirects), (None, Some(5000), true));
+            assert_eq!(
+                (request.save_to.as_deref(), request.timeout_ms, request.follow_redirects),
+                (None, Some(5000), true)
+            );
             Ok(Response::inline(201, r#"{"id":7}"#).with_header("Content-Type", "application/json"))
         });
         assert_eq!(requests, 1);
@@ -206,7 +209,10 @@ mod tests {
             assert_eq!(request.save_to.as_deref(), Some("/volume/tmp/page.html"));
             Ok(Response::inline(200, "<p>hi</p>"))
         });
-        assert_eq!(called.structured(), Some(r#"{"status":200,"headers":{},"path":"/volume/tmp/page.html","bytes":9}"#));
+        assert_eq!(
+            called.structured(),
+            Some(r#"{"status":200,"headers":{},"path":"/volume/tmp/page.html","bytes":9}"#)
+        );
         assert_eq!(std::fs::read_to_string(dir.join("page.html")).unwrap(), "<p>hi</p>");
         subako_tiny::fs::unmount("/volume/tmp");
         std::fs::remove_dir_all(&dir).unwrap();

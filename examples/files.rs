@@ -31,19 +31,13 @@ fn file_name<'a>(args: &Args<'a>) -> Result<Cow<'a, str>, ToolError> {
         || bytes.iter().any(|&b| b == b'/' || b == 0)
         || bytes.windows(2).any(|pair| pair == b"..");
     if refused {
-        return Err(ToolError::invalid_input(&[
-            "`name` must be a file name: not empty, without `/` or `..`",
-        ]));
+        return Err(ToolError::invalid_input(&["`name` must be a file name: not empty, without `/` or `..`"]));
     }
     Ok(name)
 }
 
 fn dir(args: &Args<'_>) -> Result<&'static str, ToolError> {
-    Ok(if args.opt_bool("keep")?.unwrap_or(false) {
-        KEPT_DIR
-    } else {
-        SESSION_DIR
-    })
+    Ok(if args.opt_bool("keep")?.unwrap_or(false) { KEPT_DIR } else { SESSION_DIR })
 }
 
 fn save(args: &Args<'_>) -> Result<Reply, ToolError> {
@@ -54,12 +48,7 @@ fn save(args: &Args<'_>) -> Result<Reply, ToolError> {
     let path = [dir, "/", &name].concat();
     fs::write(&path, text.as_bytes())?;
     let mut out = JsonWriter::new();
-    out.begin_object()
-        .key("path")
-        .string(&path)
-        .key("bytes")
-        .uint(text.len() as u64)
-        .end_object();
+    out.begin_object().key("path").string(&path).key("bytes").uint(text.len() as u64).end_object();
     Ok(Reply::json(out))
 }
 
@@ -192,15 +181,11 @@ mod tests {
 
     #[test]
     fn save_list_load_and_templates() {
-        let volume =
-            std::env::temp_dir().join(format!("subako-tiny-files-example-{}", std::process::id()));
+        let volume = std::env::temp_dir().join(format!("subako-tiny-files-example-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&volume);
         std::fs::create_dir_all(&volume).unwrap();
         subako_tiny::fs::mount("/volume/tmp", &volume);
-        subako_tiny::fs::mount(
-            "/package",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/examples/assets/files"),
-        );
+        subako_tiny::fs::mount("/package", concat!(env!("CARGO_MANIFEST_DIR"), "/examples/assets/files"));
 
         assert!(call("list", "{}").contains(r#""structuredContent":{"names":[]}"#));
         assert!(
@@ -208,24 +193,15 @@ mod tests {
                 .contains(r#"{"path":"/volume/tmp/files/b.txt","bytes":3}"#)
         );
         call("save", r#"{"name":"a.txt","text":"ay"}"#);
-        assert_eq!(
-            std::fs::read_to_string(volume.join("files/b.txt")).unwrap(),
-            "bee"
-        );
+        assert_eq!(std::fs::read_to_string(volume.join("files/b.txt")).unwrap(), "bee");
         assert!(call("list", "{}").contains(r#"{"names":["a.txt","b.txt"]}"#));
+        assert!(call("load", r#"{"name":"b.txt"}"#).contains(r#""structuredContent":{"text":"bee"}"#));
         assert!(
-            call("load", r#"{"name":"b.txt"}"#).contains(r#""structuredContent":{"text":"bee"}"#)
-        );
-        assert!(
-            call("load", r#"{"name":"c.txt"}"#)
-                .contains("read /volume/tmp/files/c.txt: no such file or directory")
+            call("load", r#"{"name":"c.txt"}"#).contains("read /volume/tmp/files/c.txt: no such file or directory")
         );
         assert!(call("load", r#"{"name":"../x"}"#).contains(r#""isError":true"#));
         assert!(call("template", r#"{"name":"greeting"}"#).contains("Hello"));
-        assert!(
-            call("save", r#"{"name":"k","text":"x","keep":true}"#)
-                .contains("/volume/data is not mounted")
-        );
+        assert!(call("save", r#"{"name":"k","text":"x","keep":true}"#).contains("/volume/data is not mounted"));
         let _ = std::fs::remove_dir_all(&volume);
     }
 }

@@ -73,20 +73,9 @@ impl Label {
         let glyphs = text
             .chars()
             .take(fit)
-            .map(|c| {
-                if (' '..='~').contains(&c) {
-                    c as u8 - b' '
-                } else {
-                    b'?' - b' '
-                }
-            })
+            .map(|c| if (' '..='~').contains(&c) { c as u8 - b' ' } else { b'?' - b' ' })
             .collect();
-        Label {
-            x: 0,
-            y: 0,
-            scale,
-            glyphs,
-        }
+        Label { x: 0, y: 0, scale, glyphs }
     }
 
     /// `x` at scale 1, or nothing if it does not fit whole in `max_width`.
@@ -215,17 +204,7 @@ impl Chart {
                 }
             })
             .collect();
-        Chart {
-            width,
-            height,
-            left,
-            right,
-            top,
-            bottom,
-            zero,
-            bars,
-            labels,
-        }
+        Chart { width, height, left, right, top, bottom, zero, bars, labels }
     }
 
     /// Row `y` of the picture, as palette indexes.
@@ -233,12 +212,7 @@ impl Chart {
         row.fill(BACKGROUND);
         for bar in &self.bars {
             if y >= bar.top && y < bar.bottom {
-                fill(
-                    row,
-                    bar.left,
-                    bar.right,
-                    if bar.negative { NEGATIVE_BAR } else { BAR },
-                );
+                fill(row, bar.left, bar.right, if bar.negative { NEGATIVE_BAR } else { BAR });
             }
         }
         if y >= self.top && y <= self.bottom {
@@ -281,19 +255,12 @@ fn file_stem(title: Option<&str>) -> String {
         let unsafe_here = c == '/' || c == '\\' || c.is_control() || (stem.is_empty() && c == '.');
         stem.push(if unsafe_here { '_' } else { c });
     }
-    if stem.trim().is_empty() {
-        String::from("plot")
-    } else {
-        stem
-    }
+    if stem.trim().is_empty() { String::from("plot") } else { stem }
 }
 
 /// The `n` in `<stem>-<n>.png`, for a name of that form.
 fn file_number(name: &str, stem: &str) -> Option<u64> {
-    let digits = name
-        .strip_prefix(stem)?
-        .strip_prefix('-')?
-        .strip_suffix(".png")?;
+    let digits = name.strip_prefix(stem)?.strip_prefix('-')?.strip_suffix(".png")?;
     if digits.is_empty() || digits.len() > 18 || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
@@ -303,11 +270,7 @@ fn file_number(name: &str, stem: &str) -> Option<u64> {
 /// A new file `<stem>-<n>.png`, numbered past those already in `DIR`.
 fn new_plot_file(stem: &str) -> Result<(fs::File, String), ToolError> {
     fs::create_dir_all(DIR)?;
-    let mut n = fs::read_dir(DIR)?
-        .iter()
-        .filter_map(|name| file_number(name, stem))
-        .max()
-        .unwrap_or(0);
+    let mut n = fs::read_dir(DIR)?.iter().filter_map(|name| file_number(name, stem)).max().unwrap_or(0);
     loop {
         n += 1;
         let mut path = Vec::from([DIR, "/", stem, "-"].concat());
@@ -325,12 +288,7 @@ fn new_plot_file(stem: &str) -> Result<(fs::File, String), ToolError> {
 
 /// Encodes `chart` into `file`; its size in bytes.
 fn write_png(chart: &Chart, file: fs::File) -> Result<u64, ToolError> {
-    let mut png = Writer::new(
-        file,
-        chart.width as u32,
-        chart.height as u32,
-        Color::Indexed(&PALETTE),
-    )?;
+    let mut png = Writer::new(file, chart.width as u32, chart.height as u32, Color::Indexed(&PALETTE))?;
     let mut row = alloc::vec![BACKGROUND; chart.width as usize];
     for y in 0..chart.height {
         chart.draw_row(&mut row, y);
@@ -412,8 +370,7 @@ mod tests {
 
     #[test]
     fn draws_a_png_into_the_mounted_volume() {
-        let volume =
-            std::env::temp_dir().join(format!("subako-tiny-plot-example-{}", std::process::id()));
+        let volume = std::env::temp_dir().join(format!("subako-tiny-plot-example-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&volume);
         std::fs::create_dir_all(&volume).unwrap();
         subako_tiny::fs::mount("/volume/tmp", &volume);
@@ -421,10 +378,7 @@ mod tests {
         let (out, code) = subako_tiny::execute(&PACKAGE, &["plot"], line.as_bytes());
         assert_eq!(code, 0);
         let out = String::from_utf8(out).unwrap();
-        assert!(
-            out.contains(r#""uri":"volume:///tmp/plot/plot-1.png""#),
-            "{out}"
-        );
+        assert!(out.contains(r#""uri":"volume:///tmp/plot/plot-1.png""#), "{out}");
         let bytes = std::fs::read(volume.join("plot/plot-1.png")).unwrap();
         let decoder = png::Decoder::new(&bytes[..]);
         let mut reader = decoder.read_info().unwrap();

@@ -84,9 +84,9 @@ fn convert(args: &Args<'_>) -> Result<Reply, ToolError> {
 
     let mut line = out.as_bytes().to_vec();
     line.push(b'\n');
-    fs::create_dir_all(DIR).and_then(|()| fs::append(HISTORY, &line)).map_err(|e| {
-        ToolError::from_parts(&["converted, but the history could not be written: ", &e.message()])
-    })?;
+    fs::create_dir_all(DIR)
+        .and_then(|()| fs::append(HISTORY, &line))
+        .map_err(|e| ToolError::from_parts(&["converted, but the history could not be written: ", &e.message()]))?;
     Ok(Reply::json(out))
 }
 
@@ -217,15 +217,27 @@ mod tests {
         assert_eq!(std::fs::read_to_string(dir.join("rates/history.jsonl")).unwrap(), [expected, "\n"].concat());
 
         // The default API, a base to itself, and the history of both.
-        let called = testing::call_with_http(&PACKAGE, "convert", r#"{"amount": 0.5, "from": "EUR", "to": "EUR"}"#, |request| {
-            assert_eq!(request.url, "https://api.frankfurter.app/latest?base=EUR");
-            Ok(Response::inline(200, LATEST))
-        });
-        assert_eq!(called.structured(), Some(r#"{"amount":0.5,"from":"EUR","to":"EUR","rate":1.0,"result":0.5,"date":"2026-12-01"}"#));
+        let called =
+            testing::call_with_http(&PACKAGE, "convert", r#"{"amount": 0.5, "from": "EUR", "to": "EUR"}"#, |request| {
+                assert_eq!(request.url, "https://api.frankfurter.app/latest?base=EUR");
+                Ok(Response::inline(200, LATEST))
+            });
+        assert_eq!(
+            called.structured(),
+            Some(r#"{"amount":0.5,"from":"EUR","to":"EUR","rate":1.0,"result":0.5,"date":"2026-12-01"}"#)
+        );
         let history = testing::call(&PACKAGE, "history", "{}");
         assert_eq!(
             history.structured(),
-            Some([r#"{"entries":["#, expected, r#",{"amount":0.5,"from":"EUR","to":"EUR","rate":1.0,"result":0.5,"date":"2026-12-01"}]}"#].concat().as_str())
+            Some(
+                [
+                    r#"{"entries":["#,
+                    expected,
+                    r#",{"amount":0.5,"from":"EUR","to":"EUR","rate":1.0,"result":0.5,"date":"2026-12-01"}]}"#
+                ]
+                .concat()
+                .as_str()
+            )
         );
         let last = testing::call(&PACKAGE, "history", r#"{"limit": 1}"#);
         assert!(last.structured().unwrap().starts_with(r#"{"entries":[{"amount":0.5,"#), "{}", last.line());
@@ -268,26 +280,42 @@ mod tests {
         let cases = [
             (r#"{"amount": 1, "from": "EUR", "to": "USD", "extra": 1}"#, "invalid input: unknown field `extra`"),
             (r#"{"from": "EUR", "to": "USD"}"#, "invalid input: missing field `amount`"),
-            (r#"{"amount": 0, "from": "EUR", "to": "USD"}"#, "invalid input: `amount` must be a number above 0 and at most 1000000000000"),
-            (r#"{"amount": 1e13, "from": "EUR", "to": "USD"}"#, "invalid input: `amount` must be a number above 0 and at most 1000000000000"),
+            (
+                r#"{"amount": 0, "from": "EUR", "to": "USD"}"#,
+                "invalid input: `amount` must be a number above 0 and at most 1000000000000",
+            ),
+            (
+                r#"{"amount": 1e13, "from": "EUR", "to": "USD"}"#,
+                "invalid input: `amount` must be a number above 0 and at most 1000000000000",
+            ),
             (r#"{"amount": "1", "from": "EUR", "to": "USD"}"#, "invalid input: `amount` must be a number"),
-            (r#"{"amount": 1, "from": "eur", "to": "USD"}"#, "invalid input: `from` must be three uppercase letters, such as EUR"),
-            (r#"{"amount": 1, "from": "EUR", "to": "US"}"#, "invalid input: `to` must be three uppercase letters, such as EUR"),
+            (
+                r#"{"amount": 1, "from": "eur", "to": "USD"}"#,
+                "invalid input: `from` must be three uppercase letters, such as EUR",
+            ),
+            (
+                r#"{"amount": 1, "from": "EUR", "to": "US"}"#,
+                "invalid input: `to` must be three uppercase letters, such as EUR",
+            ),
             (r#"{"amount": 1, "from": "EUR", "to": "USD", "api": 7}"#, "invalid input: `api` must be a string"),
         ];
         for (arguments, message) in cases {
             let called = testing::call_with_http(&PACKAGE, "convert", arguments, |_| panic!("no request expected"));
             assert_eq!(error(&called), message, "{arguments}");
         }
-        assert_eq!(error(&testing::call(&PACKAGE, "history", r#"{"limit": 0}"#)), "invalid input: `limit` must be an integer from 1 to 100");
+        assert_eq!(
+            error(&testing::call(&PACKAGE, "history", r#"{"limit": 0}"#)),
+            "invalid input: `limit` must be an integer from 1 to 100"
+        );
         assert_eq!(error(&testing::call(&PACKAGE, "history", r#"{"n": 1}"#)), "invalid input: unknown field `n`");
     }
 
     #[test]
     fn http_failures_are_the_crates_errors() {
-        let called = testing::call_with_http(&PACKAGE, "convert", r#"{"amount": 1, "from": "EUR", "to": "USD"}"#, |_| {
-            Err(HttpErrorKind::HostNotAllowed.into())
-        });
+        let called =
+            testing::call_with_http(&PACKAGE, "convert", r#"{"amount": 1, "from": "EUR", "to": "USD"}"#, |_| {
+                Err(HttpErrorKind::HostNotAllowed.into())
+            });
         assert_eq!(error(&called), "HTTP request failed (host_not_allowed): the HTTP hook answered host_not_allowed");
     }
 
@@ -308,7 +336,8 @@ mod tests {
         let called = convert(r#"{"amount": 1, "from": "EUR", "to": "USD"}"#, 200, LATEST);
         let message = error(&called);
         assert!(
-            message.starts_with("converted, but the history could not be written: create directory /volume/tmp/rates: "),
+            message
+                .starts_with("converted, but the history could not be written: create directory /volume/tmp/rates: "),
             "{message}"
         );
         assert!(error(&testing::call(&PACKAGE, "history", "{}")).starts_with("read /volume/tmp/rates/history.jsonl: "));

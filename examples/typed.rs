@@ -20,13 +20,23 @@ fn order_total(args: &Args<'_>) -> Result<Reply, ToolError> {
     let mut sum = 0.0;
     let mut lines = 0;
     for item in args.array("items")?.iter() {
-        let item = item.as_object().map(Args::new).ok_or_else(|| ToolError::invalid_input(&["/items: each line must be an object"]))?;
+        let item = item
+            .as_object()
+            .map(Args::new)
+            .ok_or_else(|| ToolError::invalid_input(&["/items: each line must be an object"]))?;
         sum += item.int("qty", 1, 1000)? as f64 * item.float("unit_price")?;
         lines += 1;
     }
     let total = to_minor_unit(sum * discount, &currency)?;
     let mut out = JsonWriter::new();
-    out.begin_object().key("currency").string(&currency).key("lines").uint(lines).key("total").float(total).end_object();
+    out.begin_object()
+        .key("currency")
+        .string(&currency)
+        .key("lines")
+        .uint(lines)
+        .key("total")
+        .float(total)
+        .end_object();
     Ok(Reply::json(out))
 }
 

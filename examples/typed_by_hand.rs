@@ -24,7 +24,10 @@ fn order_total(args: &Args<'_>) -> Result<Reply, ToolError> {
     let mut sum = 0.0;
     let mut lines = 0;
     for item in items.iter() {
-        let item = item.as_object().map(Args::new).ok_or_else(|| ToolError::invalid_input(&["each of `items` must be an object"]))?;
+        let item = item
+            .as_object()
+            .map(Args::new)
+            .ok_or_else(|| ToolError::invalid_input(&["each of `items` must be an object"]))?;
         let sku = item.str("sku")?;
         if !(1..=32).contains(&sku.chars().count()) {
             return Err(ToolError::invalid_input(&["`sku` must be 1 to 32 characters long"]));
@@ -38,7 +41,14 @@ fn order_total(args: &Args<'_>) -> Result<Reply, ToolError> {
     }
     let total = to_minor_unit(sum * discount, &currency)?;
     let mut out = JsonWriter::new();
-    out.begin_object().key("currency").string(&currency).key("lines").uint(lines).key("total").float(total).end_object();
+    out.begin_object()
+        .key("currency")
+        .string(&currency)
+        .key("lines")
+        .uint(lines)
+        .key("total")
+        .float(total)
+        .end_object();
     Ok(Reply::json(out))
 }
 

@@ -17,8 +17,8 @@ use subako_tiny::{Package, Tool, ToolError};
 #[path = "typed/order.rs"]
 mod order;
 
-pub use order::{ORDER_TOTAL_INPUT, ORDER_TOTAL_OUTPUT};
 use order::discount;
+pub use order::{ORDER_TOTAL_INPUT, ORDER_TOTAL_OUTPUT};
 
 #[derive(Deserialize)]
 struct Order {

@@ -21,7 +21,10 @@ fn main() {
         )
     });
     let globs = include_globs(&manifest).unwrap_or_else(|| {
-        panic!("{}: no `include = [...]` in [package]: `subako-tiny new` vendors exactly what it lists", manifest_path.display())
+        panic!(
+            "{}: no `include = [...]` in [package]: `subako-tiny new` vendors exactly what it lists",
+            manifest_path.display()
+        )
     });
     let root = root.canonicalize().expect("the crate root");
     let mut files: Vec<String> = vec!["Cargo.toml".into()];
@@ -33,14 +36,19 @@ fn main() {
             println!("cargo:rerun-if-changed={}", abs.display());
             walk(&abs, dir, &mut files);
         } else {
-            assert!(!rel.contains('*') && !rel.contains('?') && !rel.contains('['), "include glob {g:?}: only `/DIR/**` and plain paths are understood here");
+            assert!(
+                !rel.contains('*') && !rel.contains('?') && !rel.contains('['),
+                "include glob {g:?}: only `/DIR/**` and plain paths are understood here"
+            );
             assert!(root.join(rel).is_file(), "include names {g:?}, which is not a file in {}", root.display());
             files.push(rel.to_string());
         }
     }
     files.sort();
     files.dedup();
-    let mut out = String::from("/// The vendored crate: (path in the crate, contents).\npub static VENDOR: &[(&str, &[u8])] = &[\n");
+    let mut out = String::from(
+        "/// The vendored crate: (path in the crate, contents).\npub static VENDOR: &[(&str, &[u8])] = &[\n",
+    );
     for f in &files {
         let abs = root.join(f);
         println!("cargo:rerun-if-changed={}", abs.display());

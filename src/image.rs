@@ -25,12 +25,7 @@ pub fn base64(bytes: &[u8]) -> String {
     match *chunks.remainder() {
         [a] => {
             let n = (a as u32) << 16;
-            out.extend_from_slice(&[
-                ALPHABET[(n >> 18) as usize & 63],
-                ALPHABET[(n >> 12) as usize & 63],
-                b'=',
-                b'=',
-            ]);
+            out.extend_from_slice(&[ALPHABET[(n >> 18) as usize & 63], ALPHABET[(n >> 12) as usize & 63], b'=', b'=']);
         }
         [a, b] => {
             let n = (a as u32) << 16 | (b as u32) << 8;
@@ -90,9 +85,6 @@ mod tests {
         let mut out = Vec::new();
         crate::reply::write_content(&mut out, &Ok(reply));
         let out = String::from_utf8(out).unwrap();
-        assert!(
-            out.ends_with(r#"{"data":"iVBORw==","mimeType":"image/png","type":"image"}]"#),
-            "{out}"
-        );
+        assert!(out.ends_with(r#"{"data":"iVBORw==","mimeType":"image/png","type":"image"}]"#), "{out}");
     }
 }

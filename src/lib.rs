@@ -42,13 +42,13 @@ extern crate alloc;
 
 pub mod args;
 pub mod fs;
-pub mod image;
 pub mod http;
+pub mod image;
 pub mod json;
 pub mod package;
-pub mod png;
 #[doc(hidden)]
 pub mod platform;
+pub mod png;
 pub mod protocol;
 pub mod rendered;
 pub mod reply;

@@ -196,7 +196,9 @@ pub const fn fault(name: &str, description: &str, tools: &[Tool]) -> Option<Mess
             let mut j = 0;
             while j < i {
                 if str_eq(tool.name, tools[j].name) {
-                    return Some(Message::new().push("tool ").push_quoted(tool.name.as_bytes()).push(" is listed twice"));
+                    return Some(
+                        Message::new().push("tool ").push_quoted(tool.name.as_bytes()).push(" is listed twice"),
+                    );
                 }
                 j += 1;
             }

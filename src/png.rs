@@ -100,16 +100,9 @@ pub struct Writer<O: Output> {
 impl<O: Output> Writer<O> {
     /// Starts an image of `width` × `height` pixels: writes the signature
     /// and the header (and palette) to `out`.
-    pub fn new(
-        mut out: O,
-        width: u32,
-        height: u32,
-        color: Color<'_>,
-    ) -> Result<Writer<O>, PngError<O::Error>> {
+    pub fn new(mut out: O, width: u32, height: u32, color: Color<'_>) -> Result<Writer<O>, PngError<O::Error>> {
         if width == 0 || height == 0 || width > i32::MAX as u32 || height > i32::MAX as u32 {
-            return Err(PngError::Invalid(
-                "width and height must be from 1 to 2^31-1",
-            ));
+            return Err(PngError::Invalid("width and height must be from 1 to 2^31-1"));
         }
         let (bytes_per_pixel, color_type, palette) = match color {
             Color::Indexed(palette) if palette.is_empty() || palette.len() > 256 => {
@@ -118,10 +111,7 @@ impl<O: Output> Writer<O> {
             Color::Indexed(palette) => (1usize, 3u8, palette),
             Color::Rgb => (3, 2, &[][..]),
         };
-        let Some(row_len) = (width as usize)
-            .checked_mul(bytes_per_pixel)
-            .filter(|&n| n < usize::MAX / 4)
-        else {
+        let Some(row_len) = (width as usize).checked_mul(bytes_per_pixel).filter(|&n| n < usize::MAX / 4) else {
             return Err(PngError::Invalid("the image is too wide"));
         };
         out.put(b"\x89PNG\r\n\x1a\n").map_err(PngError::Output)?;
@@ -164,34 +154,18 @@ impl<O: Output> Writer<O> {
         if self.rows == self.height {
             return Err(PngError::Invalid("more rows than the image's height"));
         }
-        if self.palette_len != 0
-            && self.palette_len < 256
-            && row.iter().any(|&i| i as usize >= self.palette_len)
-        {
-            return Err(PngError::Invalid(
-                "a pixel's colour is past the end of the palette",
-            ));
+        if self.palette_len != 0 && self.palette_len < 256 && row.iter().any(|&i| i as usize >= self.palette_len) {
+            return Err(PngError::Invalid("a pixel's colour is past the end of the palette"));
         }
         // Up (the difference from the row above) when its bytes are smaller
         // in sum, seen as signed: rows like the one above become zeros.
-        let cost = |bytes: &mut dyn Iterator<Item = u8>| {
-            bytes.map(|b| (b as i8).unsigned_abs() as u64).sum::<u64>()
-        };
+        let cost = |bytes: &mut dyn Iterator<Item = u8>| bytes.map(|b| (b as i8).unsigned_abs() as u64).sum::<u64>();
         let plain = cost(&mut row.iter().copied());
-        let up = cost(
-            &mut row
-                .iter()
-                .zip(&self.previous)
-                .map(|(a, b)| a.wrapping_sub(*b)),
-        );
+        let up = cost(&mut row.iter().zip(&self.previous).map(|(a, b)| a.wrapping_sub(*b)));
         self.filtered.clear();
         if up < plain {
             self.filtered.push(2);
-            self.filtered.extend(
-                row.iter()
-                    .zip(&self.previous)
-                    .map(|(a, b)| a.wrapping_sub(*b)),
-            );
+            self.filtered.extend(row.iter().zip(&self.previous).map(|(a, b)| a.wrapping_sub(*b)));
         } else {
             self.filtered.push(0);
             self.filtered.extend_from_slice(row);
@@ -223,12 +197,7 @@ impl<O: Output> Writer<O> {
 }
 
 /// A whole image at once: `pixels` holds `height` rows, top first.
-pub fn encode(
-    width: u32,
-    height: u32,
-    color: Color<'_>,
-    pixels: &[u8],
-) -> Result<Vec<u8>, PngError<Infallible>> {
+pub fn encode(width: u32, height: u32, color: Color<'_>, pixels: &[u8]) -> Result<Vec<u8>, PngError<Infallible>> {
     let mut png = Writer::new(Vec::new(), width, height, color)?;
     let row_len = png.previous.len();
     if pixels.len() != row_len * height as usize {
@@ -240,14 +209,9 @@ pub fn encode(
     png.finish()
 }
 
-fn write_chunk<O: Output>(
-    out: &mut O,
-    kind: &[u8; 4],
-    data: &[u8],
-) -> Result<(), PngError<O::Error>> {
+fn write_chunk<O: Output>(out: &mut O, kind: &[u8; 4], data: &[u8]) -> Result<(), PngError<O::Error>> {
     let crc = !crc32_update(crc32_update(!0, kind), data);
-    out.put(&(data.len() as u32).to_be_bytes())
-        .map_err(PngError::Output)?;
+    out.put(&(data.len() as u32).to_be_bytes()).map_err(PngError::Output)?;
     out.put(kind).map_err(PngError::Output)?;
     out.put(data).map_err(PngError::Output)?;
     out.put(&crc.to_be_bytes()).map_err(PngError::Output)
@@ -261,11 +225,7 @@ const CRC_NIBBLES: [u32; 16] = {
         let mut c = i as u32;
         let mut k = 0;
         while k < 4 {
-            c = if c & 1 != 0 {
-                0xEDB8_8320 ^ (c >> 1)
-            } else {
-                c >> 1
-            };
+            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
             k += 1;
         }
         table[i] = c;
@@ -317,21 +277,15 @@ const MIN_MATCH: usize = 3;
 const MAX_MATCH: usize = 258;
 const HASH_BITS: u32 = 15;
 
-const LENGTH_BASE: [u16; 29] = [
-    3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131,
-    163, 195, 227, 258,
-];
-const LENGTH_EXTRA: [u8; 29] = [
-    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
-];
+const LENGTH_BASE: [u16; 29] =
+    [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
+const LENGTH_EXTRA: [u8; 29] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
 const DISTANCE_BASE: [u16; 30] = [
-    1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
-    2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
+    1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
+    8193, 12289, 16385, 24577,
 ];
-const DISTANCE_EXTRA: [u8; 30] = [
-    0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13,
-    13,
-];
+const DISTANCE_EXTRA: [u8; 30] =
+    [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
 
 /// A streaming deflate compressor: LZ77 with one hash candidate per
 /// position, coded as a single block with the fixed Huffman codes.
@@ -397,24 +351,12 @@ impl Deflate {
     }
 
     fn put_match(&mut self, length: usize, distance: usize) {
-        let code = LENGTH_BASE
-            .iter()
-            .rposition(|&base| base as usize <= length)
-            .unwrap_or(0);
+        let code = LENGTH_BASE.iter().rposition(|&base| base as usize <= length).unwrap_or(0);
         self.put_symbol(257 + code as u32);
-        self.put_bits(
-            (length - LENGTH_BASE[code] as usize) as u32,
-            LENGTH_EXTRA[code] as u32,
-        );
-        let code = DISTANCE_BASE
-            .iter()
-            .rposition(|&base| base as usize <= distance)
-            .unwrap_or(0);
+        self.put_bits((length - LENGTH_BASE[code] as usize) as u32, LENGTH_EXTRA[code] as u32);
+        let code = DISTANCE_BASE.iter().rposition(|&base| base as usize <= distance).unwrap_or(0);
         self.put_code(code as u32, 5);
-        self.put_bits(
-            (distance - DISTANCE_BASE[code] as usize) as u32,
-            DISTANCE_EXTRA[code] as u32,
-        );
+        self.put_bits((distance - DISTANCE_BASE[code] as usize) as u32, DISTANCE_EXTRA[code] as u32);
     }
 
     fn hash(bytes: &[u8]) -> usize {
@@ -504,9 +446,7 @@ mod tests {
         let mut reader = decoder.read_info().expect("a valid PNG header");
         let palette = reader.info().palette.as_ref().map(|p| p.to_vec());
         let mut pixels = alloc::vec![0; reader.output_buffer_size()];
-        let info = reader
-            .next_frame(&mut pixels)
-            .expect("valid image data: CRCs and Adler-32 check out");
+        let info = reader.next_frame(&mut pixels).expect("valid image data: CRCs and Adler-32 check out");
         pixels.truncate(info.buffer_size());
         (info, pixels, palette)
     }
@@ -576,9 +516,7 @@ mod tests {
             p
         };
         let (w, h) = (1000u32, 300u32);
-        let pixels: Vec<u8> = (0..w * h)
-            .map(|i| ((i / 3 + i / 1000 * 17) % 251) as u8)
-            .collect();
+        let pixels: Vec<u8> = (0..w * h).map(|i| ((i / 3 + i / 1000 * 17) % 251) as u8).collect();
         let bytes = encode(w, h, Color::Indexed(&PALETTE), &pixels).unwrap();
         let (_, decoded, _) = decode(&bytes);
         assert_eq!(decoded, pixels);
@@ -597,24 +535,15 @@ mod tests {
     #[test]
     fn misuse_is_an_error_not_a_panic() {
         const PALETTE: [[u8; 3]; 2] = [[255, 255, 255], [0, 0, 0]];
-        assert!(matches!(
-            Writer::new(Vec::new(), 0, 1, Color::Rgb),
-            Err(PngError::Invalid(_))
-        ));
-        assert!(matches!(
-            Writer::new(Vec::new(), 1, 1, Color::Indexed(&[])),
-            Err(PngError::Invalid(_))
-        ));
+        assert!(matches!(Writer::new(Vec::new(), 0, 1, Color::Rgb), Err(PngError::Invalid(_))));
+        assert!(matches!(Writer::new(Vec::new(), 1, 1, Color::Indexed(&[])), Err(PngError::Invalid(_))));
         let mut png = Writer::new(Vec::new(), 2, 1, Color::Indexed(&PALETTE)).unwrap();
         assert!(png.write_row(&[0]).is_err());
         assert!(png.write_row(&[0, 2]).is_err());
         png.write_row(&[0, 1]).unwrap();
         assert!(png.write_row(&[0, 1]).is_err());
         let png = Writer::new(Vec::new(), 2, 2, Color::Indexed(&PALETTE)).unwrap();
-        assert_eq!(
-            png.finish().err(),
-            Some(PngError::Invalid("fewer rows than the image's height"))
-        );
+        assert_eq!(png.finish().err(), Some(PngError::Invalid("fewer rows than the image's height")));
         assert!(encode(2, 2, Color::Rgb, &[0; 5]).is_err());
     }
 }

@@ -235,7 +235,9 @@ impl LineReader {
                 self.start = end.max(start);
                 self.searched = self.start;
                 // A long line read whole in one go is refused like one read in pieces.
-                if core::mem::take(&mut self.skipping) || end.saturating_sub(start) > self.max + newline.is_some() as usize {
+                if core::mem::take(&mut self.skipping)
+                    || end.saturating_sub(start) > self.max + newline.is_some() as usize
+                {
                     return Line::TooLong;
                 }
                 return match self.buf.get(start..end) {
@@ -301,7 +303,9 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
         (Some(id), Some(method)) => (id, method),
         (None, Some(_)) => return,
         // A response (its `result` or `error` not null) is answered by nothing.
-        (Some(_), None) if ["result", "error"].iter().any(|&key| message.get(key).is_some_and(|v| !v.is_null())) => return,
+        (Some(_), None) if ["result", "error"].iter().any(|&key| message.get(key).is_some_and(|v| !v.is_null())) => {
+            return;
+        }
         (id, None) => return write_error(out, id, NOT_A_REQUEST, b""),
     };
     let params = message.get("params").and_then(|p| p.as_object());
@@ -374,7 +378,13 @@ fn message_fields(message: Value<'_>) -> Result<(Object<'_>, Option<&[u8]>, Str<
     Ok((message, id_raw, jsonrpc, method))
 }
 
-fn call(package: &Rendered<'_>, name: Str<'_>, arguments: Option<Value<'_>>, head: &[u8], runner: Runner) -> Result<Reply, ToolError> {
+fn call(
+    package: &Rendered<'_>,
+    name: Str<'_>,
+    arguments: Option<Value<'_>>,
+    head: &[u8],
+    runner: Runner,
+) -> Result<Reply, ToolError> {
     let found = package.tool_names.iter().position(|&n| name.eq_str(n));
     let Some(&run) = found.and_then(|i| package.tool_runs.get(i)) else {
         return Err(ToolError::four("unknown tool: ", &name.to_str(), "", ""));
@@ -384,7 +394,14 @@ fn call(package: &Rendered<'_>, name: Str<'_>, arguments: Option<Value<'_>>, hea
         None => Args::empty(),
         Some(v) => match v.as_object() {
             Some(object) => Args::new(object),
-            None => return Err(ToolError::four("invalid input: arguments must be an object, not ", v.kind().article_name(), "", "")),
+            None => {
+                return Err(ToolError::four(
+                    "invalid input: arguments must be an object, not ",
+                    v.kind().article_name(),
+                    "",
+                    "",
+                ));
+            }
         },
     };
     runner(run, &args, head)

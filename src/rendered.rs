@@ -312,14 +312,21 @@ mod tests {
         // Compacted in the author's order: white space between tokens goes,
         // white space and escapes inside strings stay.
         let compact = br#""inputSchema":{"type":"object","properties":{"a b":{"type":"string","description":"keeps  its\t spaces"}}},"name":"first""#;
-        assert!(r.tools_list.windows(compact.len()).any(|w| w == compact), "{}", std::string::String::from_utf8_lossy(r.tools_list));
+        assert!(
+            r.tools_list.windows(compact.len()).any(|w| w == compact),
+            "{}",
+            std::string::String::from_utf8_lossy(r.tools_list)
+        );
         assert_eq!(listed[1]["outputSchema"], serde_json::json!({"type": "object"}));
         assert!(r.tools_list.ends_with(b"],\"ttlMs\":86400000}}\n"));
         // The manifest as serde_json writes the official SDK's struct pretty:
         // its fields in their order, two spaces, the same escapes.
         let manifest = "{\n  \"abi\": 1,\n  \"name\": \"quote\\\"and\\\\back\",\n  \"description\": \"Line\\nbreak and \\u0001 control.\"\n}\n";
         assert_eq!(std::str::from_utf8(r.manifest).unwrap(), manifest);
-        assert_eq!(json(r.manifest), serde_json::json!({"abi": 1, "name": PACKAGE.name, "description": PACKAGE.description}));
+        assert_eq!(
+            json(r.manifest),
+            serde_json::json!({"abi": 1, "name": PACKAGE.name, "description": PACKAGE.description})
+        );
         assert_eq!(r.tool_names, ["first", "second"]);
         assert_eq!(r.tool_runs.len(), 2);
     }

@@ -413,7 +413,21 @@ mod tests {
         assert_eq!(ints.as_str(), ["0 255 65535 4294967295 18446744073709551615 ", &usize::MAX.to_string()].concat());
         let signed = crate::text!(i8::MIN, " ", i16::MIN, " ", i32::MIN, " ", i64::MIN, " ", -1isize, " ", 0i64);
         assert_eq!(signed.as_str(), "-128 -32768 -2147483648 -9223372036854775808 -1 0");
-        let floats = crate::text!(1.0, " ", 0.1, " ", -2.5e-7, " ", 1e100, " ", f64::NAN, " ", f64::INFINITY, " ", -f64::INFINITY);
+        let floats = crate::text!(
+            1.0,
+            " ",
+            0.1,
+            " ",
+            -2.5e-7,
+            " ",
+            1e100,
+            " ",
+            f64::NAN,
+            " ",
+            f64::INFINITY,
+            " ",
+            -f64::INFINITY
+        );
         assert_eq!(floats.as_str(), "1.0 0.1 -2.5e-7 1e+100 NaN inf -inf");
         assert_eq!(crate::text!().as_str(), "");
         assert_eq!(crate::text!("trailing comma", 1,).into_string(), "trailing comma1");

@@ -119,7 +119,8 @@ impl Called {
 pub fn call(package: &Package, tool: &str, arguments: &str) -> Called {
     let line = request_line(tool, arguments);
     let (stdout, code) = crate::execute(package, &[package.name], &line);
-    let stdout = String::from_utf8(stdout).unwrap_or_else(|e| panic!("testing::call({tool:?}): stdout is not UTF-8: {e}"));
+    let stdout =
+        String::from_utf8(stdout).unwrap_or_else(|e| panic!("testing::call({tool:?}): stdout is not UTF-8: {e}"));
     assert_eq!(code, 0, "testing::call({tool:?}): the module exited with {code}; its output: {stdout}");
     let Some(answer) = stdout.strip_suffix('\n').filter(|a| !a.contains('\n')) else {
         panic!("testing::call({tool:?}): the module did not answer with exactly one line: {stdout:?}");
@@ -336,8 +337,7 @@ fn deliver(request: &HttpRequest, mut response: Response) -> Result<Response, Ht
         None => Ok(response),
         Some(path) => {
             let bytes = text.len() as u64;
-            crate::fs::write(path, text.as_bytes())
-                .map_err(|e| HttpError::new(HttpErrorKind::BadPath, e.message()))?;
+            crate::fs::write(path, text.as_bytes()).map_err(|e| HttpError::new(HttpErrorKind::BadPath, e.message()))?;
             response.body = ResponseBody::File { path: path.clone(), bytes };
             Ok(response)
         }
@@ -366,7 +366,9 @@ fn ok_answer(response: &Response) -> Vec<u8> {
     out.end_object().key("body").begin_object();
     match &response.body {
         ResponseBody::Inline { text } => out.key("type").string("inline").key("text").string(text),
-        ResponseBody::File { path, bytes } => out.key("type").string("file").key("path").string(path).key("bytes").uint(*bytes),
+        ResponseBody::File { path, bytes } => {
+            out.key("type").string("file").key("path").string(path).key("bytes").uint(*bytes)
+        }
     };
     out.end_object().end_object().end_object();
     out.into_bytes()
@@ -384,7 +386,8 @@ fn error_answer(error: &HttpError) -> Vec<u8> {
 fn read_request(request_json: &[u8]) -> Result<HttpRequest, String> {
     let value = json::parse(request_json).map_err(|e| format!("the request is not JSON: {}", e.kind.describe()))?;
     let request = value.as_object().ok_or("the request is not a JSON object")?;
-    let string = |object: &Object<'_>, key: &str| -> Option<String> { Some(object.get(key)?.as_str()?.to_str().into_owned()) };
+    let string =
+        |object: &Object<'_>, key: &str| -> Option<String> { Some(object.get(key)?.as_str()?.to_str().into_owned()) };
     let method = string(&request, "method").and_then(|m| Method::ALL.into_iter().find(|k| k.as_str() == m));
     let method = method.ok_or("method must be GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS")?;
     let url = string(&request, "url").ok_or("url must be a string")?;

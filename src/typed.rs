@@ -60,8 +60,7 @@ use crate::json::JsonWriter;
 use crate::reply::{Reply, ToolError};
 
 /// What a bad input is told: all that miniserde's error allows.
-pub const MISMATCH: &str =
-    "the arguments do not fit the tool's input type (a required field is missing, or a value has the wrong type or is not one of those allowed)";
+pub const MISMATCH: &str = "the arguments do not fit the tool's input type (a required field is missing, or a value has the wrong type or is not one of those allowed)";
 
 /// Reads the arguments as `I`, runs `tool`, and writes its `O` as the
 /// reply's JSON value. No arguments at all read as `{}`.

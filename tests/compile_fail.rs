@@ -22,15 +22,20 @@ fn run(_: &Args<'_>) -> Result<Reply, ToolError> {
 
 /// Keywords marked `x-` are extensions, anywhere a keyword can be, and
 /// nothing inside them is read as a keyword: this builds.
-const EXTENDED: Package = Package::new("extended", "0.1.0", "Extensions.", &[Tool {
-    name: "greet",
-    description: "Greets.",
-    input_schema: r#"{"type": "object", "x-ui-order": ["name"],
+const EXTENDED: Package = Package::new(
+    "extended",
+    "0.1.0",
+    "Extensions.",
+    &[Tool {
+        name: "greet",
+        description: "Greets.",
+        input_schema: r#"{"type": "object", "x-ui-order": ["name"],
         "properties": {"name": {"type": "string", "x-widget": {"requried": true, "$ref": "/x"}}},
         "required": ["name"]}"#,
-    output_schema: Some(r#"{"type": "object", "x-cache": 60}"#),
-    run,
-}]);
+        output_schema: Some(r#"{"type": "object", "x-cache": 60}"#),
+        run,
+    }],
+);
 
 #[test]
 fn extensions_build_and_are_sent() {

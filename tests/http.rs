@@ -260,7 +260,8 @@ fn the_hook_answers_as_the_worker_does() {
     assert_eq!(response.unwrap().body, file);
     // Every error kind, with the hook's message or the kind's own.
     for kind in HttpErrorKind::ALL {
-        let error = testing::with_http(|_| Err(HttpError::new(kind, "said \"so\"")), || Request::get("https://h/").send());
+        let error =
+            testing::with_http(|_| Err(HttpError::new(kind, "said \"so\"")), || Request::get("https://h/").send());
         assert_eq!(error.unwrap_err(), HttpError::new(kind, "said \"so\""));
         let error = testing::with_http(|_| Err(kind.into()), || Request::get("https://h/").send());
         assert_eq!(error.unwrap_err().message, format!("the HTTP hook answered {}", kind.as_str()));
@@ -309,7 +310,8 @@ fn the_hook_is_this_threads_for_the_call_only() {
             let other = std::thread::spawn(|| Request::get("https://h/").send().unwrap_err().message);
             assert_eq!(other.join().unwrap(), NO_HTTP);
             // A nested hook answers inside, the outer one again after.
-            let inner = testing::with_http(|_| Ok(Response::inline(200, "inner")), || Request::get("https://h/").send());
+            let inner =
+                testing::with_http(|_| Ok(Response::inline(200, "inner")), || Request::get("https://h/").send());
             assert_eq!(inner.unwrap().text(), Some("inner"));
             assert_eq!(Request::get("https://h/").send().unwrap().text(), Some("outer"));
         },

@@ -22,7 +22,9 @@ fn discover(id: u32) -> String {
 }
 
 fn greet(id: u32, name: &str) -> String {
-    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"greet","arguments":{{"name":"{name}"}},{META}}}}}"#)
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"greet","arguments":{{"name":"{name}"}},{META}}}}}"#
+    )
 }
 
 /// The answers, parsed; the exit code must be 0.
@@ -117,7 +119,11 @@ fn the_default_limit_is_16_mib() {
 /// `{"x": [[…]], …request}`: the request with `levels` levels of nesting in all.
 fn nested_request(levels: usize) -> String {
     let arrays = levels - 1; // the message object is the first level
-    format!(r#"{{"x":{}{},"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{META}}}}}"#, "[".repeat(arrays), "]".repeat(arrays))
+    format!(
+        r#"{{"x":{}{},"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{META}}}}}"#,
+        "[".repeat(arrays),
+        "]".repeat(arrays)
+    )
 }
 
 #[test]

@@ -29,7 +29,9 @@ enum Json {
 fn text() -> impl Strategy<Value = String> {
     let char = prop_oneof![
         any::<char>(),
-        prop::sample::select(vec!['"', '\\', '/', '\n', '\r', '\t', '\u{0}', '\u{1f}', '\u{7f}', '\u{2028}', '😀', 'é']),
+        prop::sample::select(vec![
+            '"', '\\', '/', '\n', '\r', '\t', '\u{0}', '\u{1f}', '\u{7f}', '\u{2028}', '😀', 'é'
+        ]),
         proptest::char::range('a', 'z'),
     ];
     prop::collection::vec(char, 0..12).prop_map(String::from_iter)
@@ -42,7 +44,19 @@ fn json() -> impl Strategy<Value = Json> {
         any::<i64>().prop_map(Json::Int),
         any::<u64>().prop_map(Json::UInt),
         any::<f64>().prop_map(Json::Float),
-        prop::sample::select(vec![0.0, -0.0, 1e21, 1e-7, 5e-324, f64::MAX, f64::MIN_POSITIVE, 0.1, f64::NAN, f64::INFINITY]).prop_map(Json::Float),
+        prop::sample::select(vec![
+            0.0,
+            -0.0,
+            1e21,
+            1e-7,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            0.1,
+            f64::NAN,
+            f64::INFINITY
+        ])
+        .prop_map(Json::Float),
         text().prop_map(Json::Str),
         prop::collection::vec(text(), 0..4).prop_map(Json::Parts),
     ];
@@ -111,7 +125,12 @@ fn assert_reads_as(read: Value<'_>, value: &Json) {
         }
         Json::Float(x) if x.is_finite() => {
             assert_eq!(read.kind(), Kind::Number);
-            assert_eq!(read.as_f64().unwrap().to_bits(), x.to_bits(), "{x} written as {:?}", String::from_utf8_lossy(read.raw()));
+            assert_eq!(
+                read.as_f64().unwrap().to_bits(),
+                x.to_bits(),
+                "{x} written as {:?}",
+                String::from_utf8_lossy(read.raw())
+            );
         }
         // JSON has no NaN or infinity: they are written as null, as serde_json writes them.
         Json::Float(_) => assert!(read.is_null()),
@@ -216,7 +235,15 @@ fn has_object(value: &Json) -> bool {
 }
 
 fn method() -> impl Strategy<Value = &'static str> {
-    prop::sample::select(vec!["server/discover", "tools/list", "tools/call", "nope/unknown", "no meta", "1.0", "no method"])
+    prop::sample::select(vec![
+        "server/discover",
+        "tools/list",
+        "tools/call",
+        "nope/unknown",
+        "no meta",
+        "1.0",
+        "no method",
+    ])
 }
 
 /// Id text in every form JSON allows: numbers of any size and shape
@@ -226,8 +253,16 @@ fn id_text() -> impl Strategy<Value = String> {
     let number = "-?(0|[1-9][0-9]{0,40})(\\.[0-9]{1,20})?([eE][+-]?[0-9]{1,4})?";
     prop_oneof![
         number,
-        prop::sample::select(vec!["-0", "0", "-0.0e-0", "1E+400", "-1e-400", "18446744073709551616", "-9223372036854775809"])
-            .prop_map(String::from),
+        prop::sample::select(vec![
+            "-0",
+            "0",
+            "-0.0e-0",
+            "1E+400",
+            "-1e-400",
+            "18446744073709551616",
+            "-9223372036854775809"
+        ])
+        .prop_map(String::from),
         string_text(),
     ]
 }

@@ -72,7 +72,8 @@ fn ids_of_other_kinds_make_the_line_no_message() {
 #[test]
 fn arguments_must_be_an_object() {
     // serde would build the struct from an array by position; we refuse it.
-    for (arguments, kind) in [(r#"["Ada"]"#, "an array"), ("null", "null"), ("3", "a number"), (r#""Ada""#, "a string")] {
+    for (arguments, kind) in [(r#"["Ada"]"#, "an array"), ("null", "null"), ("3", "a number"), (r#""Ada""#, "a string")]
+    {
         let called = testing::call(&hello::PACKAGE, "greet", arguments);
         assert!(called.is_error(), "{arguments}");
         assert!(called.text().starts_with("invalid input: arguments must be an object, not "), "{}", called.text());
@@ -121,7 +122,11 @@ fn the_last_of_duplicate_keys_wins_as_in_serde_json() {
 
 #[test]
 fn lines_end_in_lf_or_crlf_and_the_last_needs_no_newline() {
-    let call = |id: u32| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"greet","arguments":{{"name":"x"}},{META}}}}}"#);
+    let call = |id: u32| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"greet","arguments":{{"name":"x"}},{META}}}}}"#
+        )
+    };
     let out = run(&format!("{}\r\n{}\n{}", call(1), call(2), call(3)));
     let ids: Vec<Value> = out.iter().map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].clone()).collect();
     assert_eq!(ids, [json!(1), json!(2), json!(3)]);
@@ -143,7 +148,8 @@ fn invalid_utf8_and_nul_bytes_are_parse_errors_and_serving_goes_on() {
     stdin.extend_from_slice(format!("{}\n", discover("7")).as_bytes());
     let (stdout, code) = subako_tiny::execute(&hello::PACKAGE, &["hello"], &stdin);
     assert_eq!(code, 0);
-    let out: Vec<Value> = String::from_utf8(stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let out: Vec<Value> =
+        String::from_utf8(stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(out.len(), 3);
     assert_eq!(out[0]["error"]["code"], -32700);
     assert_eq!(out[1]["error"]["code"], -32700);
@@ -203,7 +209,9 @@ fn testing_call_refuses_arguments_that_are_not_json() {
 }
 
 #[test]
-#[should_panic(expected = "testing::call(\"greet\"): the module answered with a JSON-RPC error, not a result: {\"error\":{\"code\":-32600,\"message\":\"line too long: over 100 bytes\"}")]
+#[should_panic(
+    expected = "testing::call(\"greet\"): the module answered with a JSON-RPC error, not a result: {\"error\":{\"code\":-32600,\"message\":\"line too long: over 100 bytes\"}"
+)]
 fn testing_call_refuses_a_json_rpc_error_and_quotes_it() {
     const SMALL: subako_tiny::Package = hello::PACKAGE.max_line(100);
     testing::call(&SMALL, "greet", r#"{"name": "Ada"}"#);

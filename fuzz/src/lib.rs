@@ -28,7 +28,9 @@ pub fn check_document(data: &[u8]) {
         (Ok(ours), Ok(theirs)) => same(*ours, theirs, &mut String::from("$")),
         (Err(_), Err(_)) => {}
         (Ok(_), Err(e)) if out_of_range(e) => {}
-        (Ok(ours), Err(e)) => panic!("we accept what serde_json refuses ({e}): {:?}", String::from_utf8_lossy(ours.raw())),
+        (Ok(ours), Err(e)) => {
+            panic!("we accept what serde_json refuses ({e}): {:?}", String::from_utf8_lossy(ours.raw()))
+        }
         (Err(ours), Ok(_)) => panic!("we refuse what serde_json accepts: {ours:?}"),
     }
     // `validate` is the const fn the package table uses: it must agree with `parse`.
@@ -255,7 +257,8 @@ pub fn check_answer(package: &Package, line: &[u8], out: &[u8]) {
     assert!(answers.len() <= 1, "one line, {} answers", answers.len());
     let answer = answers.first().map(|a| check_message(a));
     let body = line.strip_suffix(b"\n").unwrap_or(line);
-    let error_code = |a: &serde_json::Map<String, Theirs>| a.get("error").and_then(|e| e.get("code")).and_then(Theirs::as_i64);
+    let error_code =
+        |a: &serde_json::Map<String, Theirs>| a.get("error").and_then(|e| e.get("code")).and_then(Theirs::as_i64);
     if body.len() > package.max_line {
         let answer = answer.expect("a too-long line is answered");
         assert_eq!(error_code(&answer), Some(-32600));
@@ -264,7 +267,9 @@ pub fn check_answer(package: &Package, line: &[u8], out: &[u8]) {
     }
     match serde_json::from_slice::<Theirs>(line) {
         Err(e) if !out_of_range(&e) => {
-            let answer = answer.as_ref().unwrap_or_else(|| panic!("unanswered unreadable line: {}", String::from_utf8_lossy(line)));
+            let answer = answer
+                .as_ref()
+                .unwrap_or_else(|| panic!("unanswered unreadable line: {}", String::from_utf8_lossy(line)));
             assert_eq!(error_code(answer), Some(-32700));
             assert!(answer["id"].is_null());
         }

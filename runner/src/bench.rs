@@ -113,7 +113,8 @@ impl BenchReport {
             _ => f.module.display().to_string(),
         };
         // Columns as wide as the longest label, at least 16.
-        let w = std::iter::once(&self.a).chain(self.b.as_ref()).map(|f| col(f).chars().count()).max().unwrap_or(0).max(16);
+        let w =
+            std::iter::once(&self.a).chain(self.b.as_ref()).map(|f| col(f).chars().count()).max().unwrap_or(0).max(16);
         s += &format!("{:<16} {:>w$}", "", col(&self.a));
         if let Some(b) = &self.b {
             s += &format!(" {:>w$} {:>8}", col(b), "b/a");
@@ -166,7 +167,12 @@ fn prepare(path: &Path, opts: &BenchOptions) -> Result<Subject, Error> {
     let package = crate::bundle::manifest(&module).map(|m| m.name).unwrap_or_else(|_| "module".into());
     let mut list_in = request_line("discover-1", "server/discover", json!({}));
     list_in.push_str(&request_line("tools-list-1", "tools/list", json!({})));
-    let list = RunOptions { argv: vec![package.clone()], stdin: list_in.into_bytes(), exit_grace: Some(Duration::from_secs(1)), ..RunOptions::default() };
+    let list = RunOptions {
+        argv: vec![package.clone()],
+        stdin: list_in.into_bytes(),
+        exit_grace: Some(Duration::from_secs(1)),
+        ..RunOptions::default()
+    };
     let tool = match &opts.tool {
         Some(t) => t.clone(),
         None => {
@@ -259,7 +265,9 @@ pub fn bench(a: &Path, b: Option<&Path>, opts: &BenchOptions) -> Result<BenchRep
         }
     }
     let mut compile_ratios: Vec<f64> = match subjects.as_slice() {
-        [a, b] => a.compiles.iter().zip(&b.compiles).map(|(x, y)| y.as_secs_f64() / x.as_secs_f64().max(1e-9)).collect(),
+        [a, b] => {
+            a.compiles.iter().zip(&b.compiles).map(|(x, y)| y.as_secs_f64() / x.as_secs_f64().max(1e-9)).collect()
+        }
         _ => Vec::new(),
     };
     compile_ratios.sort_by(f64::total_cmp);

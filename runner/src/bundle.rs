@@ -135,5 +135,12 @@ pub fn bundle(module_path: &Path, assets: Option<&Path>, out: &Path) -> Result<B
         tar.append_path_with_name(out.join("assets").join(f), Path::new("assets").join(f))?;
     }
     tar.into_inner()?.finish()?;
-    Ok(BundleReport { dir: out.to_path_buf(), archive, manifest, tools: report.tools, asset_files: files.len(), asset_bytes: total })
+    Ok(BundleReport {
+        dir: out.to_path_buf(),
+        archive,
+        manifest,
+        tools: report.tools,
+        asset_files: files.len(),
+        asset_bytes: total,
+    })
 }

@@ -166,7 +166,9 @@ pub fn call(module: &Module, tool: &str, args: impl IntoArgs, opts: &CallOptions
 fn raw_result(stdout: &[u8], id: &Value) -> Option<String> {
     let text = std::str::from_utf8(stdout).ok()?;
     text.lines()
-        .filter(|l| serde_json::from_str::<Value>(l).is_ok_and(|v| v.get("id") == Some(id) && v.get("result").is_some()))
+        .filter(|l| {
+            serde_json::from_str::<Value>(l).is_ok_and(|v| v.get("id") == Some(id) && v.get("result").is_some())
+        })
         .find_map(|l| member_text(l, "result"))
         .map(str::to_string)
 }

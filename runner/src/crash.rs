@@ -12,15 +12,28 @@ use crate::rpc::{Line, lines, parse_line};
 #[derive(Clone, Debug, PartialEq)]
 pub enum Crash {
     /// Answered with a JSON-RPC `error`.
-    ErrorResponse { id: Value, error: Value },
+    ErrorResponse {
+        id: Value,
+        error: Value,
+    },
     /// A result whose `resultType` is not `complete`.
-    NotComplete { id: Value, result_type: Value },
+    NotComplete {
+        id: Value,
+        result_type: Value,
+    },
     /// A stdout line that is no JSON-RPC message.
-    NotJsonRpc { line: String },
+    NotJsonRpc {
+        line: String,
+    },
     /// A response to an id that was never asked (or was already answered).
-    UnaskedId { id: Value },
+    UnaskedId {
+        id: Value,
+    },
     /// The module sent a request of its own.
-    SentRequest { id: Value, method: String },
+    SentRequest {
+        id: Value,
+        method: String,
+    },
     /// Exited (with 0) before answering every request.
     ExitBeforeAnswer,
     NonzeroExit(i32),

@@ -6,9 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use wasmtime::{
-    Caller, Config, Engine, Func, InstancePre, Linker, ResourceLimiter, Store, UpdateDeadline,
-};
+use wasmtime::{Caller, Config, Engine, Func, InstancePre, Linker, ResourceLimiter, Store, UpdateDeadline};
 use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wasi::p2::pipe::{MemoryInputPipe, MemoryOutputPipe};
 use wasmtime_wasi::{FsPerms, I32Exit, WasiCtxBuilder};
@@ -53,8 +51,7 @@ pub(crate) fn host() -> &'static Host {
             })
             .expect("epoch thread");
         let mut wasi = Linker::new(&engine);
-        wasmtime_wasi::p1::add_to_linker_sync(&mut wasi, |s: &mut State| &mut s.wasi)
-            .expect("link WASI preview 1");
+        wasmtime_wasi::p1::add_to_linker_sync(&mut wasi, |s: &mut State| &mut s.wasi).expect("link WASI preview 1");
         let wasi = Arc::new(wasi);
         let mut linker = (*wasi).clone();
         linker.allow_shadowing(true);
@@ -62,7 +59,9 @@ pub(crate) fn host() -> &'static Host {
             .func_wrap(
                 "wasi_snapshot_preview1",
                 "fd_write",
-                |mut c: Caller<'_, State>, fd: i32, iovs: i32, n: i32, out: i32| budgeted(&mut c, fd, iovs, n, out, None),
+                |mut c: Caller<'_, State>, fd: i32, iovs: i32, n: i32, out: i32| {
+                    budgeted(&mut c, fd, iovs, n, out, None)
+                },
             )
             .expect("fd_write");
         linker
@@ -206,9 +205,15 @@ fn budgeted(
     let mut gm = wiggle::GuestMemory::Unshared(data);
     let rc = match offset {
         None => wasmtime_wasi::runtime::in_tokio(p1::fd_write(&mut state.wasi, &mut gm, fd, iovs, iovs_len, nwritten))?,
-        Some(off) => {
-            wasmtime_wasi::runtime::in_tokio(p1::fd_pwrite(&mut state.wasi, &mut gm, fd, iovs, iovs_len, off, nwritten))?
-        }
+        Some(off) => wasmtime_wasi::runtime::in_tokio(p1::fd_pwrite(
+            &mut state.wasi,
+            &mut gm,
+            fd,
+            iovs,
+            iovs_len,
+            off,
+            nwritten,
+        ))?,
     };
     if counted && rc == 0 {
         let at = nwritten as u32 as usize;
@@ -407,7 +412,14 @@ fn run_inner(module: &Module, opts: &RunOptions, inherit: bool) -> Result<RunOut
     };
     // A module that answered and then trapped on the deadline callback because of
     // the watch is `Lingered`, whatever the trap says.
-    Ok(RunOutput { stdout: stdout.contents().to_vec(), stderr: stderr.contents().to_vec(), exit, pages_at_start, pages_at_exit, elapsed })
+    Ok(RunOutput {
+        stdout: stdout.contents().to_vec(),
+        stderr: stderr.contents().to_vec(),
+        exit,
+        pages_at_start,
+        pages_at_exit,
+        elapsed,
+    })
 }
 
 fn classify(store: &Store<State>, e: Option<wasmtime::Error>) -> Exit {
@@ -442,7 +454,8 @@ pub(crate) fn map_guest_path(preopens: &[(String, PathBuf, bool)], guest: &str) 
     let mut best: Option<(usize, &PathBuf, bool)> = None;
     for (g, host, ro) in preopens {
         let gsegs: Vec<&str> = g.split('/').filter(|s| !s.is_empty()).collect();
-        if segs.len() >= gsegs.len() && segs[..gsegs.len()] == gsegs[..] && best.is_none_or(|(n, _, _)| gsegs.len() > n) {
+        if segs.len() >= gsegs.len() && segs[..gsegs.len()] == gsegs[..] && best.is_none_or(|(n, _, _)| gsegs.len() > n)
+        {
             best = Some((gsegs.len(), host, *ro));
         }
     }

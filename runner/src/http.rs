@@ -119,7 +119,10 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
     }
     let method = req.get("method").and_then(Value::as_str).unwrap_or("GET");
     if !["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].contains(&method) {
-        return Err(error("invalid_request", format!("method {method:?} is not one of GET HEAD POST PUT PATCH DELETE OPTIONS")));
+        return Err(error(
+            "invalid_request",
+            format!("method {method:?} is not one of GET HEAD POST PUT PATCH DELETE OPTIONS"),
+        ));
     }
     let url = req.get("url").and_then(Value::as_str).ok_or_else(|| error("invalid_request", "url is missing"))?;
     let url = Url::parse(url).map_err(|e| error("invalid_request", format!("url {url:?}: {e}")))?;
@@ -162,7 +165,9 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
     };
     let timeout = match req.get("timeout_ms") {
         None | Some(Value::Null) => DEFAULT_TIMEOUT,
-        Some(v) => Duration::from_millis(v.as_u64().ok_or_else(|| error("invalid_request", "timeout_ms must be a non-negative integer"))?),
+        Some(v) => Duration::from_millis(
+            v.as_u64().ok_or_else(|| error("invalid_request", "timeout_ms must be a non-negative integer"))?,
+        ),
     };
     let deadline = Instant::now() + timeout.min(state.time_left());
     let config = state.http.as_ref().map(|h| h.config.clone()).unwrap_or_default();
@@ -186,7 +191,8 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
                 if hops > MAX_REDIRECTS {
                     return Err(error("too_many_redirects", format!("more than {MAX_REDIRECTS} redirects")));
                 }
-                let next = url.join(&loc).map_err(|e| error("connection", format!("bad redirect location {loc:?}: {e}")))?;
+                let next =
+                    url.join(&loc).map_err(|e| error("connection", format!("bad redirect location {loc:?}: {e}")))?;
                 if next.origin() != url.origin() {
                     headers.retain(|(k, _)| !matches!(k.as_str(), "authorization" | "cookie" | "proxy-authorization"));
                 }
@@ -222,7 +228,10 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
             let mut buf = Vec::new();
             (&mut reader).take(MAX_INLINE as u64 + 1).read_to_end(&mut buf).map_err(io_error)?;
             if buf.len() > MAX_INLINE {
-                return Err(error("too_large", format!("the body is over {MAX_INLINE} bytes; save it to a file (output type file)")));
+                return Err(error(
+                    "too_large",
+                    format!("the body is over {MAX_INLINE} bytes; save it to a file (output type file)"),
+                ));
             }
             let text = String::from_utf8(buf)
                 .map_err(|_| error("not_text", "the body is not UTF-8 text; save it to a file (output type file)"))?;
@@ -252,8 +261,14 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
 
 fn io_error(e: std::io::Error) -> Value {
     let timed_out = e.kind() == std::io::ErrorKind::TimedOut
-        || e.get_ref().and_then(|i| i.downcast_ref::<ureq::Error>()).is_some_and(|u| matches!(u, ureq::Error::Timeout(_)));
-    if timed_out { error("timeout", "the request timed out") } else { error("connection", format!("reading the body: {e}")) }
+        || e.get_ref()
+            .and_then(|i| i.downcast_ref::<ureq::Error>())
+            .is_some_and(|u| matches!(u, ureq::Error::Timeout(_)));
+    if timed_out {
+        error("timeout", "the request timed out")
+    } else {
+        error("connection", format!("reading the body: {e}"))
+    }
 }
 
 /// The request body and the content type it implies.
@@ -265,7 +280,10 @@ fn read_body(state: &State, body: Option<&Value>) -> Result<(Option<Vec<u8>>, Op
             Ok((Some(serde_json::to_vec(j).unwrap()), Some("application/json")))
         }
         Some("text") => {
-            let t = b.get("text").and_then(Value::as_str).ok_or_else(|| error("invalid_request", "body.text is not a string"))?;
+            let t = b
+                .get("text")
+                .and_then(Value::as_str)
+                .ok_or_else(|| error("invalid_request", "body.text is not a string"))?;
             Ok((Some(t.as_bytes().to_vec()), Some("text/plain; charset=utf-8")))
         }
         Some("file") => {
@@ -295,7 +313,9 @@ fn host_allowed(host: &str, port: u16, allow: &[String]) -> bool {
     allow.iter().any(|a| {
         let a = a.to_ascii_lowercase();
         let (ahost, aport) = match a.rsplit_once(':') {
-            Some((h, p)) if !h.is_empty() && !h.contains(':') && p.parse::<u16>().is_ok() => (h.to_string(), p.parse::<u16>().ok()),
+            Some((h, p)) if !h.is_empty() && !h.contains(':') && p.parse::<u16>().is_ok() => {
+                (h.to_string(), p.parse::<u16>().ok())
+            }
             _ => (a.trim_start_matches('[').trim_end_matches(']').to_string(), None),
         };
         if aport.is_some_and(|p| p != port) {
@@ -342,7 +362,8 @@ fn is_loopback(ip: IpAddr) -> bool {
 
 /// The answer to every request of a run whose grant names no host at all:
 /// `call` and `serve` without `--allow-host` or `--allow-loopback`.
-pub(crate) const NO_NETWORK: &str = "this call has no network: pass --allow-host HOST (and --allow-loopback for 127.0.0.1)";
+pub(crate) const NO_NETWORK: &str =
+    "this call has no network: pass --allow-host HOST (and --allow-loopback for 127.0.0.1)";
 
 /// The grant and the destination rules, checked for every hop. Each refusal
 /// of the runner's own policy names the flag that would allow the request.
@@ -374,7 +395,10 @@ fn check_destination(url: &Url, config: &HttpConfig) -> Result<(), Value> {
         let ip = a.ip();
         if is_loopback(ip) {
             if !config.allow_loopback {
-                return Err(error("forbidden_destination", format!("{bare} is a loopback address: pass --allow-loopback")));
+                return Err(error(
+                    "forbidden_destination",
+                    format!("{bare} is a loopback address: pass --allow-loopback"),
+                ));
             }
         } else if is_private(ip) {
             return Err(error(
@@ -390,7 +414,9 @@ fn check_destination(url: &Url, config: &HttpConfig) -> Result<(), Value> {
         // A loopback address without --allow-loopback was refused above.
         return Err(error(
             "forbidden_destination",
-            format!("plain http:// to {bare}: use https (plain http is allowed to loopback addresses only, with --allow-loopback)"),
+            format!(
+                "plain http:// to {bare}: use https (plain http is allowed to loopback addresses only, with --allow-loopback)"
+            ),
         ));
     }
     Ok(())
@@ -423,7 +449,9 @@ fn send(
         Err(e) => Err(error("invalid_request", e.to_string())),
         Ok(Ok(r)) => Ok(r),
         Ok(Err(ureq::Error::Timeout(_))) => Err(error("timeout", "the request timed out")),
-        Ok(Err(ureq::Error::Io(e))) if e.kind() == std::io::ErrorKind::TimedOut => Err(error("timeout", "the request timed out")),
+        Ok(Err(ureq::Error::Io(e))) if e.kind() == std::io::ErrorKind::TimedOut => {
+            Err(error("timeout", "the request timed out"))
+        }
         Ok(Err(e)) => Err(error("connection", e.to_string())),
     }
 }

@@ -213,7 +213,8 @@ fn real_main() -> Result<ExitCode, String> {
                         None => println!("{v}"),
                     }
                     for l in &out.links {
-                        let host = l.host_path.as_ref().map_or("(no preopen covers it)".into(), |p| p.display().to_string());
+                        let host =
+                            l.host_path.as_ref().map_or("(no preopen covers it)".into(), |p| p.display().to_string());
                         let size = l.size.map_or("missing".into(), |s| format!("{s} bytes"));
                         eprintln!("linked file {} -> {host} ({size})", l.guest_path);
                     }
@@ -235,9 +236,11 @@ fn real_main() -> Result<ExitCode, String> {
             a.only(&CALL_OPTS)?;
             let m = module_arg(&a, 1)?;
             let o = call_options(&a)?;
-            let package = o.package.clone().or_else(|| manifest(&m).ok().map(|x| x.name)).unwrap_or_else(|| "module".into());
+            let package =
+                o.package.clone().or_else(|| manifest(&m).ok().map(|x| x.name)).unwrap_or_else(|| "module".into());
             let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
-            let mut preopens = vec![("/volume/tmp".to_string(), o.tmp_dir.clone().unwrap_or_else(|| tmp.path().into()), false)];
+            let mut preopens =
+                vec![("/volume/tmp".to_string(), o.tmp_dir.clone().unwrap_or_else(|| tmp.path().into()), false)];
             if let Some(d) = &o.data_dir {
                 preopens.push(("/volume/data".into(), d.clone(), false));
             }
@@ -269,8 +272,9 @@ fn real_main() -> Result<ExitCode, String> {
             a.only(&["--module", "--assets", "--out"])?;
             let m = a.get("--module").or(a.pos.get(1).map(String::as_str)).ok_or("missing --module")?;
             let out = a.get("--out").ok_or("missing --out DIR")?;
-            let r = bundle(std::path::Path::new(m), a.get("--assets").map(std::path::Path::new), std::path::Path::new(out))
-                .map_err(|e| e.to_string())?;
+            let r =
+                bundle(std::path::Path::new(m), a.get("--assets").map(std::path::Path::new), std::path::Path::new(out))
+                    .map_err(|e| e.to_string())?;
             println!(
                 "bundled {} ({} tool(s), {} asset file(s), {} asset bytes)\n  {}\n  {}",
                 r.manifest.name,
@@ -295,7 +299,8 @@ fn real_main() -> Result<ExitCode, String> {
             if let Some(j) = a.get("--args") {
                 o.args = serde_json::from_str(j).map_err(|e| format!("--args: {e}"))?;
             }
-            let r = bench(std::path::Path::new(p), a.get("--vs").map(std::path::Path::new), &o).map_err(|e| e.to_string())?;
+            let r = bench(std::path::Path::new(p), a.get("--vs").map(std::path::Path::new), &o)
+                .map_err(|e| e.to_string())?;
             if a.has("--json") {
                 println!("{}", r.to_json());
             } else {
@@ -329,7 +334,10 @@ fn real_main() -> Result<ExitCode, String> {
             a.only(&["--explain", "--top", "--json"])?;
             let p = a.pos.get(1).ok_or("missing MODULE.wasm")?;
             if a.pos.len() > 2 {
-                return Err(format!("usage: subako-tiny size MODULE.wasm [--explain] [--top N] [--json] (one module; got also {:?})", &a.pos[2..]));
+                return Err(format!(
+                    "usage: subako-tiny size MODULE.wasm [--explain] [--top N] [--json] (one module; got also {:?})",
+                    &a.pos[2..]
+                ));
             }
             let bytes = std::fs::read(p).map_err(|e| format!("{p}: {e}"))?;
             let r = subako_tiny_runner::size(&bytes).map_err(|e| format!("{p}: {e}"))?;

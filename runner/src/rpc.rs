@@ -31,8 +31,15 @@ pub fn request_line(id: impl Into<Value>, method: &str, params: Value) -> String
 /// What one stdout line is.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Line {
-    Response { id: Value, result: Option<Value>, error: Option<Value> },
-    Request { id: Value, method: String },
+    Response {
+        id: Value,
+        result: Option<Value>,
+        error: Option<Value>,
+    },
+    Request {
+        id: Value,
+        method: String,
+    },
     Notification,
     /// Not a JSON-RPC 2.0 message; the line itself (truncated) for the report.
     Invalid(String),

@@ -17,11 +17,68 @@ pub struct Scaffold {
 /// Names Cargo refuses for a package or a binary, and the crate's own
 /// (a package cannot depend on a library of its own name).
 const RESERVED: &[&str] = &[
-    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false", "fn", "for",
-    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "static", "struct",
-    "super", "trait", "true", "type", "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final",
-    "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen", "test", "std", "core", "alloc",
-    "proc_macro", "proc-macro", "build", "deps", "examples", "subako-tiny", "subako_tiny",
+    "as",
+    "async",
+    "await",
+    "break",
+    "const",
+    "continue",
+    "crate",
+    "dyn",
+    "else",
+    "enum",
+    "extern",
+    "false",
+    "fn",
+    "for",
+    "if",
+    "impl",
+    "in",
+    "let",
+    "loop",
+    "match",
+    "mod",
+    "move",
+    "mut",
+    "pub",
+    "ref",
+    "return",
+    "self",
+    "static",
+    "struct",
+    "super",
+    "trait",
+    "true",
+    "type",
+    "unsafe",
+    "use",
+    "where",
+    "while",
+    "abstract",
+    "become",
+    "box",
+    "do",
+    "final",
+    "macro",
+    "override",
+    "priv",
+    "typeof",
+    "unsized",
+    "virtual",
+    "yield",
+    "try",
+    "gen",
+    "test",
+    "std",
+    "core",
+    "alloc",
+    "proc_macro",
+    "proc-macro",
+    "build",
+    "deps",
+    "examples",
+    "subako-tiny",
+    "subako_tiny",
 ];
 
 /// Checks `name` as both a Cargo package name and a Subako package name
@@ -42,7 +99,9 @@ pub fn check_name(name: &str) -> Result<(), String> {
         return Err(format!("package name {name:?}: {why}; {rule}"));
     }
     if RESERVED.contains(&name) {
-        return Err(format!("package name {name:?} is reserved (a Rust keyword, a name Cargo refuses, or the crate's own); pick another"));
+        return Err(format!(
+            "package name {name:?} is reserved (a Rust keyword, a name Cargo refuses, or the crate's own); pick another"
+        ));
     }
     Ok(())
 }
@@ -55,10 +114,9 @@ pub fn new_package(dir: &Path, name: Option<&str>) -> Result<Scaffold, String> {
             n.to_string()
         }
         None => {
-            let n = dir
-                .file_name()
-                .and_then(|n| n.to_str())
-                .ok_or_else(|| format!("{}: no directory name to take the package name from; pass --name NAME", dir.display()))?;
+            let n = dir.file_name().and_then(|n| n.to_str()).ok_or_else(|| {
+                format!("{}: no directory name to take the package name from; pass --name NAME", dir.display())
+            })?;
             check_name(n).map_err(|e| format!("{e}; it comes from the directory's name: pass --name NAME"))?;
             n.to_string()
         }
@@ -66,7 +124,10 @@ pub fn new_package(dir: &Path, name: Option<&str>) -> Result<Scaffold, String> {
     match std::fs::read_dir(dir) {
         Ok(mut entries) => {
             if entries.next().is_some() {
-                return Err(format!("{} exists and is not empty: pick a new directory (new never overwrites files)", dir.display()));
+                return Err(format!(
+                    "{} exists and is not empty: pick a new directory (new never overwrites files)",
+                    dir.display()
+                ));
             }
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -249,7 +310,11 @@ mod tests {
         for want in ["Cargo.toml", "build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "src/lib.rs"] {
             assert!(paths.contains(&want), "{want} missing from {paths:?}");
         }
-        assert!(paths.iter().all(|p| ["Cargo.toml", "build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE"].contains(p) || p.starts_with("src/")), "{paths:?}");
+        assert!(
+            paths.iter().all(|p| ["Cargo.toml", "build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE"].contains(p)
+                || p.starts_with("src/")),
+            "{paths:?}"
+        );
         assert!(!paths.iter().any(|p| p.starts_with("examples/") || p.starts_with("runner/")));
     }
 }

@@ -253,7 +253,8 @@ fn write_budget_gives_edquot() {
 
 // ---- check ----
 
-const DISCOVER: &str = r#"{"jsonrpc":"2.0","id":"discover-1","result":{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}}"#;
+const DISCOVER: &str =
+    r#"{"jsonrpc":"2.0","id":"discover-1","result":{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}}"#;
 
 fn list_answer(tools: Value) -> String {
     format!("{}\n", json!({"jsonrpc":"2.0","id":"tools-list-1","result":{"tools": tools}}))
@@ -299,9 +300,18 @@ fn check_refuses_bad_answers() {
         assert!(r.failures.iter().any(|f| f.contains(want)), "want {want:?} in {:?}", r.failures);
     };
     bad(format!("{DISCOVER}\n{}", list_answer(json!([greet_tool("a"), greet_tool("a")]))), "listed twice");
-    bad(format!("{DISCOVER}\n{}", list_answer(json!([{"name":"a","inputSchema":{"type":"object"}}]))), "no description");
-    bad(format!("{DISCOVER}\n{}", list_answer(json!([{"name":"a","description":"d","inputSchema":{"type":"string"}}]))), "inputSchema");
-    bad(format!("{DISCOVER}\n{}", list_answer(json!([{"description":"d","inputSchema":{"type":"object"}}]))), "no name");
+    bad(
+        format!("{DISCOVER}\n{}", list_answer(json!([{"name":"a","inputSchema":{"type":"object"}}]))),
+        "no description",
+    );
+    bad(
+        format!("{DISCOVER}\n{}", list_answer(json!([{"name":"a","description":"d","inputSchema":{"type":"string"}}]))),
+        "inputSchema",
+    );
+    bad(
+        format!("{DISCOVER}\n{}", list_answer(json!([{"description":"d","inputSchema":{"type":"object"}}]))),
+        "no name",
+    );
     let old = DISCOVER.replace("2026-07-28", "2025-06-18");
     bad(format!("{old}\n{}", list_answer(json!([greet_tool("a")]))), "supportedVersions");
     let notools = DISCOVER.replace(r#""tools":{}"#, r#""prompts":{}"#);
@@ -312,11 +322,16 @@ fn check_refuses_bad_answers() {
 
 #[test]
 fn check_refuses_bad_shapes() {
-    let has = |r: &CheckReport, want: &str| assert!(r.failures.iter().any(|f| f.contains(want)), "want {want:?} in {:?}", r.failures);
+    let has = |r: &CheckReport, want: &str| {
+        assert!(r.failures.iter().any(|f| f.contains(want)), "want {want:?} in {:?}", r.failures)
+    };
     has(&check(b"\0asm\x0d\x00\x01\x00", None), "component");
     has(&check(b"(module)", None), "not a WebAssembly binary");
     has(&check_wat(r#"(module (memory (export "memory") 1) (func (export "main")))"#), "does not export `_start`");
-    has(&check_wat(r#"(module (memory (export "memory") 1) (func (export "_start") (param i32)))"#), "`_start` must be");
+    has(
+        &check_wat(r#"(module (memory (export "memory") 1) (func (export "_start") (param i32)))"#),
+        "`_start` must be",
+    );
     has(&check_wat(r#"(module (memory 1) (func (export "_start")))"#), "does not export `memory`");
     has(
         &check_wat(r#"(module (import "env" "foo" (func)) (memory (export "memory") 1) (func (export "_start")))"#),
@@ -330,7 +345,9 @@ fn check_refuses_bad_shapes() {
         "imports wasi_snapshot_preview1::fd_write as (i32) -> (i32), but it is (i32, i32, i32, i32) -> (i32)",
     );
     has(
-        &check_wat(r#"(module (import "wasi_snapshot_preview1" "sock_open" (func)) (memory (export "memory") 1) (func (export "_start")))"#),
+        &check_wat(
+            r#"(module (import "wasi_snapshot_preview1" "sock_open" (func)) (memory (export "memory") 1) (func (export "_start")))"#,
+        ),
         "not a WASI preview 1 function",
     );
     has(
@@ -386,7 +403,8 @@ fn bundle_writes_dir_and_archive() {
     let r = bundle(&wasm, Some(&assets), &dir.path().join("out")).unwrap();
     assert_eq!(r.manifest.name, "hello");
     assert_eq!(r.asset_files, 1);
-    let pkg: Value = serde_json::from_slice(&std::fs::read(dir.path().join("out/subako-package.json")).unwrap()).unwrap();
+    let pkg: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("out/subako-package.json")).unwrap()).unwrap();
     assert_eq!(pkg, json!({"abi":1,"name":"hello","description":"Says hello."}));
     assert!(dir.path().join("out/module.wasm").exists());
     assert_eq!(std::fs::read_to_string(dir.path().join("out/assets/templates/a.txt")).unwrap(), "hi");
@@ -554,9 +572,17 @@ fn http_get_post_file() {
     let echo: Value = serde_json::from_str(v["ok"]["body"]["text"].as_str().unwrap()).unwrap();
     assert_eq!((echo["method"].as_str(), echo["body"].as_str()), (Some("PUT"), Some("from a file")));
     // Outside the volume: bad_path.
-    let v = fetch(json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/etc/passwd"}}), Some(local()), Some(tmp.path()));
+    let v = fetch(
+        json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/etc/passwd"}}),
+        Some(local()),
+        Some(tmp.path()),
+    );
     assert_eq!(kind(&v), "bad_path");
-    let v = fetch(json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/volume/tmp/../x"}}), Some(local()), Some(tmp.path()));
+    let v = fetch(
+        json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/volume/tmp/../x"}}),
+        Some(local()),
+        Some(tmp.path()),
+    );
     assert_eq!(kind(&v), "bad_path");
     // Write budget applies to file output.
     let out = run(
@@ -572,7 +598,10 @@ fn http_get_post_file() {
     assert_eq!(kind(&serde_json::from_slice(&out.stdout).unwrap()), "write_budget");
     // Unknown fields and methods are invalid requests.
     assert_eq!(kind(&fetch(json!({"url":format!("{base}/text"),"extra":1}), Some(local()), None)), "invalid_request");
-    assert_eq!(kind(&fetch(json!({"method":"TRACE","url":format!("{base}/text")}), Some(local()), None)), "invalid_request");
+    assert_eq!(
+        kind(&fetch(json!({"method":"TRACE","url":format!("{base}/text")}), Some(local()), None)),
+        "invalid_request"
+    );
 }
 
 #[test]
@@ -590,7 +619,8 @@ fn http_redirects() {
     let v = fetch(json!({"url":format!("{base}/to?/echo"),"headers":hdrs}), Some(local()), None);
     let echo: Value = serde_json::from_str(v["ok"]["body"]["text"].as_str().unwrap()).unwrap();
     assert_eq!(echo["headers"]["authorization"], "Bearer s3cret");
-    let v = fetch(json!({"url":format!("{base}/to?http://127.0.0.1:{other}/echo"),"headers":hdrs}), Some(local()), None);
+    let v =
+        fetch(json!({"url":format!("{base}/to?http://127.0.0.1:{other}/echo"),"headers":hdrs}), Some(local()), None);
     let echo: Value = serde_json::from_str(v["ok"]["body"]["text"].as_str().unwrap()).unwrap();
     assert!(echo["headers"].get("authorization").is_none() && echo["headers"].get("cookie").is_none(), "{echo}");
     assert_eq!(echo["headers"]["x-keep"], "1");
@@ -648,7 +678,9 @@ fn http_abi_codes() {
         req.len()
     );
     let m = Module::from_bytes(&wat::parse_str(wat).unwrap()).unwrap();
-    let codes = |out: &RunOutput| -> Vec<i32> { out.stdout.chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect() };
+    let codes = |out: &RunOutput| -> Vec<i32> {
+        out.stdout.chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect()
+    };
     let out = run(&m, &RunOptions { http: Some(HttpConfig::default()), ..RunOptions::default() }).unwrap();
     let c = codes(&out);
     assert!(c[2] > 0, "{c:?}");
@@ -673,17 +705,26 @@ fn bench_runs() {
     let o = BenchOptions { calls: 5, compiles: 2, tool: Some("greet".into()), ..BenchOptions::default() };
     let r = bench(&b, Some(&a), &o).unwrap();
     let j = r.to_json();
-    for k in ["compile_ms", "call_us_median", "call_us_p10", "call_us_p90", "list_us_median", "pages_start", "pages_exit"] {
+    for k in
+        ["compile_ms", "call_us_median", "call_us_p10", "call_us_p90", "list_us_median", "pages_start", "pages_exit"]
+    {
         assert!(j["a"][k].is_number(), "{k}: {j}");
         assert!(j["ratio"][k].is_number() || j["ratio"][k].is_null(), "{k}: {j}");
     }
     assert_eq!(j["a"]["pages_start"], 1);
     let f = |v: &Value| v.as_f64().unwrap();
-    assert!(f(&j["a"]["compile_ms_p10"]) <= f(&j["a"]["compile_ms"]) && f(&j["a"]["compile_ms"]) <= f(&j["a"]["compile_ms_p90"]), "{j}");
+    assert!(
+        f(&j["a"]["compile_ms_p10"]) <= f(&j["a"]["compile_ms"])
+            && f(&j["a"]["compile_ms"]) <= f(&j["a"]["compile_ms_p90"]),
+        "{j}"
+    );
     // One ratio per interleaved pair of compiles, its median between the extremes.
     let pairs = &j["compile_ratio_pairs"];
     assert_eq!(pairs["count"], 2, "{j}");
-    assert!(f(&pairs["min"]) > 0.0 && f(&pairs["min"]) <= f(&pairs["median"]) && f(&pairs["median"]) <= f(&pairs["max"]), "{j}");
+    assert!(
+        f(&pairs["min"]) > 0.0 && f(&pairs["min"]) <= f(&pairs["median"]) && f(&pairs["median"]) <= f(&pairs["max"]),
+        "{j}"
+    );
     assert!(j["a"]["call_crash"].is_null(), "{j}");
     assert!(j["b"]["call_crash"].is_string(), "the list-only module does not answer call-1: {j}");
 }
@@ -695,7 +736,11 @@ fn compile_times_time_each_module_and_refuse_one_that_does_not_validate() {
     std::fs::write(&a, wat::parse_str(writer_wat(OK_ANSWER)).unwrap()).unwrap();
     // Bodies that only trap still compile: what `size-report --explain` times.
     let b = dir.path().join("b.wasm");
-    std::fs::write(&b, wat::parse_str(r#"(module (memory (export "memory") 1) (func (export "_start") unreachable))"#).unwrap()).unwrap();
+    std::fs::write(
+        &b,
+        wat::parse_str(r#"(module (memory (export "memory") 1) (func (export "_start") unreachable))"#).unwrap(),
+    )
+    .unwrap();
     let times = compile_times(&[a.clone(), b.clone()], 3).unwrap();
     assert_eq!(times.len(), 2);
     for [median, p10, p90] in times {
@@ -720,7 +765,18 @@ fn example_wasm(name: &str) -> std::path::PathBuf {
     let dir = repo_root().join("target/e2e/default");
     let out = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(repo_root())
-        .args(["build", "--quiet", "--release", "--target", "wasm32-wasip1", "-p", "subako-tiny", "--example", name, "--target-dir"])
+        .args([
+            "build",
+            "--quiet",
+            "--release",
+            "--target",
+            "wasm32-wasip1",
+            "-p",
+            "subako-tiny",
+            "--example",
+            name,
+            "--target-dir",
+        ])
         .arg(&dir)
         .output()
         .unwrap();
@@ -731,7 +787,11 @@ fn example_wasm(name: &str) -> std::path::PathBuf {
 /// Runs the built `subako-tiny` with `args`: (exit code, stdout, stderr).
 fn cli(args: &[&str]) -> (i32, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_subako-tiny")).args(args).output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// The `isError` text of a `subako-tiny call` that printed a CallToolResult.
@@ -764,7 +824,10 @@ fn cli_call_without_a_grant_says_to_pass_allow_host() {
     // The host allowed, loopback not.
     let url = format!(r#"{{"url":"http://127.0.0.1:{port}/text"}}"#);
     let (_, out, _) = cli(&["call", fetch, "fetch", &url, "--allow-host", "127.0.0.1"]);
-    assert_eq!(cli_error_text(&out), "HTTP request failed (forbidden_destination): 127.0.0.1 is a loopback address: pass --allow-loopback");
+    assert_eq!(
+        cli_error_text(&out),
+        "HTTP request failed (forbidden_destination): 127.0.0.1 is a loopback address: pass --allow-loopback"
+    );
     // Both: the request goes through.
     let (code, out, err) = cli(&["call", fetch, "fetch", &url, "--allow-host", "127.0.0.1", "--allow-loopback"]);
     assert_eq!(code, 0, "{err}");
@@ -782,7 +845,10 @@ fn cli_call_without_a_grant_says_to_pass_allow_host() {
     let out = child.wait_with_output().unwrap();
     let line: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(
-        line["result"]["content"][0]["text"].as_str().unwrap().ends_with("this call has no network: pass --allow-host HOST (and --allow-loopback for 127.0.0.1)"),
+        line["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("this call has no network: pass --allow-host HOST (and --allow-loopback for 127.0.0.1)"),
         "{line}"
     );
 }
@@ -801,10 +867,19 @@ fn http_refusals_name_the_flag_that_allows_them() {
     let m = message(json!({"url": url}), HttpConfig { allow_hosts: vec!["127.0.0.1".into()], allow_loopback: false });
     assert_eq!(m, "127.0.0.1 is a loopback address: pass --allow-loopback");
     // Plain http to a public address: refused before any connection.
-    let m = message(json!({"url": "http://8.8.8.8/"}), HttpConfig { allow_hosts: vec!["8.8.8.8".into()], allow_loopback: false });
-    assert_eq!(m, "plain http:// to 8.8.8.8: use https (plain http is allowed to loopback addresses only, with --allow-loopback)");
+    let m = message(
+        json!({"url": "http://8.8.8.8/"}),
+        HttpConfig { allow_hosts: vec!["8.8.8.8".into()], allow_loopback: false },
+    );
+    assert_eq!(
+        m,
+        "plain http:// to 8.8.8.8: use https (plain http is allowed to loopback addresses only, with --allow-loopback)"
+    );
     // A private address: no flag allows it, and the message says so.
-    let m = message(json!({"url": "https://10.1.2.3/"}), HttpConfig { allow_hosts: vec!["10.1.2.3".into()], allow_loopback: true });
+    let m = message(
+        json!({"url": "https://10.1.2.3/"}),
+        HttpConfig { allow_hosts: vec!["10.1.2.3".into()], allow_loopback: true },
+    );
     assert!(m.contains("private address") && m.contains("no flag allows"), "{m}");
 }
 
@@ -852,7 +927,18 @@ fn bench_vs_labels_modules_by_path_when_their_names_collide() {
         std::fs::write(p, wat::parse_str(writer_wat(&out)).unwrap()).unwrap();
     }
     let o = BenchOptions { calls: 3, compiles: 1, tool: Some("greet".into()), ..BenchOptions::default() };
-    let (code, text, err) = cli(&["bench", a.to_str().unwrap(), "--vs", b.to_str().unwrap(), "--calls", "3", "--compiles", "1", "--tool", "greet"]);
+    let (code, text, err) = cli(&[
+        "bench",
+        a.to_str().unwrap(),
+        "--vs",
+        b.to_str().unwrap(),
+        "--calls",
+        "3",
+        "--compiles",
+        "1",
+        "--tool",
+        "greet",
+    ]);
     assert_eq!(code, 0, "{err}");
     let header = text.lines().next().unwrap();
     assert!(header.contains(a.to_str().unwrap()) && header.contains(b.to_str().unwrap()), "{text}");
@@ -864,7 +950,12 @@ fn bench_vs_labels_modules_by_path_when_their_names_collide() {
     let c = dir.path().join("a/other.wasm");
     std::fs::copy(&a, &c).unwrap();
     let header = bench(&a, Some(&c), &o).unwrap().to_text().lines().next().unwrap().to_string();
-    assert!(header.contains("hello.wasm") && header.contains("other.wasm") && !header.contains(dir.path().to_str().unwrap()), "{header}");
+    assert!(
+        header.contains("hello.wasm")
+            && header.contains("other.wasm")
+            && !header.contains(dir.path().to_str().unwrap()),
+        "{header}"
+    );
 }
 
 /// What upload accepts but the recipe would have avoided is said, with the
@@ -878,7 +969,11 @@ fn check_warns_of_a_start_above_two_pages_and_of_debug_info() {
     let warnings = check(&big, None).warnings;
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(warnings[0].starts_with("the module starts at 17 memory pages"), "{}", warnings[0]);
-    assert!(warnings[0].contains("-zstack-size=65536") && warnings[0].contains("Use it in your package"), "{}", warnings[0]);
+    assert!(
+        warnings[0].contains("-zstack-size=65536") && warnings[0].contains("Use it in your package"),
+        "{}",
+        warnings[0]
+    );
 
     // A custom section named as DWARF's are.
     let mut debug = plain.clone();

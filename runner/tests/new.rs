@@ -30,7 +30,11 @@ fn run(c: &mut Command) -> String {
 
 fn subako_tiny(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_subako-tiny")).args(args).output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// Every file the root Cargo.toml's `include` names (read from the tree
@@ -85,7 +89,11 @@ fn new_writes_a_package_that_builds_checks_and_tests() {
     vendored.sort();
     assert_eq!(vendored, included_files(&root));
     for f in &vendored {
-        assert_eq!(std::fs::read(vendor.join(f)).unwrap(), std::fs::read(root.join(f)).unwrap(), "{f} differs from the tree");
+        assert_eq!(
+            std::fs::read(vendor.join(f)).unwrap(),
+            std::fs::read(root.join(f)).unwrap(),
+            "{f} differs from the tree"
+        );
     }
     let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
     for want in [
@@ -106,7 +114,10 @@ fn new_writes_a_package_that_builds_checks_and_tests() {
 
     // Its own build, in its own target directory.
     let target = tmp.path().join("target");
-    run(cargo().current_dir(&dir).args(["build", "--release", "--target", "wasm32-wasip1"]).env("CARGO_TARGET_DIR", &target));
+    run(cargo()
+        .current_dir(&dir)
+        .args(["build", "--release", "--target", "wasm32-wasip1"])
+        .env("CARGO_TARGET_DIR", &target));
     let wasm = target.join("wasm32-wasip1/release/greeter.wasm");
     let bytes = std::fs::read(&wasm).unwrap();
     let r = check(&bytes, None);
@@ -124,7 +135,18 @@ fn new_writes_a_package_that_builds_checks_and_tests() {
     let hello_dir = root.join("target/e2e/default");
     run(cargo()
         .current_dir(&root)
-        .args(["build", "--quiet", "--release", "--target", "wasm32-wasip1", "-p", "subako-tiny", "--example", "hello", "--target-dir"])
+        .args([
+            "build",
+            "--quiet",
+            "--release",
+            "--target",
+            "wasm32-wasip1",
+            "-p",
+            "subako-tiny",
+            "--example",
+            "hello",
+            "--target-dir",
+        ])
         .arg(&hello_dir));
     let hello = std::fs::metadata(hello_dir.join("wasm32-wasip1/release/examples/hello.wasm")).unwrap().len() as f64;
     let ours = bytes.len() as f64;

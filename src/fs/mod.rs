@@ -87,11 +87,7 @@ pub struct FsError {
 
 impl FsError {
     fn new(op: &'static str, path: &str, reason: Reason) -> FsError {
-        FsError {
-            op,
-            path: String::from(path),
-            reason,
-        }
+        FsError { op, path: String::from(path), reason }
     }
 
     /// The operation: `read`, `write`, `open`, `list`, …
@@ -134,9 +130,7 @@ impl FsError {
                 }
             },
             Reason::NotMounted => out.push_str(not_mounted_words(&self.path)),
-            Reason::Relative => {
-                out.push_str("not an absolute path (there is no working directory)")
-            }
+            Reason::Relative => out.push_str("not an absolute path (there is no working directory)"),
             Reason::LeavesMount => out.push_str("`..` climbs out of the mounted directory"),
             Reason::NotUtf8 => out.push_str("not UTF-8 text"),
         }
@@ -214,11 +208,7 @@ fn resolve(path: &str) -> Result<(Dir, String), Reason> {
             }
         }
         let Some((depth, dir)) = best else {
-            return Err(if parts(path).any(|c| c == "..") {
-                Reason::LeavesMount
-            } else {
-                Reason::NotMounted
-            });
+            return Err(if parts(path).any(|c| c == "..") { Reason::LeavesMount } else { Reason::NotMounted });
         };
         let mut relative = String::new();
         for c in parts(path).skip(depth) {
@@ -258,10 +248,7 @@ impl File {
     fn open_as(op: &'static str, path: &str, mode: OpenMode) -> Result<File, FsError> {
         let (dir, relative) = resolve_for(op, path)?;
         match fs_sys::open(&dir, &relative, mode) {
-            Ok(handle) => Ok(File {
-                handle,
-                path: String::from(path),
-            }),
+            Ok(handle) => Ok(File { handle, path: String::from(path) }),
             Err(e) => Err(FsError::new(op, path, Reason::Errno(e))),
         }
     }
@@ -407,8 +394,7 @@ pub fn remove_file(path: &str) -> Result<(), FsError> {
 /// their bytes.
 pub fn read_dir(path: &str) -> Result<Vec<String>, FsError> {
     let (dir, relative) = resolve_for("list", path)?;
-    let mut names = fs_sys::read_dir(&dir, &relative)
-        .map_err(|e| FsError::new("list", path, Reason::Errno(e)))?;
+    let mut names = fs_sys::read_dir(&dir, &relative).map_err(|e| FsError::new("list", path, Reason::Errno(e)))?;
     sort(&mut names);
     Ok(names)
 }
@@ -416,13 +402,9 @@ pub fn read_dir(path: &str) -> Result<Vec<String>, FsError> {
 /// Shell sort (Ciura's gaps, then ×2.25): a few hundred bytes of code
 /// instead of core's sort, and quick enough for any directory listing.
 fn sort(names: &mut [String]) {
-    let mut gaps: [usize; 16] = [
-        1, 4, 10, 23, 57, 132, 301, 701, 1577, 3548, 7983, 17961, 40412, 90927, 204585, 460316,
-    ];
-    let top = gaps
-        .iter()
-        .position(|&g| g >= names.len())
-        .unwrap_or(gaps.len());
+    let mut gaps: [usize; 16] =
+        [1, 4, 10, 23, 57, 132, 301, 701, 1577, 3548, 7983, 17961, 40412, 90927, 204585, 460316];
+    let top = gaps.iter().position(|&g| g >= names.len()).unwrap_or(gaps.len());
     let gaps = &mut gaps[..top];
     gaps.reverse();
     for &gap in gaps.iter() {

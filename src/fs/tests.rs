@@ -43,15 +43,9 @@ fn longest_prefix_wins() {
     std::fs::create_dir(skills.0.join("other")).unwrap();
     std::fs::write(skills.0.join("other/a.txt"), "from skills").unwrap();
     assert_eq!(read_to_string("/skills/chart/a.txt").unwrap(), "from chart");
-    assert_eq!(
-        read_to_string("/skills/other/a.txt").unwrap(),
-        "from skills"
-    );
+    assert_eq!(read_to_string("/skills/other/a.txt").unwrap(), "from skills");
     // A name that only starts like the mount is not beneath it.
-    assert_eq!(
-        read_to_string("/skills/chartx/a.txt").unwrap_err().errno(),
-        Some(errno::NOENT)
-    );
+    assert_eq!(read_to_string("/skills/chartx/a.txt").unwrap_err().errno(), Some(errno::NOENT));
     // Mount order does not matter.
     unmount("/skills");
     mount("/skills", &skills.0);
@@ -67,18 +61,10 @@ fn dot_dot_may_not_leave_its_mount() {
     write("/volume/tmp/a/../b.txt", b"b").unwrap();
     assert_eq!(std::fs::read(tmp.0.join("b.txt")).unwrap(), b"b");
     assert_eq!(read("/volume/tmp/./x/.././b.txt").unwrap(), b"b");
-    for path in [
-        "/volume/tmp/../data/b.txt",
-        "/volume/tmp/..",
-        "/volume/../volume/tmp/b.txt",
-        "/../etc/passwd",
-    ] {
+    for path in ["/volume/tmp/../data/b.txt", "/volume/tmp/..", "/volume/../volume/tmp/b.txt", "/../etc/passwd"] {
         let e = read(path).unwrap_err();
         assert_eq!(e.reason(), Reason::LeavesMount, "{path}");
-        assert_eq!(
-            e.message(),
-            std::format!("read {path}: `..` climbs out of the mounted directory")
-        );
+        assert_eq!(e.message(), std::format!("read {path}: `..` climbs out of the mounted directory"));
     }
 }
 
@@ -102,10 +88,7 @@ fn a_missing_mount_says_so() {
     unmount("/package");
     let e = read("/volume/data/in.csv").unwrap_err();
     assert_eq!(e.reason(), Reason::NotMounted);
-    assert_eq!(
-        e.message(),
-        "read /volume/data/in.csv: /volume/data is not mounted: the agent has not enabled it"
-    );
+    assert_eq!(e.message(), "read /volume/data/in.csv: /volume/data is not mounted: the agent has not enabled it");
     assert_eq!(
         read("/package/t.txt").unwrap_err().message(),
         "read /package/t.txt: /package is not mounted: the package has no assets"
@@ -115,59 +98,27 @@ fn a_missing_mount_says_so() {
         "list /elsewhere: not mounted: no preopened directory holds this path"
     );
     // `/volume/database` is not beneath `/volume/data`.
-    assert!(
-        read("/volume/database/x")
-            .unwrap_err()
-            .message()
-            .ends_with("no preopened directory holds this path")
-    );
+    assert!(read("/volume/database/x").unwrap_err().message().ends_with("no preopened directory holds this path"));
 }
 
 #[test]
 fn errno_words() {
-    let words = |errno: u16, op: &'static str| {
-        FsError::new(op, "/volume/tmp/a.bin", Reason::Errno(errno)).message()
-    };
+    let words = |errno: u16, op: &'static str| FsError::new(op, "/volume/tmp/a.bin", Reason::Errno(errno)).message();
     assert_eq!(
         words(errno::DQUOT, "write"),
         "write /volume/tmp/a.bin: disk quota exceeded (the call's file write budget is spent)"
     );
-    assert_eq!(
-        words(errno::NOENT, "read"),
-        "read /volume/tmp/a.bin: no such file or directory"
-    );
-    assert_eq!(
-        words(errno::NOTSUP, "write"),
-        "write /volume/tmp/a.bin: not supported"
-    );
-    assert_eq!(
-        words(errno::NOTCAPABLE, "write"),
-        "write /volume/tmp/a.bin: permission denied"
-    );
-    assert_eq!(
-        words(errno::ACCES, "write"),
-        "write /volume/tmp/a.bin: permission denied"
-    );
-    assert_eq!(
-        words(errno::EXIST, "create"),
-        "create /volume/tmp/a.bin: file exists"
-    );
-    assert_eq!(
-        words(errno::ISDIR, "read"),
-        "read /volume/tmp/a.bin: is a directory"
-    );
-    assert_eq!(
-        words(errno::NOTDIR, "read"),
-        "read /volume/tmp/a.bin: not a directory"
-    );
+    assert_eq!(words(errno::NOENT, "read"), "read /volume/tmp/a.bin: no such file or directory");
+    assert_eq!(words(errno::NOTSUP, "write"), "write /volume/tmp/a.bin: not supported");
+    assert_eq!(words(errno::NOTCAPABLE, "write"), "write /volume/tmp/a.bin: permission denied");
+    assert_eq!(words(errno::ACCES, "write"), "write /volume/tmp/a.bin: permission denied");
+    assert_eq!(words(errno::EXIST, "create"), "create /volume/tmp/a.bin: file exists");
+    assert_eq!(words(errno::ISDIR, "read"), "read /volume/tmp/a.bin: is a directory");
+    assert_eq!(words(errno::NOTDIR, "read"), "read /volume/tmp/a.bin: not a directory");
     assert!(words(errno::NOSPC, "write").starts_with("write /volume/tmp/a.bin: no space left"));
     assert_eq!(words(99, "read"), "read /volume/tmp/a.bin: errno 99");
-    let tool: ToolError =
-        FsError::new("write", "/volume/tmp/a.bin", Reason::Errno(errno::DQUOT)).into();
-    assert!(
-        tool.message()
-            .starts_with("write /volume/tmp/a.bin: disk quota exceeded")
-    );
+    let tool: ToolError = FsError::new("write", "/volume/tmp/a.bin", Reason::Errno(errno::DQUOT)).into();
+    assert!(tool.message().starts_with("write /volume/tmp/a.bin: disk quota exceeded"));
 }
 
 #[test]
@@ -182,16 +133,10 @@ fn whole_file_operations() {
     append("/volume/tmp/x/b.txt", b", world").unwrap();
     append("/volume/tmp/x/new.txt", b"fresh").unwrap();
     write("/volume/tmp/x/a.txt", "héllo".as_bytes()).unwrap();
-    assert_eq!(
-        read_to_string("/volume/tmp/x/b.txt").unwrap(),
-        "hello, world"
-    );
+    assert_eq!(read_to_string("/volume/tmp/x/b.txt").unwrap(), "hello, world");
     assert_eq!(read_to_string("/volume/tmp/x/new.txt").unwrap(), "fresh");
     assert_eq!(size("/volume/tmp/x/a.txt").unwrap(), 6);
-    assert_eq!(
-        read_dir("/volume/tmp/x").unwrap(),
-        vec!["a.txt", "b.txt", "new.txt", "y"]
-    );
+    assert_eq!(read_dir("/volume/tmp/x").unwrap(), vec!["a.txt", "b.txt", "new.txt", "y"]);
     write("/volume/tmp/x/b.txt", b"short").unwrap();
     assert_eq!(read("/volume/tmp/x/b.txt").unwrap(), b"short");
     remove_file("/volume/tmp/x/b.txt").unwrap();
@@ -200,10 +145,7 @@ fn whole_file_operations() {
         remove_file("/volume/tmp/x/b.txt").unwrap_err().message(),
         "remove /volume/tmp/x/b.txt: no such file or directory"
     );
-    assert_eq!(
-        read("/volume/tmp/x/y").unwrap_err().errno(),
-        Some(errno::ISDIR)
-    );
+    assert_eq!(read("/volume/tmp/x/y").unwrap_err().errno(), Some(errno::ISDIR));
     // A file in the way of a directory.
     assert!(create_dir_all("/volume/tmp/x/a.txt").is_err());
     assert!(create_dir_all("/volume/tmp/x/a.txt/deeper").is_err());
@@ -239,20 +181,11 @@ fn files_stream_in_chunks() {
         total += n;
     }
     assert_eq!(total, 256_000);
-    assert_eq!(
-        File::create_new("/volume/tmp/big.bin")
-            .err()
-            .unwrap()
-            .errno(),
-        Some(errno::EXIST)
-    );
+    assert_eq!(File::create_new("/volume/tmp/big.bin").err().unwrap().errno(), Some(errno::EXIST));
     let mut log = File::append("/volume/tmp/log.txt").unwrap();
     log.write_all(b"one\n").unwrap();
     drop(log);
-    File::append("/volume/tmp/log.txt")
-        .unwrap()
-        .write_all(b"two\n")
-        .unwrap();
+    File::append("/volume/tmp/log.txt").unwrap().write_all(b"two\n").unwrap();
     assert_eq!(read_to_string("/volume/tmp/log.txt").unwrap(), "one\ntwo\n");
 }
 

@@ -9,7 +9,6 @@ use alloc::vec::Vec;
 
 use super::num;
 
-
 /// Writes one JSON document into a growable buffer.
 #[derive(Default, Debug, Clone)]
 pub struct JsonWriter {

@@ -44,10 +44,7 @@ fn from_env() -> Vec<Preopen> {
         for entry in std::env::split_paths(&list) {
             let entry = entry.to_string_lossy().into_owned();
             if let Some((guest, host)) = entry.split_once('=') {
-                mounts.push(Preopen {
-                    name: guest.into(),
-                    dir: PathBuf::from(host),
-                });
+                mounts.push(Preopen { name: guest.into(), dir: PathBuf::from(host) });
             }
         }
     }
@@ -62,20 +59,13 @@ pub fn mount(guest: &str, host_dir: impl Into<PathBuf>) {
         let mut m = m.borrow_mut();
         let mounts = m.get_or_insert_with(from_env);
         mounts.retain(|p| p.name != guest);
-        mounts.push(Preopen {
-            name: guest.into(),
-            dir: host_dir,
-        });
+        mounts.push(Preopen { name: guest.into(), dir: host_dir });
     });
 }
 
 /// Removes this thread's mount at `guest`, if there is one.
 pub fn unmount(guest: &str) {
-    MOUNTS.with(|m| {
-        m.borrow_mut()
-            .get_or_insert_with(from_env)
-            .retain(|p| p.name != guest)
-    });
+    MOUNTS.with(|m| m.borrow_mut().get_or_insert_with(from_env).retain(|p| p.name != guest));
 }
 
 pub fn with_preopens<R>(f: impl FnOnce(&[Preopen]) -> R) -> R {
@@ -83,11 +73,7 @@ pub fn with_preopens<R>(f: impl FnOnce(&[Preopen]) -> R) -> R {
 }
 
 fn host_path(dir: &Dir, path: &str) -> PathBuf {
-    if path.is_empty() {
-        dir.clone()
-    } else {
-        dir.join(path)
-    }
+    if path.is_empty() { dir.clone() } else { dir.join(path) }
 }
 
 /// The WASI errno for a host error.
@@ -152,10 +138,7 @@ pub fn size(file: &Handle) -> Result<u64, u16> {
 
 pub fn stat(dir: &Dir, path: &str) -> Result<Stat, u16> {
     let meta = std::fs::metadata(host_path(dir, path)).map_err(|e| errno(&e))?;
-    Ok(Stat {
-        size: meta.len(),
-        is_dir: meta.is_dir(),
-    })
+    Ok(Stat { size: meta.len(), is_dir: meta.is_dir() })
 }
 
 pub fn create_dir(dir: &Dir, path: &str) -> Result<(), u16> {

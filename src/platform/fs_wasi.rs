@@ -116,10 +116,7 @@ pub fn open(dir: &Dir, path: &str, mode: OpenMode) -> Result<Handle, u16> {
 /// Reads into `buf`; 0 at the end of the file.
 pub fn read(file: &Handle, buf: &mut [u8]) -> Result<usize, u16> {
     loop {
-        let iov = wasi::Iovec {
-            buf: buf.as_mut_ptr(),
-            buf_len: buf.len(),
-        };
+        let iov = wasi::Iovec { buf: buf.as_mut_ptr(), buf_len: buf.len() };
         // SAFETY: `iov` points into `buf`, which outlives the call.
         match unsafe { wasi::fd_read(file.0, &[iov]) } {
             Ok(n) => return Ok(n.min(buf.len())),
@@ -132,10 +129,7 @@ pub fn read(file: &Handle, buf: &mut [u8]) -> Result<usize, u16> {
 /// Writes some of `bytes`; how many.
 pub fn write(file: &Handle, bytes: &[u8]) -> Result<usize, u16> {
     loop {
-        let iov = wasi::Ciovec {
-            buf: bytes.as_ptr(),
-            buf_len: bytes.len(),
-        };
+        let iov = wasi::Ciovec { buf: bytes.as_ptr(), buf_len: bytes.len() };
         // SAFETY: `iov` points into `bytes`, which outlives the call.
         match unsafe { wasi::fd_write(file.0, &[iov]) } {
             Ok(n) => return Ok(n.min(bytes.len())),
@@ -157,10 +151,7 @@ pub fn size(file: &Handle) -> Result<u64, u16> {
 pub fn stat(dir: &Dir, path: &str) -> Result<Stat, u16> {
     // SAFETY: `path` is a valid string for the call's duration.
     match unsafe { wasi::path_filestat_get(*dir, wasi::LOOKUPFLAGS_SYMLINK_FOLLOW, at(path)) } {
-        Ok(s) => Ok(Stat {
-            size: s.size,
-            is_dir: s.filetype == wasi::FILETYPE_DIRECTORY,
-        }),
+        Ok(s) => Ok(Stat { size: s.size, is_dir: s.filetype == wasi::FILETYPE_DIRECTORY }),
         Err(e) => Err(e.raw()),
     }
 }
@@ -180,15 +171,7 @@ pub fn remove_file(dir: &Dir, path: &str) -> Result<(), u16> {
 pub fn read_dir(dir: &Dir, path: &str) -> Result<Vec<String>, u16> {
     // SAFETY: `path` is a valid string for the call's duration.
     let fd = match unsafe {
-        wasi::path_open(
-            *dir,
-            wasi::LOOKUPFLAGS_SYMLINK_FOLLOW,
-            at(path),
-            wasi::OFLAGS_DIRECTORY,
-            READ_RIGHTS,
-            0,
-            0,
-        )
+        wasi::path_open(*dir, wasi::LOOKUPFLAGS_SYMLINK_FOLLOW, at(path), wasi::OFLAGS_DIRECTORY, READ_RIGHTS, 0, 0)
     } {
         Ok(fd) => Handle(fd),
         Err(e) => return Err(e.raw()),
@@ -209,10 +192,7 @@ pub fn read_dir(dir: &Dir, path: &str) -> Result<Vec<String>, u16> {
         while at + HEADER <= filled {
             let next = u64::from_le_bytes(le8(&buf[at..at + 8]));
             let len = u32::from_le_bytes(le4(&buf[at + 16..at + 20])) as usize;
-            let Some(name) = buf
-                .get(at + HEADER..at + HEADER + len)
-                .filter(|_| at + HEADER + len <= filled)
-            else {
+            let Some(name) = buf.get(at + HEADER..at + HEADER + len).filter(|_| at + HEADER + len <= filled) else {
                 break;
             };
             // A name that is not UTF-8 is left out: no `&str` path could open it.

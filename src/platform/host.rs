@@ -3,14 +3,14 @@
 
 extern crate std;
 
+use core::ptr::NonNull;
 use std::cell::Cell;
 use std::io::{Read as _, Write as _};
-use core::ptr::NonNull;
 
 use crate::args::Args;
 use crate::package::ToolFn;
-use crate::rendered::Rendered;
 use crate::protocol::{self, Io, IoError};
+use crate::rendered::Rendered;
 use crate::reply::{Reply, ToolError};
 
 /// The process's stdin and stdout.

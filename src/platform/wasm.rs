@@ -15,8 +15,8 @@ use core::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 use crate::args::Args;
 use crate::json::num;
 use crate::package::ToolFn;
-use crate::rendered::Rendered;
 use crate::protocol::{self, Io, IoError};
+use crate::rendered::Rendered;
 use crate::reply::{Reply, ToolError};
 
 // The allocators (`heap`, `bump`) and the panic answer's state assume the

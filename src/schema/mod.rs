@@ -121,7 +121,12 @@ pub const fn supported(schema: &str, site: &str) -> Option<Message> {
 pub const fn tool_schema_fault(tool: &str, which: &str, schema: &str) -> Option<Message> {
     let b = schema.as_bytes();
     if let Err(e) = validate(b) {
-        let head = Message::new().push("tool ").push_quoted(tool.as_bytes()).push(": ").push(which).push(" schema is not JSON");
+        let head = Message::new()
+            .push("tool ")
+            .push_quoted(tool.as_bytes())
+            .push(": ")
+            .push(which)
+            .push(" schema is not JSON");
         return Some(syntax::explain(b, e, head));
     }
     match rules::check_tool_schema(b) {
@@ -145,9 +150,7 @@ macro_rules! validated {
             $schema,
             ::core::concat!("validated!(", ::core::stringify!($schema), ", ", ::core::stringify!($tool), ")"),
         );
-        fn validated(
-            args: &$crate::Args<'_>,
-        ) -> ::core::result::Result<$crate::Reply, $crate::ToolError> {
+        fn validated(args: &$crate::Args<'_>) -> ::core::result::Result<$crate::Reply, $crate::ToolError> {
             $crate::schema::check_args($schema, args)?;
             ($tool)(args)
         }

@@ -248,7 +248,8 @@ const fn walk(b: &[u8], strict: bool) -> Result<(), Fault> {
                         return Err(f.located(b, &stack, depth));
                     }
                     Vocab::Refused => {
-                        let f = fault("is not allowed: MCP clients reject $ref, $defs and definitions", name_at, name_end);
+                        let f =
+                            fault("is not allowed: MCP clients reject $ref, $defs and definitions", name_at, name_end);
                         return Err(f.located(b, &stack, depth));
                     }
                     // An extension's value is its own: not looked into.
@@ -322,11 +323,24 @@ const fn keyword(b: &[u8], k: usize, k_end: usize, v: usize) -> Result<Option<Ho
         all_strings(b, v)
     } else if eq(b, k, k_end, b"enum") {
         c == b'['
-    } else if eq(b, k, k_end, b"minimum") || eq(b, k, k_end, b"maximum") || eq(b, k, k_end, b"exclusiveMinimum") || eq(b, k, k_end, b"exclusiveMaximum") {
+    } else if eq(b, k, k_end, b"minimum")
+        || eq(b, k, k_end, b"maximum")
+        || eq(b, k, k_end, b"exclusiveMinimum")
+        || eq(b, k, k_end, b"exclusiveMaximum")
+    {
         c == b'-' || c.is_ascii_digit()
-    } else if eq(b, k, k_end, b"minLength") || eq(b, k, k_end, b"maxLength") || eq(b, k, k_end, b"minItems") || eq(b, k, k_end, b"maxItems") {
+    } else if eq(b, k, k_end, b"minLength")
+        || eq(b, k, k_end, b"maxLength")
+        || eq(b, k, k_end, b"minItems")
+        || eq(b, k, k_end, b"maxItems")
+    {
         is_count(b, v)
-    } else if eq(b, k, k_end, b"description") || eq(b, k, k_end, b"title") || eq(b, k, k_end, b"format") || eq(b, k, k_end, b"$schema") || eq(b, k, k_end, b"$comment") {
+    } else if eq(b, k, k_end, b"description")
+        || eq(b, k, k_end, b"title")
+        || eq(b, k, k_end, b"format")
+        || eq(b, k, k_end, b"$schema")
+        || eq(b, k, k_end, b"$comment")
+    {
         c == b'"'
     } else if eq(b, k, k_end, b"const") || eq(b, k, k_end, b"default") || eq(b, k, k_end, b"examples") {
         true
@@ -578,7 +592,7 @@ mod tests {
 
     use super::*;
     use std::borrow::ToOwned;
-use std::string::String;
+    use std::string::String;
 
     fn refusal(schema: &str, strict: bool) -> Option<(&'static str, &str)> {
         let b = schema.as_bytes();
@@ -593,8 +607,14 @@ use std::string::String;
         assert_eq!(refusal(r#"[]"#, false), Some(("must be a JSON object", "")));
         assert_eq!(refusal(r#""object""#, false), Some(("must be a JSON object", "")));
         assert_eq!(refusal(r#"{}"#, false).map(|r| r.0), Some("must say \"type\": \"object\" at its root"));
-        assert_eq!(refusal(r#"{"type":"array"}"#, false).map(|r| r.0), Some("must say \"type\": \"object\" at its root"));
-        assert_eq!(refusal(r#"{"type":["object"]}"#, false).map(|r| r.0), Some("must say \"type\": \"object\" at its root"));
+        assert_eq!(
+            refusal(r#"{"type":"array"}"#, false).map(|r| r.0),
+            Some("must say \"type\": \"object\" at its root")
+        );
+        assert_eq!(
+            refusal(r#"{"type":["object"]}"#, false).map(|r| r.0),
+            Some("must say \"type\": \"object\" at its root")
+        );
     }
 
     #[test]
@@ -604,7 +624,10 @@ use std::string::String;
         assert_eq!(r(r#"{"type":"object","$defs":{}}"#).as_deref(), Some("$defs"));
         assert_eq!(r(r#"{"type":"object","definitions":{}}"#).as_deref(), Some("definitions"));
         assert_eq!(r(r#"{"type":"object","properties":{"a":{"items":{"$ref":"/"}}}}"#).as_deref(), Some("$ref"));
-        assert_eq!(r(r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"$ref":"/"}]}}}"#).as_deref(), Some("$ref"));
+        assert_eq!(
+            r(r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"$ref":"/"}]}}}"#).as_deref(),
+            Some("$ref")
+        );
         // A property may be called `$ref`, and data may hold one.
         assert_eq!(r(r#"{"type":"object","properties":{"$ref":{"type":"string"},"definitions":{}}}"#), None);
         assert_eq!(r(r#"{"type":"object","default":{"$ref":1},"examples":[{"$defs":2}],"enum":[{"$ref":3}]}"#), None);
@@ -620,10 +643,14 @@ use std::string::String;
         );
         assert_eq!(r(r#"{"type":"object","required":["a"]}"#).map(|r| r.1), Some("a".to_owned()));
         assert_eq!(
-            r(r#"{"type":"object","properties":{"o":{"type":"object","properties":{"x":{}},"required":["y"]}}}"#).map(|r| r.1),
+            r(r#"{"type":"object","properties":{"o":{"type":"object","properties":{"x":{}},"required":["y"]}}}"#)
+                .map(|r| r.1),
             Some("y".to_owned())
         );
-        assert_eq!(r(r#"{"type":"object","properties":{"a":{},"b":{}},"anyOf":[{"required":["a"]},{"required":["b"]}]}"#), None);
+        assert_eq!(
+            r(r#"{"type":"object","properties":{"a":{},"b":{}},"anyOf":[{"required":["a"]},{"required":["b"]}]}"#),
+            None
+        );
         assert_eq!(r(r#"{"type":"object","properties":{"a\"b":{}},"required":["a\"b"]}"#), None);
     }
 
@@ -648,7 +675,10 @@ use std::string::String;
         let r = |s| refusal(s, true).map(|r| (r.0, r.1.to_owned()));
         let outside = "is outside the subset validated! checks (see subako_tiny::schema)";
         let shape = "has a value of the wrong shape for validated!";
-        assert_eq!(r(r#"{"type":"object","properties":{"s":{"type":"string","pattern":"^a"}}}"#), Some((outside, "pattern".into())));
+        assert_eq!(
+            r(r#"{"type":"object","properties":{"s":{"type":"string","pattern":"^a"}}}"#),
+            Some((outside, "pattern".into()))
+        );
         assert_eq!(r(r#"{"type":"object","anyOf":[]}"#), Some((outside, "anyOf".into())));
         assert_eq!(r(r#"{"type":"object","properties":{"a":{"type":"text"}}}"#), Some((shape, "type".into())));
         assert_eq!(r(r#"{"type":"object","properties":{"a":{"type":[]}}}"#), Some((shape, "type".into())));
@@ -656,9 +686,15 @@ use std::string::String;
         assert_eq!(r(r#"{"type":"object","properties":{"a":{"minLength":-1}}}"#), Some((shape, "minLength".into())));
         assert_eq!(r(r#"{"type":"object","properties":{"a":{"maxItems":1.5}}}"#), Some((shape, "maxItems".into())));
         assert_eq!(r(r#"{"type":"object","properties":{"a":{"minimum":"1"}}}"#), Some((shape, "minimum".into())));
-        assert_eq!(r(r#"{"type":"object","properties":{"a":{"exclusiveMinimum":true}}}"#), Some((shape, "exclusiveMinimum".into())));
+        assert_eq!(
+            r(r#"{"type":"object","properties":{"a":{"exclusiveMinimum":true}}}"#),
+            Some((shape, "exclusiveMinimum".into()))
+        );
         assert_eq!(r(r#"{"type":"object","required":"a"}"#), Some((shape, "required".into())));
-        assert_eq!(r(r#"{"type":"object","properties":{"a":1}}"#), Some(("needs a schema: an object, true or false", "a".into())));
+        assert_eq!(
+            r(r#"{"type":"object","properties":{"a":1}}"#),
+            Some(("needs a schema: an object, true or false", "a".into()))
+        );
         assert_eq!(r(r#"{"type":"object","description":7}"#), Some((shape, "description".into())));
         // The rules for every tool hold too.
         assert_eq!(r(r#"{"type":"object","properties":{"a":{"$ref":"/"}}}"#).map(|r| r.1), Some("$ref".into()));

@@ -75,7 +75,9 @@ pub const fn explain(b: &[u8], e: ReadError, message: Message) -> Message {
             }
             _ => {
                 last = Last::Value;
-                while i < at && !matches!(b[i], b' ' | b'\n' | b'\r' | b'\t' | b',' | b':' | b'{' | b'}' | b'[' | b']' | b'"') {
+                while i < at
+                    && !matches!(b[i], b' ' | b'\n' | b'\r' | b'\t' | b',' | b':' | b'{' | b'}' | b'[' | b']' | b'"')
+                {
                     i += 1;
                 }
                 // A word cut short (`tru`): the error is in it.
@@ -91,7 +93,9 @@ pub const fn explain(b: &[u8], e: ReadError, message: Message) -> Message {
     let m = message.push(": ");
     let m = match e.kind {
         ReadErrorKind::BadString if c == b'\\' => m.push("invalid escape in a string"),
-        ReadErrorKind::BadString if c < 0x20 => m.push("a control character (a line break, a tab) inside a string: write it as an escape"),
+        ReadErrorKind::BadString if c < 0x20 => {
+            m.push("a control character (a line break, a tab) inside a string: write it as an escape")
+        }
         ReadErrorKind::BadString => m.push("invalid string"),
         ReadErrorKind::Eof if inside => m.push("a string that is not closed"),
         ReadErrorKind::BadNumber => m.push("invalid number"),
@@ -103,7 +107,8 @@ pub const fn explain(b: &[u8], e: ReadError, message: Message) -> Message {
             m.push("invalid number (no leading zeros)")
         }
         _ => {
-            let m = if matches!(c, b'}' | b']') && matches!(last, Last::Comma) { m.push("trailing comma: ") } else { m };
+            let m =
+                if matches!(c, b'}' | b']') && matches!(last, Last::Comma) { m.push("trailing comma: ") } else { m };
             match last {
                 Last::Nothing | Last::Colon => m.push("expected a value"),
                 Last::Open if in_array => m.push("expected a value or ']'"),
@@ -175,7 +180,8 @@ const fn token_end(b: &[u8], i: usize) -> usize {
     if matches!(b[i], b'{' | b'}' | b'[' | b']' | b',' | b':') {
         return k;
     }
-    while k < b.len() && !matches!(b[k], b' ' | b'\n' | b'\r' | b'\t' | b',' | b':' | b'{' | b'}' | b'[' | b']' | b'"') {
+    while k < b.len() && !matches!(b[k], b' ' | b'\n' | b'\r' | b'\t' | b',' | b':' | b'{' | b'}' | b'[' | b']' | b'"')
+    {
         k += 1;
     }
     k

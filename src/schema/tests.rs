@@ -45,7 +45,13 @@ fn type_names_and_lists() {
         for v in *good {
             assert_eq!(check(&schema, &["{\"v\":", v, "}"].concat()), Ok(()), "{v} is {name}");
         }
-        let article = if matches!(*name, "object" | "array" | "integer") { "an " } else if *name == "null" { "" } else { "a " };
+        let article = if matches!(*name, "object" | "array" | "integer") {
+            "an "
+        } else if *name == "null" {
+            ""
+        } else {
+            "a "
+        };
         for v in *bad {
             assert_eq!(
                 refused(&schema, &["{\"v\":", v, "}"].concat()),
@@ -61,13 +67,19 @@ fn type_names_and_lists() {
     let three = one(r#"{"type":["integer","boolean","array"]}"#);
     assert_eq!(refused(&three, r#"{"v":{}}"#), "invalid input: /v must be an integer, a boolean or an array");
     // The root is written `/`.
-    assert_eq!(refused(r#"{"type":"object","properties":{},"additionalProperties":false}"#, r#"{"x":1}"#), "invalid input: /x is not allowed");
+    assert_eq!(
+        refused(r#"{"type":"object","properties":{},"additionalProperties":false}"#, r#"{"x":1}"#),
+        "invalid input: /x is not allowed"
+    );
 }
 
 #[test]
 fn no_arguments_read_as_an_empty_object() {
     let schema = r#"{"type":"object","properties":{"a":{}},"required":["a"]}"#;
-    assert_eq!(check_args(schema, &Args::empty()).map_err(|e| e.message().to_owned()), Err("invalid input: /a is required".into()));
+    assert_eq!(
+        check_args(schema, &Args::empty()).map_err(|e| e.message().to_owned()),
+        Err("invalid input: /a is required".into())
+    );
     assert_eq!(check_args(r#"{"type":"object"}"#, &Args::empty()), Ok(()));
 }
 
@@ -93,7 +105,8 @@ fn required_properties_and_additional_properties() {
     assert_eq!(refused(closed, r#"{"a":1,"b":2}"#), "invalid input: /b is not allowed");
     let open = r#"{"type":"object","properties":{"a":{}},"additionalProperties":true}"#;
     assert_eq!(check(open, r#"{"a":1,"b":2}"#), Ok(()));
-    let map = r#"{"type":"object","properties":{"headers":{"type":"object","additionalProperties":{"type":"string"}}}}"#;
+    let map =
+        r#"{"type":"object","properties":{"headers":{"type":"object","additionalProperties":{"type":"string"}}}}"#;
     assert_eq!(check(map, r#"{"headers":{"accept":"*/*","x":""}}"#), Ok(()));
     assert_eq!(refused(map, r#"{"headers":{"accept":"*/*","x":1}}"#), "invalid input: /headers/x must be a string");
     // Boolean schemas for a property.
@@ -122,7 +135,10 @@ fn enum_and_const() {
     }
     let fixed = one(r#"{"const": {"kind": "order", "n": 2}}"#);
     assert_eq!(check(&fixed, r#"{"v":{"n":2,"kind":"order"}}"#), Ok(()));
-    assert_eq!(refused(&fixed, r#"{"v":{"n":3,"kind":"order"}}"#), r#"invalid input: /v must be {"kind":"order","n":2}"#);
+    assert_eq!(
+        refused(&fixed, r#"{"v":{"n":3,"kind":"order"}}"#),
+        r#"invalid input: /v must be {"kind":"order","n":2}"#
+    );
     let word = one(r#"{"const":"yes"}"#);
     assert_eq!(refused(&word, r#"{"v":"no"}"#), r#"invalid input: /v must be "yes""#);
 }
@@ -147,7 +163,10 @@ fn numeric_bounds() {
     assert_eq!(refused(&big, r#"{"v":9007199254740994}"#), "invalid input: /v must be at most 9007199254740993");
     let unsigned = one(r#"{"minimum":18446744073709551615}"#);
     assert_eq!(check(&unsigned, r#"{"v":18446744073709551615}"#), Ok(()));
-    assert_eq!(refused(&unsigned, r#"{"v":-9223372036854775808}"#), "invalid input: /v must be at least 18446744073709551615");
+    assert_eq!(
+        refused(&unsigned, r#"{"v":-9223372036854775808}"#),
+        "invalid input: /v must be at least 18446744073709551615"
+    );
     // Bounds say nothing about values that are not numbers.
     assert_eq!(check(&one(r#"{"minimum":5}"#), r#"{"v":"3"}"#), Ok(()));
 }
@@ -187,10 +206,22 @@ fn nested_objects_and_arrays_report_the_full_path() {
             "required":["sku","qty"],"additionalProperties":false}}},
         "required":["items"]}"#;
     assert_eq!(check(order, r#"{"items":[{"sku":"a","qty":1},{"sku":"b","qty":1000,"tags":["x","yz"]}]}"#), Ok(()));
-    assert_eq!(refused(order, r#"{"items":[{"sku":"a","qty":1},{"sku":"b"}]}"#), "invalid input: /items/1/qty is required");
-    assert_eq!(refused(order, r#"{"items":[{"sku":"a","qty":1001}]}"#), "invalid input: /items/0/qty must be at most 1000");
-    assert_eq!(refused(order, r#"{"items":[{"sku":"a","qty":1,"tags":["ok","xyz"]}]}"#), "invalid input: /items/0/tags/1 must be at most 2 characters long");
-    assert_eq!(refused(order, r#"{"items":[{"sku":"a","qty":1,"note":""}]}"#), "invalid input: /items/0/note is not allowed");
+    assert_eq!(
+        refused(order, r#"{"items":[{"sku":"a","qty":1},{"sku":"b"}]}"#),
+        "invalid input: /items/1/qty is required"
+    );
+    assert_eq!(
+        refused(order, r#"{"items":[{"sku":"a","qty":1001}]}"#),
+        "invalid input: /items/0/qty must be at most 1000"
+    );
+    assert_eq!(
+        refused(order, r#"{"items":[{"sku":"a","qty":1,"tags":["ok","xyz"]}]}"#),
+        "invalid input: /items/0/tags/1 must be at most 2 characters long"
+    );
+    assert_eq!(
+        refused(order, r#"{"items":[{"sku":"a","qty":1,"note":""}]}"#),
+        "invalid input: /items/0/note is not allowed"
+    );
     assert_eq!(refused(order, r#"{"items":{}}"#), "invalid input: /items must be an array");
     assert_eq!(refused(order, r#"{}"#), "invalid input: /items is required");
 }
@@ -201,14 +232,19 @@ fn arguments_deeper_than_the_schema_are_not_walked() {
     // than the schema, whatever it is given.
     let deep = ["{\"v\":", &"[".repeat(120), &"]".repeat(120), "}"].concat();
     assert_eq!(check(&one(r#"{"type":"array"}"#), &deep), Ok(()));
-    assert_eq!(refused(&one(r#"{"type":"array","items":{"type":"number"}}"#), &deep), "invalid input: /v/0 must be a number");
+    assert_eq!(
+        refused(&one(r#"{"type":"array","items":{"type":"number"}}"#), &deep),
+        "invalid input: /v/0 must be a number"
+    );
     let schema = one(r#"{"enum":[[[1]]]}"#);
     assert!(refused(&schema, &deep).starts_with("invalid input: /v must be one of"));
 }
 
 #[test]
 fn annotations_carry_no_rule() {
-    let schema = one(r#"{"type":"string","format":"email","description":"d","title":"t","default":"x","examples":["y"],"$comment":"c"}"#);
+    let schema = one(
+        r#"{"type":"string","format":"email","description":"d","title":"t","default":"x","examples":["y"],"$comment":"c"}"#,
+    );
     assert_eq!(check(&schema, r#"{"v":"not an email"}"#), Ok(()));
 }
 
@@ -249,7 +285,10 @@ fn call(arguments: &str) -> String {
 fn validated_runs_the_tool_only_on_valid_arguments() {
     assert!(call(r#"{"n":7}"#).contains(r#""structuredContent":{"n":7}"#));
     let bad = call(r#"{"n":10}"#);
-    assert!(bad.contains(r#""content":[{"text":"invalid input: /n must be at most 9","type":"text"}],"isError":true"#), "{bad}");
+    assert!(
+        bad.contains(r#""content":[{"text":"invalid input: /n must be at most 9","type":"text"}],"isError":true"#),
+        "{bad}"
+    );
     assert!(call(r#"{}"#).contains(r#""text":"invalid input: /n is required""#));
 }
 
@@ -257,7 +296,10 @@ fn validated_runs_the_tool_only_on_valid_arguments() {
 fn a_schema_that_is_not_json_is_an_error_not_a_panic() {
     let a = crate::json::parse(b"{}").unwrap();
     let args = Args::new(a.as_object().unwrap());
-    assert_eq!(check_args("{", &args).map_err(|e| e.message().to_owned()), Err("the tool's input schema is not JSON".into()));
+    assert_eq!(
+        check_args("{", &args).map_err(|e| e.message().to_owned()),
+        Err("the tool's input schema is not JSON".into())
+    );
 }
 
 // Build-time messages: the syntax error's place and text, the unknown
@@ -282,17 +324,50 @@ fn syntax_errors_say_line_column_and_text() {
         e(r#"{"type": "object" "properties": {}}"#),
         r#"tool "greet": input schema is not JSON: expected ',' or '}' at line 1, column 19, near "\"object\" \"properties\"""#
     );
-    assert_eq!(e(r#"{"type": "object",}"#), r#"tool "greet": input schema is not JSON: trailing comma: expected a member name in double quotes at line 1, column 19, near ",}""#);
-    assert_eq!(e(r#"{"a": [1, 2,]}"#), r#"tool "greet": input schema is not JSON: trailing comma: expected a value at line 1, column 13, near ",]""#);
-    assert_eq!(e(r#"{"a": [1 2]}"#), r#"tool "greet": input schema is not JSON: expected ',' or ']' at line 1, column 10, near "1 2""#);
-    assert_eq!(e(r#"{"a": tru}"#), r#"tool "greet": input schema is not JSON: expected true, false or null at line 1, column 10, near "tru}""#);
-    assert_eq!(e(r#"{"a": 01}"#), r#"tool "greet": input schema is not JSON: invalid number (no leading zeros) at line 1, column 8, near "01""#);
-    assert_eq!(e(r#"{"a": 1.}"#), r#"tool "greet": input schema is not JSON: invalid number at line 1, column 9, near "1.}""#);
-    assert_eq!(e(r#"{"type": "object"}}"#), r#"tool "greet": input schema is not JSON: expected the end of the schema at line 1, column 19, near "}}""#);
-    assert_eq!(e(r#"{"type": "object""#), r#"tool "greet": input schema is not JSON: expected ',' or '}', but the schema ends at line 1, column 18, near "\"object\"""#);
-    assert_eq!(e(r#"{"a": "b\q"}"#), r#"tool "greet": input schema is not JSON: invalid escape in a string at line 1, column 9, near "\"b\\q""#);
-    assert_eq!(e("{\"a\": \"two\nlines\"}"), r#"tool "greet": input schema is not JSON: a control character (a line break, a tab) inside a string: write it as an escape at line 1, column 11, near "\"two""#);
-    assert_eq!(e(""), r#"tool "greet": input schema is not JSON: expected a value, but the schema ends at line 1, column 1"#);
+    assert_eq!(
+        e(r#"{"type": "object",}"#),
+        r#"tool "greet": input schema is not JSON: trailing comma: expected a member name in double quotes at line 1, column 19, near ",}""#
+    );
+    assert_eq!(
+        e(r#"{"a": [1, 2,]}"#),
+        r#"tool "greet": input schema is not JSON: trailing comma: expected a value at line 1, column 13, near ",]""#
+    );
+    assert_eq!(
+        e(r#"{"a": [1 2]}"#),
+        r#"tool "greet": input schema is not JSON: expected ',' or ']' at line 1, column 10, near "1 2""#
+    );
+    assert_eq!(
+        e(r#"{"a": tru}"#),
+        r#"tool "greet": input schema is not JSON: expected true, false or null at line 1, column 10, near "tru}""#
+    );
+    assert_eq!(
+        e(r#"{"a": 01}"#),
+        r#"tool "greet": input schema is not JSON: invalid number (no leading zeros) at line 1, column 8, near "01""#
+    );
+    assert_eq!(
+        e(r#"{"a": 1.}"#),
+        r#"tool "greet": input schema is not JSON: invalid number at line 1, column 9, near "1.}""#
+    );
+    assert_eq!(
+        e(r#"{"type": "object"}}"#),
+        r#"tool "greet": input schema is not JSON: expected the end of the schema at line 1, column 19, near "}}""#
+    );
+    assert_eq!(
+        e(r#"{"type": "object""#),
+        r#"tool "greet": input schema is not JSON: expected ',' or '}', but the schema ends at line 1, column 18, near "\"object\"""#
+    );
+    assert_eq!(
+        e(r#"{"a": "b\q"}"#),
+        r#"tool "greet": input schema is not JSON: invalid escape in a string at line 1, column 9, near "\"b\\q""#
+    );
+    assert_eq!(
+        e("{\"a\": \"two\nlines\"}"),
+        r#"tool "greet": input schema is not JSON: a control character (a line break, a tab) inside a string: write it as an escape at line 1, column 11, near "\"two""#
+    );
+    assert_eq!(
+        e(""),
+        r#"tool "greet": input schema is not JSON: expected a value, but the schema ends at line 1, column 1"#
+    );
     // Columns count characters, not bytes.
     assert_eq!(
         e(r#"{"d": "é", "x" 1}"#),
@@ -309,15 +384,23 @@ fn unknown_keywords_name_the_nearest_and_where() {
     );
     assert_eq!(
         e(r#"{"type": "object", "properties": {"a/b": {"items": [{"minimun": 1}]}}}"#).as_deref(),
-        Some(r#"tool "greet": input schema: unknown keyword "minimun" at /properties/a~1b/items/0 (did you mean "minimum"?)"#)
+        Some(
+            r#"tool "greet": input schema: unknown keyword "minimun" at /properties/a~1b/items/0 (did you mean "minimum"?)"#
+        )
     );
     assert_eq!(
         e(r#"{"type": "object", "anyOf": [{}, {"widget": 1}]}"#).as_deref(),
         Some(r#"tool "greet": input schema: unknown keyword "widget" at /anyOf/1 (an extension needs an "x-" prefix)"#)
     );
     // Names of properties and data are not keywords; extensions are not read.
-    assert_eq!(e(r#"{"type": "object", "properties": {"requried": {}}, "default": {"minimun": 1}, "x-a": {"b": 1}}"#), None);
-    assert_eq!(e(r#"{"type": "object", "enum": [{"nope": 1}], "const": {"nope": 2}, "examples": [{"nope": 3}]}"#), None);
+    assert_eq!(
+        e(r#"{"type": "object", "properties": {"requried": {}}, "default": {"minimun": 1}, "x-a": {"b": 1}}"#),
+        None
+    );
+    assert_eq!(
+        e(r#"{"type": "object", "enum": [{"nope": 1}], "const": {"nope": 2}, "examples": [{"nope": 3}]}"#),
+        None
+    );
     // Every 2020-12 keyword the brief lists is known.
     let all = r#"{"$schema": "s", "$id": "i", "$comment": "c", "$anchor": "a", "$dynamicAnchor": "d", "$dynamicRef": "d",
         "$vocabulary": {}, "type": "object", "title": "t", "description": "d", "default": {}, "examples": [],
@@ -335,7 +418,9 @@ fn unknown_keywords_name_the_nearest_and_where() {
     // `$ref` is still refused by name.
     assert_eq!(
         e(r#"{"type": "object", "properties": {"p": {"$ref": "/x"}}}"#).as_deref(),
-        Some(r#"tool "greet": input schema: "$ref" at /properties/p is not allowed: MCP clients reject $ref, $defs and definitions"#)
+        Some(
+            r#"tool "greet": input schema: "$ref" at /properties/p is not allowed: MCP clients reject $ref, $defs and definitions"#
+        )
     );
 }
 
@@ -374,7 +459,13 @@ fn distance_counts_edits_and_swaps() {
 
 #[test]
 fn messages_are_built_in_a_fixed_buffer() {
-    let m = Message::new().push("a ").push_usize(0).push(" ").push_usize(18446744073709551615).push(" ").push_quoted(b"q\"\\\n\t\x01");
+    let m = Message::new()
+        .push("a ")
+        .push_usize(0)
+        .push(" ")
+        .push_usize(18446744073709551615)
+        .push(" ")
+        .push_quoted(b"q\"\\\n\t\x01");
     assert_eq!(m.as_str(), r#"a 0 18446744073709551615 "q\"\\\n\t\u0001""#);
     // Too long: cut at a whole character.
     let long = Message::new().push(&"é".repeat(Message::CAPACITY));
@@ -386,7 +477,8 @@ fn messages_are_built_in_a_fixed_buffer() {
 
 #[test]
 fn large_packages_leave_the_rest_to_main() {
-    let tool = Tool { name: "t", description: "d", input_schema: r#"{"type": "object"}"#, output_schema: None, run: echo };
+    let tool =
+        Tool { name: "t", description: "d", input_schema: r#"{"type": "object"}"#, output_schema: None, run: echo };
     let tools: &'static [Tool] = std::vec![tool; 10_000].leak();
     let checked = crate::package::checked_by_new(tools);
     assert_eq!(checked, crate::package::CHECK_BUDGET / 18);

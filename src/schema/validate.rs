@@ -10,8 +10,8 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use crate::args::Args;
-use crate::json::write::compact_into;
 use crate::json::read::Elements;
+use crate::json::write::compact_into;
 use crate::json::{Kind, Object, Str, Value, parse};
 use crate::reply::ToolError;
 
@@ -224,7 +224,13 @@ fn check_rules<'a>(rules: Object<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> 
 }
 
 /// `required`, `properties` and `additionalProperties` on an object.
-fn check_members<'a>(keyword: &[u8], rule: Value<'a>, rules: Object<'a>, object: Object<'a>, path: &Path<'_, 'a>) -> Result<(), ToolError> {
+fn check_members<'a>(
+    keyword: &[u8],
+    rule: Value<'a>,
+    rules: Object<'a>,
+    object: Object<'a>,
+    path: &Path<'_, 'a>,
+) -> Result<(), ToolError> {
     match keyword {
         b"required" => {
             for name in elements_or_self(rule).filter_map(|n| n.as_str()) {
@@ -275,7 +281,15 @@ struct Limit {
     tail: &'static str,
 }
 
-const fn limit(keyword: &'static str, kind: Kind, beyond: Ordering, exclusive: bool, words: &'static str, unit: &'static str, tail: &'static str) -> Limit {
+const fn limit(
+    keyword: &'static str,
+    kind: Kind,
+    beyond: Ordering,
+    exclusive: bool,
+    words: &'static str,
+    unit: &'static str,
+    tail: &'static str,
+) -> Limit {
     Limit { keyword, kind, beyond, exclusive, words, unit, tail }
 }
 
@@ -325,7 +339,6 @@ fn is_type(name: Value<'_>, value: Value<'_>) -> bool {
             && (word != "integer" || !value.raw().iter().any(|b| matches!(b, b'.' | b'e' | b'E')))
     })
 }
-
 
 /// Two numbers compared exactly when both are integers, else as `f64`.
 fn compare(a: Value<'_>, b: Value<'_>) -> Option<Ordering> {

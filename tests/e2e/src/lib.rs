@@ -14,16 +14,15 @@ pub use shape::Shape;
 /// (cargo sets `CARGO_MANIFEST_DIR` for it), not when it was compiled: two
 /// checkouts sharing one target directory can share this crate's build.
 pub fn crate_root() -> PathBuf {
-    let e2e = std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
+    let e2e =
+        std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
     Path::new(&e2e).join("../..").canonicalize().unwrap()
 }
 
 /// The examples' wasm builds go here, apart from the outer `cargo test`'s
 /// own target directory, whose lock it holds while tests run.
 fn target_dir() -> PathBuf {
-    std::env::var_os("SUBAKO_E2E_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| crate_root().join("target/e2e"))
+    std::env::var_os("SUBAKO_E2E_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| crate_root().join("target/e2e"))
 }
 
 static BUILT: Mutex<Option<HashMap<String, PathBuf>>> = Mutex::new(None);
@@ -94,7 +93,9 @@ fn build(example: &str, variant: &Variant, release: bool) -> PathBuf {
     let output = cargo.output().expect("cargo runs");
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
-        if stderr.contains("wasm32-wasip1") && (stderr.contains("target may not be installed") || stderr.contains("can't find crate for `core`")) {
+        if stderr.contains("wasm32-wasip1")
+            && (stderr.contains("target may not be installed") || stderr.contains("can't find crate for `core`"))
+        {
             panic!(
                 "the wasm32-wasip1 target is not installed: run `rustup target add wasm32-wasip1` \
                  (RUSTUP_AUTO_INSTALL=0 stops rust-toolchain.toml from fetching it)\n{stderr}"
@@ -182,7 +183,11 @@ pub fn vendored(features: &[&str]) -> PathBuf {
         return path.clone();
     }
     let manifest = crate_root().join("tests/e2e/vendored/Cargo.toml");
-    let dir = target_dir().join(if features.is_empty() { "vendored".to_string() } else { format!("vendored+{}", features.join("+")) });
+    let dir = target_dir().join(if features.is_empty() {
+        "vendored".to_string()
+    } else {
+        format!("vendored+{}", features.join("+"))
+    });
     let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cargo
         .current_dir(crate_root())
@@ -194,7 +199,11 @@ pub fn vendored(features: &[&str]) -> PathBuf {
         cargo.arg("--features").arg(features.join(","));
     }
     let output = cargo.output().expect("cargo runs");
-    assert!(output.status.success(), "building tests/e2e/vendored failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "building tests/e2e/vendored failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let path = dir.join("wasm32-wasip1/release/vendored.wasm");
     built.insert(key, path.clone());
     path

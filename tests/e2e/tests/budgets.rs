@@ -87,7 +87,10 @@ fn budget(example: &str, allocator: Allocator) -> Option<u64> {
 fn every_example_has_a_budget_and_every_budget_an_example() {
     let names: Vec<String> = examples().into_iter().map(|(n, _)| n).collect();
     for n in &names {
-        assert!(budget(n, Allocator::Dlmalloc).is_some(), "examples/{n}.rs has no row in BUDGETS (tests/e2e/tests/budgets.rs)");
+        assert!(
+            budget(n, Allocator::Dlmalloc).is_some(),
+            "examples/{n}.rs has no row in BUDGETS (tests/e2e/tests/budgets.rs)"
+        );
     }
     for (n, _, _) in BUDGETS {
         assert!(names.iter().any(|x| x == n), "BUDGETS names {n}, but there is no examples/{n}.rs");
@@ -117,7 +120,11 @@ fn every_example_fits_its_budget() {
         }
     }
     eprint!("{report}");
-    assert!(over.is_empty(), "modules over their size budget:\n  {}\n(`./size-report --explain NAME` lists what takes the room)", over.join("\n  "));
+    assert!(
+        over.is_empty(),
+        "modules over their size budget:\n  {}\n(`./size-report --explain NAME` lists what takes the room)",
+        over.join("\n  ")
+    );
 }
 
 #[test]
@@ -192,7 +199,11 @@ fn the_dev_profile_builds_with_its_debug_info_and_runs() {
     let dev = std::fs::read(example_dev_profile("hello")).unwrap();
     let release = std::fs::read(example_variant("hello", &Variant::default())).unwrap();
     let dev_shape = Shape::read(&dev);
-    assert!(dev_shape.custom.iter().any(|c| c == ".debug_info"), "the dev build lost its DWARF: {:?}", dev_shape.custom);
+    assert!(
+        dev_shape.custom.iter().any(|c| c == ".debug_info"),
+        "the dev build lost its DWARF: {:?}",
+        dev_shape.custom
+    );
     assert!(Shape::read(&release).custom.is_empty(), "the release build keeps custom sections");
     let check = subako_tiny_runner::check(&dev, None);
     assert!(check.failures.is_empty(), "the dev build is refused: {:?}", check.failures);

@@ -49,73 +49,27 @@ fn save_list_load_across_separate_calls() {
     let volume = tempfile::tempdir().unwrap();
     let opts = session(&volume);
 
-    assert_eq!(
-        structured(&run(&module, "list", json!({}), &opts)),
-        &json!({"names": []})
-    );
-    let saved = run(
-        &module,
-        "save",
-        json!({"name": "b.txt", "text": "bee\n"}),
-        &opts,
-    );
-    assert_eq!(
-        structured(&saved),
-        &json!({"path": "/volume/tmp/files/b.txt", "bytes": 4})
-    );
+    assert_eq!(structured(&run(&module, "list", json!({}), &opts)), &json!({"names": []}));
+    let saved = run(&module, "save", json!({"name": "b.txt", "text": "bee\n"}), &opts);
+    assert_eq!(structured(&saved), &json!({"path": "/volume/tmp/files/b.txt", "bytes": 4}));
     let text = "こんにちは, \"world\"\n\ttabs and \\ slashes";
-    run(
-        &module,
-        "save",
-        json!({"name": "メモ 1+1.txt", "text": text}),
-        &opts,
-    );
-    run(
-        &module,
-        "save",
-        json!({"name": "a.txt", "text": "first"}),
-        &opts,
-    );
-    run(
-        &module,
-        "save",
-        json!({"name": "a.txt", "text": "ay"}),
-        &opts,
-    );
+    run(&module, "save", json!({"name": "メモ 1+1.txt", "text": text}), &opts);
+    run(&module, "save", json!({"name": "a.txt", "text": "first"}), &opts);
+    run(&module, "save", json!({"name": "a.txt", "text": "ay"}), &opts);
 
     // Each call was its own instance: only the volume remembers.
-    assert_eq!(
-        std::fs::read_to_string(volume.path().join("files/b.txt")).unwrap(),
-        "bee\n"
-    );
-    assert_eq!(
-        std::fs::read_to_string(volume.path().join("files/メモ 1+1.txt")).unwrap(),
-        text
-    );
+    assert_eq!(std::fs::read_to_string(volume.path().join("files/b.txt")).unwrap(), "bee\n");
+    assert_eq!(std::fs::read_to_string(volume.path().join("files/メモ 1+1.txt")).unwrap(), text);
     assert_eq!(
         structured(&run(&module, "list", json!({}), &opts)),
         &json!({"names": ["a.txt", "b.txt", "メモ 1+1.txt"]})
     );
-    assert_eq!(
-        structured(&run(&module, "load", json!({"name": "a.txt"}), &opts)),
-        &json!({"text": "ay"})
-    );
-    assert_eq!(
-        structured(&run(
-            &module,
-            "load",
-            json!({"name": "メモ 1+1.txt"}),
-            &opts
-        )),
-        &json!({"text": text})
-    );
+    assert_eq!(structured(&run(&module, "load", json!({"name": "a.txt"}), &opts)), &json!({"text": "ay"}));
+    assert_eq!(structured(&run(&module, "load", json!({"name": "メモ 1+1.txt"}), &opts)), &json!({"text": text}));
 
     // Another session has its own volume.
     let other = tempfile::tempdir().unwrap();
-    assert_eq!(
-        structured(&run(&module, "list", json!({}), &session(&other))),
-        &json!({"names": []})
-    );
+    assert_eq!(structured(&run(&module, "list", json!({}), &session(&other))), &json!({"names": []}));
 }
 
 #[test]
@@ -124,30 +78,17 @@ fn templates_come_from_the_package_assets() {
     let volume = tempfile::tempdir().unwrap();
     let opts = session(&volume);
     for name in ["greeting", "report"] {
-        let expected =
-            std::fs::read_to_string(assets().join("templates").join(format!("{name}.txt")))
-                .unwrap();
-        assert_eq!(
-            structured(&run(&module, "template", json!({"name": name}), &opts)),
-            &json!({"text": expected})
-        );
+        let expected = std::fs::read_to_string(assets().join("templates").join(format!("{name}.txt"))).unwrap();
+        assert_eq!(structured(&run(&module, "template", json!({"name": name}), &opts)), &json!({"text": expected}));
     }
     assert_eq!(
         error_text(&run(&module, "template", json!({"name": "missing"}), &opts)),
         "read /package/templates/missing.txt: no such file or directory"
     );
     // A package without assets has no /package.
-    let bare = CallOptions {
-        assets_dir: None,
-        ..session(&volume)
-    };
+    let bare = CallOptions { assets_dir: None, ..session(&volume) };
     assert_eq!(
-        error_text(&run(
-            &module,
-            "template",
-            json!({"name": "greeting"}),
-            &bare
-        )),
+        error_text(&run(&module, "template", json!({"name": "greeting"}), &bare)),
         "read /package/templates/greeting.txt: /package is not mounted: the package has no assets"
     );
 }
@@ -157,12 +98,7 @@ fn a_missing_file_is_a_readable_error() {
     let module = module();
     let volume = tempfile::tempdir().unwrap();
     assert_eq!(
-        error_text(&run(
-            &module,
-            "load",
-            json!({"name": "nope.txt"}),
-            &session(&volume)
-        )),
+        error_text(&run(&module, "load", json!({"name": "nope.txt"}), &session(&volume))),
         "read /volume/tmp/files/nope.txt: no such file or directory"
     );
 }
@@ -186,18 +122,10 @@ fn bad_names_are_refused() {
         }
     }
     assert_eq!(
-        error_text(&run(
-            &module,
-            "save",
-            json!({"name": 7, "text": "x"}),
-            &opts
-        )),
+        error_text(&run(&module, "save", json!({"name": 7, "text": "x"}), &opts)),
         "invalid input: `name` must be a string"
     );
-    assert!(
-        std::fs::read_dir(volume.path()).unwrap().next().is_none(),
-        "nothing was written"
-    );
+    assert!(std::fs::read_dir(volume.path()).unwrap().next().is_none(), "nothing was written");
 }
 
 #[test]
@@ -206,12 +134,7 @@ fn volume_data_only_when_the_agent_enables_it() {
     let volume = tempfile::tempdir().unwrap();
     let opts = session(&volume);
     assert_eq!(
-        error_text(&run(
-            &module,
-            "save",
-            json!({"name": "k.txt", "text": "kept", "keep": true}),
-            &opts
-        )),
+        error_text(&run(&module, "save", json!({"name": "k.txt", "text": "kept", "keep": true}), &opts)),
         "create directory /volume/data/files: /volume/data is not mounted: the agent has not enabled it"
     );
     assert_eq!(
@@ -220,73 +143,33 @@ fn volume_data_only_when_the_agent_enables_it() {
     );
 
     let data = tempfile::tempdir().unwrap();
-    let enabled = CallOptions {
-        data_dir: Some(data.path().to_path_buf()),
-        ..session(&volume)
-    };
-    let saved = run(
-        &module,
-        "save",
-        json!({"name": "k.txt", "text": "kept", "keep": true}),
-        &enabled,
-    );
+    let enabled = CallOptions { data_dir: Some(data.path().to_path_buf()), ..session(&volume) };
+    let saved = run(&module, "save", json!({"name": "k.txt", "text": "kept", "keep": true}), &enabled);
+    assert_eq!(structured(&saved), &json!({"path": "/volume/data/files/k.txt", "bytes": 4}));
+    assert_eq!(std::fs::read_to_string(data.path().join("files/k.txt")).unwrap(), "kept");
     assert_eq!(
-        structured(&saved),
-        &json!({"path": "/volume/data/files/k.txt", "bytes": 4})
-    );
-    assert_eq!(
-        std::fs::read_to_string(data.path().join("files/k.txt")).unwrap(),
-        "kept"
-    );
-    assert_eq!(
-        structured(&run(
-            &module,
-            "load",
-            json!({"name": "k.txt", "keep": true}),
-            &enabled
-        )),
+        structured(&run(&module, "load", json!({"name": "k.txt", "keep": true}), &enabled)),
         &json!({"text": "kept"})
     );
-    assert_eq!(
-        structured(&run(&module, "list", json!({}), &enabled)),
-        &json!({"names": []})
-    );
+    assert_eq!(structured(&run(&module, "list", json!({}), &enabled)), &json!({"names": []}));
 }
 
 #[test]
 fn writes_past_the_budget_are_refused() {
     let module = module();
     let volume = tempfile::tempdir().unwrap();
-    let tight = CallOptions {
-        write_budget: Some(100),
-        ..session(&volume)
-    };
+    let tight = CallOptions { write_budget: Some(100), ..session(&volume) };
     assert_eq!(
-        structured(&run(
-            &module,
-            "save",
-            json!({"name": "small.txt", "text": "x".repeat(100)}),
-            &tight
-        ))["bytes"],
+        structured(&run(&module, "save", json!({"name": "small.txt", "text": "x".repeat(100)}), &tight))["bytes"],
         100
     );
     assert_eq!(
-        error_text(&run(
-            &module,
-            "save",
-            json!({"name": "big.txt", "text": "x".repeat(101)}),
-            &tight
-        )),
+        error_text(&run(&module, "save", json!({"name": "big.txt", "text": "x".repeat(101)}), &tight)),
         "write /volume/tmp/files/big.txt: disk quota exceeded (the call's file write budget is spent)"
     );
     // The budget is per call: the next call starts afresh.
     assert_eq!(
-        structured(&run(
-            &module,
-            "save",
-            json!({"name": "again.txt", "text": "y".repeat(100)}),
-            &tight
-        ))["bytes"],
+        structured(&run(&module, "save", json!({"name": "again.txt", "text": "y".repeat(100)}), &tight))["bytes"],
         100
     );
 }

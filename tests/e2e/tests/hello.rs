@@ -27,7 +27,12 @@ fn serve(module: &Module, argv: &[&str], stdin: &[u8]) -> (Vec<u8>, Vec<u8>) {
         ..RunOptions::default()
     };
     let output = run(module, &options).unwrap();
-    assert!(matches!(output.exit, Exit::Code(0)), "{:?}\nstderr: {}", output.exit, String::from_utf8_lossy(&output.stderr));
+    assert!(
+        matches!(output.exit, Exit::Code(0)),
+        "{:?}\nstderr: {}",
+        output.exit,
+        String::from_utf8_lossy(&output.stderr)
+    );
     (output.stdout, output.stderr)
 }
 

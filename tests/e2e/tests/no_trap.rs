@@ -89,15 +89,29 @@ fn valid_requests(module: &Module, volume: &std::path::Path) -> Vec<Vec<u8>> {
     let mut lines = vec![request(json!(0), "server/discover", json!({})), list];
     for tool in answer["result"]["tools"].as_array().unwrap() {
         let name = &tool["name"];
-        lines.push(request(json!(0), "tools/call", json!({"name": name, "arguments": arguments(&tool["inputSchema"])})));
+        lines.push(request(
+            json!(0),
+            "tools/call",
+            json!({"name": name, "arguments": arguments(&tool["inputSchema"])}),
+        ));
         lines.push(request(json!(0), "tools/call", json!({"name": name})));
     }
     lines.into_iter().map(|l| l.trim_end().as_bytes().to_vec()).collect()
 }
 
 const ODD_IDS: &[&str] = &[
-    "-0", "1e400", "-1E-400", "18446744073709551616", "1.5e-7", r#""\ud83d\ude00""#, r#""""#, "null", "[1]", "{}",
-    "true", r#""\u0000""#,
+    "-0",
+    "1e400",
+    "-1E-400",
+    "18446744073709551616",
+    "1.5e-7",
+    r#""\ud83d\ude00""#,
+    r#""""#,
+    "null",
+    "[1]",
+    "{}",
+    "true",
+    r#""\u0000""#,
 ];
 
 /// `line` with `insert` put in right after its first `{` (or in front).
@@ -151,7 +165,7 @@ fn mutated(rng: &mut Rng, valid: &[Vec<u8>], id: usize) -> Vec<u8> {
         }
         9 => line = with_id(rng.pick::<Vec<u8>>(valid), rng.pick::<&str>(ODD_IDS)),
         10 => line = after_brace(&line, b"\"id\":\"first\",\"jsonrpc\":\"1.0\","), // duplicate keys
-        _ => {} // left valid
+        _ => {}                                                                    // left valid
     }
     line
 }
@@ -160,13 +174,20 @@ fn mutated(rng: &mut Rng, valid: &[Vec<u8>], id: usize) -> Vec<u8> {
 /// id that was sent (or null), each request answered. Returns the number
 /// of answers.
 fn check_run(name: &str, stdin: &[u8], stdout: &[u8], exit: &Exit) -> usize {
-    assert_eq!(exit, &Exit::Code(0), "{name}: {}", String::from_utf8_lossy(&stdout[stdout.len().saturating_sub(500)..]));
+    assert_eq!(
+        exit,
+        &Exit::Code(0),
+        "{name}: {}",
+        String::from_utf8_lossy(&stdout[stdout.len().saturating_sub(500)..])
+    );
     // The ids sent, by their raw text, and how many lines are requests.
     let mut sent: HashMap<Vec<u8>, (usize, usize)> = HashMap::new();
     let lines: Vec<&[u8]> = stdin.split(|&b| b == b'\n').filter(|l| !l.is_empty()).collect();
     for line in &lines {
         let Some(message) = parse(line).ok().and_then(|m| m.as_object()) else { continue };
-        let Some(id) = message.get("id").filter(|id| matches!(id.kind(), Kind::Number | Kind::String)) else { continue };
+        let Some(id) = message.get("id").filter(|id| matches!(id.kind(), Kind::Number | Kind::String)) else {
+            continue;
+        };
         let entry = sent.entry(id.raw().to_vec()).or_default();
         entry.1 += 1;
         let string = |key| message.get(key).is_some_and(|v| v.kind() == Kind::String);
@@ -185,7 +206,10 @@ fn check_run(name: &str, stdin: &[u8], stdout: &[u8], exit: &Exit) -> usize {
                 assert_eq!(message["jsonrpc"], "2.0", "{name}: {text}");
                 assert!(message["result"].is_object() != message["error"].is_object(), "{name}: {text}");
                 if message["error"].is_object() {
-                    assert!(message["error"]["code"].is_i64() && message["error"]["message"].is_string(), "{name}: {text}");
+                    assert!(
+                        message["error"]["code"].is_i64() && message["error"]["message"].is_string(),
+                        "{name}: {text}"
+                    );
                 }
             }
             // An id beyond f64 (1e400), echoed as sent: serde_json refuses it.
@@ -200,7 +224,11 @@ fn check_run(name: &str, stdin: &[u8], stdout: &[u8], exit: &Exit) -> usize {
     }
     for (id, (requests, lines)) in &sent {
         let n = answered.get(id).copied().unwrap_or(0);
-        assert!(n >= *requests && n <= *lines, "{name}: id {} sent in {lines} lines ({requests} requests), answered {n} times", String::from_utf8_lossy(id));
+        assert!(
+            n >= *requests && n <= *lines,
+            "{name}: id {} sent in {lines} lines ({requests} requests), answered {n} times",
+            String::from_utf8_lossy(id)
+        );
     }
     answers.len()
 }
@@ -211,10 +239,8 @@ fn no_mutated_request_traps_any_example() {
     let examples = examples();
     assert!(examples.iter().any(|(n, _)| n == "hello"));
     // Two threads: the machine's two cores.
-    let chunks: Vec<Vec<(String, Vec<&'static str>)>> = vec![
-        examples.iter().step_by(2).cloned().collect(),
-        examples.iter().skip(1).step_by(2).cloned().collect(),
-    ];
+    let chunks: Vec<Vec<(String, Vec<&'static str>)>> =
+        vec![examples.iter().step_by(2).cloned().collect(), examples.iter().skip(1).step_by(2).cloned().collect()];
     let reports: Vec<String> = std::thread::scope(|s| {
         let handles: Vec<_> = chunks
             .into_iter()
@@ -259,7 +285,10 @@ fn fuzz_example(name: &str, features: &[&'static str]) -> String {
         if run_index == 0 {
             let tail = String::from_utf8_lossy(&output.stdout);
             let mut last = tail.lines().rev();
-            assert!(last.next().unwrap().contains(r#""id":"after""#), "{name}: the line after a too-long one is served");
+            assert!(
+                last.next().unwrap().contains(r#""id":"after""#),
+                "{name}: the line after a too-long one is served"
+            );
             assert!(last.next().unwrap().contains("line too long: over 16777216 bytes"), "{name}");
         }
     }
@@ -280,7 +309,12 @@ fn a_tool_out_of_memory_answers_is_error_and_exits_0() {
         let opts = RunOptions { stdin: stdin.into_bytes(), memory_limit_bytes: 16 << 20, ..RunOptions::default() };
         let output = run(&module, &opts).unwrap();
         assert_eq!(output.exit, Exit::Code(0), "{variant:?}: {}", String::from_utf8_lossy(&output.stderr));
-        let answers: Vec<Value> = output.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()).map(|l| serde_json::from_slice(l).unwrap()).collect();
+        let answers: Vec<Value> = output
+            .stdout
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).unwrap())
+            .collect();
         assert_eq!(answers.len(), 2, "{variant:?}: the request after is not served: the process ended");
         assert_eq!(answers[0]["result"]["content"][0]["text"], "smallsmall");
         assert_eq!(answers[1]["id"], 2);

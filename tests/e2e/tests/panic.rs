@@ -8,10 +8,17 @@ use subako_tiny_runner::{Exit, Module, RunOptions, run};
 fn call(features: &[&str], tool: &str) -> (serde_json::Value, Exit, String, u64) {
     let module = Module::from_file(vendored(features)).unwrap();
     let stdin = request(serde_json::json!("call-1"), "tools/call", serde_json::json!({"name": tool, "arguments": {}}));
-    let output = run(&module, &RunOptions { argv: vec!["vendored".into()], stdin: stdin.into_bytes(), ..RunOptions::default() }).unwrap();
+    let output =
+        run(&module, &RunOptions { argv: vec!["vendored".into()], stdin: stdin.into_bytes(), ..RunOptions::default() })
+            .unwrap();
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
-    (serde_json::from_str(&stdout).unwrap(), output.exit, String::from_utf8(output.stderr).unwrap(), output.pages_at_start)
+    (
+        serde_json::from_str(&stdout).unwrap(),
+        output.exit,
+        String::from_utf8(output.stderr).unwrap(),
+        output.pages_at_start,
+    )
 }
 
 /// The line of `bug`'s `unwrap` in tests/e2e/vendored/src/main.rs.
@@ -118,10 +125,14 @@ fn a_panic_answer_cut_short_is_still_utf8_json() {
     let module = Module::from_file(long_multibyte_package()).unwrap();
     for tool in ["euros", "deep"] {
         let stdin = request(serde_json::json!(tool), "tools/call", serde_json::json!({"name": tool, "arguments": {}}));
-        let output = run(&module, &RunOptions { argv: vec!["utf8".into()], stdin: stdin.into_bytes(), ..RunOptions::default() }).unwrap();
+        let output =
+            run(&module, &RunOptions { argv: vec!["utf8".into()], stdin: stdin.into_bytes(), ..RunOptions::default() })
+                .unwrap();
         assert!(matches!(output.exit, Exit::Code(0)), "{tool}: {:?}", output.exit);
-        let stdout = String::from_utf8(output.stdout).unwrap_or_else(|e| panic!("{tool}: the answer is not UTF-8: {e}"));
-        let answer: serde_json::Value = serde_json::from_str(stdout.trim_end()).unwrap_or_else(|e| panic!("{tool}: not JSON ({e}): {stdout}"));
+        let stdout =
+            String::from_utf8(output.stdout).unwrap_or_else(|e| panic!("{tool}: the answer is not UTF-8: {e}"));
+        let answer: serde_json::Value =
+            serde_json::from_str(stdout.trim_end()).unwrap_or_else(|e| panic!("{tool}: not JSON ({e}): {stdout}"));
         let text = answer["result"]["content"][0]["text"].as_str().unwrap();
         assert_eq!(answer["result"]["isError"], true);
         // Cut short: the message is there in part, as whole characters.

@@ -16,11 +16,7 @@ fn module() -> Module {
 }
 
 fn session(volume: &tempfile::TempDir) -> CallOptions {
-    CallOptions {
-        package: Some("plot".into()),
-        tmp_dir: Some(volume.path().to_path_buf()),
-        ..CallOptions::default()
-    }
+    CallOptions { package: Some("plot".into()), tmp_dir: Some(volume.path().to_path_buf()), ..CallOptions::default() }
 }
 
 fn plot(module: &Module, args: Value, opts: &CallOptions) -> CallOutcome {
@@ -51,11 +47,7 @@ impl Image {
         let frame = reader.next_frame(&mut rgb).expect("valid image data");
         assert_eq!(frame.color_type, png::ColorType::Rgb);
         rgb.truncate(frame.buffer_size());
-        Image {
-            width: frame.width as usize,
-            height: frame.height as usize,
-            rgb,
-        }
+        Image { width: frame.width as usize, height: frame.height as usize, rgb }
     }
 
     fn at(&self, x: usize, y: usize) -> [u8; 3] {
@@ -99,10 +91,7 @@ fn linked_image(outcome: &CallOutcome) -> (Value, Image) {
     assert_eq!(outcome.links.len(), 1);
     let link = &outcome.links[0];
     assert_eq!(link.guest_path, value["path"].as_str().unwrap());
-    let host_path = link
-        .host_path
-        .as_ref()
-        .expect("the link points into the preopened volume");
+    let host_path = link.host_path.as_ref().expect("the link points into the preopened volume");
     let bytes = std::fs::read(host_path).unwrap();
     assert_eq!(value["bytes"], json!(bytes.len()));
     assert_eq!(link.size, Some(bytes.len() as u64));
@@ -116,17 +105,10 @@ fn linked_image(outcome: &CallOutcome) -> (Value, Image) {
 fn a_default_chart_is_a_small_real_png() {
     let module = module();
     let volume = tempfile::tempdir().unwrap();
-    let outcome = plot(
-        &module,
-        json!({"values": [3, 1, 4, 1, 5, 9, 2, 6]}),
-        &session(&volume),
-    );
+    let outcome = plot(&module, json!({"values": [3, 1, 4, 1, 5, 9, 2, 6]}), &session(&volume));
     let (value, image) = linked_image(&outcome);
     assert_eq!(value["path"], "/volume/tmp/plot/plot-1.png");
-    assert_eq!(
-        outcome.expect_ok()["content"][1]["uri"],
-        "volume:///tmp/plot/plot-1.png"
-    );
+    assert_eq!(outcome.expect_ok()["content"][1]["uri"], "volume:///tmp/plot/plot-1.png");
     assert_eq!((image.width, image.height), (640, 400));
     assert!(value["bytes"].as_u64().unwrap() < 16 * 1024, "{value}");
     assert!(volume.path().join("plot/plot-1.png").is_file());
@@ -137,10 +119,7 @@ fn a_default_chart_is_a_small_real_png() {
     }
     // The zero line (the x axis) runs along the bottom of the plot area,
     // with every bar standing on it.
-    let axis_y = (0..400)
-        .rev()
-        .find(|&y| image.runs(y, INK).iter().any(|&(a, b)| b - a > 500))
-        .expect("an x axis");
+    let axis_y = (0..400).rev().find(|&y| image.runs(y, INK).iter().any(|&(a, b)| b - a > 500)).expect("an x axis");
     let bars = image.runs(axis_y - 1, BAR);
     assert_eq!(bars.len(), 8, "one bar per value just above the axis");
     // The y axis: one ink column through the plot area, left of the bars.
@@ -151,10 +130,7 @@ fn a_default_chart_is_a_small_real_png() {
     // Heights follow the values: 9 (the 6th) is the tallest, 1s the shortest.
     let height_of = |(a, b): (usize, usize)| {
         let x = (a + b) / 2;
-        (0..axis_y)
-            .rev()
-            .take_while(|&y| image.at(x, y) == BAR)
-            .count()
+        (0..axis_y).rev().take_while(|&y| image.at(x, y) == BAR).count()
     };
     let heights: Vec<usize> = bars.iter().map(|&bar| height_of(bar)).collect();
     let tallest = heights[5];
@@ -163,10 +139,7 @@ fn a_default_chart_is_a_small_real_png() {
         assert!((*h as f64 - expected).abs() <= 2.0, "{heights:?}");
     }
     // A bar's middle, and the gap between two bars.
-    assert_eq!(
-        image.at((bars[5].0 + bars[5].1) / 2, axis_y - tallest / 2),
-        BAR
-    );
+    assert_eq!(image.at((bars[5].0 + bars[5].1) / 2, axis_y - tallest / 2), BAR);
     assert_eq!(image.at((bars[0].1 + bars[1].0) / 2, axis_y - 2), WHITE);
 }
 
@@ -186,31 +159,19 @@ fn titles_sizes_and_negative_values() {
     let title_ink: usize = (0..30).map(|y| image.runs(y, INK).len()).sum();
     assert!(title_ink > 10, "title pixels: {title_ink}");
     // Negative bars hang below the zero line, in their own colour.
-    let axis_y = (0..200)
-        .find(|&y| image.runs(y, INK).iter().any(|&(a, b)| b - a > 200))
-        .expect("a zero line");
+    let axis_y = (0..200).find(|&y| image.runs(y, INK).iter().any(|&(a, b)| b - a > 200)).expect("a zero line");
     assert_eq!(image.runs(axis_y + 2, NEGATIVE_BAR).len(), 2);
     assert_eq!(image.runs(axis_y - 2, BAR).len(), 2);
     assert!(image.runs(axis_y - 2, NEGATIVE_BAR).is_empty());
 
-    let tiny = plot(
-        &module,
-        json!({"values": [1], "width": 64, "height": 64}),
-        &session(&volume),
-    );
+    let tiny = plot(&module, json!({"values": [1], "width": 64, "height": 64}), &session(&volume));
     let (_, image) = linked_image(&tiny);
     assert_eq!((image.width, image.height), (64, 64));
-    let big = plot(
-        &module,
-        json!({"values": (0..64).collect::<Vec<_>>(), "width": 2000, "height": 2000}),
-        &session(&volume),
-    );
+    let big =
+        plot(&module, json!({"values": (0..64).collect::<Vec<_>>(), "width": 2000, "height": 2000}), &session(&volume));
     let (value, image) = linked_image(&big);
     assert_eq!((image.width, image.height), (2000, 2000));
-    assert_eq!(
-        value["path"], "/volume/tmp/plot/plot-2.png",
-        "numbered past plot-1 from the earlier call"
-    );
+    assert_eq!(value["path"], "/volume/tmp/plot/plot-2.png", "numbered past plot-1 from the earlier call");
 }
 
 #[test]
@@ -218,31 +179,17 @@ fn names_are_percent_encoded_in_the_link() {
     let module = module();
     let volume = tempfile::tempdir().unwrap();
     let title = "Q1 + Q2 売上 100%";
-    let outcome = plot(
-        &module,
-        json!({"values": [1, 2], "title": title}),
-        &session(&volume),
-    );
+    let outcome = plot(&module, json!({"values": [1, 2], "title": title}), &session(&volume));
     let (value, _) = linked_image(&outcome);
     let name = format!("{title}-1.png");
     assert_eq!(value["path"], format!("/volume/tmp/plot/{name}"));
     let link = &outcome.expect_ok()["content"][1];
     assert_eq!(link["name"], name);
-    assert_eq!(
-        link["uri"],
-        "volume:///tmp/plot/Q1%20%2B%20Q2%20%E5%A3%B2%E4%B8%8A%20100%25-1.png"
-    );
+    assert_eq!(link["uri"], "volume:///tmp/plot/Q1%20%2B%20Q2%20%E5%A3%B2%E4%B8%8A%20100%25-1.png");
     assert!(volume.path().join("plot").join(&name).is_file());
     // A `/` in the title cannot make a directory.
-    let slashed = plot(
-        &module,
-        json!({"values": [1], "title": "a/b"}),
-        &session(&volume),
-    );
-    assert_eq!(
-        linked_image(&slashed).0["path"],
-        "/volume/tmp/plot/a_b-1.png"
-    );
+    let slashed = plot(&module, json!({"values": [1], "title": "a/b"}), &session(&volume));
+    assert_eq!(linked_image(&slashed).0["path"], "/volume/tmp/plot/a_b-1.png");
 }
 
 #[test]
@@ -251,27 +198,11 @@ fn bad_inputs_are_tool_errors() {
     let volume = tempfile::tempdir().unwrap();
     let opts = session(&volume);
     let values_error = "invalid input: `values` must be an array of 1 to 64 numbers";
-    for values in [
-        json!([]),
-        json!([1, "2"]),
-        json!([null]),
-        json!([[1]]),
-        json!((0..65).collect::<Vec<_>>()),
-    ] {
-        assert_eq!(
-            error_text(&plot(&module, json!({"values": values}), &opts)),
-            values_error,
-            "{values}"
-        );
+    for values in [json!([]), json!([1, "2"]), json!([null]), json!([[1]]), json!((0..65).collect::<Vec<_>>())] {
+        assert_eq!(error_text(&plot(&module, json!({"values": values}), &opts)), values_error, "{values}");
     }
-    assert_eq!(
-        error_text(&plot(&module, json!({}), &opts)),
-        "invalid input: missing field `values`"
-    );
-    assert_eq!(
-        error_text(&plot(&module, json!({"values": 3}), &opts)),
-        "invalid input: `values` must be an array"
-    );
+    assert_eq!(error_text(&plot(&module, json!({}), &opts)), "invalid input: missing field `values`");
+    assert_eq!(error_text(&plot(&module, json!({"values": 3}), &opts)), "invalid input: `values` must be an array");
     // 1e999 is valid JSON that no f64 holds (serde_json refuses to build it,
     // so the request line is written by hand).
     let line = concat!(
@@ -290,53 +221,32 @@ fn bad_inputs_are_tool_errors() {
     let response: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(response["result"]["isError"], json!(true), "{response}");
     assert_eq!(response["result"]["content"][0]["text"], values_error);
-    for (field, size) in [
-        ("width", 63),
-        ("width", 2001),
-        ("height", 0),
-        ("height", 2001),
-    ] {
+    for (field, size) in [("width", 63), ("width", 2001), ("height", 0), ("height", 2001)] {
         assert_eq!(
             error_text(&plot(&module, json!({"values": [1], field: size}), &opts)),
             format!("invalid input: `{field}` must be an integer from 64 to 2000")
         );
     }
     assert_eq!(
-        error_text(&plot(
-            &module,
-            json!({"values": [1], "width": 100.5}),
-            &opts
-        )),
+        error_text(&plot(&module, json!({"values": [1], "width": 100.5}), &opts)),
         "invalid input: `width` must be an integer from 64 to 2000"
     );
     assert_eq!(
         error_text(&plot(&module, json!({"values": [1], "title": 5}), &opts)),
         "invalid input: `title` must be a string"
     );
-    assert!(
-        !volume.path().join("plot").exists(),
-        "no file for a refused call"
-    );
+    assert!(!volume.path().join("plot").exists(), "no file for a refused call");
 }
 
 #[test]
 fn a_write_budget_stops_the_image_and_leaves_nothing_behind() {
     let module = module();
     let volume = tempfile::tempdir().unwrap();
-    let tight = CallOptions {
-        write_budget: Some(1000),
-        ..session(&volume)
-    };
+    let tight = CallOptions { write_budget: Some(1000), ..session(&volume) };
     let outcome = plot(&module, json!({"values": [1, 2, 3]}), &tight);
     assert_eq!(
         error_text(&outcome),
         "write /volume/tmp/plot/plot-1.png: disk quota exceeded (the call's file write budget is spent)"
     );
-    assert_eq!(
-        std::fs::read_dir(volume.path().join("plot"))
-            .unwrap()
-            .count(),
-        0,
-        "the partial file was removed"
-    );
+    assert_eq!(std::fs::read_dir(volume.path().join("plot")).unwrap().count(), 0, "the partial file was removed");
 }

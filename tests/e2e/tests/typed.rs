@@ -62,7 +62,10 @@ fn both(arguments: Value) -> (String, String) {
         assert_eq!(by_hand, plain, "typed_by_hand, for {line}");
     } else {
         let (ours, theirs) = (error(&by_hand), error(&plain));
-        assert!(ours == theirs || ours.starts_with("invalid input"), "typed_by_hand, for {line}: {ours} (typed: {theirs})");
+        assert!(
+            ours == theirs || ours.starts_with("invalid input"),
+            "typed_by_hand, for {line}: {ours} (typed: {theirs})"
+        );
     }
     (plain, serde)
 }
@@ -98,15 +101,27 @@ fn item(sku: &str, qty: i64, unit_price: f64) -> Value {
 #[test]
 fn good_orders_are_totalled_identically() {
     let cases = [
-        (json!({"items": [item("A-1", 3, 19.99)], "currency": "EUR"}), json!({"currency": "EUR", "lines": 1, "total": 59.97})),
+        (
+            json!({"items": [item("A-1", 3, 19.99)], "currency": "EUR"}),
+            json!({"currency": "EUR", "lines": 1, "total": 59.97}),
+        ),
         (
             json!({"items": [item("A", 2, 10.005), item("B", 1, 0.1)], "currency": "USD", "coupon": "SAVE10"}),
             json!({"currency": "USD", "lines": 2, "total": 18.1}),
         ),
         // Half a cent, and half a yen, round away from zero.
-        (json!({"items": [item("C", 1, 0.125)], "currency": "USD"}), json!({"currency": "USD", "lines": 1, "total": 0.13})),
-        (json!({"items": [item("Y", 3, 333.5)], "currency": "JPY"}), json!({"currency": "JPY", "lines": 1, "total": 1001.0})),
-        (json!({"items": [item("Y", 3, 333.5)], "currency": "JPY", "coupon": "SAVE10"}), json!({"currency": "JPY", "lines": 1, "total": 900.0})),
+        (
+            json!({"items": [item("C", 1, 0.125)], "currency": "USD"}),
+            json!({"currency": "USD", "lines": 1, "total": 0.13}),
+        ),
+        (
+            json!({"items": [item("Y", 3, 333.5)], "currency": "JPY"}),
+            json!({"currency": "JPY", "lines": 1, "total": 1001.0}),
+        ),
+        (
+            json!({"items": [item("Y", 3, 333.5)], "currency": "JPY", "coupon": "SAVE10"}),
+            json!({"currency": "JPY", "lines": 1, "total": 900.0}),
+        ),
         // Bounds are inclusive; free lines count; names may be any 32 characters.
         (
             json!({"items": [item(&"é".repeat(32), 1000, 0.0), item("😀", 1, 2.5)], "currency": "EUR"}),
@@ -135,13 +150,22 @@ fn range_errors_are_worded_identically() {
     let eur = |items: Value| json!({"items": items, "currency": "EUR"});
     let cases = [
         (eur(json!([])), "invalid input: /items must have at least 1 item"),
-        (eur(Value::Array((0..101).map(|_| item("A", 1, 1.0)).collect())), "invalid input: /items must have at most 100 items"),
-        (eur(json!([item("A", 1, 1.0), item("", 1, 1.0)])), "invalid input: /items/1/sku must be at least 1 character long"),
+        (
+            eur(Value::Array((0..101).map(|_| item("A", 1, 1.0)).collect())),
+            "invalid input: /items must have at most 100 items",
+        ),
+        (
+            eur(json!([item("A", 1, 1.0), item("", 1, 1.0)])),
+            "invalid input: /items/1/sku must be at least 1 character long",
+        ),
         (eur(json!([item(&"x".repeat(33), 1, 1.0)])), "invalid input: /items/0/sku must be at most 32 characters long"),
         (eur(json!([item(&"é".repeat(33), 1, 1.0)])), "invalid input: /items/0/sku must be at most 32 characters long"),
         (eur(json!([item("A", 0, 1.0)])), "invalid input: /items/0/qty must be at least 1"),
         (eur(json!([item("A", -5, 1.0)])), "invalid input: /items/0/qty must be at least 1"),
-        (eur(json!([item("A", 1, 1.0), item("B", 2, 1.0), item("C", 1001, 1.0)])), "invalid input: /items/2/qty must be at most 1000"),
+        (
+            eur(json!([item("A", 1, 1.0), item("B", 2, 1.0), item("C", 1001, 1.0)])),
+            "invalid input: /items/2/qty must be at most 1000",
+        ),
         (eur(json!([item("A", 1, -0.01)])), "invalid input: /items/0/unit_price must be at least 0"),
         (json!({"items": [item("A", 1, 1.0)], "currency": "EUR", "coupon": "SAVE20"}), "unknown coupon: SAVE20"),
         (json!({"items": [item("A", 1, 1.0)], "currency": "EUR", "coupon": ""}), "unknown coupon: "),
@@ -178,8 +202,14 @@ fn type_errors_name_the_path_in_typed_and_are_invalid_input_in_both() {
         (with("/items/0/qty", json!(1.5)), "invalid input: /items/0/qty must be an integer"),
         (with("/items/0/unit_price", json!(null)), "invalid input: /items/0/unit_price must be a number"),
         (with("/items/0/sku", json!(12)), "invalid input: /items/0/sku must be a string"),
-        (json!({"items": [item("A", 1, 1.0)], "currency": "EUR", "coupon": 10}), "invalid input: /coupon must be a string or null"),
-        (json!({"items": [{"sku": "A", "qty": 1}], "currency": "EUR"}), "invalid input: /items/0/unit_price is required"),
+        (
+            json!({"items": [item("A", 1, 1.0)], "currency": "EUR", "coupon": 10}),
+            "invalid input: /coupon must be a string or null",
+        ),
+        (
+            json!({"items": [{"sku": "A", "qty": 1}], "currency": "EUR"}),
+            "invalid input: /items/0/unit_price is required",
+        ),
         (json!({}), "invalid input: /items is required"),
     ];
     for (arguments, message) in cases {

@@ -35,7 +35,8 @@ fn package_list() -> Vec<String> {
 /// (info string, text).
 fn readme_blocks() -> Vec<(String, String)> {
     let readme = std::fs::read_to_string(crate_root().join("README.md")).unwrap();
-    let start = readme.find("\n## Use it in your package\n").expect("the README has a \"Use it in your package\" section");
+    let start =
+        readme.find("\n## Use it in your package\n").expect("the README has a \"Use it in your package\" section");
     let section = &readme[start + 1..];
     let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 4)];
     let mut blocks = Vec::new();
@@ -52,7 +53,11 @@ fn readme_blocks() -> Vec<(String, String)> {
 /// The one ```INFO block of the section that holds `holding`.
 fn block(blocks: &[(String, String)], info: &str, holding: &str) -> String {
     let found: Vec<&String> = blocks.iter().filter(|(i, t)| i == info && t.contains(holding)).map(|(_, t)| t).collect();
-    assert_eq!(found.len(), 1, "the README's \"Use it in your package\" should have one ```{info} block with {holding:?}");
+    assert_eq!(
+        found.len(),
+        1,
+        "the README's \"Use it in your package\" should have one ```{info} block with {holding:?}"
+    );
     found[0].clone()
 }
 
@@ -61,7 +66,10 @@ fn copy_listed(files: &[String], to: &Path) {
     for file in files {
         let from = root.join(file);
         if !from.exists() {
-            assert!(GENERATED.contains(&file.as_str()) || file == "Cargo.lock", "{file} is in the package list but not on disk");
+            assert!(
+                GENERATED.contains(&file.as_str()) || file == "Cargo.lock",
+                "{file} is in the package list but not on disk"
+            );
             continue;
         }
         let dest = to.join(file);
@@ -79,7 +87,10 @@ fn the_package_list_is_what_a_vendoring_package_copies() {
     let stray: Vec<&String> = files
         .iter()
         .filter(|f| !f.starts_with("src/") && !GENERATED.contains(&f.as_str()))
-        .filter(|f| !["Cargo.toml", "Cargo.lock", "build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE"].contains(&f.as_str()))
+        .filter(|f| {
+            !["Cargo.toml", "Cargo.lock", "build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE"]
+                .contains(&f.as_str())
+        })
         .collect();
     assert!(stray.is_empty(), "the package list holds files a vendoring package does not need: {stray:?}");
 }
@@ -89,7 +100,10 @@ fn a_package_vendoring_the_listed_files_builds_and_passes_check() {
     let blocks = readme_blocks();
     let manifest_lines = block(&blocks, "toml", "[dependencies]");
     let build_rs = block(&blocks, "rust", "fn main()");
-    assert!(manifest_lines.contains("path = \"vendor/subako-tiny\""), "the README's Cargo.toml block lost its path line");
+    assert!(
+        manifest_lines.contains("path = \"vendor/subako-tiny\""),
+        "the README's Cargo.toml block lost its path line"
+    );
 
     let dir = tempfile::Builder::new().prefix("subako-vendoring").tempdir().unwrap();
     assert!(!dir.path().starts_with(crate_root()), "the package must live outside the repository");
@@ -114,7 +128,11 @@ fn a_package_vendoring_the_listed_files_builds_and_passes_check() {
         .arg(&target)
         .output()
         .expect("cargo runs");
-    assert!(output.status.success(), "the vendoring package does not build for wasm32-wasip1:\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "the vendoring package does not build for wasm32-wasip1:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let module_path = target.join("wasm32-wasip1/release/mytool.wasm");
     let bytes = std::fs::read(&module_path).unwrap();
 
@@ -126,7 +144,11 @@ fn a_package_vendoring_the_listed_files_builds_and_passes_check() {
     // The same bytes as our own hello give or take the package's name.
     let ours = std::fs::metadata(example("hello")).unwrap().len() as f64;
     let ratio = bytes.len() as f64 / ours;
-    assert!((0.98..=1.02).contains(&ratio), "vendored hello is {} bytes, our hello {ours}: more than 2 % apart", bytes.len());
+    assert!(
+        (0.98..=1.02).contains(&ratio),
+        "vendored hello is {} bytes, our hello {ours}: more than 2 % apart",
+        bytes.len()
+    );
 
     let module = Module::from_bytes(&bytes).unwrap();
     let outcome = call(&module, "greet", r#"{"name":"Ada"}"#, &CallOptions::default()).unwrap();
