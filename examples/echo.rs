@@ -19,10 +19,10 @@ pub const PACKAGE: Package = Package::new(
     "echo",
     env!("CARGO_PKG_VERSION"),
     "Echoes text back.",
-    &[Tool {
-        name: "echo",
-        description: "Answer with `text`, copied `times` times (once by default).",
-        input_schema: r#"{
+    &[Tool::new(
+        "echo",
+        "Answer with `text`, copied `times` times (once by default).",
+        r#"{
             "properties": {
                 "text": {"description": "What to echo.", "type": "string"},
                 "times": {"description": "How many copies.", "type": "integer", "minimum": 0, "maximum": 100000}
@@ -30,9 +30,8 @@ pub const PACKAGE: Package = Package::new(
             "required": ["text"],
             "type": "object"
         }"#,
-        output_schema: None,
-        run: echo,
-    }],
+        echo,
+    )],
 );
 
 subako_tiny::main!(PACKAGE);

@@ -109,10 +109,7 @@ pub const PACKAGE: Package = Package::new(
     "fetch",
     env!("CARGO_PKG_VERSION"),
     "Fetches URLs over HTTP.",
-    &[Tool {
-        name: "fetch",
-        description: "Fetch a URL over HTTP and return its status, headers and body.",
-        input_schema: r#"{
+    &[Tool::new("fetch", "Fetch a URL over HTTP and return its status, headers and body.", r#"{
             "properties": {
                 "url": {"description": "An https URL; the host must be one the function's network setting allows.", "type": "string"},
                 "method": {"description": "HTTP method: GET (the default), HEAD, POST, PUT, PATCH, DELETE or OPTIONS.", "type": "string"},
@@ -123,8 +120,7 @@ pub const PACKAGE: Package = Package::new(
             },
             "required": ["url"],
             "type": "object"
-        }"#,
-        output_schema: Some(
+        }"#, fetch).output_schema(
             r#"{
             "properties": {
                 "status": {"description": "The final response's status code.", "type": "integer"},
@@ -136,9 +132,7 @@ pub const PACKAGE: Package = Package::new(
             "required": ["status", "headers"],
             "type": "object"
         }"#,
-        ),
-        run: fetch,
-    }],
+        )],
 );
 
 subako_tiny::main!(PACKAGE);

@@ -93,10 +93,7 @@ pub const PACKAGE: Package = Package::new(
     env!("CARGO_PKG_VERSION"),
     "Saves, loads and lists text files in the session volume.",
     &[
-        Tool {
-            name: "save",
-            description: "Save text as a file in the session volume, replacing a file of the same name.",
-            input_schema: r#"{
+        Tool::new("save", "Save text as a file in the session volume, replacing a file of the same name.", r#"{
                 "properties": {
                     "name": {"description": "A file name: no `/`, no `..`.", "type": "string"},
                     "text": {"description": "The file's contents.", "type": "string"},
@@ -104,57 +101,36 @@ pub const PACKAGE: Package = Package::new(
                 },
                 "required": ["name", "text"],
                 "type": "object"
-            }"#,
-            output_schema: Some(
+            }"#, save).output_schema(
                 r#"{"properties": {"path": {"type": "string"}, "bytes": {"type": "integer"}}, "required": ["path", "bytes"], "type": "object"}"#,
             ),
-            run: save,
-        },
-        Tool {
-            name: "load",
-            description: "Load a text file saved with `save`.",
-            input_schema: r#"{
+        Tool::new("load", "Load a text file saved with `save`.", r#"{
                 "properties": {
                     "name": {"description": "A file name: no `/`, no `..`.", "type": "string"},
                     "keep": {"description": "Load from /volume/data instead of the session's files.", "type": "boolean"}
                 },
                 "required": ["name"],
                 "type": "object"
-            }"#,
-            output_schema: Some(
+            }"#, load).output_schema(
                 r#"{"properties": {"text": {"type": "string"}}, "required": ["text"], "type": "object"}"#,
             ),
-            run: load,
-        },
-        Tool {
-            name: "list",
-            description: "List the names of the saved files, sorted.",
-            input_schema: r#"{
+        Tool::new("list", "List the names of the saved files, sorted.", r#"{
                 "properties": {
                     "keep": {"description": "List /volume/data instead of the session's files.", "type": "boolean"}
                 },
                 "type": "object"
-            }"#,
-            output_schema: Some(
+            }"#, list).output_schema(
                 r#"{"properties": {"names": {"items": {"type": "string"}, "type": "array"}}, "required": ["names"], "type": "object"}"#,
             ),
-            run: list,
-        },
-        Tool {
-            name: "template",
-            description: "Read one of the package's templates (`greeting`, `report`).",
-            input_schema: r#"{
+        Tool::new("template", "Read one of the package's templates (`greeting`, `report`).", r#"{
                 "properties": {
                     "name": {"description": "The template's name, without `.txt`.", "type": "string"}
                 },
                 "required": ["name"],
                 "type": "object"
-            }"#,
-            output_schema: Some(
+            }"#, template).output_schema(
                 r#"{"properties": {"text": {"type": "string"}}, "required": ["text"], "type": "object"}"#,
             ),
-            run: template,
-        },
     ],
 );
 

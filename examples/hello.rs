@@ -14,19 +14,17 @@ pub const PACKAGE: Package = Package::new(
     "hello",
     env!("CARGO_PKG_VERSION"),
     "Says hello.",
-    &[Tool {
-        name: "greet",
-        description: "Greet someone by name.",
-        input_schema: r#"{
+    &[Tool::new(
+        "greet",
+        "Greet someone by name.",
+        r#"{
             "properties": {"name": {"description": "Who to greet.", "type": "string"}},
             "required": ["name"],
             "type": "object"
         }"#,
-        output_schema: Some(
-            r#"{"properties": {"message": {"type": "string"}}, "required": ["message"], "type": "object"}"#,
-        ),
-        run: greet,
-    }],
+        greet,
+    )
+    .output_schema(r#"{"properties": {"message": {"type": "string"}}, "required": ["message"], "type": "object"}"#)],
 );
 
 subako_tiny::main!(PACKAGE);

@@ -332,10 +332,7 @@ pub const PACKAGE: Package = Package::new(
     "plot",
     env!("CARGO_PKG_VERSION"),
     "Draws bar charts.",
-    &[Tool {
-        name: "plot",
-        description: "Draw a bar chart of the values as a PNG in the session volume and show it.",
-        input_schema: r#"{
+    &[Tool::new("plot", "Draw a bar chart of the values as a PNG in the session volume and show it.", r#"{
             "properties": {
                 "values": {"description": "The bars' heights, left to right.", "items": {"type": "number"}, "maxItems": 64, "minItems": 1, "type": "array"},
                 "title": {"description": "A title above the chart (ASCII; other characters show as `?`). It also names the file.", "type": "string"},
@@ -344,8 +341,7 @@ pub const PACKAGE: Package = Package::new(
             },
             "required": ["values"],
             "type": "object"
-        }"#,
-        output_schema: Some(
+        }"#, plot).output_schema(
             r#"{
                 "properties": {
                     "path": {"type": "string"},
@@ -356,9 +352,7 @@ pub const PACKAGE: Package = Package::new(
                 "required": ["path", "width", "height", "bytes"],
                 "type": "object"
             }"#,
-        ),
-        run: plot,
-    }],
+        )],
 );
 
 subako_tiny::main!(PACKAGE);

@@ -115,10 +115,7 @@ pub const PACKAGE: Package = Package::new(
     env!("CARGO_PKG_VERSION"),
     "Converts currencies at the day's rates, and remembers the conversions of the session.",
     &[
-        Tool {
-            name: "convert",
-            description: "Convert an amount from one currency to another at the latest rate, and add it to the history.",
-            input_schema: r#"{
+        Tool::new("convert", "Convert an amount from one currency to another at the latest rate, and add it to the history.", r#"{
                 "properties": {
                     "amount": {"description": "How much of `from` to convert.", "type": "number", "exclusiveMinimum": 0, "maximum": 1e12},
                     "from": {"description": "The currency to convert from: an ISO 4217 code such as EUR.", "type": "string", "pattern": "^[A-Z]{3}$"},
@@ -128,8 +125,7 @@ pub const PACKAGE: Package = Package::new(
                 "required": ["amount", "from", "to"],
                 "additionalProperties": false,
                 "type": "object"
-            }"#,
-            output_schema: Some(
+            }"#, convert).output_schema(
                 r#"{
                 "properties": {
                     "amount": {"type": "number"},
@@ -143,23 +139,15 @@ pub const PACKAGE: Package = Package::new(
                 "type": "object"
             }"#,
             ),
-            run: convert,
-        },
-        Tool {
-            name: "history",
-            description: "The session's latest conversions, oldest first.",
-            input_schema: r#"{
+        Tool::new("history", "The session's latest conversions, oldest first.", r#"{
                 "properties": {
                     "limit": {"description": "How many conversions, counting back from the latest (default 10).", "type": "integer", "minimum": 1, "maximum": 100}
                 },
                 "additionalProperties": false,
                 "type": "object"
-            }"#,
-            output_schema: Some(
+            }"#, history).output_schema(
                 r#"{"properties": {"entries": {"description": "What `convert` answered, one entry per conversion.", "type": "array", "items": {"type": "object"}}}, "required": ["entries"], "type": "object"}"#,
             ),
-            run: history,
-        },
     ],
 );
 

@@ -56,13 +56,13 @@ pub const PACKAGE: Package = Package::new(
     "typed",
     env!("CARGO_PKG_VERSION"),
     "Prices orders.",
-    &[Tool {
-        name: "order_total",
-        description: "Total an order: sum of qty × unit_price, 10 % off with coupon SAVE10, rounded to the currency's minor unit.",
-        input_schema: ORDER_TOTAL_INPUT,
-        output_schema: Some(ORDER_TOTAL_OUTPUT),
-        run: order_total,
-    }],
+    &[Tool::new(
+        "order_total",
+        "Total an order: sum of qty × unit_price, 10 % off with coupon SAVE10, rounded to the currency's minor unit.",
+        ORDER_TOTAL_INPUT,
+        order_total,
+    )
+    .output_schema(ORDER_TOTAL_OUTPUT)],
 );
 
 subako_tiny::main!(PACKAGE);

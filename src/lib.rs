@@ -19,13 +19,12 @@
 //!     Ok(Reply::json(out))
 //! }
 //!
-//! const PACKAGE: Package = Package::new("hello", "0.1.0", "Says hello.", &[Tool {
-//!     name: "greet",
-//!     description: "Greet someone by name.",
-//!     input_schema: r#"{"properties":{"name":{"description":"Who to greet.","type":"string"}},"required":["name"],"type":"object"}"#,
-//!     output_schema: None,
-//!     run: greet,
-//! }]);
+//! const PACKAGE: Package = Package::new("hello", "0.1.0", "Says hello.", &[Tool::new(
+//!     "greet",
+//!     "Greet someone by name.",
+//!     r#"{"properties":{"name":{"description":"Who to greet.","type":"string"}},"required":["name"],"type":"object"}"#,
+//!     greet,
+//! )]);
 //!
 //! let stdin = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
 //! let (stdout, code) = subako_tiny::execute(&PACKAGE, &["hello"], stdin);

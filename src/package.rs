@@ -13,25 +13,77 @@ use crate::reply::{Reply, ToolError};
 /// What a tool runs: a plain function of its arguments.
 pub type ToolFn = fn(&Args<'_>) -> Result<Reply, ToolError>;
 
-/// One tool a package serves.
+/// One tool a package serves: made with [`Tool::new`] (and
+/// [`output_schema`](Tool::output_schema)), checked by [`Package::new`].
+///
+/// ```
+/// use subako_tiny::{Args, Reply, Tool, ToolError};
+///
+/// fn ping(_: &Args<'_>) -> Result<Reply, ToolError> {
+///     Ok(Reply::text("pong"))
+/// }
+///
+/// const PING: Tool = Tool::new("ping", "Answer pong.", r#"{"type": "object"}"#, ping)
+///     .output_schema(r#"{"type": "object"}"#);
+/// assert_eq!(PING.name, "ping");
+/// assert_eq!(PING.output_schema, Some(r#"{"type": "object"}"#));
+/// ```
 #[derive(Clone, Copy)]
+#[non_exhaustive]
 pub struct Tool {
+    /// The name the model calls it by: unique in its package.
     pub name: &'static str,
     /// What the model reads to decide when to call it.
     pub description: &'static str,
     /// A JSON Schema, written by hand; white space is taken out when it is sent.
     pub input_schema: &'static str,
+    /// A JSON Schema of the tool's `structuredContent`, if it declares one.
     pub output_schema: Option<&'static str>,
+    /// The function that answers a call.
     pub run: ToolFn,
 }
 
-/// A package: who it is and the tools it serves.
+impl Tool {
+    /// A tool with no output schema. Nothing is checked here: a `const`
+    /// [`Package::new`] checks its tools when the package is built.
+    #[must_use]
+    pub const fn new(name: &'static str, description: &'static str, input_schema: &'static str, run: ToolFn) -> Tool {
+        Tool { name, description, input_schema, output_schema: None, run }
+    }
+
+    /// The same tool declaring `schema` as its output schema.
+    #[must_use]
+    pub const fn output_schema(mut self, schema: &'static str) -> Tool {
+        self.output_schema = Some(schema);
+        self
+    }
+}
+
+/// A package: who it is and the tools it serves, made with [`Package::new`].
+///
+/// ```
+/// use subako_tiny::{Args, Package, Reply, Tool, ToolError};
+///
+/// fn ping(_: &Args<'_>) -> Result<Reply, ToolError> {
+///     Ok(Reply::text("pong"))
+/// }
+///
+/// const PACKAGE: Package =
+///     Package::new("ping", "0.1.0", "Pongs.", &[Tool::new("ping", "Answer pong.", r#"{"type": "object"}"#, ping)])
+///         .max_line(1 << 20);
+/// assert_eq!(PACKAGE.tools.len(), 1);
+/// assert_eq!(PACKAGE.max_line, 1 << 20);
+/// ```
 #[derive(Clone, Copy)]
+#[non_exhaustive]
 pub struct Package {
+    /// Reported as `serverInfo.name`, and the manifest's `name`.
     pub name: &'static str,
     /// Reported as `serverInfo.version` in every result.
     pub version: &'static str,
+    /// The manifest's `description` (`--subako-manifest`).
     pub description: &'static str,
+    /// The tools, in the order `tools/list` lists them.
     pub tools: &'static [Tool],
     /// Longest request line read, newline excluded; longer lines are
     /// answered with an error and skipped. See [`Package::max_line`].
@@ -42,7 +94,11 @@ pub struct Package {
 pub const DEFAULT_MAX_LINE: usize = 16 << 20;
 
 impl Package {
-    /// The package, checked at build time when used in a `const`.
+    /// The package, checked at build time when used in a `const`: a
+    /// schema that is not JSON or breaks a rule, a missing name or
+    /// description, or a name listed twice fails the build with a message
+    /// naming the tool.
+    #[must_use]
     pub const fn new(
         name: &'static str,
         version: &'static str,
@@ -58,14 +114,10 @@ impl Package {
     }
 
     /// The same package reading request lines of up to `bytes` bytes.
+    #[must_use]
     pub const fn max_line(mut self, bytes: usize) -> Package {
         self.max_line = bytes;
         self
-    }
-
-    /// The tool called `name`, if the package has one.
-    pub fn tool(&self, name: &str) -> Option<&'static Tool> {
-        self.tools.iter().find(|t| t.name == name)
     }
 }
 

@@ -256,20 +256,13 @@ mod tests {
         "1.0.0-β",
         "Line\nbreak and \u{1} control.",
         &[
-            Tool {
-                name: "first",
-                description: "Pretty schema, \"quoted\".",
-                input_schema: "{\n  \"type\": \"object\",\n  \"properties\": {\"a b\": {\"type\": \"string\", \"description\": \"keeps  its\\t spaces\"}}\n}",
-                output_schema: None,
-                run: ok,
-            },
-            Tool {
-                name: "second",
-                description: "Two.",
-                input_schema: r#"{"type":"object"}"#,
-                output_schema: Some(" { \"type\" : \"object\" } "),
-                run: ok,
-            },
+            Tool::new(
+                "first",
+                "Pretty schema, \"quoted\".",
+                "{\n  \"type\": \"object\",\n  \"properties\": {\"a b\": {\"type\": \"string\", \"description\": \"keeps  its\\t spaces\"}}\n}",
+                ok,
+            ),
+            Tool::new("second", "Two.", r#"{"type":"object"}"#, ok).output_schema(" { \"type\" : \"object\" } "),
         ],
     );
 

@@ -15,13 +15,12 @@
 //!     Ok(Reply::json(out))
 //! }
 //!
-//! const PACKAGE: Package = Package::new("hello", "0.1.0", "Says hello.", &[Tool {
-//!     name: "greet",
-//!     description: "Greet someone by name.",
-//!     input_schema: r#"{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}"#,
-//!     output_schema: None,
-//!     run: greet,
-//! }]);
+//! const PACKAGE: Package = Package::new("hello", "0.1.0", "Says hello.", &[Tool::new(
+//!     "greet",
+//!     "Greet someone by name.",
+//!     r#"{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}"#,
+//!     greet,
+//! )]);
 //!
 //! let called = testing::call(&PACKAGE, "greet", r#"{"name": "Ada"}"#);
 //! assert!(!called.is_error());
@@ -143,13 +142,12 @@ pub fn call(package: &Package, tool: &str, arguments: &str) -> Called {
 ///     Ok(Reply::text(&[response.header("x-kind").unwrap_or("?"), ": ", response.text().unwrap_or("")].concat()))
 /// }
 ///
-/// const PACKAGE: Package = Package::new("status", "0.1.0", "Reads a URL.", &[Tool {
-///     name: "status",
-///     description: "Read a URL.",
-///     input_schema: r#"{"properties":{"url":{"type":"string"}},"required":["url"],"type":"object"}"#,
-///     output_schema: None,
-///     run: status,
-/// }]);
+/// const PACKAGE: Package = Package::new("status", "0.1.0", "Reads a URL.", &[Tool::new(
+///     "status",
+///     "Read a URL.",
+///     r#"{"properties":{"url":{"type":"string"}},"required":["url"],"type":"object"}"#,
+///     status,
+/// )]);
 ///
 /// let called = testing::call_with_http(&PACKAGE, "status", r#"{"url": "https://api.example.com/x"}"#, |request| {
 ///     assert_eq!(request.url, "https://api.example.com/x");

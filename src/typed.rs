@@ -16,13 +16,12 @@
 //!     Ok(Message { message: ["Hello, ", &input.name, "!"].concat() })
 //! }
 //!
-//! const PACKAGE: Package = Package::new("hello", "0.1.0", "Says hello.", &[Tool {
-//!     name: "greet",
-//!     description: "Greet someone by name.",
-//!     input_schema: r#"{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}"#,
-//!     output_schema: None,
-//!     run: subako_tiny::typed!(greet),
-//! }]);
+//! const PACKAGE: Package = Package::new("hello", "0.1.0", "Says hello.", &[Tool::new(
+//!     "greet",
+//!     "Greet someone by name.",
+//!     r#"{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}"#,
+//!     subako_tiny::typed!(greet),
+//! )]);
 //! # let call = |args: &str| {
 //! #     let line = [r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","arguments":"#, args,
 //! #         r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#].concat();
@@ -31,10 +30,9 @@
 //! # assert!(call(r#"{"name":"Ada"}"#).contains(r#""structuredContent":{"message":"Hello, Ada!"}"#));
 //! # assert!(call(r#"{"name":1}"#).contains(r#""text":"invalid input: the arguments do not fit the tool's input type"#));
 //! # const INPUT: &str = r#"{"properties":{"name":{"type":"string","maxLength":3}},"required":["name"],"type":"object"}"#;
-//! # const CHECKED: Package = Package::new("hello", "0.1.0", "Says hello.", &[Tool {
-//! #     name: "greet", description: "Greet.", input_schema: INPUT, output_schema: None,
-//! #     run: subako_tiny::validated!(INPUT, subako_tiny::typed!(greet)),
-//! # }]);
+//! # const CHECKED: Package = Package::new("hello", "0.1.0", "Says hello.", &[Tool::new(
+//! #     "greet", "Greet.", INPUT, subako_tiny::validated!(INPUT, subako_tiny::typed!(greet)),
+//! # )]);
 //! # let call = |args: &str| {
 //! #     let line = [r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","arguments":"#, args,
 //! #         r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#].concat();

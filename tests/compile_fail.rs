@@ -26,15 +26,15 @@ const EXTENDED: Package = Package::new(
     "extended",
     "0.1.0",
     "Extensions.",
-    &[Tool {
-        name: "greet",
-        description: "Greets.",
-        input_schema: r#"{"type": "object", "x-ui-order": ["name"],
+    &[Tool::new(
+        "greet",
+        "Greets.",
+        r#"{"type": "object", "x-ui-order": ["name"],
         "properties": {"name": {"type": "string", "x-widget": {"requried": true, "$ref": "/x"}}},
         "required": ["name"]}"#,
-        output_schema: Some(r#"{"type": "object", "x-cache": 60}"#),
         run,
-    }],
+    )
+    .output_schema(r#"{"type": "object", "x-cache": 60}"#)],
 );
 
 #[test]
@@ -70,11 +70,10 @@ fn a_thousand_tools_build() {
     for i in 0..1000 {
         writeln!(
             main,
-            r##"    Tool {{ name: "tool_{i}", description: "Greet someone by name.",
-        input_schema: r#"{{"properties": {{"name": {{"description": "Who to greet.", "type": "string"}}}},
-                          "required": ["name"], "type": "object"}}"#,
-        output_schema: Some(r#"{{"properties": {{"message": {{"type": "string"}}}}, "required": ["message"], "type": "object"}}"#),
-        run: greet }},"##
+            r##"    Tool::new("tool_{i}", "Greet someone by name.",
+        r#"{{"properties": {{"name": {{"description": "Who to greet.", "type": "string"}}}},
+            "required": ["name"], "type": "object"}}"#, greet)
+        .output_schema(r#"{{"properties": {{"message": {{"type": "string"}}}}, "required": ["message"], "type": "object"}}"#),"##
         )
         .unwrap();
     }

@@ -171,27 +171,14 @@ pub const PACKAGE: Package = Package::new(
     "0.0.0",
     "Tools for fuzzing the exchange.",
     &[
-        Tool {
-            name: "echo",
-            description: "Returns its arguments.",
-            input_schema: r#"{"type":"object"}"#,
-            output_schema: None,
-            run: echo,
-        },
-        Tool {
-            name: "typed",
-            description: "Reads typed arguments.",
-            input_schema: r#"{"properties":{"s":{"type":"string"},"i":{"type":"integer"}},"type":"object"}"#,
-            output_schema: None,
-            run: typed,
-        },
-        Tool {
-            name: "fail",
-            description: "Always fails.",
-            input_schema: r#"{"type":"object"}"#,
-            output_schema: None,
-            run: fail,
-        },
+        Tool::new("echo", "Returns its arguments.", r#"{"type":"object"}"#, echo),
+        Tool::new(
+            "typed",
+            "Reads typed arguments.",
+            r#"{"properties":{"s":{"type":"string"},"i":{"type":"integer"}},"type":"object"}"#,
+            typed,
+        ),
+        Tool::new("fail", "Always fails.", r#"{"type":"object"}"#, fail),
     ],
 )
 .max_line(FUZZ_MAX_LINE);

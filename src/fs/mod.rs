@@ -253,11 +253,6 @@ impl File {
         }
     }
 
-    /// Opens `path` as `mode` asks.
-    pub fn open_with(path: &str, mode: OpenMode) -> Result<File, FsError> {
-        File::open_as("open", path, mode)
-    }
-
     /// Opens an existing file for reading.
     pub fn open(path: &str) -> Result<File, FsError> {
         File::open_as("open", path, OpenMode::Read)

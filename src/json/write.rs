@@ -13,24 +13,16 @@ use super::num;
 #[derive(Default, Debug, Clone)]
 pub struct JsonWriter {
     buf: Vec<u8>,
-    /// Where this writer's document starts in `buf`.
-    start: usize,
 }
 
 impl JsonWriter {
     pub const fn new() -> JsonWriter {
-        JsonWriter { buf: Vec::new(), start: 0 }
-    }
-
-    /// A writer that appends to `buf`, as one value after what it holds.
-    pub fn appending(buf: Vec<u8>) -> JsonWriter {
-        let start = buf.len();
-        JsonWriter { buf, start }
+        JsonWriter { buf: Vec::new() }
     }
 
     /// The bytes written so far.
     pub fn as_bytes(&self) -> &[u8] {
-        &self.buf[self.start..]
+        &self.buf
     }
 
     pub fn into_bytes(self) -> Vec<u8> {
@@ -38,8 +30,8 @@ impl JsonWriter {
     }
 
     fn separate(&mut self) {
-        if self.buf.len() > self.start {
-            match self.buf[self.buf.len() - 1] {
+        if let Some(&last) = self.buf.last() {
+            match last {
                 b'[' | b'{' | b':' => {}
                 _ => put_byte(&mut self.buf, b','),
             }

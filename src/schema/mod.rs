@@ -35,13 +35,12 @@
 //!     Ok(Reply::json(out))
 //! }
 //!
-//! const PACKAGE: Package = Package::new("math", "0.1.0", "Squares.", &[Tool {
-//!     name: "square",
-//!     description: "Square an integer.",
-//!     input_schema: SQUARE_INPUT,
-//!     output_schema: None,
-//!     run: subako_tiny::validated!(SQUARE_INPUT, square),
-//! }]);
+//! const PACKAGE: Package = Package::new("math", "0.1.0", "Squares.", &[Tool::new(
+//!     "square",
+//!     "Square an integer.",
+//!     SQUARE_INPUT,
+//!     subako_tiny::validated!(SQUARE_INPUT, square),
+//! )]);
 //! # let call = |args: &str| {
 //! #     let line = [r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"square","arguments":"#, args,
 //! #         r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#].concat();

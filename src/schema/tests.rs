@@ -260,13 +260,7 @@ const ECHO: Package = Package::new(
     "echo",
     "0.0.0",
     "Echoes.",
-    &[Tool {
-        name: "echo",
-        description: "Echo n.",
-        input_schema: ECHO_INPUT,
-        output_schema: None,
-        run: crate::validated!(ECHO_INPUT, echo),
-    }],
+    &[Tool::new("echo", "Echo n.", ECHO_INPUT, crate::validated!(ECHO_INPUT, echo))],
 );
 
 fn call(arguments: &str) -> String {
@@ -477,8 +471,7 @@ fn messages_are_built_in_a_fixed_buffer() {
 
 #[test]
 fn large_packages_leave_the_rest_to_main() {
-    let tool =
-        Tool { name: "t", description: "d", input_schema: r#"{"type": "object"}"#, output_schema: None, run: echo };
+    let tool = Tool::new("t", "d", r#"{"type": "object"}"#, echo);
     let tools: &'static [Tool] = std::vec![tool; 10_000].leak();
     let checked = crate::package::checked_by_new(tools);
     assert_eq!(checked, crate::package::CHECK_BUDGET / 18);

@@ -7,10 +7,12 @@ fn run(_: &Args<'_>) -> Result<Reply, ToolError> {
 
 const SCHEMA: &str = r#"{"type": "object"}"#;
 
-const PACKAGE: Package = Package::new("bad", "0.1.0", "Bad tables.", &[
-    Tool { name: "twice", description: "The first.", input_schema: SCHEMA, output_schema: None, run },
-    Tool { name: "twice", description: "The second.", input_schema: SCHEMA, output_schema: None, run },
-]);
+const PACKAGE: Package = Package::new(
+    "bad",
+    "0.1.0",
+    "Bad tables.",
+    &[Tool::new("twice", "The first.", SCHEMA, run), Tool::new("twice", "The second.", SCHEMA, run)],
+);
 
 fn main() {
     let _ = PACKAGE.name;

@@ -5,13 +5,12 @@ fn run(_: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::text("ok"))
 }
 
-const PACKAGE: Package = Package::new("bad", "0.1.0", "Bad schemas.", &[Tool {
-    name: "broken",
-    description: "A trailing comma.",
-    input_schema: r#"{"type": "object", "properties": {},}"#,
-    output_schema: None,
-    run,
-}]);
+const PACKAGE: Package = Package::new(
+    "bad",
+    "0.1.0",
+    "Bad schemas.",
+    &[Tool::new("broken", "A trailing comma.", r#"{"type": "object", "properties": {},}"#, run)],
+);
 
 fn main() {
     let _ = PACKAGE.name;

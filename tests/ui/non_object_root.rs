@@ -5,13 +5,12 @@ fn run(_: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::text("ok"))
 }
 
-const PACKAGE: Package = Package::new("bad", "0.1.0", "Bad schemas.", &[Tool {
-    name: "list",
-    description: "An array root.",
-    input_schema: r#"{"type": "array", "items": {"type": "string"}}"#,
-    output_schema: None,
-    run,
-}]);
+const PACKAGE: Package = Package::new(
+    "bad",
+    "0.1.0",
+    "Bad schemas.",
+    &[Tool::new("list", "An array root.", r#"{"type": "array", "items": {"type": "string"}}"#, run)],
+);
 
 fn main() {
     let _ = PACKAGE.name;

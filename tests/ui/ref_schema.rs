@@ -5,13 +5,13 @@ fn run(_: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::text("ok"))
 }
 
-const PACKAGE: Package = Package::new("bad", "0.1.0", "Bad schemas.", &[Tool {
-    name: "point",
-    description: "A point.",
-    input_schema: r#"{"type": "object", "properties": {"x": {"type": "number"}}}"#,
-    output_schema: Some(r#"{"type": "object", "properties": {"p": {"$ref": "/definitions/point"}}}"#),
-    run,
-}]);
+const PACKAGE: Package = Package::new(
+    "bad",
+    "0.1.0",
+    "Bad schemas.",
+    &[Tool::new("point", "A point.", r#"{"type": "object", "properties": {"x": {"type": "number"}}}"#, run)
+        .output_schema(r#"{"type": "object", "properties": {"p": {"$ref": "/definitions/point"}}}"#)],
+);
 
 fn main() {
     let _ = PACKAGE.name;

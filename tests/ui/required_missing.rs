@@ -5,13 +5,17 @@ fn run(_: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::text("ok"))
 }
 
-const PACKAGE: Package = Package::new("bad", "0.1.0", "Bad schemas.", &[Tool {
-    name: "greet",
-    description: "A typo in `required`.",
-    input_schema: r#"{"type": "object", "properties": {"name": {"type": "string"}}, "required": ["nmae"]}"#,
-    output_schema: None,
-    run,
-}]);
+const PACKAGE: Package = Package::new(
+    "bad",
+    "0.1.0",
+    "Bad schemas.",
+    &[Tool::new(
+        "greet",
+        "A typo in `required`.",
+        r#"{"type": "object", "properties": {"name": {"type": "string"}}, "required": ["nmae"]}"#,
+        run,
+    )],
+);
 
 fn main() {
     let _ = PACKAGE.name;

@@ -6,16 +6,20 @@ fn run(_: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::text("ok"))
 }
 
-const PACKAGE: Package = Package::new("bad", "0.1.0", "Bad schemas.", &[Tool {
-    name: "greet",
-    description: "A missing comma.",
-    input_schema: r#"{
+const PACKAGE: Package = Package::new(
+    "bad",
+    "0.1.0",
+    "Bad schemas.",
+    &[Tool::new(
+        "greet",
+        "A missing comma.",
+        r#"{
         "type": "object",
         "properties": {"name": {"type": "string"} "age": {"type": "integer"}}
     }"#,
-    output_schema: None,
-    run,
-}]);
+        run,
+    )],
+);
 
 fn main() {
     let _ = PACKAGE.name;

@@ -6,13 +6,17 @@ fn run(_: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::text("ok"))
 }
 
-const PACKAGE: Package = Package::new("bad", "0.1.0", "Bad schemas.", &[Tool {
-    name: "greet",
-    description: "A misspelt keyword.",
-    input_schema: r#"{"type": "object", "properties": {"name": {"type": "string"}}, "requried": ["name"]}"#,
-    output_schema: None,
-    run,
-}]);
+const PACKAGE: Package = Package::new(
+    "bad",
+    "0.1.0",
+    "Bad schemas.",
+    &[Tool::new(
+        "greet",
+        "A misspelt keyword.",
+        r#"{"type": "object", "properties": {"name": {"type": "string"}}, "requried": ["name"]}"#,
+        run,
+    )],
+);
 
 fn main() {
     let _ = PACKAGE.name;

@@ -6,18 +6,19 @@ fn run(_: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::text("ok"))
 }
 
-const PACKAGE: Package = Package::new("bad", "0.1.0", "Bad schemas.", &[Tool {
-    name: "age",
-    description: "A misspelt bound.",
-    input_schema: r#"{"type": "object"}"#,
-    output_schema: Some(r#"{
+const PACKAGE: Package = Package::new(
+    "bad",
+    "0.1.0",
+    "Bad schemas.",
+    &[Tool::new("age", "A misspelt bound.", r#"{"type": "object"}"#, run).output_schema(
+        r#"{
         "type": "object",
         "properties": {
             "person": {"type": "object", "properties": {"age": {"type": "integer", "minimun": 0}}}
         }
-    }"#),
-    run,
-}]);
+    }"#,
+    )],
+);
 
 fn main() {
     let _ = PACKAGE.name;

@@ -12,13 +12,12 @@ fn run(_: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::text("ok"))
 }
 
-const PACKAGE: Package = Package::new("bad", "0.1.0", "Bad schemas.", &[Tool {
-    name: "lookup",
-    description: "Look a SKU up.",
-    input_schema: INPUT,
-    output_schema: None,
-    run: subako_tiny::validated!(INPUT, run),
-}]);
+const PACKAGE: Package = Package::new(
+    "bad",
+    "0.1.0",
+    "Bad schemas.",
+    &[Tool::new("lookup", "Look a SKU up.", INPUT, subako_tiny::validated!(INPUT, run))],
+);
 
 fn main() {
     let _ = PACKAGE.name;

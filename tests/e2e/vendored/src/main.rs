@@ -15,9 +15,11 @@ fn fine(_: &Args<'_>) -> Result<Reply, ToolError> {
 
 const EMPTY: &str = r#"{"type": "object", "properties": {}}"#;
 
-const PACKAGE: Package = Package::new("vendored", "0.1.0", "Has a bug.", &[
-    Tool { name: "bug", description: "Panics.", input_schema: EMPTY, output_schema: None, run: bug },
-    Tool { name: "fine", description: "Answers.", input_schema: EMPTY, output_schema: None, run: fine },
-]);
+const PACKAGE: Package = Package::new(
+    "vendored",
+    "0.1.0",
+    "Has a bug.",
+    &[Tool::new("bug", "Panics.", EMPTY, bug), Tool::new("fine", "Answers.", EMPTY, fine)],
+);
 
 subako_tiny::main!(PACKAGE);
