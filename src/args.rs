@@ -119,7 +119,7 @@ fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolErr
             crate::json::write::put(&mut range, b" to ");
             crate::json::num::write_i64(&mut range, max);
             // SAFETY: ASCII words and digits.
-            let range = unsafe { crate::platform::validated_string(range) };
+            let range = unsafe { crate::sys::validated_string(range) };
             Err(must_be(field, &range))
         }
     }

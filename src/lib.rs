@@ -45,24 +45,31 @@ pub mod http;
 pub mod image;
 pub mod json;
 pub mod package;
-#[doc(hidden)]
-pub mod platform;
 pub mod png;
 pub mod protocol;
 pub mod rendered;
 pub mod reply;
+mod rt;
 pub mod schema;
+mod sys;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod testing;
 #[cfg(feature = "miniserde")]
 pub mod typed;
 
+/// What the macros expand to and the crate's own tests reach: not API, and
+/// free to change in any release.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::rt::run;
+}
+
 pub use args::Args;
 pub use json::{JsonWriter, Value};
 pub use package::{Package, Tool, ToolFn};
-pub use platform::log;
 pub use protocol::execute;
 pub use reply::{Reply, Text, ToolError};
+pub use sys::log;
 
 /// Makes `$package` (a constant [`Package`]) the program's entry point:
 /// `__main_void` for wasi-libc's `_start` on wasm32, `main` elsewhere. The
@@ -94,13 +101,13 @@ macro_rules! main {
         #[cfg(target_arch = "wasm32")]
         #[unsafe(no_mangle)]
         extern "C" fn __main_void() -> i32 {
-            $crate::platform::run(&__SUBAKO_RENDERED)
+            $crate::__private::run(&__SUBAKO_RENDERED)
         }
 
         #[cfg(not(target_arch = "wasm32"))]
         #[allow(dead_code)] // when a test includes the example as a module
         fn main() {
-            ::std::process::exit($crate::platform::run(&__SUBAKO_RENDERED))
+            ::std::process::exit($crate::__private::run(&__SUBAKO_RENDERED))
         }
     };
 }

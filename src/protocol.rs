@@ -72,21 +72,17 @@ const _: () = {
 const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 const CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
 
-/// Where a conversation's bytes come from and go to.
-pub trait Io {
-    /// Reads into `buf`; `Ok(0)` at the end of input.
-    fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError>;
-    /// Writes all of `bytes` (whole lines) and flushes them.
-    fn write(&mut self, bytes: &[u8]) -> Result<(), IoError>;
-}
+pub use crate::sys::{Io, IoError};
 
-/// A failed read or write: the platform's error number (WASI's on wasm32,
-/// the OS's on the host). A number, not a name, so modules carry no table
-/// of names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IoError {
-    pub errno: u16,
-}
+/// The panic answer around its text: what the entry point's panic handler
+/// writes after the call's head (see [`Runner`]), with a text it has made
+/// fit to stand in a JSON string as it is. The members and their order
+/// are those of every other isError result (`tests`: the same bytes).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) const PANIC_ANSWER_OPEN: &[u8] = b"\"content\":[{\"text\":\"tool ";
+/// See [`PANIC_ANSWER_OPEN`].
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) const PANIC_ANSWER_CLOSE: &[u8] = b"\",\"type\":\"text\"}],\"isError\":true,\"resultType\":\"complete\"}}\n";
 
 /// What runs a tool: the guest's back end catches a panic there and still
 /// answers the request. `head` is the output not yet sent, which ends in
@@ -103,7 +99,7 @@ fn run_plain(tool: ToolFn, args: &Args<'_>, _head: &[u8]) -> Result<Reply, ToolE
 /// build time instead.
 pub fn serve(package: &Package, manifest: bool, io: &mut impl Io, runner: Runner) -> i32 {
     let mut text = Vec::new();
-    crate::platform::resize_zeroed(&mut text, rendered::len(package));
+    crate::sys::resize_zeroed(&mut text, rendered::len(package));
     rendered::render(package, &mut text);
     let names: Vec<&'static str> = package.tools.iter().map(|t| t.name).collect();
     let runs: Vec<ToolFn> = package.tools.iter().map(|t| t.run).collect();
@@ -265,7 +261,7 @@ impl LineReader {
             self.filled = kept;
             self.searched = kept;
             let room = self.buf.capacity().max(kept + READ_CHUNK);
-            crate::platform::resize_zeroed(&mut self.buf, room);
+            crate::sys::resize_zeroed(&mut self.buf, room);
             let read = io.read(self.buf.get_mut(kept..).unwrap_or(&mut []));
             let n = *read.as_ref().unwrap_or(&0);
             self.filled = kept + n;
@@ -470,4 +466,29 @@ fn write_error(out: &mut Vec<u8>, id: Option<&[u8]>, head: &[u8], detail: &[u8])
     error_head(out, head);
     put(out, detail);
     error_tail(out, id);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Tool;
+    use alloc::string::String;
+
+    fn fails(_: &Args<'_>) -> Result<Reply, ToolError> {
+        Err(ToolError::new("tool panicked: boom (at src/x.rs:1)"))
+    }
+
+    /// The panic handler's answer is byte for byte the isError result the
+    /// serve loop writes for the same text.
+    #[test]
+    fn the_panic_answer_is_an_error_result_as_any_other() {
+        const PACKAGE: Package =
+            Package::new("p", "0.1.0", "Fails.", &[Tool::new("fails", "Fails.", r#"{"type":"object"}"#, fails)]);
+        let line = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fails","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+        let (out, code) = execute(&PACKAGE, &["p"], line);
+        assert_eq!(code, 0);
+        let panic_tail = [PANIC_ANSWER_OPEN, b"panicked: boom (at src/x.rs:1)", PANIC_ANSWER_CLOSE].concat();
+        assert!(out.ends_with(&panic_tail), "{}", String::from_utf8_lossy(&out));
+        assert!(out.starts_with(b"{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":"));
+    }
 }

@@ -37,7 +37,7 @@ impl ToolError {
             put(&mut message, part.as_bytes());
         }
         // SAFETY: joined from `str`s.
-        ToolError { message: unsafe { crate::platform::validated_string(message) } }
+        ToolError { message: unsafe { crate::sys::validated_string(message) } }
     }
 
     /// The four pieces joined: the crate's own messages, made without
@@ -50,7 +50,7 @@ impl ToolError {
         put(&mut message, c.as_bytes());
         put(&mut message, d.as_bytes());
         // SAFETY: joined from `str`s.
-        ToolError { message: unsafe { crate::platform::validated_string(message) } }
+        ToolError { message: unsafe { crate::sys::validated_string(message) } }
     }
 
     pub fn message(&self) -> &str {
@@ -110,13 +110,13 @@ impl Text {
     pub fn as_str(&self) -> &str {
         // SAFETY: a `Text` holds only what the crate's sealed pieces wrote:
         // `str`s, chars and ASCII digits.
-        unsafe { crate::platform::validated_str(&self.bytes) }
+        unsafe { crate::sys::validated_str(&self.bytes) }
     }
 
     /// The text, as a `String`.
     pub fn into_string(self) -> String {
         // SAFETY: as in `as_str`.
-        unsafe { crate::platform::validated_string(self.bytes) }
+        unsafe { crate::sys::validated_string(self.bytes) }
     }
 }
 

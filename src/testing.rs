@@ -211,7 +211,7 @@ where
     F: FnMut(&HttpRequest) -> Result<Response, HttpError>,
 {
     let mut hook = |request_json: &[u8]| answer(&mut handler, request_json);
-    crate::platform::with_http_hook(&mut hook, f)
+    crate::sys::with_http_hook(&mut hook, f)
 }
 
 /// One request a tool sent, as the worker reads it.
@@ -303,7 +303,7 @@ fn read_answer(line: &str) -> Result<Called, String> {
 
 fn raw_text(value: Value<'_>) -> String {
     // SAFETY: the raw text of a value of the validated answer line.
-    unsafe { crate::platform::validated_str(value.raw()) }.to_owned()
+    unsafe { crate::sys::validated_str(value.raw()) }.to_owned()
 }
 
 /// The worker's answer to `request_json`, from `handler`'s response.
@@ -426,6 +426,6 @@ fn read_request(request_json: &[u8]) -> Result<HttpRequest, String> {
         timeout_ms: request.get("timeout_ms").and_then(|t| t.as_u64()),
         // SAFETY: `read_request` parsed `request_json` as JSON, which
         // validated it as UTF-8.
-        json: unsafe { crate::platform::validated_str(request_json) }.to_owned(),
+        json: unsafe { crate::sys::validated_str(request_json) }.to_owned(),
     })
 }

@@ -68,7 +68,7 @@ pub fn call<I: Deserialize, O: Serialize>(
 ) -> Result<Reply, ToolError> {
     let text = match args.object() {
         // SAFETY: the raw text of a validated JSON object.
-        Some(object) => unsafe { crate::platform::validated_str(object.as_value().raw()) },
+        Some(object) => unsafe { crate::sys::validated_str(object.as_value().raw()) },
         None => "{}",
     };
     let input = json::from_str::<I>(text).map_err(|_| ToolError::invalid_input(&[MISMATCH]))?;

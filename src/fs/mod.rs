@@ -25,42 +25,16 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::platform::fs_sys::{self, Dir, Handle};
 use crate::reply::ToolError;
+use crate::sys::fs_sys::{self, Dir, Handle};
 
 #[cfg(not(target_arch = "wasm32"))]
-pub use crate::platform::fs_host::{mount, unmount};
+pub use crate::sys::fs_host::{mount, unmount};
 
 /// WASI errno values that callers may want to tell apart.
-pub mod errno {
-    pub const ACCES: u16 = 2;
-    pub const DQUOT: u16 = 19;
-    pub const EXIST: u16 = 20;
-    pub const IO: u16 = 29;
-    pub const ISDIR: u16 = 31;
-    pub const NOENT: u16 = 44;
-    pub const NOMEM: u16 = 48;
-    pub const NOSPC: u16 = 51;
-    pub const NOTDIR: u16 = 54;
-    pub const NOTEMPTY: u16 = 55;
-    pub const NOTSUP: u16 = 58;
-    pub const PERM: u16 = 63;
-    pub const ROFS: u16 = 69;
-    pub const NOTCAPABLE: u16 = 76;
-}
+pub use crate::sys::errno;
 
-/// How [`File`] opens a file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OpenMode {
-    /// Read an existing file.
-    Read,
-    /// Write, creating the file or emptying it.
-    Create,
-    /// Write a file that must not exist yet.
-    CreateNew,
-    /// Write at the end, creating the file if needed.
-    Append,
-}
+use crate::sys::OpenMode;
 
 /// Why a file operation failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

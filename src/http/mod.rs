@@ -37,10 +37,10 @@ pub use response::{Response, ResponseBody, parse_answer};
 /// one safe [`exchange`](raw::exchange) of request JSON for answer JSON.
 pub mod raw {
     #[cfg(not(target_arch = "wasm32"))]
-    pub use crate::platform::http_raw::NO_HTTP_ON_THE_HOST;
-    pub use crate::platform::http_raw::{ABI_LENGTH_MISMATCH, ABI_NOTHING_HELD, ABI_OUT_OF_BOUNDS, exchange};
+    pub use crate::sys::http_raw::NO_HTTP_ON_THE_HOST;
+    pub use crate::sys::http_raw::{ABI_LENGTH_MISMATCH, ABI_NOTHING_HELD, ABI_OUT_OF_BOUNDS, exchange};
     #[cfg(any(target_arch = "wasm32", doc))]
-    pub use crate::platform::http_raw::{read_response, request};
+    pub use crate::sys::http_raw::{read_response, request};
 }
 
 /// The largest request JSON the worker reads, in bytes: a larger body goes

@@ -636,12 +636,12 @@ impl<'a> Str<'a> {
     pub fn to_str(&self) -> Cow<'a, str> {
         if self.is_plain() {
             // SAFETY: a plain string's bytes are validated JSON string bytes.
-            return Cow::Borrowed(unsafe { crate::platform::validated_str(self.raw) });
+            return Cow::Borrowed(unsafe { crate::sys::validated_str(self.raw) });
         }
         let mut out = Vec::new();
         unescape_into(&mut out, self.raw);
         // SAFETY: validated UTF-8 runs plus whole code points.
-        Cow::Owned(unsafe { crate::platform::validated_string(out) })
+        Cow::Owned(unsafe { crate::sys::validated_string(out) })
     }
 }
 

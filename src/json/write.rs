@@ -223,7 +223,7 @@ pub fn escape_into(out: &mut Vec<u8>, s: &[u8]) {
 /// fragments, and one call is smaller than an inlined copy each time.
 #[inline(never)]
 pub fn put(out: &mut Vec<u8>, bytes: &[u8]) {
-    crate::platform::append(out, bytes);
+    crate::sys::append(out, bytes);
 }
 
 /// Appends one byte through [`put`]. Used instead of `Vec::push` on the

@@ -147,7 +147,7 @@ fn fail(path: &Path<'_, '_>, broken: Broken<'_>) -> ToolError {
     }
     // SAFETY: `text` is joined from `str`s, the JSON pointer's validated
     // keys and ASCII digits.
-    ToolError::new(unsafe { crate::platform::validated_string(text) })
+    ToolError::new(unsafe { crate::sys::validated_string(text) })
 }
 
 /// An array's elements, or the value alone when it is not an array.

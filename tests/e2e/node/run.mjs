@@ -9,9 +9,14 @@
 // ARGs are the module's argv (the platform passes `[package name]`; without
 // any, argv is the module file's stem). `--stdin FILE` feeds FILE to the
 // module's fd 0; without it the module reads this process's stdin. Each
-// `--dir` preopens HOST at GUEST, in the order given (read-write: Node's WASI
-// has no read-only preopens). The module writes straight to this process's
-// stdout (fd 1) and stderr (fd 2).
+// `--dir` preopens HOST at GUEST, in the order given. The module writes
+// straight to this process's stdout (fd 1) and stderr (fd 2).
+//
+// Not the worker's sandbox: Node's WASI has no read-only preopens (a module
+// can create files under a `/package` given here, where wasmtime's runner
+// answers EPERM), and this script sets no memory cap, time limit or file
+// write budget (EDQUOT). It is a second engine for comparing answers, not a
+// stand-in for `subako-tiny call`.
 //
 // Exits with the module's exit code (`_start` returning is 0, `proc_exit(n)`
 // is n); 134 when the module traps, 64 for a bad command line, 70 when the

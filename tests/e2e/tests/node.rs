@@ -121,10 +121,13 @@ fn in_wasmtime(module: &Module, argv: &[String], stdin: &[u8], preopens: &Preope
     Ran { code, stdout: output.stdout, stderr: output.stderr }
 }
 
-/// Every file and directory under `dir`, sorted: relative path, and the
-/// contents of files (`None` for a directory).
-fn tree(dir: &Path) -> Vec<(String, Option<Vec<u8>>)> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, Option<Vec<u8>>)>) {
+/// Every file and directory under a directory, sorted: relative path, and
+/// the contents of files (`None` for a directory).
+type Tree = Vec<(String, Option<Vec<u8>>)>;
+
+/// The [`Tree`] of `dir`.
+fn tree(dir: &Path) -> Tree {
+    fn walk(root: &Path, dir: &Path, out: &mut Tree) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             let name = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
@@ -153,6 +156,9 @@ struct Engines {
     wasmtime_volume: tempfile::TempDir,
     /// Mounted read-only at `/package`, when the example has assets.
     assets: Option<PathBuf>,
+    /// What the assets hold: Node's WASI has no read-only preopens, so no
+    /// run may change them.
+    assets_tree: Tree,
 }
 
 /// How a run sees the filesystem.
@@ -169,6 +175,7 @@ enum Mounts {
 impl Engines {
     fn new(node: PathBuf, wasm: PathBuf, assets: Option<PathBuf>) -> Engines {
         let module = Module::from_file(&wasm).unwrap();
+        let assets_tree = assets.as_deref().map(tree).unwrap_or_default();
         Engines {
             node,
             wasm,
@@ -176,6 +183,7 @@ impl Engines {
             node_volume: tempfile::tempdir().unwrap(),
             wasmtime_volume: tempfile::tempdir().unwrap(),
             assets,
+            assets_tree,
         }
     }
 
@@ -217,6 +225,9 @@ impl Engines {
             tree(self.wasmtime_volume.path()),
             "the volume, node (left) and wasmtime (right), after {what}"
         );
+        if let Some(assets) = &self.assets {
+            assert_eq!(tree(assets), self.assets_tree, "{} changed after {what}", assets.display());
+        }
         v8.stdout
     }
 }
@@ -256,22 +267,24 @@ fn node_answers_hello_s_golden_transcript_as_wasmtime_does() {
     let blocks = transcript();
     assert!(blocks.len() > 100, "the transcript has {} blocks", blocks.len());
     let argv = vec!["hello".to_string()];
+    // One run per block, as the transcript was made, a few at a time; with
+    // dlmalloc only (each node start costs about 0.1 s): the lean build
+    // answers them all in the one run below.
+    let engines = Engines::new(node.clone(), example_variant("hello", &Variant::default()), None);
+    let threads = std::thread::available_parallelism().map_or(4, |n| n.get().min(8));
+    std::thread::scope(|s| {
+        for part in blocks.chunks(blocks.len().div_ceil(threads)) {
+            let (engines, argv) = (&engines, &argv);
+            s.spawn(move || {
+                for (stdin, answers) in part {
+                    let stdout = engines.agree(argv, stdin.as_bytes(), Mounts::None);
+                    messages(&stdout, *answers);
+                }
+            });
+        }
+    });
     for variant in [Variant::default(), Variant::lean()] {
         let engines = Engines::new(node.clone(), example_variant("hello", &variant), None);
-        // One run per block, as the transcript was made; a few at a time.
-        let threads = std::thread::available_parallelism().map_or(4, |n| n.get().min(8));
-        let chunk = blocks.len().div_ceil(threads);
-        std::thread::scope(|s| {
-            for part in blocks.chunks(chunk) {
-                let (engines, argv) = (&engines, &argv);
-                s.spawn(move || {
-                    for (stdin, answers) in part {
-                        let stdout = engines.agree(argv, stdin.as_bytes(), Mounts::None);
-                        messages(&stdout, *answers);
-                    }
-                });
-            }
-        });
         // All of them on one stdin, in one instance.
         let all: String = blocks.iter().map(|(stdin, _)| stdin.as_str()).collect();
         let stdout = engines.agree(&argv, all.as_bytes(), Mounts::None);
@@ -285,18 +298,21 @@ fn node_answers_hello_s_golden_transcript_as_wasmtime_does() {
     }
 }
 
+/// Checks a call's result; the path is node's `/volume/tmp`.
+type Check = Box<dyn Fn(&Value, &Path)>;
+
 /// The arguments of the one call of `tool`, and what its result must say.
 /// A tool this table does not know yet gets plain arguments from its schema
 /// and only the shape of a result is checked.
-fn call_of(tool: &str, schema: &Value) -> (Value, Box<dyn Fn(&Value, &Path)>) {
-    let structured = |expected: Value| -> Box<dyn Fn(&Value, &Path)> {
+fn call_of(tool: &str, schema: &Value) -> (Value, Check) {
+    let structured = |expected: Value| -> Check {
         Box::new(move |result, _| {
             assert_eq!(result.get("isError"), None, "{result}");
             assert_eq!(result["structuredContent"], expected, "{result}");
             assert_eq!(result["content"][0]["text"], json!(expected.to_string()), "{result}");
         })
     };
-    let no_http: Box<dyn Fn(&Value, &Path)> = Box::new(|result, _| {
+    let no_http: Check = Box::new(|result, _| {
         assert_eq!(result["isError"], json!(true), "{result}");
         let text = result["content"][0]["text"].as_str().unwrap();
         assert!(text.starts_with("HTTP request failed (abi): subako_http returned -1"), "{text}");

@@ -1,14 +1,16 @@
-//! Platform back ends: the only place with `unsafe` code.
+//! The system layer: target I/O, the allocators and the buffer helpers,
+//! and the only place with `unsafe` code. It imports nothing from the rest
+//! of the crate; what a program does with it (serving, the panic answer,
+//! the allocator's failure policy) is [`crate::rt`]'s.
 //!
-//! - `wasm`: wasm32 (WASI preview 1) through the raw `wasi` 0.11 calls, the
-//!   module's start-up, its panic handler and its allocator.
+//! - `wasi`: wasm32 (WASI preview 1) through the raw `wasi` 0.11 calls.
 //! - `host`: any other target, through std, so packages run and unit-test
 //!   natively.
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+mod wasi;
 #[cfg(target_arch = "wasm32")]
-pub use wasm::*;
+pub use self::wasi::*;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod host;
@@ -16,9 +18,9 @@ mod host;
 pub use host::*;
 
 #[cfg(all(target_arch = "wasm32", feature = "lean-alloc"))]
-mod bump;
+pub mod bump;
 #[cfg(all(target_arch = "wasm32", feature = "dlmalloc", not(feature = "lean-alloc")))]
-mod heap;
+pub mod heap;
 
 // Files: raw WASI calls on wasm32, std::fs over named mounts elsewhere.
 #[cfg(target_arch = "wasm32")]
@@ -31,6 +33,93 @@ pub mod fs_host;
 pub use fs_host as fs_sys;
 
 pub mod http_raw;
+
+/// What the program does when memory runs out: the entry point
+/// (`crate::rt`) sets it before anything allocates, so that this layer
+/// reaches that policy without importing anything above it.
+static OUT_OF_MEMORY: core::sync::atomic::AtomicPtr<()> = core::sync::atomic::AtomicPtr::new(core::ptr::null_mut());
+
+/// Sets what [`out_of_memory`] runs. The host keeps std's report.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub fn on_out_of_memory(policy: fn() -> !) {
+    OUT_OF_MEMORY.store(policy as *mut (), core::sync::atomic::Ordering::Relaxed);
+}
+
+/// Runs the program's out-of-memory policy; with none set, ends the process.
+#[cold]
+#[inline(never)]
+pub fn out_of_memory() -> ! {
+    let policy = OUT_OF_MEMORY.load(core::sync::atomic::Ordering::Relaxed);
+    if !policy.is_null() {
+        // SAFETY: only `on_out_of_memory` stores here, and it stores a `fn() -> !`.
+        let policy: fn() -> ! = unsafe { core::mem::transmute(policy) };
+        policy()
+    }
+    #[cfg(target_arch = "wasm32")]
+    exit(101);
+    #[cfg(not(target_arch = "wasm32"))]
+    alloc::alloc::handle_alloc_error(core::alloc::Layout::new::<u8>())
+}
+
+/// WASI errno values, the one table: the host back end maps its errors
+/// onto them, so a package reads the same numbers on every target.
+pub mod errno {
+    macro_rules! errnos {
+        ($($name:ident = $wasi:ident,)*) => {
+            $(#[doc = concat!("WASI's `", stringify!($wasi), "`.")]
+            pub const $name: u16 = ::wasi::$wasi.raw();)*
+        };
+    }
+    errnos! {
+        ACCES = ERRNO_ACCES,
+        DQUOT = ERRNO_DQUOT,
+        EXIST = ERRNO_EXIST,
+        NAMETOOLONG = ERRNO_NAMETOOLONG,
+        INTR = ERRNO_INTR,
+        INVAL = ERRNO_INVAL,
+        IO = ERRNO_IO,
+        ISDIR = ERRNO_ISDIR,
+        NOENT = ERRNO_NOENT,
+        NOMEM = ERRNO_NOMEM,
+        NOSPC = ERRNO_NOSPC,
+        NOTDIR = ERRNO_NOTDIR,
+        NOTEMPTY = ERRNO_NOTEMPTY,
+        NOTSUP = ERRNO_NOTSUP,
+        PERM = ERRNO_PERM,
+        ROFS = ERRNO_ROFS,
+        NOTCAPABLE = ERRNO_NOTCAPABLE,
+    }
+}
+
+/// Where a conversation's bytes come from and go to.
+pub trait Io {
+    /// Reads into `buf`; `Ok(0)` at the end of input.
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError>;
+    /// Writes all of `bytes` (whole lines) and flushes them.
+    fn write(&mut self, bytes: &[u8]) -> Result<(), IoError>;
+}
+
+/// A failed read or write: the platform's error number (WASI's on wasm32,
+/// the OS's on the host). A number, not a name, so modules carry no table
+/// of names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IoError {
+    /// The error number.
+    pub errno: u16,
+}
+
+/// How a file is opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpenMode {
+    /// Read an existing file.
+    Read,
+    /// Write, creating the file or emptying it.
+    Create,
+    /// Write a file that must not exist yet.
+    CreateNew,
+    /// Write at the end, creating the file if needed.
+    Append,
+}
 
 use alloc::vec::Vec;
 
@@ -105,7 +194,7 @@ pub(crate) fn resize_zeroed(out: &mut Vec<u8>, len: usize) {
 fn grow(out: &mut Vec<u8>, more: usize) {
     let old = core::mem::ManuallyDrop::new(core::mem::take(out));
     let cap = old.len().saturating_add(more).max(old.capacity() * 2).max(64);
-    // A capacity past `isize::MAX` is refused here, as running out.
+    // A capacity past `isize::MAX` is refused, as running out.
     let Ok(layout) = core::alloc::Layout::array::<u8>(cap) else { out_of_memory() };
     // `old`'s own layout: it was made by this function, so it is valid.
     let old_layout = core::alloc::Layout::array::<u8>(old.capacity()).unwrap_or(layout);

@@ -43,7 +43,7 @@ const ZEROED: State = unsafe { MaybeUninit::zeroed().assume_init() };
 // field changes the size and stops the build here, to be looked at first.
 const _: () = assert!(
     core::mem::size_of::<State>() == 460,
-    "dlmalloc's state changed: check src/platform/heap.rs against its Dlmalloc::new()"
+    "dlmalloc's state changed: check src/sys/heap.rs against its Dlmalloc::new()"
 );
 
 pub struct Dlmalloc {

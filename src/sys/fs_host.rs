@@ -15,7 +15,8 @@ use std::cell::RefCell;
 use std::io::{ErrorKind, Read as _, Write as _};
 use std::path::PathBuf;
 
-use crate::fs::OpenMode;
+use super::OpenMode;
+use super::errno;
 
 /// A mounted directory, by its guest name.
 pub struct Preopen {
@@ -79,20 +80,31 @@ fn host_path(dir: &Dir, path: &str) -> PathBuf {
 /// The WASI errno for a host error.
 fn errno(e: &std::io::Error) -> u16 {
     match e.kind() {
-        ErrorKind::NotFound => 44,
-        ErrorKind::PermissionDenied => 2,
-        ErrorKind::AlreadyExists => 20,
-        ErrorKind::IsADirectory => 31,
-        ErrorKind::NotADirectory => 54,
-        ErrorKind::DirectoryNotEmpty => 55,
-        ErrorKind::StorageFull => 51,
-        ErrorKind::QuotaExceeded => 19,
-        ErrorKind::ReadOnlyFilesystem => 69,
-        ErrorKind::Unsupported => 58,
-        ErrorKind::InvalidFilename => 37,
-        ErrorKind::InvalidInput => 28,
-        ErrorKind::Interrupted => 27,
-        _ => 29, // EIO
+        ErrorKind::NotFound => errno::NOENT,
+        ErrorKind::PermissionDenied => errno::ACCES,
+        ErrorKind::AlreadyExists => errno::EXIST,
+        ErrorKind::IsADirectory => errno::ISDIR,
+        ErrorKind::NotADirectory => errno::NOTDIR,
+        ErrorKind::DirectoryNotEmpty => errno::NOTEMPTY,
+        ErrorKind::StorageFull => errno::NOSPC,
+        ErrorKind::QuotaExceeded => errno::DQUOT,
+        ErrorKind::ReadOnlyFilesystem => errno::ROFS,
+        ErrorKind::Unsupported => errno::NOTSUP,
+        ErrorKind::InvalidFilename => errno::NAMETOOLONG,
+        ErrorKind::InvalidInput => errno::INVAL,
+        ErrorKind::Interrupted => errno::INTR,
+        _ => errno::IO,
+    }
+}
+
+/// Runs `op` again while it is interrupted: the one retry loop of the
+/// host's reads and writes.
+pub(super) fn retrying<T>(mut op: impl FnMut() -> std::io::Result<T>) -> std::io::Result<T> {
+    loop {
+        match op() {
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            other => return other,
+        }
     }
 }
 
@@ -109,27 +121,17 @@ pub fn open(dir: &Dir, path: &str, mode: OpenMode) -> Result<Handle, u16> {
     // std opens a directory for reading without complaint; WASI would not
     // let it be read as a file either.
     if file.metadata().map_err(|e| errno(&e))?.is_dir() {
-        return Err(31);
+        return Err(errno::ISDIR);
     }
     Ok(Handle(file))
 }
 
 pub fn read(file: &Handle, buf: &mut [u8]) -> Result<usize, u16> {
-    loop {
-        match (&file.0).read(buf) {
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            other => return other.map_err(|e| errno(&e)),
-        }
-    }
+    retrying(|| (&file.0).read(buf)).map_err(|e| errno(&e))
 }
 
 pub fn write(file: &Handle, bytes: &[u8]) -> Result<usize, u16> {
-    loop {
-        match (&file.0).write(bytes) {
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            other => return other.map_err(|e| errno(&e)),
-        }
-    }
+    retrying(|| (&file.0).write(bytes)).map_err(|e| errno(&e))
 }
 
 pub fn size(file: &Handle) -> Result<u64, u16> {

@@ -6,7 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::OnceCell;
 
-use crate::fs::OpenMode;
+use super::OpenMode;
 
 /// A directory the runtime preopened, by the name it gave it.
 pub struct Preopen {
@@ -115,28 +115,12 @@ pub fn open(dir: &Dir, path: &str, mode: OpenMode) -> Result<Handle, u16> {
 
 /// Reads into `buf`; 0 at the end of the file.
 pub fn read(file: &Handle, buf: &mut [u8]) -> Result<usize, u16> {
-    loop {
-        let iov = wasi::Iovec { buf: buf.as_mut_ptr(), buf_len: buf.len() };
-        // SAFETY: `iov` points into `buf`, which outlives the call.
-        match unsafe { wasi::fd_read(file.0, &[iov]) } {
-            Ok(n) => return Ok(n.min(buf.len())),
-            Err(wasi::ERRNO_INTR) => {}
-            Err(e) => return Err(e.raw()),
-        }
-    }
+    super::read(file.0, buf)
 }
 
 /// Writes some of `bytes`; how many.
 pub fn write(file: &Handle, bytes: &[u8]) -> Result<usize, u16> {
-    loop {
-        let iov = wasi::Ciovec { buf: bytes.as_ptr(), buf_len: bytes.len() };
-        // SAFETY: `iov` points into `bytes`, which outlives the call.
-        match unsafe { wasi::fd_write(file.0, &[iov]) } {
-            Ok(n) => return Ok(n.min(bytes.len())),
-            Err(wasi::ERRNO_INTR) => {}
-            Err(e) => return Err(e.raw()),
-        }
-    }
+    super::write(file.0, bytes)
 }
 
 /// The open file's size in bytes.

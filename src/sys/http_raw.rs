@@ -79,7 +79,7 @@ pub fn exchange(request_json: &[u8]) -> Result<Vec<u8>, i32> {
 /// says how to get HTTP.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn exchange(request_json: &[u8]) -> Result<Vec<u8>, i32> {
-    Ok(crate::platform::http_hook_answer(request_json).unwrap_or_else(|| NO_HTTP_ON_THE_HOST.to_vec()))
+    Ok(super::http_hook_answer(request_json).unwrap_or_else(|| NO_HTTP_ON_THE_HOST.to_vec()))
 }
 
 /// The host's answer to a request no hook answers.

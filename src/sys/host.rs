@@ -7,11 +7,7 @@ use core::ptr::NonNull;
 use std::cell::Cell;
 use std::io::{Read as _, Write as _};
 
-use crate::args::Args;
-use crate::package::ToolFn;
-use crate::protocol::{self, Io, IoError};
-use crate::rendered::Rendered;
-use crate::reply::{Reply, ToolError};
+use super::{Io, IoError};
 
 /// The process's stdin and stdout.
 pub struct Stdio;
@@ -22,12 +18,7 @@ fn io_error(e: &std::io::Error) -> IoError {
 
 impl Io for Stdio {
     fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError> {
-        loop {
-            match std::io::stdin().lock().read(buf) {
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                other => return other.map_err(|e| io_error(&e)),
-            }
-        }
+        super::fs_host::retrying(|| std::io::stdin().lock().read(buf)).map_err(|e| io_error(&e))
     }
 
     fn write(&mut self, bytes: &[u8]) -> Result<(), IoError> {
@@ -36,36 +27,14 @@ impl Io for Stdio {
     }
 }
 
-/// Runs a tool; a panic becomes an isError result and serving goes on.
-fn run_tool(tool: ToolFn, args: &Args<'_>, _head: &[u8]) -> Result<Reply, ToolError> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tool(args))) {
-        Ok(result) => result,
-        Err(payload) => {
-            let message = payload
-                .downcast_ref::<&str>()
-                .copied()
-                .or_else(|| payload.downcast_ref::<std::string::String>().map(|s| s.as_str()))
-                .unwrap_or("a panic with no message");
-            Err(ToolError::from_parts(&["tool panicked: ", message]))
-        }
-    }
-}
-
-/// The program's `main`: the manifest, or requests until stdin ends.
-pub fn run(package: &'static Rendered<'static>) -> i32 {
-    let manifest = std::env::args().nth(1).as_deref() == Some(protocol::MANIFEST_FLAG);
-    protocol::serve_rendered(package, manifest, &mut Stdio, run_tool)
-}
-
 /// Writes `text` to stderr; free for logs on every back end.
 pub fn log(text: &str) {
     let _ = std::io::stderr().write_all(text.as_bytes());
 }
 
-/// The allocator gave nothing back: std's own report and abort.
-#[cold]
-pub(crate) fn out_of_memory() -> ! {
-    std::alloc::handle_alloc_error(core::alloc::Layout::new::<u8>())
+/// True when the program's `argv[1]` is `flag`.
+pub fn arg1_is(flag: &[u8]) -> bool {
+    std::env::args_os().nth(1).is_some_and(|arg| arg.as_encoded_bytes() == flag)
 }
 
 /// What answers this thread's HTTP requests on the host: request JSON in,

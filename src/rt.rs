@@ -1,0 +1,200 @@
+//! The program: the entry point [`main!`](crate::main) calls, the panic
+//! policy and the allocator choice. The one module that sees both
+//! [`protocol`](crate::protocol) and [`sys`](crate::sys).
+//!
+//! One panic policy, by target:
+//! - wasm32: a panic (or running out of memory) ends the process. When a
+//!   tool was running, its request is first answered with an isError result
+//!   naming what panicked and where, and the process exits 0; otherwise
+//!   the report goes to stderr and the exit code is 101.
+//! - the host: a tool's panic is caught and becomes the same kind of
+//!   isError result, and serving goes on (tests see every answer).
+
+use crate::args::Args;
+use crate::package::ToolFn;
+use crate::protocol;
+use crate::rendered::Rendered;
+use crate::reply::{Reply, ToolError};
+use crate::sys;
+
+/// The program's `main`: the manifest, or requests until stdin ends.
+pub fn run(package: &'static Rendered<'static>) -> i32 {
+    #[cfg(target_arch = "wasm32")]
+    sys::on_out_of_memory(out_of_memory);
+    let manifest = sys::arg1_is(protocol::MANIFEST_FLAG.as_bytes());
+    protocol::serve_rendered(package, manifest, &mut sys::Stdio, run_tool)
+}
+
+#[cfg(target_arch = "wasm32")]
+pub use wasm::run_tool;
+#[cfg(target_arch = "wasm32")]
+mod wasm {
+    use core::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+
+    use super::*;
+    use crate::json::num;
+
+    // What the panic handler needs to answer the request whose tool
+    // panicked: the output not yet sent, up to the answer's content, as
+    // pointer and length; null when no tool is running.
+    static CALL_HEAD: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
+    static CALL_HEAD_LEN: AtomicUsize = AtomicUsize::new(0);
+
+    /// Runs a tool, keeping where its answer starts for the panic handler.
+    pub fn run_tool(tool: ToolFn, args: &Args<'_>, head: &[u8]) -> Result<Reply, ToolError> {
+        CALL_HEAD_LEN.store(head.len(), Ordering::Relaxed);
+        CALL_HEAD.store(head.as_ptr() as *mut u8, Ordering::Relaxed);
+        let result = tool(args);
+        CALL_HEAD.store(core::ptr::null_mut(), Ordering::Relaxed);
+        result
+    }
+
+    /// The panic message's buffer: on the stack, since the heap may be what
+    /// ran out.
+    type PanicText = heapless::Vec<u8, 512>;
+
+    /// Appends `part` to `text` as far as it fits, with the bytes a JSON
+    /// string cannot hold as they are (quote, backslash, control
+    /// characters) written as `/`: a Windows path still reads as one.
+    #[inline(never)]
+    fn append_plain(text: &mut PanicText, part: &[u8]) {
+        let mut taking = false;
+        for &b in part {
+            // A character goes in whole or not at all, so a message cut
+            // short is still UTF-8: one starts only with room for four bytes.
+            if b & 0xc0 != 0x80 {
+                taking = text.len() + 4 <= text.capacity();
+            }
+            if taking {
+                let _ = text.push(if b == b'"' || b == b'\\' || b < 0x20 { b'/' } else { b });
+            }
+        }
+    }
+
+    /// Ends the process after a failure: says what and where on stderr
+    /// and, when a tool was running, answers its request with an isError
+    /// result, so the model reads what happened instead of a bare crash.
+    /// Allocates nothing (the heap may be what ran out): the message is
+    /// built on the stack and cut short, on a character boundary, past
+    /// [`PanicText`]'s capacity. Reads `panicked: WHAT (at FILE:LINE)`,
+    /// or `panicked (at FILE:LINE)` when `what` is empty.
+    pub(super) fn fail(what: &str, file: &str, line: u32) -> ! {
+        let mut text = PanicText::new();
+        append_plain(&mut text, b"panicked");
+        if !what.is_empty() {
+            append_plain(&mut text, b": ");
+            append_plain(&mut text, what.as_bytes());
+        }
+        append_plain(&mut text, b" (at ");
+        append_plain(&mut text, file.as_bytes());
+        append_plain(&mut text, b":");
+        append_plain(&mut text, num::usize_digits(line as usize, &mut [0; 20]));
+        append_plain(&mut text, b")");
+        let text = text.as_slice();
+        let _ = sys::write_all(sys::STDERR, text);
+        let _ = sys::write_all(sys::STDERR, b"\n");
+        let head = CALL_HEAD.swap(core::ptr::null_mut(), Ordering::Relaxed);
+        let code = if head.is_null() {
+            101
+        } else {
+            // SAFETY: `run_tool` stored the answer's head, which lies in the
+            // serve loop's output buffer: the tool cannot reach that buffer,
+            // and it outlives the tool's run (nothing unwinds on wasm32).
+            let head = unsafe { core::slice::from_raw_parts(head, CALL_HEAD_LEN.load(Ordering::Relaxed)) };
+            let _ = sys::write_all(sys::STDOUT, head);
+            let _ = sys::write_all(sys::STDOUT, protocol::PANIC_ANSWER_OPEN);
+            let _ = sys::write_all(sys::STDOUT, text);
+            let _ = sys::write_all(sys::STDOUT, protocol::PANIC_ANSWER_CLOSE);
+            // The request is answered; the process ends cleanly.
+            0
+        };
+        sys::exit(code)
+    }
+
+    /// Reports a panic by where it happened. Its message is left out unless
+    /// the `panic-message` feature asks for it, and then only a message
+    /// that is a plain string (`panic!("text")`, `Option::unwrap`'s), not
+    /// `expect`'s, an index's, an overflow's or any formatted one: reading
+    /// the message keeps every panic site's formatting arguments alive, and
+    /// with them parts of `core::fmt`, which `./size-report
+    /// --feature-costs` prices per module.
+    #[cfg(feature = "panic-handler")]
+    #[panic_handler]
+    fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
+        let (file, line) = info.location().map_or(("?", 0), |at| (at.file(), at.line()));
+        #[cfg(feature = "panic-message")]
+        let what = info.message().as_str().unwrap_or("");
+        #[cfg(not(feature = "panic-message"))]
+        let what = "";
+        fail(what, file, line)
+    }
+
+    /// Ends the call with "out of memory" when the inner allocator has no
+    /// more to give. Failing here rather than returning null lets the
+    /// optimizer see that allocation never fails, which drops alloc's own
+    /// handler and the `core::fmt` code it formats its message with. The
+    /// price: a `try_reserve` cannot recover either.
+    pub struct AbortOnNull<A>(pub A);
+
+    // SAFETY: delegates to `A`; a null from it never returns.
+    unsafe impl<A: core::alloc::GlobalAlloc> core::alloc::GlobalAlloc for AbortOnNull<A> {
+        #[inline]
+        unsafe fn alloc(&self, layout: core::alloc::Layout) -> *mut u8 {
+            // SAFETY: the caller's contract is passed on unchanged.
+            let p = unsafe { self.0.alloc(layout) };
+            if p.is_null() {
+                super::out_of_memory();
+            }
+            p
+        }
+
+        #[inline]
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: core::alloc::Layout) {
+            // SAFETY: the caller's contract is passed on unchanged.
+            unsafe { self.0.dealloc(ptr, layout) }
+        }
+
+        #[inline]
+        unsafe fn realloc(&self, ptr: *mut u8, layout: core::alloc::Layout, new_size: usize) -> *mut u8 {
+            // SAFETY: the caller's contract is passed on unchanged.
+            let p = unsafe { self.0.realloc(ptr, layout, new_size) };
+            if p.is_null() {
+                super::out_of_memory();
+            }
+            p
+        }
+    }
+
+    #[cfg(all(feature = "dlmalloc", not(feature = "lean-alloc")))]
+    #[global_allocator]
+    static ALLOCATOR: AbortOnNull<sys::heap::Dlmalloc> = AbortOnNull(sys::heap::Dlmalloc::new());
+
+    #[cfg(feature = "lean-alloc")]
+    #[global_allocator]
+    static ALLOCATOR: AbortOnNull<sys::bump::Bump> = AbortOnNull(sys::bump::Bump);
+}
+
+/// Memory ran out: the call is answered as a panic's is.
+#[cfg(target_arch = "wasm32")]
+#[cold]
+#[inline(never)]
+fn out_of_memory() -> ! {
+    wasm::fail("out of memory", file!(), line!())
+}
+
+/// Runs a tool; a panic becomes an isError result and serving goes on.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn run_tool(tool: ToolFn, args: &Args<'_>, _head: &[u8]) -> Result<Reply, ToolError> {
+    extern crate std;
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tool(args))) {
+        Ok(result) => result,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| payload.downcast_ref::<std::string::String>().map(|s| s.as_str()))
+                .unwrap_or("a panic with no message");
+            Err(ToolError::from_parts(&["tool panicked: ", message]))
+        }
+    }
+}

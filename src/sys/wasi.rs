@@ -1,0 +1,142 @@
+//! The wasm32-wasip1 back end: raw WASI preview 1 through `wasi` 0.11.
+//!
+//! Start-up: the target links wasi-libc's `crt1-command.o`, whose `_start`
+//! calls `__main_void` (which `subako_tiny::main!` defines). Of the other
+//! symbols it expects, `__wasi_proc_exit` comes from wasi-libc's archive
+//! (linked by `build.rs`, as are `memcmp` and `bcmp`), and this module
+//! defines the two whose libc versions would set up thread state and
+//! stdio this module does not have. A symbol left undefined would become
+//! an `env` import (rustc links with `--allow-undefined`) that no worker
+//! provides; so a plain `cargo build --target wasm32-wasip1` gives a module
+//! that imports only what it calls.
+
+use super::{Io, IoError};
+
+// The allocators (`heap`, `bump`) and the panic answer's state assume the
+// one thread of a wasm32-wasip1 command: refuse a build with threads.
+#[cfg(target_feature = "atomics")]
+compile_error!("subako-tiny's wasm back end is single-threaded: build for wasm32-wasip1, not with wasm threads");
+
+/// Standard input's file descriptor.
+pub const STDIN: u32 = 0;
+/// Standard output's file descriptor.
+pub const STDOUT: u32 = 1;
+/// Standard error's file descriptor.
+pub const STDERR: u32 = 2;
+
+/// Reads into `buf` from `fd`, retrying when interrupted; 0 at the end.
+pub fn read(fd: u32, buf: &mut [u8]) -> Result<usize, u16> {
+    loop {
+        let iov = wasi::Iovec { buf: buf.as_mut_ptr(), buf_len: buf.len() };
+        // SAFETY: `iov` points into `buf`, which outlives the call.
+        match unsafe { wasi::fd_read(fd, &[iov]) } {
+            Ok(n) => return Ok(n.min(buf.len())),
+            Err(wasi::ERRNO_INTR) => {}
+            Err(e) => return Err(e.raw()),
+        }
+    }
+}
+
+/// Writes some of `bytes` to `fd`, retrying when interrupted; how many.
+pub fn write(fd: u32, bytes: &[u8]) -> Result<usize, u16> {
+    loop {
+        let iov = wasi::Ciovec { buf: bytes.as_ptr(), buf_len: bytes.len() };
+        // SAFETY: `iov` points into `bytes`, which outlives the call.
+        match unsafe { wasi::fd_write(fd, &[iov]) } {
+            Ok(n) => return Ok(n.min(bytes.len())),
+            Err(wasi::ERRNO_INTR) => {}
+            Err(e) => return Err(e.raw()),
+        }
+    }
+}
+
+/// Writes all of `bytes` to `fd`, looping on partial writes.
+pub fn write_all(fd: u32, mut bytes: &[u8]) -> Result<(), IoError> {
+    while !bytes.is_empty() {
+        match write(fd, bytes) {
+            Ok(0) => return Err(IoError { errno: wasi::ERRNO_IO.raw() }),
+            Ok(n) => bytes = bytes.get(n..).unwrap_or(&[]),
+            Err(errno) => return Err(IoError { errno }),
+        }
+    }
+    Ok(())
+}
+
+/// Writes `text` to stderr; free for logs.
+pub fn log(text: &str) {
+    let _ = write_all(STDERR, text.as_bytes());
+}
+
+/// The process's stdin and stdout.
+pub struct Stdio;
+
+impl Io for Stdio {
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError> {
+        read(STDIN, buf).map_err(|errno| IoError { errno })
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<(), IoError> {
+        // fd_write has no buffer of ours to flush: written is sent.
+        write_all(STDOUT, bytes)
+    }
+}
+
+/// True when the program's `argv[1]` is `flag`.
+pub fn arg1_is(flag: &[u8]) -> bool {
+    // SAFETY: a plain query of two sizes.
+    let Ok((argc, size)) = (unsafe { wasi::args_sizes_get() }) else {
+        return false;
+    };
+    if argc < 2 {
+        return false;
+    }
+    // One block of words holds both: argv's pointers, then its text.
+    // Saturating: a sum past memory fails in the allocation, never wraps to a short block.
+    let words = argc.saturating_add(size.div_ceil(core::mem::size_of::<usize>()));
+    let Ok(layout) = core::alloc::Layout::array::<usize>(words) else {
+        return false;
+    };
+    // SAFETY: `layout` is non-zero in size (`argc` ≥ 2).
+    let block = unsafe { alloc::alloc::alloc(layout) };
+    if block.is_null() {
+        return false;
+    }
+    let pointers = block.cast::<*mut u8>();
+    // SAFETY: the text starts after `argc` pointers, inside the block.
+    let text = unsafe { block.add(argc * core::mem::size_of::<usize>()) };
+    // SAFETY: the block has room for `argc` pointers and then `size` bytes,
+    // as `args_sizes_get` asked, and is aligned for pointers.
+    let asked = unsafe { wasi::args_get(pointers, text) }.is_ok() && {
+        // SAFETY: `args_get` wrote `argc` pointers and `size` bytes of text.
+        let (second, text) = unsafe { (*pointers.add(1) as usize, core::slice::from_raw_parts(text, size)) };
+        // argv[1] points into `text`; find it there rather than trust the pointer.
+        let at = second.wrapping_sub(text.as_ptr() as usize);
+        // argv[1] ends at a NUL (or the end of the text): it is the flag when
+        // the flag's bytes stand there and then that end.
+        let arg = text.get(at..).unwrap_or(&[]);
+        arg.get(..flag.len()) == Some(flag) && arg.get(flag.len()).is_none_or(|&b| b == 0)
+    };
+    // SAFETY: allocated above with this layout, and no longer borrowed.
+    unsafe { alloc::alloc::dealloc(block, layout) };
+    asked
+}
+
+// --- What wasi-libc's `crt1-command.o` calls that is not taken from libc:
+// libc's versions set up thread state and run stdio's exit, code a module
+// does not need. Defined here, both are exported, as one function.
+
+/// Thread-pointer set-up for libc's TLS; this module has no TLS.
+#[unsafe(no_mangle)]
+extern "C" fn __wasi_init_tp() {}
+
+/// Static destructors; a module built with this crate has none.
+#[unsafe(no_mangle)]
+extern "C" fn __wasm_call_dtors() {}
+
+/// Ends the process with `code`; nothing runs after it.
+pub fn exit(code: i32) -> ! {
+    // The raw import: `wasi::proc_exit` returns `()`, so its wrapper stays
+    // a function of its own with a trap after the call.
+    // SAFETY: ends the process; nothing runs after it.
+    unsafe { wasi::wasi_snapshot_preview1::proc_exit(code) }
+}
