@@ -36,6 +36,7 @@
 //! `wasm32-wasip1`, a std program everywhere else.
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
 
 extern crate alloc;
 
@@ -44,10 +45,10 @@ pub mod fs;
 pub mod http;
 pub mod image;
 pub mod json;
-pub mod package;
+mod package;
 pub mod png;
-pub mod protocol;
-pub mod rendered;
+mod protocol;
+mod rendered;
 pub mod reply;
 mod rt;
 pub mod schema;
@@ -61,7 +62,16 @@ pub mod typed;
 /// free to change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::json::write::{compact_into, escape_into, put, put_byte, write_escaped};
+    pub use crate::package::{DEFAULT_MAX_LINE, Message, check_part};
+    pub use crate::protocol::{
+        ABI, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, Io, IoError, MANIFEST_FLAG, METHOD_NOT_FOUND, MemoryIo,
+        PARSE_ERROR, PROTOCOL_VERSION, Runner, UNSUPPORTED_PROTOCOL_VERSION, serve, serve_line, serve_rendered,
+    };
+    pub use crate::rendered::{Rendered, array, len, tool_names, tool_runs};
     pub use crate::rt::run;
+    pub use crate::schema::rules::{Fault, check_supported, check_tool_schema};
+    pub use crate::schema::{check_args, require_supported};
 }
 
 pub use args::Args;
@@ -85,13 +95,13 @@ macro_rules! main {
         $crate::__check_parts!(__SUBAKO_PACKAGE);
         // The package's fixed answers, rendered at build time: the module
         // keeps them and each tool's name and function, not the table.
-        static __SUBAKO_TEXT: [u8; $crate::rendered::len(&__SUBAKO_PACKAGE)] =
-            $crate::rendered::array(&__SUBAKO_PACKAGE);
+        static __SUBAKO_TEXT: [u8; $crate::__private::len(&__SUBAKO_PACKAGE)] =
+            $crate::__private::array(&__SUBAKO_PACKAGE);
         static __SUBAKO_TOOL_NAMES: [&str; __SUBAKO_PACKAGE.tools.len()] =
-            $crate::rendered::tool_names(&__SUBAKO_PACKAGE);
+            $crate::__private::tool_names(&__SUBAKO_PACKAGE);
         static __SUBAKO_TOOL_RUNS: [$crate::ToolFn; __SUBAKO_PACKAGE.tools.len()] =
-            $crate::rendered::tool_runs(&__SUBAKO_PACKAGE);
-        static __SUBAKO_RENDERED: $crate::rendered::Rendered<'static> = $crate::rendered::Rendered::new(
+            $crate::__private::tool_runs(&__SUBAKO_PACKAGE);
+        static __SUBAKO_RENDERED: $crate::__private::Rendered<'static> = $crate::__private::Rendered::new(
             &__SUBAKO_PACKAGE,
             &__SUBAKO_TEXT,
             &__SUBAKO_TOOL_NAMES,

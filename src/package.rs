@@ -216,7 +216,7 @@ macro_rules! __check_parts {
             59 60 61 62 63);
     };
     ($package:ident; $($part:literal)*) => {
-        $(const _: () = $crate::package::check_part(&$package, $part);)*
+        $(const _: () = $crate::__private::check_part(&$package, $part);)*
     };
 }
 

@@ -4,7 +4,7 @@
 mod float;
 pub mod num;
 pub mod read;
-pub mod write;
+pub(crate) mod write;
 
 pub use read::{Array, Kind, Object, ReadError, ReadErrorKind, Str, Value, parse, validate};
 pub use write::JsonWriter;

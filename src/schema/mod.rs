@@ -81,9 +81,9 @@
 //! deeper than the schema are not walked, and nothing is allocated unless
 //! a check fails.
 
-pub mod keywords;
-pub mod rules;
-pub mod syntax;
+pub(crate) mod keywords;
+pub(crate) mod rules;
+pub(crate) mod syntax;
 mod validate;
 
 pub use validate::check_args;
@@ -145,12 +145,12 @@ pub const fn tool_schema_fault(tool: &str, which: &str, schema: &str) -> Option<
 #[macro_export]
 macro_rules! validated {
     ($schema:expr, $tool:expr $(,)?) => {{
-        const _: () = $crate::schema::require_supported(
+        const _: () = $crate::__private::require_supported(
             $schema,
             ::core::concat!("validated!(", ::core::stringify!($schema), ", ", ::core::stringify!($tool), ")"),
         );
         fn validated(args: &$crate::Args<'_>) -> ::core::result::Result<$crate::Reply, $crate::ToolError> {
-            $crate::schema::check_args($schema, args)?;
+            $crate::__private::check_args($schema, args)?;
             ($tool)(args)
         }
         validated as $crate::ToolFn
