@@ -5,7 +5,7 @@
 //!
 //! Unknown input members are refused by hand (`only`) rather than with
 //! `validated!`: the tools check few rules, and the validator would cost
-//! about 8.6 KB of a module that should stay small (README, "Typed tools").
+//! a large part of a module that should stay small (docs/GUIDE.md, "Typed tools").
 #![cfg_attr(target_arch = "wasm32", no_std, no_main)]
 
 extern crate alloc;

@@ -34,6 +34,19 @@
 //!
 //! and `subako_tiny::main!(PACKAGE);` makes it a program: a WASI command on
 //! `wasm32-wasip1`, a std program everywhere else.
+//!
+//! ## What it will not do
+//!
+//! - Derive schemas: each tool's JSON Schema is written by hand (and
+//!   checked when the package builds).
+//! - Use serde: arguments are read through [`Args`] and written with
+//!   [`JsonWriter`]; `miniserde` is an optional typed layer.
+//! - Use `core::fmt` on a module's default paths: numbers are written by
+//!   [`json::num`], panics reported by where they happened.
+//! - Run threads: a module is one single-threaded WASI command per call.
+//! - Speak the component model or WASI preview 2: preview 1 only.
+//! - Check a schema's regex `pattern`: a schema using it does not build
+//!   with [`validated!`].
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
@@ -83,8 +96,7 @@ pub use sys::log;
 
 /// Makes `$package` (a constant [`Package`]) the program's entry point:
 /// `__main_void` for wasi-libc's `_start` on wasm32, `main` elsewhere. The
-/// package's fixed answers are rendered here, at build time
-/// ([`rendered`]). The crate root needs
+/// package's fixed answers are rendered here, at build time. The crate root needs
 /// `#![cfg_attr(target_arch = "wasm32", no_std, no_main)]`.
 #[macro_export]
 macro_rules! main {

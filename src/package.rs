@@ -190,7 +190,7 @@ pub const fn checked_by_new(tools: &[Tool]) -> usize {
 }
 
 /// Fails the build if a tool that [`Package::new`] left to `main!` (see
-/// [`CHECK_BUDGET`]), in the `part`th of [`PARTS`] shares, is malformed.
+/// `CHECK_BUDGET`), in the `part`th of `PARTS` shares, is malformed.
 /// Called by [`main!`](crate::main), once per part, each its own constant.
 pub const fn check_part(package: &Package, part: usize) {
     let tools = package.tools;
@@ -297,10 +297,12 @@ impl Message {
     /// Longer messages are cut (at a character boundary).
     pub const CAPACITY: usize = 384;
 
+    /// An empty message.
     pub const fn new() -> Message {
         Message { buf: [0; Message::CAPACITY], len: 0 }
     }
 
+    /// `s` appended.
     pub const fn push(self, s: &str) -> Message {
         self.push_bytes(s.as_bytes())
     }
@@ -316,6 +318,7 @@ impl Message {
         self
     }
 
+    /// One byte appended (ASCII, or part of a character pushed whole).
     pub const fn push_byte(mut self, b: u8) -> Message {
         if self.len < self.buf.len() {
             self.buf[self.len] = b;

@@ -21,11 +21,17 @@ pub const MANIFEST_FLAG: &str = "--subako-manifest";
 /// The function ABI, as `subako-package.json` names it.
 pub const ABI: u32 = 1;
 
+/// JSON-RPC: the line is not JSON.
 pub const PARSE_ERROR: i64 = -32700;
+/// JSON-RPC: JSON, but not a request this server can read.
 pub const INVALID_REQUEST: i64 = -32600;
+/// JSON-RPC: no such method.
 pub const METHOD_NOT_FOUND: i64 = -32601;
+/// JSON-RPC: the method's parameters are wrong.
 pub const INVALID_PARAMS: i64 = -32602;
+/// JSON-RPC: the server failed (stdin unreadable).
 pub const INTERNAL_ERROR: i64 = -32603;
+/// MCP: the request's protocol version is not one this server speaks.
 pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
 // Each error's code and the start of its message, as one fixed text: a
@@ -162,7 +168,9 @@ pub fn execute(package: &Package, argv: &[&str], stdin: &[u8]) -> (Vec<u8>, i32)
 
 /// Input from a byte slice, output to a vector.
 pub struct MemoryIo<'a> {
+    /// What is left to read.
     pub stdin: &'a [u8],
+    /// Everything written.
     pub stdout: Vec<u8>,
 }
 

@@ -92,7 +92,7 @@ fn placeholder(_: &Args<'_>) -> Result<Reply, ToolError> {
     Err(ToolError::from_parts(&[]))
 }
 
-/// The bytes [`render`] writes for `package`.
+/// The bytes `render` writes for `package`.
 pub const fn len(package: &Package) -> usize {
     render(package, &mut [])[3]
 }

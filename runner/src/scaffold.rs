@@ -177,7 +177,7 @@ subako-tiny = {{ path = "vendor/subako-tiny" }}
 [workspace]
 exclude = ["vendor"]
 
-# The size profile for modules (vendor/subako-tiny/README.md, "Build recipe").
+# The size profile for modules (vendor/subako-tiny/README.md, "Use it in your package").
 [profile.release]
 opt-level = "z"
 lto = true

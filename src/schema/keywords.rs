@@ -26,6 +26,7 @@ pub enum Vocab {
 }
 
 /// The keyword named `k` (as written between its quotes).
+#[cfg(test)]
 pub const fn vocab(k: &[u8]) -> Vocab {
     vocab_at(k, 0, k.len()).0
 }

@@ -6,7 +6,7 @@
 //!   [`Package::new`](crate::Package::new)): JSON (a syntax error is told
 //!   by line and column inside the schema string, with the text there), an
 //!   object root saying `"type": "object"`, every keyword one of JSON
-//!   Schema 2020-12's ([`keywords::KNOWN`]) or an extension marked `x-`
+//!   Schema 2020-12's (the list in `schema::keywords`) or an extension marked `x-`
 //!   (a misspelt one is named with the nearest known keyword and the JSON
 //!   Pointer of its schema), no `$ref`, `$defs` or `definitions` (MCP
 //!   clients reject them), and every name in a `required` list present in

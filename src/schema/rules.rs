@@ -27,7 +27,9 @@ pub struct Fault {
     /// Reads after the subject: "`$ref` is not allowed …"; or, for an
     /// unknown keyword, before it.
     pub rule: &'static str,
+    /// Where the offending text starts in the schema, in bytes.
     pub at: usize,
+    /// Where it ends.
     pub end: usize,
     /// The nearest known keyword, for an unknown one.
     pub suggestion: Option<&'static str>,

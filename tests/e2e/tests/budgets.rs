@@ -6,15 +6,17 @@
 //!
 //! Sizes are deterministic for the pinned toolchain, so a budget is a hard
 //! line: a change that grows a module past it fails here with the number.
-//! `./size-report` prints the same figures (and `--explain NAME` what to cut).
+//! `./size-report` prints the same figures (and `--explain NAME` what to cut);
+//! docs/SIZE.md holds the recorded ones.
 
 use subako_tiny_e2e::{Shape, Variant, example_dev_profile, example_variant, examples};
 
 const KIB: u64 = 1024;
 
 /// Bytes each example may take: (example, with dlmalloc, with the lean
-/// allocator): its size, plus about 10 %, rounded up to a KiB. The sizes
-/// themselves are in `./size-report`'s table (README, "Size and speed").
+/// allocator): its recorded size plus about 10 %, rounded up to a KiB. The
+/// sizes are in docs/SIZE.md (from docs/report.json); `tests/docs.rs` fails
+/// when a budget is below its recorded size or more than 15 % above it.
 ///
 /// hello's are its budgets: 16 KiB with dlmalloc, 12 KiB with the lean
 /// allocator.
