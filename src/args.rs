@@ -51,59 +51,241 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// The string `field`, unescaped (borrowed when it has no escapes).
+    ///
+    /// # Errors
+    /// When `field` is absent, or is anything but a string (`null`
+    /// included).
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"name": "Ada", "age": 36}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.str("name").unwrap(), "Ada");
+    /// assert_eq!(args.str("age").unwrap_err().message(), "invalid input: `age` must be a string");
+    /// assert_eq!(args.str("city").unwrap_err().message(), "invalid input: missing field `city`");
+    /// ```
     pub fn str(&self, field: &str) -> Result<Cow<'a, str>, ToolError> {
         let v = self.required(field)?;
         v.as_str().map(|s| s.to_str()).ok_or_else(|| must_be(field, Kind::String.article_name()))
     }
 
+    /// The string `field`, or `None` when it is absent or `null`.
+    ///
+    /// # Errors
+    /// When `field` is present and not a string.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"city": "Oslo", "street": null, "zip": 150}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.opt_str("city").unwrap().as_deref(), Some("Oslo"));
+    /// assert_eq!(args.opt_str("street").unwrap(), None);
+    /// assert_eq!(args.opt_str("country").unwrap(), None);
+    /// assert!(args.opt_str("zip").is_err());
+    /// ```
     pub fn opt_str(&self, field: &str) -> Result<Option<Cow<'a, str>>, ToolError> {
         self.value(field).map(|_| self.str(field)).transpose()
     }
 
-    /// An integer from `min` to `max`, inclusive.
+    /// The integer `field`, from `min` to `max` inclusive.
+    ///
+    /// # Errors
+    /// When `field` is absent, is not an integer written without a fraction
+    /// or exponent, or is out of the range; the message states the range.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"limit": 20, "page": 0, "ratio": 1.5}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.int("limit", 1, 100).unwrap(), 20);
+    /// assert_eq!(args.int("page", 1, 100).unwrap_err().message(), "invalid input: `page` must be an integer from 1 to 100");
+    /// assert!(args.int("ratio", 0, 10).is_err());
+    /// ```
     pub fn int(&self, field: &str, min: i64, max: i64) -> Result<i64, ToolError> {
         let v = self.required(field)?;
         int_in(&v, field, min, max)
     }
 
+    /// The integer `field`, from `min` to `max` inclusive, or `None` when
+    /// it is absent or `null`.
+    ///
+    /// # Errors
+    /// When `field` is present and not an integer in the range.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"limit": 5}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.opt_int("limit", 1, 100).unwrap(), Some(5));
+    /// assert_eq!(args.opt_int("offset", 0, 1000).unwrap().unwrap_or(0), 0);
+    /// assert!(args.opt_int("limit", 10, 100).is_err());
+    /// ```
     pub fn opt_int(&self, field: &str, min: i64, max: i64) -> Result<Option<i64>, ToolError> {
         self.value(field).map(|v| int_in(&v, field, min, max)).transpose()
     }
 
-    /// Any number, as the nearest `f64`.
+    /// The number `field`, integer or not, as the nearest `f64`.
+    ///
+    /// # Errors
+    /// When `field` is absent or is not a number.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"amount": 2.5, "count": 3, "label": "x"}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.float("amount").unwrap(), 2.5);
+    /// assert_eq!(args.float("count").unwrap(), 3.0);
+    /// assert_eq!(args.float("label").unwrap_err().message(), "invalid input: `label` must be a number");
+    /// ```
     pub fn float(&self, field: &str) -> Result<f64, ToolError> {
         let v = self.required(field)?;
         v.as_f64().ok_or_else(|| must_be(field, Kind::Number.article_name()))
     }
 
+    /// The number `field` as the nearest `f64`, or `None` when it is absent
+    /// or `null`.
+    ///
+    /// # Errors
+    /// When `field` is present and not a number.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"scale": 0.5}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.opt_float("scale").unwrap(), Some(0.5));
+    /// assert_eq!(args.opt_float("offset").unwrap(), None);
+    /// ```
     pub fn opt_float(&self, field: &str) -> Result<Option<f64>, ToolError> {
         self.value(field).map(|_| self.float(field)).transpose()
     }
 
+    /// The boolean `field`.
+    ///
+    /// # Errors
+    /// When `field` is absent or is not `true` or `false`.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"dry_run": true, "verbose": "yes"}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert!(args.bool("dry_run").unwrap());
+    /// assert_eq!(args.bool("verbose").unwrap_err().message(), "invalid input: `verbose` must be a boolean");
+    /// ```
     pub fn bool(&self, field: &str) -> Result<bool, ToolError> {
         let v = self.required(field)?;
         v.as_bool().ok_or_else(|| must_be(field, Kind::Bool.article_name()))
     }
 
+    /// The boolean `field`, or `None` when it is absent or `null`.
+    ///
+    /// # Errors
+    /// When `field` is present and not `true` or `false`.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"dry_run": false}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.opt_bool("dry_run").unwrap(), Some(false));
+    /// assert!(args.opt_bool("verbose").unwrap().unwrap_or(true));
+    /// ```
     pub fn opt_bool(&self, field: &str) -> Result<Option<bool>, ToolError> {
         self.value(field).map(|_| self.bool(field)).transpose()
     }
 
-    /// A nested object, read with the same accessors.
+    /// The object `field`, read with the same accessors; their errors name
+    /// only the inner field.
+    ///
+    /// # Errors
+    /// When `field` is absent or is not an object.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"point": {"x": 1, "y": 2}}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// let point = args.nested("point").unwrap();
+    /// assert_eq!(point.int("y", 0, 10).unwrap(), 2);
+    /// assert!(args.nested("size").is_err());
+    /// ```
     pub fn nested(&self, field: &str) -> Result<Args<'a>, ToolError> {
         let v = self.required(field)?;
         v.as_object().map(Args::new).ok_or_else(|| must_be(field, Kind::Object.article_name()))
     }
 
+    /// The object `field`, or `None` when it is absent or `null`.
+    ///
+    /// # Errors
+    /// When `field` is present and not an object.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"options": {"depth": 2}, "filter": null}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// let depth = match args.opt_nested("options").unwrap() {
+    ///     Some(options) => options.opt_int("depth", 1, 8).unwrap().unwrap_or(1),
+    ///     None => 1,
+    /// };
+    /// assert_eq!(depth, 2);
+    /// assert!(args.opt_nested("filter").unwrap().is_none());
+    /// ```
     pub fn opt_nested(&self, field: &str) -> Result<Option<Args<'a>>, ToolError> {
         self.value(field).map(|_| self.nested(field)).transpose()
     }
 
+    /// The array `field`, its elements read as [`Value`]s.
+    ///
+    /// # Errors
+    /// When `field` is absent or is not an array.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"tags": ["a", "b"], "name": "x"}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// let tags: Vec<_> = args.array("tags").unwrap().iter().filter_map(|v| v.as_str()).map(|s| s.to_str()).collect();
+    /// assert_eq!(tags, ["a", "b"]);
+    /// assert_eq!(args.array("name").unwrap_err().message(), "invalid input: `name` must be an array");
+    /// ```
     pub fn array(&self, field: &str) -> Result<Array<'a>, ToolError> {
         let v = self.required(field)?;
         v.as_array().ok_or_else(|| must_be(field, Kind::Array.article_name()))
     }
 
+    /// The array `field`, or `None` when it is absent or `null`.
+    ///
+    /// # Errors
+    /// When `field` is present and not an array.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"ids": [3, 5]}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.opt_array("ids").unwrap().map(|ids| ids.len()), Some(2));
+    /// assert!(args.opt_array("exclude").unwrap().is_none());
+    /// ```
     pub fn opt_array(&self, field: &str) -> Result<Option<Array<'a>>, ToolError> {
         self.value(field).map(|_| self.array(field)).transpose()
     }

@@ -10,6 +10,11 @@ use crate::reply::Reply;
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /// `bytes` in standard base64 (RFC 4648, with `=` padding).
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::image::base64(b"foob"), "Zm9vYg==");
+/// ```
 pub fn base64(bytes: &[u8]) -> String {
     let mut out = Vec::with_capacity(bytes.len().div_ceil(3) * 4);
     let mut chunks = bytes.chunks_exact(3);
@@ -46,6 +51,25 @@ impl Reply {
     /// Adds an image inline: its MIME type (`image/png`, …) and its bytes,
     /// sent as base64. It counts against the call's output, so a large
     /// image should go as a file ([`Reply::with_image_file`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::png::{self, Color};
+    /// use subako_tiny::{Args, Package, Reply, Tool, ToolError, testing};
+    ///
+    /// fn dot(_: &Args<'_>) -> Result<Reply, ToolError> {
+    ///     let image = png::encode(1, 1, Color::Rgb, &[255, 0, 0])?;
+    ///     Ok(Reply::text("a red dot").with_image("image/png", &image))
+    /// }
+    ///
+    /// const PACKAGE: Package =
+    ///     Package::new("dots", "0.1.0", "Draws dots.", &[Tool::new("dot", "Draw a dot.", r#"{"type":"object"}"#, dot)]);
+    ///
+    /// let called = testing::call(&PACKAGE, "dot", "{}");
+    /// assert_eq!(called.text(), "a red dot");
+    /// assert!(called.content().contains(r#"{"data":"iVBORw0KGgo"#));
+    /// assert!(called.content().ends_with(r#"","mimeType":"image/png","type":"image"}]"#));
+    /// ```
     pub fn with_image(self, mime_type: &str, bytes: &[u8]) -> Reply {
         self.with_image_base64(mime_type, &base64(bytes))
     }

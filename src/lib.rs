@@ -49,7 +49,7 @@
 //!   with [`validated!`].
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 extern crate alloc;
 

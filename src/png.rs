@@ -28,7 +28,9 @@ use crate::reply::ToolError;
 
 /// Where encoded bytes go.
 pub trait Output {
+    /// What writing can fail with ([`Infallible`] for a `Vec<u8>`).
     type Error;
+    /// Writes all of `bytes` after what was written before.
     fn put(&mut self, bytes: &[u8]) -> Result<(), Self::Error>;
 }
 

@@ -14,17 +14,52 @@ pub struct ToolError {
 }
 
 impl ToolError {
+    /// An error whose message, all the model is told, is `message`.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, Reply, ToolError};
+    ///
+    /// fn divide(args: &Args<'_>) -> Result<Reply, ToolError> {
+    ///     let divisor = args.float("divisor")?;
+    ///     if divisor == 0.0 {
+    ///         return Err(ToolError::new("divisor must not be 0: pick any other number"));
+    ///     }
+    ///     Ok(Reply::text("ok"))
+    /// }
+    ///
+    /// let arguments = subako_tiny::json::parse(br#"{"divisor": 0}"#).unwrap();
+    /// let error = divide(&Args::new(arguments.as_object().unwrap())).unwrap_err();
+    /// assert_eq!(error.message(), "divisor must not be 0: pick any other number");
+    /// ```
     pub fn new(message: impl Into<String>) -> ToolError {
         ToolError { message: message.into() }
     }
 
     /// A message made of several pieces, without `core::fmt`.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::ToolError;
+    ///
+    /// let city = "Atlantis";
+    /// let error = ToolError::from_parts(&["no weather station in ", city]);
+    /// assert_eq!(error.message(), "no weather station in Atlantis");
+    /// ```
     pub fn from_parts(parts: &[&str]) -> ToolError {
         ToolError::joined("", parts)
     }
 
     /// `invalid input: ` and then `parts` joined, as the official SDK words
     /// a refused argument.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::ToolError;
+    ///
+    /// let error = ToolError::invalid_input(&["`end` must not be before `start`"]);
+    /// assert_eq!(error.message(), "invalid input: `end` must not be before `start`");
+    /// ```
     pub fn invalid_input(parts: &[&str]) -> ToolError {
         ToolError::joined("invalid input: ", parts)
     }
@@ -53,6 +88,7 @@ impl ToolError {
         ToolError { message: unsafe { crate::sys::validated_string(message) } }
     }
 
+    /// The message, as the model reads it.
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -277,12 +313,42 @@ pub struct Reply {
 impl Reply {
     /// A JSON value: the model reads it as text, and it travels again as
     /// `structuredContent`. It is written once.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{JsonWriter, Reply};
+    ///
+    /// let mut out = JsonWriter::new();
+    /// out.begin_object().key("total").int(42).end_object();
+    /// let reply = Reply::json(out);
+    /// assert_eq!(reply.structured(), Some(&br#"{"total":42}"#[..]));
+    /// ```
     pub fn json(value: JsonWriter) -> Reply {
         let json = value.into_bytes();
         Reply { structured: json.len(), json }
     }
 
     /// Text alone, with no JSON beside it.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, Package, Reply, Tool, ToolError, testing};
+    ///
+    /// fn shout(args: &Args<'_>) -> Result<Reply, ToolError> {
+    ///     Ok(Reply::text(&args.str("words")?.to_uppercase()))
+    /// }
+    ///
+    /// const PACKAGE: Package = Package::new("shout", "0.1.0", "Shouts.", &[Tool::new(
+    ///     "shout",
+    ///     "Repeat words in capitals.",
+    ///     r#"{"properties":{"words":{"type":"string"}},"required":["words"],"type":"object"}"#,
+    ///     shout,
+    /// )]);
+    ///
+    /// let called = testing::call(&PACKAGE, "shout", r#"{"words": "hello"}"#);
+    /// assert_eq!(called.text(), "HELLO");
+    /// assert_eq!(called.structured(), None);
+    /// ```
     pub fn text(text: &str) -> Reply {
         Reply::default().with_text(text)
     }
@@ -293,6 +359,16 @@ impl Reply {
     }
 
     /// Adds a text block after those the reply holds.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{JsonWriter, Reply};
+    ///
+    /// let mut out = JsonWriter::new();
+    /// out.begin_object().key("rows").uint(3).end_object();
+    /// let reply = Reply::json(out).with_text("3 rows; ask for `page` 2 to see more.");
+    /// assert_eq!(reply.structured(), Some(&br#"{"rows":3}"#[..]));
+    /// ```
     pub fn with_text(self, text: &str) -> Reply {
         let mut reply = self.block();
         write_text_block(&mut reply.json, text.as_bytes());
@@ -302,6 +378,29 @@ impl Reply {
     /// Adds the image at `path` (absolute, in the session volume) as a
     /// `resource_link`, which Subako reads after the call and shows the
     /// model, named by its file name.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, Package, Reply, Tool, ToolError, testing};
+    ///
+    /// fn chart(_: &Args<'_>) -> Result<Reply, ToolError> {
+    ///     // The tool writes /volume/tmp/charts/sales q3.png first.
+    ///     Ok(Reply::text("the chart:").with_image_file("/volume/tmp/charts/sales q3.png"))
+    /// }
+    ///
+    /// const PACKAGE: Package = Package::new("charts", "0.1.0", "Draws charts.", &[Tool::new(
+    ///     "chart",
+    ///     "Draw the sales chart.",
+    ///     r#"{"type":"object"}"#,
+    ///     chart,
+    /// )]);
+    ///
+    /// let called = testing::call(&PACKAGE, "chart", "{}");
+    /// assert_eq!(
+    ///     called.content(),
+    ///     r#"[{"text":"the chart:","type":"text"},{"name":"sales q3.png","type":"resource_link","uri":"volume:///tmp/charts/sales%20q3.png"}]"#
+    /// );
+    /// ```
     pub fn with_image_file(self, path: &str) -> Reply {
         let mut reply = self.block();
         let out = &mut reply.json;
@@ -332,7 +431,8 @@ impl Reply {
         reply
     }
 
-    /// The structured value's JSON text, if the reply has one.
+    /// The structured value's JSON text, or `None` for a reply made without
+    /// one ([`Reply::text`]).
     pub fn structured(&self) -> Option<&[u8]> {
         self.json.get(..self.structured).filter(|json| !json.is_empty())
     }

@@ -69,10 +69,21 @@ impl FsError {
         self.op
     }
 
+    /// The path the operation was given, as the caller wrote it.
     pub fn path(&self) -> &str {
         &self.path
     }
 
+    /// Why the operation failed.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::fs::{self, Reason};
+    ///
+    /// let error = fs::read("notes.txt").unwrap_err();
+    /// assert_eq!((error.op(), error.path(), error.reason()), ("read", "notes.txt", Reason::Relative));
+    /// assert_eq!(error.message(), "read notes.txt: not an absolute path (there is no working directory)");
+    /// ```
     pub fn reason(&self) -> Reason {
         self.reason
     }
@@ -308,6 +319,24 @@ impl File {
 }
 
 /// The whole file at `path`.
+///
+/// # Errors
+/// When the path is not under a preopened directory, or the file cannot be
+/// opened or read; a missing file has errno [`errno::NOENT`].
+///
+/// # Examples
+/// ```
+/// use subako_tiny::fs::{self, errno};
+///
+/// let dir = std::env::temp_dir().join(format!("subako-tiny-doc-fs-read-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// fs::mount("/volume/tmp", &dir);
+///
+/// fs::write("/volume/tmp/data.bin", &[1, 2, 3]).unwrap();
+/// assert_eq!(fs::read("/volume/tmp/data.bin").unwrap(), [1, 2, 3]);
+/// assert_eq!(fs::read("/volume/tmp/missing.bin").unwrap_err().errno(), Some(errno::NOENT));
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
 pub fn read(path: &str) -> Result<Vec<u8>, FsError> {
     let mut file = File::open_as("read", path, OpenMode::Read)?;
     let mut out = Vec::new();
@@ -316,18 +345,58 @@ pub fn read(path: &str) -> Result<Vec<u8>, FsError> {
 }
 
 /// The whole file at `path`, which must be UTF-8 text.
+///
+/// # Errors
+/// As [`read`], and [`Reason::NotUtf8`] when the file is not UTF-8.
 pub fn read_to_string(path: &str) -> Result<String, FsError> {
     String::from_utf8(read(path)?).map_err(|_| FsError::new("read", path, Reason::NotUtf8))
 }
 
 /// Writes `bytes` as the whole file at `path`, creating it or replacing
-/// what it held.
+/// what it held. The directory it is in must exist.
+///
+/// # Errors
+/// When the path is not under a preopened directory, or the platform
+/// refuses the write (errno [`errno::DQUOT`] once the call's write budget
+/// is spent, [`errno::NOSPC`] when the volume is full).
+///
+/// # Examples
+/// ```
+/// use subako_tiny::fs;
+///
+/// let dir = std::env::temp_dir().join(format!("subako-tiny-doc-fs-write-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// fs::mount("/volume/tmp", &dir);
+///
+/// fs::write("/volume/tmp/note.txt", b"first").unwrap();
+/// fs::write("/volume/tmp/note.txt", b"second").unwrap();
+/// assert_eq!(fs::read_to_string("/volume/tmp/note.txt").unwrap(), "second");
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
 pub fn write(path: &str, bytes: &[u8]) -> Result<(), FsError> {
     let mut file = File::open_as("write", path, OpenMode::Create)?;
     file.write_all(bytes)
 }
 
 /// Adds `bytes` at the end of the file at `path`, creating it if needed.
+///
+/// # Errors
+/// As [`write()`].
+///
+/// # Examples
+/// ```
+/// use subako_tiny::fs;
+///
+/// let dir = std::env::temp_dir().join(format!("subako-tiny-doc-fs-append-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// fs::mount("/volume/tmp", &dir);
+/// # let _ = fs::remove_file("/volume/tmp/log.jsonl");
+///
+/// fs::append("/volume/tmp/log.jsonl", b"{\"n\":1}\n").unwrap();
+/// fs::append("/volume/tmp/log.jsonl", b"{\"n\":2}\n").unwrap();
+/// assert_eq!(fs::read_to_string("/volume/tmp/log.jsonl").unwrap(), "{\"n\":1}\n{\"n\":2}\n");
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
 pub fn append(path: &str, bytes: &[u8]) -> Result<(), FsError> {
     let mut file = File::open_as("append", path, OpenMode::Append)?;
     file.write_all(bytes)
@@ -335,6 +404,27 @@ pub fn append(path: &str, bytes: &[u8]) -> Result<(), FsError> {
 
 /// Creates the directory at `path` and any missing parents; one that
 /// already exists is fine.
+///
+/// # Errors
+/// When the path is not under a preopened directory, or a part of it
+/// cannot be created (errno [`errno::EXIST`] when that part is a file).
+///
+/// # Examples
+/// ```
+/// use subako_tiny::fs;
+///
+/// let dir = std::env::temp_dir().join(format!("subako-tiny-doc-fs-dirs-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// fs::mount("/volume/tmp", &dir);
+///
+/// fs::create_dir_all("/volume/tmp/reports/2026").unwrap();
+/// fs::create_dir_all("/volume/tmp/reports/2026").unwrap();
+/// fs::write("/volume/tmp/reports/b.txt", b"").unwrap();
+/// fs::write("/volume/tmp/reports/a.txt", b"").unwrap();
+/// assert!(fs::is_dir("/volume/tmp/reports/2026"));
+/// assert_eq!(fs::read_dir("/volume/tmp/reports").unwrap(), ["2026", "a.txt", "b.txt"]);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
 pub fn create_dir_all(path: &str) -> Result<(), FsError> {
     const OP: &str = "create directory";
     let (dir, relative) = resolve_for(OP, path)?;

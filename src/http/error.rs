@@ -21,7 +21,12 @@ pub enum HttpErrorKind {
     CredentialHeader,
     /// No single usable credential for an origin the grant lists.
     CredentialUnavailable,
+    /// More redirects than a request may follow
+    /// ([`Request::follow_redirects`](super::Request::follow_redirects)).
     TooManyRedirects,
+    /// The request ran past its time limit
+    /// ([`Request::timeout_ms`](super::Request::timeout_ms), or the worker's
+    /// default) or past what is left of the call's.
     Timeout,
     /// The response body is over 256 KiB: save it to a file.
     TooLarge,
@@ -89,11 +94,27 @@ impl HttpErrorKind {
 /// A failed request: its kind and the platform's (or our) message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HttpError {
+    /// What kind of failure it is, for code that handles some differently.
     pub kind: HttpErrorKind,
+    /// What happened, in words for the model.
     pub message: String,
 }
 
 impl HttpError {
+    /// An error of `kind` saying `message`.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::ToolError;
+    /// use subako_tiny::http::{HttpError, HttpErrorKind};
+    ///
+    /// let error = HttpError::new(HttpErrorKind::HostNotAllowed, "api.example.com is not in the grant");
+    /// assert_eq!(error.kind.as_str(), "host_not_allowed");
+    /// assert_eq!(
+    ///     ToolError::from(error).message(),
+    ///     "HTTP request failed (host_not_allowed): api.example.com is not in the grant"
+    /// );
+    /// ```
     pub fn new(kind: HttpErrorKind, message: impl Into<String>) -> HttpError {
         HttpError { kind, message: message.into() }
     }

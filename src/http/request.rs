@@ -12,13 +12,20 @@ use crate::json::write::write_escaped;
 /// platform refuses tunnels and requests that echo credentials back.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Method {
+    /// `GET`, the default.
     #[default]
     Get,
+    /// `HEAD`.
     Head,
+    /// `POST`.
     Post,
+    /// `PUT`.
     Put,
+    /// `PATCH`.
     Patch,
+    /// `DELETE`.
     Delete,
+    /// `OPTIONS`.
     Options,
 }
 
@@ -27,6 +34,16 @@ impl Method {
     pub const ALL: [Method; 7] =
         [Method::Get, Method::Head, Method::Post, Method::Put, Method::Patch, Method::Delete, Method::Options];
 
+    /// The method's name on the wire, in uppercase (`POST`).
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::http::Method;
+    ///
+    /// assert_eq!(Method::Patch.as_str(), "PATCH");
+    /// assert_eq!(Method::from_name("patch"), Some(Method::Patch));
+    /// assert_eq!(Method::from_name("CONNECT"), None);
+    /// ```
     pub const fn as_str(self) -> &'static str {
         match self {
             Method::Get => "GET",
@@ -107,10 +124,36 @@ impl<'a> Request<'a> {
         }
     }
 
+    /// A `GET` request for `url`, as [`Request::new`] makes it.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::http::Request;
+    ///
+    /// let request = Request::get("https://api.example.com/items?page=2").header("accept", "application/json");
+    /// assert_eq!(
+    ///     request.to_json(),
+    ///     br#"{"method":"GET","url":"https://api.example.com/items?page=2","headers":{"accept":"application/json"},"output":{"type":"inline"},"follow_redirects":true}"#
+    /// );
+    /// ```
     pub fn get(url: &'a str) -> Request<'a> {
         Request::new(Method::Get, url)
     }
 
+    /// A `POST` request for `url`, as [`Request::new`] makes it; give it a
+    /// body with [`body_text`](Request::body_text),
+    /// [`body_json`](Request::body_json) or [`body_file`](Request::body_file).
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::http::Request;
+    ///
+    /// let request = Request::post("https://api.example.com/notes").body_text("remember the milk");
+    /// assert_eq!(
+    ///     request.to_json(),
+    ///     br#"{"method":"POST","url":"https://api.example.com/notes","headers":{},"body":{"type":"text","text":"remember the milk"},"output":{"type":"inline"},"follow_redirects":true}"#
+    /// );
+    /// ```
     pub fn post(url: &'a str) -> Request<'a> {
         Request::new(Method::Post, url)
     }
@@ -214,6 +257,30 @@ impl<'a> Request<'a> {
     /// Performs the request through the worker. A request whose JSON is
     /// over 8 MiB is refused here (`invalid_request`) without a call: send
     /// a large body as a file.
+    ///
+    /// # Errors
+    /// An [`HttpError`] when there is no response: its
+    /// [`kind`](HttpError::kind) says why. A response with any status,
+    /// 404 and 500 included, is `Ok`.
+    ///
+    /// # Examples
+    /// On the host a test answers the request
+    /// (`subako_tiny::testing::with_http`):
+    ///
+    /// ```
+    /// use subako_tiny::http::{Request, Response};
+    /// use subako_tiny::testing;
+    ///
+    /// let response = testing::with_http(
+    ///     |request| {
+    ///         assert_eq!(request.url, "https://api.example.com/missing");
+    ///         Ok(Response::inline(404, "no such item"))
+    ///     },
+    ///     || Request::get("https://api.example.com/missing").send(),
+    /// )
+    /// .unwrap();
+    /// assert_eq!((response.status, response.text()), (404, Some("no such item")));
+    /// ```
     pub fn send(&self) -> Result<Response, HttpError> {
         let json = self.to_json();
         if json.len() > REQUEST_MAX_BYTES {

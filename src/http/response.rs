@@ -9,10 +9,12 @@ use crate::json::{self, Object, Value};
 /// The final hop's response.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Response {
+    /// The HTTP status code, from 100 to 999.
     pub status: u16,
     /// `(name, value)` in the worker's order; names are lowercase, repeated
     /// headers joined with `, `.
     pub headers: Vec<(String, String)>,
+    /// The body: inline text, or where it was saved.
     pub body: ResponseBody,
 }
 
@@ -20,9 +22,17 @@ pub struct Response {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ResponseBody {
     /// In the answer, as UTF-8 text (at most 256 KiB).
-    Inline { text: String },
+    Inline {
+        /// The body's text.
+        text: String,
+    },
     /// Saved to the volume file at `path`, `bytes` long.
-    File { path: String, bytes: u64 },
+    File {
+        /// The volume file the body was saved to, as the request named it.
+        path: String,
+        /// The body's length in bytes.
+        bytes: u64,
+    },
 }
 
 impl Response {

@@ -1,6 +1,6 @@
 //! JSON number text to the nearest `f64`, bit for bit as `str::parse::<f64>`
-//! reads it, in about a tenth of the bytes: core's parser brings its
-//! Eisel–Lemire power tables (a ~20 KB data segment) into every module that
+//! reads it, in a fraction of the bytes: core's parser brings its
+//! Eisel–Lemire power tables (a large data segment) into every module that
 //! reads a float.
 //!
 //! Two paths, neither with a table:

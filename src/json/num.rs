@@ -48,6 +48,14 @@ pub fn write_usize(out: &mut Vec<u8>, n: usize) {
     super::write::put(out, usize_digits(n, &mut [0; 20]));
 }
 
+/// Appends the decimal digits of `n`, after a `-` when it is negative.
+///
+/// # Examples
+/// ```
+/// let mut out = b"n=".to_vec();
+/// subako_tiny::json::num::write_i64(&mut out, i64::MIN);
+/// assert_eq!(out, b"n=-9223372036854775808");
+/// ```
 pub fn write_i64(out: &mut Vec<u8>, n: i64) {
     if n < 0 {
         put_byte(out, b'-');

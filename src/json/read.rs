@@ -21,11 +21,13 @@ pub const MAX_DEPTH: usize = 128;
 /// Why a document is not JSON, and where.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadError {
+    /// What is wrong.
     pub kind: ReadErrorKind,
     /// Byte offset of the problem in the document.
     pub offset: usize,
 }
 
+/// What makes a document not JSON.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReadErrorKind {
     /// The document ended where a value or more of one was due.
@@ -343,7 +345,25 @@ fn skip_value(b: &[u8], i: usize) -> usize {
     }
 }
 
-/// Parses a whole document: the one value in `b`.
+/// Parses a whole document: the one value in `b`, with optional white
+/// space around it.
+///
+/// # Errors
+/// A [`ReadError`] naming the first problem and its byte offset, when `b`
+/// is not exactly one JSON value.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::json::{self, Kind, ReadErrorKind};
+///
+/// let value = json::parse(b" [1, 2] ").unwrap();
+/// assert_eq!(value.kind(), Kind::Array);
+/// assert_eq!(value.raw(), b"[1, 2]");
+///
+/// let error = json::parse(br#"{"a": 1,}"#).unwrap_err();
+/// assert_eq!((error.kind, error.offset), (ReadErrorKind::Unexpected, 8));
+/// assert_eq!(json::parse(b"1 2").unwrap_err().kind, ReadErrorKind::Trailing);
+/// ```
 pub fn parse(b: &[u8]) -> Result<Value<'_>, ReadError> {
     let (start, end) = document(b)?;
     Ok(Value { raw: span(b, start, end) })
@@ -364,11 +384,17 @@ pub struct Value<'a> {
 /// Which of JSON's six kinds a value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    /// `null`.
     Null,
+    /// `true` or `false`.
     Bool,
+    /// A number, integer or not.
     Number,
+    /// A string.
     String,
+    /// An array.
     Array,
+    /// An object.
     Object,
 }
 
@@ -396,6 +422,7 @@ impl<'a> Value<'a> {
         at(self.raw, 0)
     }
 
+    /// Which kind of value it is.
     pub fn kind(&self) -> Kind {
         match self.first() {
             b'n' => Kind::Null,
@@ -407,10 +434,12 @@ impl<'a> Value<'a> {
         }
     }
 
+    /// True when the value is `null`.
     pub fn is_null(&self) -> bool {
         self.first() == b'n'
     }
 
+    /// The boolean, or `None` when the value is not `true` or `false`.
     pub fn as_bool(&self) -> Option<bool> {
         match self.first() {
             b't' => Some(true),
@@ -419,6 +448,19 @@ impl<'a> Value<'a> {
         }
     }
 
+    /// The string as written, escapes and all ([`Str::to_str`] unescapes
+    /// it), or `None` when the value is not a string.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// let value = json::parse(br#""caf\u00e9""#).unwrap();
+    /// let text = value.as_str().unwrap();
+    /// assert_eq!(text.raw(), br"caf\u00e9");
+    /// assert_eq!(text.to_str(), "café");
+    /// assert!(json::parse(b"42").unwrap().as_str().is_none());
+    /// ```
     pub fn as_str(&self) -> Option<Str<'a>> {
         match self.first() {
             b'"' => Some(Str { raw: span(self.raw, 1, self.raw.len() - 1) }),
@@ -426,6 +468,17 @@ impl<'a> Value<'a> {
         }
     }
 
+    /// The object, or `None` when the value is not an object.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// let value = json::parse(br#"{"user": {"name": "Ada", "admin": true}}"#).unwrap();
+    /// let user = value.as_object().and_then(|o| o.get("user")).and_then(|u| u.as_object()).unwrap();
+    /// assert_eq!(user.get("admin").and_then(|a| a.as_bool()), Some(true));
+    /// assert!(json::parse(b"[]").unwrap().as_object().is_none());
+    /// ```
     pub fn as_object(&self) -> Option<Object<'a>> {
         match self.first() {
             b'{' => Some(Object { raw: self.raw }),
@@ -433,6 +486,16 @@ impl<'a> Value<'a> {
         }
     }
 
+    /// The array, or `None` when the value is not an array.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// let value = json::parse(b"[10, 20, 30]").unwrap();
+    /// let sum: i64 = value.as_array().unwrap().iter().filter_map(|v| v.as_i64()).sum();
+    /// assert_eq!(sum, 60);
+    /// ```
     pub fn as_array(&self) -> Option<Array<'a>> {
         match self.first() {
             b'[' => Some(Array { raw: self.raw }),
@@ -459,7 +522,7 @@ impl<'a> Value<'a> {
 
     /// Any number as the nearest `f64`, bit for bit as `str::parse::<f64>`
     /// reads it (beyond `f64::MAX`, ±infinity). Only modules that call it
-    /// carry a float parser: the crate's own (about 2.1 KB), not core's (18 KB).
+    /// carry a float parser: the crate's own, much smaller than core's (docs/SIZE.md).
     pub fn as_f64(&self) -> Option<f64> {
         if self.kind() != Kind::Number {
             return None;
@@ -521,11 +584,34 @@ pub struct Object<'a> {
 }
 
 impl<'a> Object<'a> {
+    /// The members as `(key, value)` pairs, in the order written,
+    /// duplicates included.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// let value = json::parse(br#"{"b": 1, "a": 2}"#).unwrap();
+    /// let keys: Vec<_> = value.as_object().unwrap().iter().map(|(key, _)| key.to_str()).collect();
+    /// assert_eq!(keys, ["b", "a"]);
+    /// ```
     pub fn iter(&self) -> Members<'a> {
         Members(Items { raw: self.raw, at: 1 })
     }
 
-    /// The value of member `key` (compared after unescaping).
+    /// The value of member `key` (compared after unescaping), or `None`
+    /// when the object has no such member.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// let value = json::parse(br#"{"rate": 1.05, "base": "EUR", "base": "USD"}"#).unwrap();
+    /// let object = value.as_object().unwrap();
+    /// assert_eq!(object.get("rate").and_then(|v| v.as_f64()), Some(1.05));
+    /// assert!(object.get("base").unwrap().as_str().unwrap().eq_str("USD"));
+    /// assert_eq!(object.get("date"), None);
+    /// ```
     // Walks the members itself rather than through `iter()`: 93 bytes less
     // in every module, and every module looks members up.
     pub fn get(&self, key: &str) -> Option<Value<'a>> {
@@ -551,10 +637,12 @@ impl<'a> Object<'a> {
         self.iter().count()
     }
 
+    /// True when the object has no members.
     pub fn is_empty(&self) -> bool {
         self.iter().next().is_none()
     }
 
+    /// The object as a [`Value`], with the same text.
     pub fn as_value(&self) -> Value<'a> {
         Value { raw: self.raw }
     }
@@ -579,18 +667,33 @@ pub struct Array<'a> {
 }
 
 impl<'a> Array<'a> {
+    /// The elements, in order.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// let value = json::parse(br#"["a", 1, null]"#).unwrap();
+    /// let array = value.as_array().unwrap();
+    /// assert_eq!(array.len(), 3);
+    /// let kinds: Vec<_> = array.iter().map(|v| v.kind()).collect();
+    /// assert_eq!(kinds, [json::Kind::String, json::Kind::Number, json::Kind::Null]);
+    /// ```
     pub fn iter(&self) -> Elements<'a> {
         Elements(Items { raw: self.raw, at: 1 })
     }
 
+    /// The number of elements, counted by reading through them.
     pub fn len(&self) -> usize {
         self.iter().count()
     }
 
+    /// True when the array has no elements.
     pub fn is_empty(&self) -> bool {
         self.iter().next().is_none()
     }
 
+    /// The array as a [`Value`], with the same text.
     pub fn as_value(&self) -> Value<'a> {
         Value { raw: self.raw }
     }
@@ -620,7 +723,7 @@ impl<'a> Str<'a> {
     }
 
     /// True when the string has no escapes, so its raw text is its value.
-    // A plain loop: `contains` links a word-at-a-time memchr, 280 bytes more.
+    // A plain loop: `contains` links a word-at-a-time memchr, more code.
     #[allow(clippy::manual_contains)]
     pub fn is_plain(&self) -> bool {
         !self.raw.iter().any(|&b| b == b'\\')

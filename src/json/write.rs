@@ -10,12 +10,31 @@ use alloc::vec::Vec;
 use super::num;
 
 /// Writes one JSON document into a growable buffer.
+///
+/// Each method writes one token and returns the writer, so calls chain;
+/// commas come by themselves. The writer does not check the document's
+/// shape: every `begin_` needs its `end_`, and every [`key`](Self::key)
+/// in an object its value.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::JsonWriter;
+///
+/// let mut out = JsonWriter::new();
+/// out.begin_object().key("name").string("Ada").key("tags").begin_array();
+/// for tag in ["math", "engines"] {
+///     out.string(tag);
+/// }
+/// out.end_array().key("age").int(36).key("admin").bool(false).key("team").null().end_object();
+/// assert_eq!(out.as_bytes(), br#"{"name":"Ada","tags":["math","engines"],"age":36,"admin":false,"team":null}"#);
+/// ```
 #[derive(Default, Debug, Clone)]
 pub struct JsonWriter {
     buf: Vec<u8>,
 }
 
 impl JsonWriter {
+    /// An empty writer.
     pub const fn new() -> JsonWriter {
         JsonWriter { buf: Vec::new() }
     }
@@ -25,6 +44,7 @@ impl JsonWriter {
         &self.buf
     }
 
+    /// The bytes written, as an owned buffer.
     pub fn into_bytes(self) -> Vec<u8> {
         self.buf
     }
@@ -38,23 +58,29 @@ impl JsonWriter {
         }
     }
 
+    /// Opens an object: `{`, then [`key`](Self::key) and a value for each
+    /// member, then [`end_object`](Self::end_object).
     pub fn begin_object(&mut self) -> &mut Self {
         self.separate();
         put_byte(&mut self.buf, b'{');
         self
     }
 
+    /// Closes the innermost open object: `}`.
     pub fn end_object(&mut self) -> &mut Self {
         put_byte(&mut self.buf, b'}');
         self
     }
 
+    /// Opens an array: `[`, then its elements, then
+    /// [`end_array`](Self::end_array).
     pub fn begin_array(&mut self) -> &mut Self {
         self.separate();
         put_byte(&mut self.buf, b'[');
         self
     }
 
+    /// Closes the innermost open array: `]`.
     pub fn end_array(&mut self) -> &mut Self {
         put_byte(&mut self.buf, b']');
         self
@@ -67,6 +93,16 @@ impl JsonWriter {
         self
     }
 
+    /// A string, escaped as serde_json escapes it.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::JsonWriter;
+    ///
+    /// let mut out = JsonWriter::new();
+    /// out.begin_array().string("say \"hi\"\n").string("é").end_array();
+    /// assert_eq!(out.as_bytes(), r#"["say \"hi\"\n","é"]"#.as_bytes());
+    /// ```
     pub fn string(&mut self, s: &str) -> &mut Self {
         self.separate();
         write_escaped(&mut self.buf, s.as_bytes());
@@ -84,12 +120,14 @@ impl JsonWriter {
         self
     }
 
+    /// A signed integer.
     pub fn int(&mut self, n: i64) -> &mut Self {
         self.separate();
         num::write_i64(&mut self.buf, n);
         self
     }
 
+    /// An unsigned integer.
     pub fn uint(&mut self, n: u64) -> &mut Self {
         self.separate();
         num::write_u64(&mut self.buf, n);
@@ -98,18 +136,29 @@ impl JsonWriter {
 
     /// A float as serde_json writes one (shortest round-trip form; `null`
     /// for NaN and infinities). Only modules that write floats carry it.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::JsonWriter;
+    ///
+    /// let mut out = JsonWriter::new();
+    /// out.begin_array().float(0.1).float(2.0).float(1e100).float(f64::NAN).end_array();
+    /// assert_eq!(out.as_bytes(), b"[0.1,2.0,1e+100,null]");
+    /// ```
     pub fn float(&mut self, x: f64) -> &mut Self {
         self.separate();
         num::write_f64(&mut self.buf, x);
         self
     }
 
+    /// `true` or `false`.
     pub fn bool(&mut self, b: bool) -> &mut Self {
         self.separate();
         put(&mut self.buf, if b { b"true" } else { b"false" });
         self
     }
 
+    /// `null`.
     pub fn null(&mut self) -> &mut Self {
         self.separate();
         put(&mut self.buf, b"null");

@@ -14,7 +14,7 @@
 //! memory above its static data comes first, so a call that allocates less
 //! than that (hello: every call) never grows memory. That keeps such a
 //! module at the 2 pages it starts with, and saves the grow and the fresh
-//! page it touches: hello's call 55 → 52 µs (`subako-tiny bench --vs`).
+//! page it touches, measurably faster per call (`subako-tiny bench --vs`).
 
 use core::alloc::{GlobalAlloc, Layout};
 use core::cell::UnsafeCell;
@@ -106,7 +106,7 @@ unsafe impl GlobalAlloc for Dlmalloc {
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // `c_free` rather than `free`: `free` first asserts that `layout`
         // fits the block, a check of the caller's side of the contract that
-        // cost every module its code and its panics (120 bytes in hello).
+        // would cost every module its code and its panics.
         let _ = layout;
         // SAFETY: as in `alloc`; `ptr` is a block `alloc` gave.
         unsafe { (*self.state.get()).c_free(ptr) }

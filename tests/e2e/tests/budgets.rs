@@ -181,6 +181,7 @@ fn a_hello_call_does_not_grow_memory() {
             compiles: 1,
             tool: Some("greet".into()),
             args: serde_json::json!({"name": "Ada"}),
+            ..Default::default()
         };
         let report = subako_tiny_runner::bench(&path, None, &opts).unwrap();
         let figures = report.a;
