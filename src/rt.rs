@@ -19,8 +19,6 @@ use crate::sys;
 
 /// The program's `main`: the manifest, or requests until stdin ends.
 pub fn run(package: &'static Rendered<'static>) -> i32 {
-    #[cfg(target_arch = "wasm32")]
-    sys::on_out_of_memory(out_of_memory);
     let manifest = sys::arg1_is(protocol::MANIFEST_FLAG.as_bytes());
     protocol::serve_rendered(package, manifest, &mut sys::Stdio, run_tool)
 }
@@ -143,7 +141,7 @@ mod wasm {
             // SAFETY: the caller's contract is passed on unchanged.
             let p = unsafe { self.0.alloc(layout) };
             if p.is_null() {
-                super::out_of_memory();
+                <sys::Program as sys::OutOfMemory>::out_of_memory();
             }
             p
         }
@@ -159,7 +157,7 @@ mod wasm {
             // SAFETY: the caller's contract is passed on unchanged.
             let p = unsafe { self.0.realloc(ptr, layout, new_size) };
             if p.is_null() {
-                super::out_of_memory();
+                <sys::Program as sys::OutOfMemory>::out_of_memory();
             }
             p
         }
@@ -174,12 +172,17 @@ mod wasm {
     static ALLOCATOR: AbortOnNull<sys::bump::Bump> = AbortOnNull(sys::bump::Bump);
 }
 
-/// Memory ran out: the call is answered as a panic's is.
-#[cfg(target_arch = "wasm32")]
-#[cold]
-#[inline(never)]
-fn out_of_memory() -> ! {
-    wasm::fail("out of memory", file!(), line!())
+/// Memory ran out: on wasm32 the call is answered as a panic's is; on the
+/// host, std's own report and abort.
+impl sys::OutOfMemory for sys::Program {
+    #[cold]
+    #[inline(never)]
+    fn out_of_memory() -> ! {
+        #[cfg(target_arch = "wasm32")]
+        wasm::fail("out of memory", file!(), line!());
+        #[cfg(not(target_arch = "wasm32"))]
+        alloc::alloc::handle_alloc_error(core::alloc::Layout::new::<u8>())
+    }
 }
 
 /// Runs a tool; a panic becomes an isError result and serving goes on.

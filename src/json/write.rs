@@ -50,11 +50,10 @@ impl JsonWriter {
     }
 
     fn separate(&mut self) {
-        if let Some(&last) = self.buf.last() {
-            match last {
-                b'[' | b'{' | b':' => {}
-                _ => put_byte(&mut self.buf, b','),
-            }
+        if let [.., last] = self.buf[..]
+            && !matches!(last, b'[' | b'{' | b':')
+        {
+            put_byte(&mut self.buf, b',');
         }
     }
 

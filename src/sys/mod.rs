@@ -34,31 +34,20 @@ pub use fs_host as fs_sys;
 
 pub mod http_raw;
 
-/// What the program does when memory runs out: the entry point
-/// (`crate::rt`) sets it before anything allocates, so that this layer
-/// reaches that policy without importing anything above it.
-static OUT_OF_MEMORY: core::sync::atomic::AtomicPtr<()> = core::sync::atomic::AtomicPtr::new(core::ptr::null_mut());
+/// The program this layer serves. What the layer needs from it is a trait
+/// implemented on it by the entry point (`crate::rt`): the layer names
+/// only its own items, and the call is resolved when the crate builds (no
+/// symbol, no export, nothing to set at run time).
+pub struct Program;
 
-/// Sets what [`out_of_memory`] runs. The host keeps std's report.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub fn on_out_of_memory(policy: fn() -> !) {
-    OUT_OF_MEMORY.store(policy as *mut (), core::sync::atomic::Ordering::Relaxed);
+/// What the program does when memory runs out.
+pub trait OutOfMemory {
+    /// Ends the call; on wasm32 after answering it.
+    fn out_of_memory() -> !;
 }
 
-/// Runs the program's out-of-memory policy; with none set, ends the process.
-#[cold]
-#[inline(never)]
-pub fn out_of_memory() -> ! {
-    let policy = OUT_OF_MEMORY.load(core::sync::atomic::Ordering::Relaxed);
-    if !policy.is_null() {
-        // SAFETY: only `on_out_of_memory` stores here, and it stores a `fn() -> !`.
-        let policy: fn() -> ! = unsafe { core::mem::transmute(policy) };
-        policy()
-    }
-    #[cfg(target_arch = "wasm32")]
-    exit(101);
-    #[cfg(not(target_arch = "wasm32"))]
-    alloc::alloc::handle_alloc_error(core::alloc::Layout::new::<u8>())
+fn out_of_memory() -> ! {
+    <Program as OutOfMemory>::out_of_memory()
 }
 
 /// WASI errno values, the one table: the host back end maps its errors

@@ -134,6 +134,7 @@ extern "C" fn __wasi_init_tp() {}
 extern "C" fn __wasm_call_dtors() {}
 
 /// Ends the process with `code`; nothing runs after it.
+#[inline(always)]
 pub fn exit(code: i32) -> ! {
     // The raw import: `wasi::proc_exit` returns `()`, so its wrapper stays
     // a function of its own with a trap after the call.

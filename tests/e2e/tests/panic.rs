@@ -94,8 +94,8 @@ fn euros(_: &Args<'_>) -> Result<Reply, ToolError> {{
 }}
 const EMPTY: &str = r#"{{"type": "object", "properties": {{}}}}"#;
 const PACKAGE: Package = Package::new("utf8", "0.1.0", "Panics.", &[
-    Tool {{ name: "deep", description: "Panics deep.", input_schema: EMPTY, output_schema: None, run: deep::deep }},
-    Tool {{ name: "euros", description: "Panics in euros.", input_schema: EMPTY, output_schema: None, run: euros }},
+    Tool::new("deep", "Panics deep.", EMPTY, deep::deep),
+    Tool::new("euros", "Panics in euros.", EMPTY, euros),
 ]);
 subako_tiny::main!(PACKAGE);
 "##,
