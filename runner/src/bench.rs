@@ -1,14 +1,21 @@
 //! Per-call cost as a worker pays it, measured in-process: a cold compile, then
 //! fresh instance + one `tools/call` + exit from the precompiled module, and the
 //! upload exchange (discover + tools/list).
+//!
+//! Beside the wall-clock figures, deterministic ones: guest fuel (wasm
+//! operators run, counted by wasmtime in a separate fuel-counting engine and
+//! stores, after the timed runs) for the call, the upload exchange and the
+//! manifest run; optionally the x86 instructions of one compile under
+//! callgrind; and [`BenchReport::growth`]: fuel per request-line byte as the line grows.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use crate::crash::judge;
-use crate::exec::{Module, RunOptions, run};
+use crate::exec::{Exit, Module, RunOptions, RunOutput, run};
 use crate::rpc::request_line;
 use crate::{Error, err};
 
@@ -21,11 +28,15 @@ pub struct BenchOptions {
     /// Tool to call; `None`: the first one tools/list names.
     pub tool: Option<String>,
     pub args: Value,
+    /// `Some(exe)`: also count the instructions of one compile of each module
+    /// with callgrind, running `exe` (this runner's `subako-tiny` binary) as
+    /// `valgrind … exe bench --callgrind-compile MODULE`. See `--help`.
+    pub compile_instructions: Option<PathBuf>,
 }
 
 impl Default for BenchOptions {
     fn default() -> Self {
-        BenchOptions { calls: 200, compiles: 5, tool: None, args: json!({}) }
+        BenchOptions { calls: 200, compiles: 5, tool: None, args: json!({}), compile_instructions: None }
     }
 }
 
@@ -45,6 +56,19 @@ pub struct BenchFigures {
     pub pages_exit: u64,
     /// The crash rule the measured call broke, if it did (figures are then suspect).
     pub call_crash: Option<String>,
+    /// Guest fuel (wasm operators) of instantiation + `_start` for the call,
+    /// for discover + tools/list (the upload exchange), and for the
+    /// `--subako-manifest` run (`None` if that run did not exit 0).
+    pub call_fuel: u64,
+    pub list_fuel: u64,
+    pub manifest_fuel: Option<u64>,
+    /// Set when two fuel runs of the same input disagreed (the module reads
+    /// something that varies, e.g. `random_get`): what differed.
+    pub fuel_varies: Option<String>,
+    /// Callgrind's instruction count of one compile, when asked and measured:
+    /// the median of `COMPILE_INSTRUCTION_RUNS` (3) processes, and each of them.
+    pub compile_instructions: Option<u64>,
+    pub compile_instructions_runs: Vec<u64>,
 }
 
 impl BenchFigures {
@@ -56,19 +80,35 @@ impl BenchFigures {
             "call_us_p10": self.call_us_p10, "call_us_p90": self.call_us_p90,
             "list_us_median": self.list_us_median, "pages_start": self.pages_start,
             "pages_exit": self.pages_exit, "call_crash": self.call_crash,
+            "call_fuel": self.call_fuel, "list_fuel": self.list_fuel, "manifest_fuel": self.manifest_fuel,
+            "fuel_varies": self.fuel_varies, "compile_instructions": self.compile_instructions,
+            "compile_instructions_runs": self.compile_instructions_runs,
         })
     }
-    fn numbers(&self) -> [(&'static str, f64); 8] {
-        [
-            ("bytes", self.bytes as f64),
-            ("compile_ms", self.compile_ms),
-            ("call_us_median", self.call_us_median),
-            ("call_us_p10", self.call_us_p10),
-            ("call_us_p90", self.call_us_p90),
-            ("list_us_median", self.list_us_median),
-            ("pages_start", self.pages_start as f64),
-            ("pages_exit", self.pages_exit as f64),
+    /// The figures compared between modules: (key, value, decimals shown).
+    fn numbers(&self) -> Vec<(&'static str, Option<f64>, usize)> {
+        vec![
+            ("bytes", Some(self.bytes as f64), 1),
+            ("compile_ms", Some(self.compile_ms), 1),
+            ("call_us_median", Some(self.call_us_median), 1),
+            ("call_us_p10", Some(self.call_us_p10), 1),
+            ("call_us_p90", Some(self.call_us_p90), 1),
+            ("list_us_median", Some(self.list_us_median), 1),
+            ("pages_start", Some(self.pages_start as f64), 1),
+            ("pages_exit", Some(self.pages_exit as f64), 1),
+            ("call_fuel", Some(self.call_fuel as f64), 0),
+            ("list_fuel", Some(self.list_fuel as f64), 0),
+            ("manifest_fuel", self.manifest_fuel.map(|f| f as f64), 0),
+            ("compile_instructions", self.compile_instructions.map(|n| n as f64), 0),
         ]
+    }
+}
+
+/// b/a, when both exist and a is not zero.
+fn ratio_of(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(x), Some(y)) if x != 0.0 => Some(y / x),
+        _ => None,
     }
 }
 
@@ -81,6 +121,9 @@ pub struct BenchReport {
     /// back, sorted. Machine drift between pairs cancels out of each ratio,
     /// so their spread is the comparison's own.
     pub compile_ratios: Vec<f64>,
+    /// `Some` when compile instructions were asked for: how they were
+    /// counted, or why they were not (no valgrind on the PATH).
+    pub compile_instructions_note: Option<String>,
 }
 
 impl BenchReport {
@@ -94,7 +137,7 @@ impl BenchReport {
                     .numbers()
                     .iter()
                     .zip(b.numbers())
-                    .map(|((k, x), (_, y))| (k.to_string(), if *x == 0.0 { Value::Null } else { json!(y / x) }))
+                    .map(|((k, x, _), (_, y, _))| (k.to_string(), json!(ratio_of(*x, y))))
                     .collect();
                 let r = &self.compile_ratios;
                 let pairs = json!({"count": r.len(), "median": quantile(r, 0.5), "min": r.first(), "max": r.last()});
@@ -121,11 +164,19 @@ impl BenchReport {
         }
         s.push('\n');
         let a = self.a.numbers();
-        for (i, (k, x)) in a.iter().enumerate() {
-            s += &format!("{k:<16} {x:>w$.1}");
-            if let Some(b) = &self.b {
-                let y = b.numbers()[i].1;
-                s += &format!(" {y:>w$.1} {:>8}", if *x == 0.0 { "-".into() } else { format!("{:.2}", y / x) });
+        let b = self.b.as_ref().map(BenchFigures::numbers);
+        let show = |v: Option<f64>, d: usize| v.map_or("-".to_string(), |v| format!("{v:.d$}"));
+        for (i, (k, x, d)) in a.iter().enumerate() {
+            // The instruction row only when asked for; its key shortened to the column.
+            let k = match *k {
+                "compile_instructions" if self.compile_instructions_note.is_none() => continue,
+                "compile_instructions" => "compile_instr",
+                k => k,
+            };
+            s += &format!("{k:<16} {:>w$}", show(*x, *d));
+            if let Some(b) = &b {
+                let y = b[i].1;
+                s += &format!(" {:>w$} {:>8}", show(y, *d), show(ratio_of(*x, y), 2));
             }
             s.push('\n');
         }
@@ -141,6 +192,13 @@ impl BenchReport {
             if let Some(c) = &f.call_crash {
                 s += &format!("warning: the call crashed in {}: {c}\n", col(f));
             }
+            if let Some(v) = &f.fuel_varies {
+                s += &format!("warning: fuel differs between two runs of the same input in {}: {v}\n", col(f));
+            }
+        }
+        s += "fuel: wasm operators of instantiate + _start in a fuel-counting engine (list = discover + tools/list)\n";
+        if let Some(n) = &self.compile_instructions_note {
+            s += &format!("compile_instr: {n}\n");
         }
         s
     }
@@ -153,6 +211,7 @@ struct Subject {
     tool: String,
     call: RunOptions,
     list: RunOptions,
+    manifest: RunOptions,
     compiles: Vec<Duration>,
     calls: Vec<Duration>,
     lists: Vec<Duration>,
@@ -187,6 +246,9 @@ fn prepare(path: &Path, opts: &BenchOptions) -> Result<Subject, Error> {
         }
     };
     let tmp = tempfile::tempdir()?;
+    // As `manifest` runs it: no stdin.
+    let manifest =
+        RunOptions { argv: vec![package.clone(), crate::bundle::MANIFEST_FLAG.into()], ..RunOptions::default() };
     let call = RunOptions {
         argv: vec![package],
         stdin: request_line("call-1", "tools/call", json!({"name": tool, "arguments": opts.args})).into_bytes(),
@@ -201,6 +263,7 @@ fn prepare(path: &Path, opts: &BenchOptions) -> Result<Subject, Error> {
         tool,
         call,
         list,
+        manifest,
         compiles: Vec::new(),
         calls: Vec::new(),
         lists: Vec::new(),
@@ -271,7 +334,35 @@ pub fn bench(a: &Path, b: Option<&Path>, opts: &BenchOptions) -> Result<BenchRep
         _ => Vec::new(),
     };
     compile_ratios.sort_by(f64::total_cmp);
-    let mut figs = subjects.into_iter().map(|mut s| BenchFigures {
+    // The deterministic figures, after every timed run: their own engine,
+    // compiles and stores, so fuel metering never touches the times above.
+    let mut fuels = Vec::new();
+    for s in &subjects {
+        fuels.push(fuel_figures(s)?);
+    }
+    let mut instructions = vec![Vec::new(); subjects.len()];
+    let mut compile_instructions_note = None;
+    if let Some(exe) = &opts.compile_instructions {
+        match valgrind() {
+            None => compile_instructions_note = Some("- (valgrind is not on the PATH)".to_string()),
+            Some(vg) => {
+                let mut spread: f64 = 0.0;
+                for (s, n) in subjects.iter().zip(&mut instructions) {
+                    for _ in 0..COMPILE_INSTRUCTION_RUNS {
+                        n.push(compile_instructions(&vg, exe, &s.path)?);
+                    }
+                    let (lo, hi) = (n.iter().min().unwrap(), n.iter().max().unwrap());
+                    spread = spread.max((hi - lo) as f64 / *lo as f64);
+                }
+                compile_instructions_note = Some(format!(
+                    "{COMPILE_INSTRUCTIONS_HOW}; median of {COMPILE_INSTRUCTION_RUNS} processes, which differ by \
+                     {:.3} % at most",
+                    spread * 100.0
+                ));
+            }
+        }
+    }
+    let mut figs = subjects.into_iter().zip(fuels).zip(instructions).map(|((mut s, fuel), instr)| BenchFigures {
         module: s.path.clone(),
         bytes: s.bytes.len(),
         tool: s.tool.clone(),
@@ -285,9 +376,55 @@ pub fn bench(a: &Path, b: Option<&Path>, opts: &BenchOptions) -> Result<BenchRep
         pages_start: s.pages.0,
         pages_exit: s.pages.1,
         call_crash: s.crash.clone(),
+        call_fuel: fuel.call,
+        list_fuel: fuel.list,
+        manifest_fuel: fuel.manifest,
+        fuel_varies: fuel.varies,
+        compile_instructions: quantile(
+            &{
+                let mut v = instr.clone();
+                v.sort_unstable();
+                v
+            },
+            0.5,
+        ),
+        compile_instructions_runs: instr,
     });
     let a = figs.next().unwrap();
-    Ok(BenchReport { a, b: figs.next(), compile_ratios })
+    Ok(BenchReport { a, b: figs.next(), compile_ratios, compile_instructions_note })
+}
+
+struct Fuel {
+    call: u64,
+    list: u64,
+    manifest: Option<u64>,
+    varies: Option<String>,
+}
+
+/// Fuel of one run of a fuel-counting module (a run that cannot start is an error).
+fn fuel_of(module: &Module, opts: &RunOptions) -> Result<(u64, RunOutput), Error> {
+    let out = run(module, opts)?;
+    Ok((out.fuel.expect("a fuel-counting module reports fuel"), out))
+}
+
+/// The call, the upload exchange and the manifest, each run twice in a
+/// fuel-counting engine (the second run says whether fuel is repeatable).
+fn fuel_figures(s: &Subject) -> Result<Fuel, Error> {
+    let m = Module::from_bytes_with_fuel(&s.bytes)?;
+    let mut varies = Vec::new();
+    let mut twice = |what: &str, o: &RunOptions| -> Result<(u64, RunOutput), Error> {
+        let (f1, out) = fuel_of(&m, o)?;
+        let (f2, _) = fuel_of(&m, o)?;
+        if f1 != f2 {
+            varies.push(format!("{what} {f1} then {f2}"));
+        }
+        Ok((f1, out))
+    };
+    let (call, _) = twice("call", &s.call)?;
+    let (list, _) = twice("list", &s.list)?;
+    let (manifest, out) = twice("manifest", &s.manifest)?;
+    let manifest = (out.exit == Exit::Code(0)).then_some(manifest);
+    Ok(Fuel { call, list, manifest, varies: (!varies.is_empty()).then(|| varies.join(", ")) })
 }
 
 /// Cold compile times of several modules, compiled in turn `compiles`
@@ -308,4 +445,380 @@ pub fn compile_times(paths: &[PathBuf], compiles: usize) -> Result<Vec<[f64; 3]>
         .iter_mut()
         .map(|times| [0.5, 0.1, 0.9].map(|p| pct(times, p).as_secs_f64() * 1e3))
         .collect())
+}
+
+// ---------------------------------------------------------------- compile instructions
+
+/// The symbol callgrind toggles collection on: only what runs inside it
+/// (inclusive, on its thread) is counted.
+const COMPILE_SYMBOL: &str = "subako_tiny_callgrind_compile";
+
+/// Callgrind processes per module: the count moves by a few hundredths of
+/// a percent between processes (hash seeds, addresses), so the median of a few.
+pub const COMPILE_INSTRUCTION_RUNS: usize = 3;
+
+/// How `compile_instr` is counted, for the report.
+const COMPILE_INSTRUCTIONS_HOW: &str = "x86 instructions (callgrind Ir) inside one wasmtime::Module::from_binary \
+(Cranelift, single-threaded: this wasmtime is built without parallel compilation), the second compile of the \
+bytes in a fresh process (the first carries wasmtime's one-time setup and is not counted); under valgrind, \
+Cranelift sees valgrind's CPUID";
+
+/// The compile callgrind counts (`--toggle-collect` on its unmangled name).
+#[inline(never)]
+#[unsafe(no_mangle)]
+pub fn subako_tiny_callgrind_compile(engine: &wasmtime::Engine, bytes: &[u8]) -> wasmtime::Result<wasmtime::Module> {
+    wasmtime::Module::from_binary(engine, bytes)
+}
+
+/// `valgrind` on the PATH, if any.
+fn valgrind() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join("valgrind")).find(|p| p.is_file())
+}
+
+/// The callgrind instruction count of `subako_tiny_callgrind_compile` in
+/// `exe bench --callgrind-compile module` (see [`BenchReport::callgrind_compile_child`]).
+fn compile_instructions(valgrind: &Path, exe: &Path, module: &Path) -> Result<u64, Error> {
+    let dir = tempfile::tempdir()?;
+    let file = dir.path().join("callgrind.out");
+    let out = Command::new(valgrind)
+        .arg("--tool=callgrind")
+        .arg(format!("--callgrind-out-file={}", file.display()))
+        .arg("--collect-atstart=no")
+        .arg(format!("--toggle-collect={COMPILE_SYMBOL}"))
+        .arg(exe)
+        .args(["bench", "--callgrind-compile"])
+        .arg(module)
+        .output()
+        .map_err(|e| err(format!("{}: {e}", valgrind.display())))?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let tail: String = stderr.chars().rev().take(2000).collect::<Vec<_>>().into_iter().rev().collect();
+        return Err(err(format!("callgrind on {} failed ({}):\n{tail}", module.display(), out.status)));
+    }
+    let text = std::fs::read_to_string(&file)?;
+    // `summary:` (older callgrind) or `totals:`: the collected event counts, Ir first.
+    let n = text
+        .lines()
+        .find_map(|l| l.strip_prefix("summary:").or_else(|| l.strip_prefix("totals:")))
+        .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+        .ok_or_else(|| err(format!("callgrind wrote no instruction total for {}", module.display())))?;
+    if n == 0 {
+        return Err(err(format!("callgrind counted no instructions in {COMPILE_SYMBOL}: was it entered?")));
+    }
+    Ok(n)
+}
+
+// ---------------------------------------------------------------- growth
+
+const KIB: usize = 1 << 10;
+const MIB: usize = 1 << 20;
+/// Request-line sizes (bytes, newline excluded) the growth benchmark measures.
+const GROWTH_SIZES: [usize; 4] = [KIB, 128 * KIB, MIB, 16 * MIB];
+/// Payload bytes of the small baseline line of each kind (one `\u00e9`).
+const BASE_PAYLOAD: usize = 6;
+/// The tools/call line of the platform's ABI document (`../shared/seeds/`), verbatim.
+const SEED_CALL: &str = r#"{"jsonrpc":"2.0","id":"call-0192f5c4","method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"subako","version":"0.2.3"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+const SEED_ID: &str = "call-0192f5c4";
+
+/// What grows in the request line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GrowthKind {
+    /// The string argument the tool reads, ASCII (`"name":"xxxx…"`).
+    Ascii,
+    /// The same argument as `\u00e9` escapes: 6 bytes of JSON text per é
+    /// (the few bytes short of a multiple of 6 are ASCII `x`).
+    Escaped,
+    /// An extra argument member the tool never reads (`"name":"Ada","pad":"xxxx…"`).
+    Unused,
+}
+
+impl GrowthKind {
+    const ALL: [GrowthKind; 3] = [GrowthKind::Ascii, GrowthKind::Escaped, GrowthKind::Unused];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GrowthKind::Ascii => "ascii",
+            GrowthKind::Escaped => "escaped",
+            GrowthKind::Unused => "unused",
+        }
+    }
+
+    /// The `arguments` members with `n` payload bytes of JSON text, and the
+    /// value of `member` the tool should then see.
+    fn arguments(self, member: &str, n: usize) -> (String, String) {
+        let key = serde_json::to_string(member).unwrap();
+        match self {
+            GrowthKind::Ascii => (format!("{key}:\"{}\"", "x".repeat(n)), "x".repeat(n)),
+            GrowthKind::Escaped => {
+                let (k, r) = (n / 6, n % 6);
+                (format!("{key}:\"{}{}\"", "\\u00e9".repeat(k), "x".repeat(r)), "é".repeat(k) + &"x".repeat(r))
+            }
+            GrowthKind::Unused => (format!("{key}:\"Ada\",\"pad\":\"{}\"", "x".repeat(n)), "Ada".into()),
+        }
+    }
+}
+
+/// A tools/call line (no newline) of exactly `size` bytes if `size` is
+/// given, else with the baseline payload; and the argument value it carries.
+fn growth_line(tool: &str, member: &str, kind: GrowthKind, size: Option<usize>) -> Result<(String, String), Error> {
+    let tool = serde_json::to_string(tool).unwrap();
+    let meta = crate::rpc::meta().to_string();
+    let line = |n: usize| {
+        let (args, value) = kind.arguments(member, n);
+        let l = format!(
+            r#"{{"jsonrpc":"2.0","id":"call-1","method":"tools/call","params":{{"name":{tool},"arguments":{{{args}}},"_meta":{meta}}}}}"#
+        );
+        (l, value)
+    };
+    let Some(size) = size else { return Ok(line(BASE_PAYLOAD)) };
+    let overhead = line(0).0.len();
+    let n = size.checked_sub(overhead).ok_or_else(|| err(format!("a {size}-byte line is shorter than its frame")))?;
+    let (l, v) = line(n);
+    debug_assert_eq!(l.len(), size);
+    Ok((l, v))
+}
+
+/// One measured tools/call line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GrowthProbe {
+    /// `None` for the seed's line.
+    pub kind: Option<GrowthKind>,
+    /// Request-line bytes, newline excluded.
+    pub line_bytes: usize,
+    pub fuel: u64,
+    /// `None`: answered `Hello, <name>!`; otherwise what went wrong (a crash,
+    /// a refusal such as a line limit, isError, or another message).
+    pub problem: Option<String>,
+    /// (fuel − the kind's baseline fuel) / (line bytes − baseline bytes); rows only.
+    pub fuel_per_byte: Option<f64>,
+}
+
+impl GrowthProbe {
+    fn to_json(&self) -> Value {
+        json!({
+            "kind": self.kind.map(GrowthKind::name), "line_bytes": self.line_bytes, "fuel": self.fuel,
+            "ok": self.problem.is_none(), "problem": self.problem, "fuel_per_byte": self.fuel_per_byte,
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GrowthFigures {
+    pub module: PathBuf,
+    pub tool: String,
+    pub member: String,
+    /// The seed's ~300-byte tools/call line.
+    pub seed: GrowthProbe,
+    /// Each kind's small line (payload of 6 bytes), in [`GrowthKind`] order.
+    pub baselines: Vec<GrowthProbe>,
+    /// Each size in turn, each kind at that size.
+    pub rows: Vec<GrowthProbe>,
+}
+
+impl GrowthFigures {
+    fn row(&self, size: usize, kind: GrowthKind) -> Option<&GrowthProbe> {
+        self.rows.iter().find(|r| r.line_bytes == size && r.kind == Some(kind))
+    }
+    fn per_byte(&self, size: usize, kind: GrowthKind) -> Option<f64> {
+        self.row(size, kind)?.fuel_per_byte
+    }
+    /// Fuel per byte at the largest size over at 128 KiB.
+    fn linearity(&self, kind: GrowthKind) -> Option<f64> {
+        ratio_of(self.per_byte(128 * KIB, kind), self.per_byte(16 * MIB, kind))
+    }
+    fn to_json(&self) -> Value {
+        let lin: serde_json::Map<String, Value> =
+            GrowthKind::ALL.iter().map(|k| (k.name().to_string(), json!(self.linearity(*k)))).collect();
+        json!({
+            "module": self.module.display().to_string(), "tool": self.tool, "member": self.member,
+            "seed": self.seed.to_json(),
+            "baselines": self.baselines.iter().map(GrowthProbe::to_json).collect::<Vec<_>>(),
+            "rows": self.rows.iter().map(GrowthProbe::to_json).collect::<Vec<_>>(),
+            "linearity_16mib_over_128kib": lin,
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GrowthReport {
+    pub a: GrowthFigures,
+    pub b: Option<GrowthFigures>,
+}
+
+fn size_label(n: usize) -> String {
+    if n >= MIB && n.is_multiple_of(MIB) {
+        format!("{} MiB", n / MIB)
+    } else if n >= KIB && n.is_multiple_of(KIB) {
+        format!("{} KiB", n / KIB)
+    } else {
+        format!("{n} B")
+    }
+}
+
+impl GrowthReport {
+    /// `{"a": figures, "b": figures|null}`, figures as documented in the CLI's help.
+    pub fn to_json(&self) -> Value {
+        json!({"a": self.a.to_json(), "b": self.b.as_ref().map(GrowthFigures::to_json)})
+    }
+
+    pub fn to_text(&self) -> String {
+        let same_name = self.b.as_ref().is_some_and(|b| b.module.file_name() == self.a.module.file_name());
+        let col = |f: &GrowthFigures| match f.module.file_name() {
+            Some(n) if !same_name => n.to_string_lossy().into_owned(),
+            _ => f.module.display().to_string(),
+        };
+        let w = std::iter::once(&self.a).chain(self.b.as_ref()).map(|f| col(f).chars().count()).max().unwrap_or(0);
+        let w = w.max(14);
+        let num = |v: Option<f64>, d: usize| v.map_or("-".to_string(), |v| format!("{v:.d$}"));
+        let mut s = format!(
+            "fuel per request-line byte, tools/call {} with {:?} growing: (fuel(L) - fuel(base)) / (L - base bytes)\n",
+            self.a.tool, self.a.member
+        );
+        s += &format!("{:<8} {:<8} {:>w$}", "size", "kind", col(&self.a));
+        if let Some(b) = &self.b {
+            s += &format!(" {:>w$} {:>8}", col(b), "b/a");
+        }
+        s.push('\n');
+        for size in GROWTH_SIZES {
+            for kind in GrowthKind::ALL {
+                let x = self.a.per_byte(size, kind);
+                s += &format!("{:<8} {:<8} {:>w$}", size_label(size), kind.name(), num(x, 3));
+                if let Some(b) = &self.b {
+                    let y = b.per_byte(size, kind);
+                    s += &format!(" {:>w$} {:>8}", num(y, 3), num(ratio_of(x, y), 2));
+                }
+                s.push('\n');
+            }
+        }
+        s += "linearity: fuel/byte at 16 MiB over fuel/byte at 128 KiB\n";
+        for kind in GrowthKind::ALL {
+            s += &format!("{:<17} {:>w$}", kind.name(), num(self.a.linearity(kind), 3));
+            if let Some(b) = &self.b {
+                s += &format!(" {:>w$}", num(b.linearity(kind), 3));
+            }
+            s.push('\n');
+        }
+        s += "fuel of whole lines:\n";
+        let probes = |f: &GrowthFigures| -> Vec<(String, GrowthProbe)> {
+            let mut v = vec![(format!("seed call ({} B)", f.seed.line_bytes), f.seed.clone())];
+            for p in &f.baselines {
+                v.push((format!("base {} ({} B)", p.kind.map_or("", GrowthKind::name), p.line_bytes), p.clone()));
+            }
+            v
+        };
+        let pa = probes(&self.a);
+        let pb = self.b.as_ref().map(probes);
+        for (i, (label, p)) in pa.iter().enumerate() {
+            s += &format!("{label:<22} {:>w$}", p.fuel);
+            if let Some(pb) = &pb {
+                let q = &pb[i].1;
+                s += &format!(" {:>w$} {:>8}", q.fuel, num(ratio_of(Some(p.fuel as f64), Some(q.fuel as f64)), 2));
+            }
+            s.push('\n');
+        }
+        for f in std::iter::once(&self.a).chain(self.b.as_ref()) {
+            for p in std::iter::once(&f.seed).chain(&f.baselines).chain(&f.rows) {
+                if let Some(why) = &p.problem {
+                    let what = p.kind.map_or("seed", GrowthKind::name);
+                    s += &format!("{}: {} {what} line: {why}\n", col(f), size_label(p.line_bytes));
+                }
+            }
+        }
+        s
+    }
+}
+
+/// Runs one tools/call line in a fresh fuel-counting instance and judges the answer.
+fn probe(
+    m: &Module,
+    package: &str,
+    tmp: &Path,
+    kind: Option<GrowthKind>,
+    line: &str,
+    id: &str,
+    want: &str,
+) -> Result<GrowthProbe, Error> {
+    let mut stdin = Vec::with_capacity(line.len() + 1);
+    stdin.extend_from_slice(line.as_bytes());
+    stdin.push(b'\n');
+    let opts = RunOptions {
+        argv: vec![package.to_string()],
+        stdin,
+        preopens: vec![("/volume/tmp".into(), tmp.to_path_buf(), false)],
+        // Fuel, not time, is the figure: a metered 16 MiB call gets room.
+        time_limit: Duration::from_secs(300),
+        exit_grace: Some(Duration::from_secs(1)),
+        ..RunOptions::default()
+    };
+    let (fuel, out) = fuel_of(m, &opts)?;
+    let problem = match judge(&[json!(id)], &out) {
+        Err(c) => Some(format!("crashed: {c}")),
+        Ok(answers) => {
+            let r = &answers[0].1;
+            if r.get("isError") == Some(&Value::Bool(true)) {
+                let text = r.pointer("/content/0/text").and_then(Value::as_str).unwrap_or("");
+                Some(format!("isError: {}", text.chars().take(200).collect::<String>()))
+            } else {
+                let msg = r.pointer("/structuredContent/message").and_then(Value::as_str);
+                let want = format!("Hello, {want}!");
+                (msg != Some(want.as_str())).then(|| "answered, but not with message \"Hello, <name>!\"".to_string())
+            }
+        }
+    };
+    Ok(GrowthProbe { kind, line_bytes: line.len(), fuel, problem, fuel_per_byte: None })
+}
+
+fn growth_one(path: &Path, tool: &str, member: &str) -> Result<GrowthFigures, Error> {
+    let bytes = std::fs::read(path).map_err(|e| err(format!("{}: {e}", path.display())))?;
+    let m = Module::from_bytes_with_fuel(&bytes)?;
+    let package = crate::bundle::manifest(&m).map(|x| x.name).unwrap_or_else(|_| "module".into());
+    let tmp = tempfile::tempdir()?;
+    let seed = probe(&m, &package, tmp.path(), None, SEED_CALL, SEED_ID, "Ada")?;
+    let mut baselines = Vec::new();
+    for kind in GrowthKind::ALL {
+        let (line, value) = growth_line(tool, member, kind, None)?;
+        baselines.push(probe(&m, &package, tmp.path(), Some(kind), &line, "call-1", &value)?);
+    }
+    let mut rows = Vec::new();
+    for size in GROWTH_SIZES {
+        for (kind, base) in GrowthKind::ALL.into_iter().zip(&baselines) {
+            let (line, value) = growth_line(tool, member, kind, Some(size))?;
+            let mut p = probe(&m, &package, tmp.path(), Some(kind), &line, "call-1", &value)?;
+            drop(line);
+            if p.problem.is_none() && base.problem.is_none() {
+                p.fuel_per_byte =
+                    Some((p.fuel as f64 - base.fuel as f64) / (p.line_bytes as f64 - base.line_bytes as f64));
+            }
+            rows.push(p);
+        }
+    }
+    Ok(GrowthFigures { module: path.to_path_buf(), tool: tool.into(), member: member.into(), seed, baselines, rows })
+}
+
+impl BenchReport {
+    /// The growth benchmark (`subako-tiny bench --growth`): fuel of one
+    /// tools/call of `tool` (default `greet`) in a fresh fuel-counting
+    /// instance, per request-line byte, as its string argument `name` grows
+    /// in ASCII or in `\u00e9` escapes, or as an unused `pad` argument does,
+    /// at lines of 1 KiB, 128 KiB, 1 MiB and 16 MiB; plus the seed's
+    /// tools/call line. `b` is measured the same way.
+    pub fn growth(a: &Path, b: Option<&Path>, tool: Option<&str>) -> Result<GrowthReport, Error> {
+        let tool = tool.unwrap_or("greet");
+        let a = growth_one(a, tool, "name")?;
+        let b = b.map(|b| growth_one(b, tool, "name")).transpose()?;
+        Ok(GrowthReport { a, b })
+    }
+
+    /// What `subako-tiny bench --callgrind-compile MODULE` does, for callgrind
+    /// to count: an engine configured as the runner's (no fuel), one compile
+    /// not counted (wasmtime's one-time setup), then the counted one through
+    /// `subako_tiny_callgrind_compile`.
+    pub fn callgrind_compile_child(module: &Path) -> Result<(), Error> {
+        let bytes = std::fs::read(module).map_err(|e| err(format!("{}: {e}", module.display())))?;
+        let engine = wasmtime::Engine::new(&crate::exec::engine_config(false))?;
+        drop(wasmtime::Module::from_binary(&engine, &bytes)?);
+        drop(subako_tiny_callgrind_compile(&engine, &bytes)?);
+        Ok(())
+    }
 }

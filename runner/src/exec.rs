@@ -22,7 +22,8 @@ const STDERR_CAP: usize = 16 << 20;
 /// WASI preview 1 `errno::dquot`.
 pub(crate) const ERRNO_DQUOT: i32 = 19;
 
-/// One engine for the whole process, so a single ticker thread can drive the
+/// One engine for the whole process (plus, for `bench`'s fuel figures, a
+/// fuel-counting one), so a single ticker thread per engine can drive the
 /// epoch; each store checks its own deadline in the epoch callback, so runs on
 /// other threads never cut each other short.
 pub(crate) struct Host {
@@ -36,46 +37,60 @@ pub(crate) struct Host {
 
 pub(crate) fn host() -> &'static Host {
     static HOST: OnceLock<Host> = OnceLock::new();
-    HOST.get_or_init(|| {
-        let mut config = Config::new();
-        config.epoch_interruption(true);
-        let engine = Engine::new(&config).expect("wasmtime engine");
-        let ticker = engine.clone();
-        std::thread::Builder::new()
-            .name("subako-epoch".into())
-            .spawn(move || {
-                loop {
-                    std::thread::sleep(TICK);
-                    ticker.increment_epoch();
-                }
-            })
-            .expect("epoch thread");
-        let mut wasi = Linker::new(&engine);
-        wasmtime_wasi::p1::add_to_linker_sync(&mut wasi, |s: &mut State| &mut s.wasi).expect("link WASI preview 1");
-        let wasi = Arc::new(wasi);
-        let mut linker = (*wasi).clone();
-        linker.allow_shadowing(true);
-        linker
-            .func_wrap(
-                "wasi_snapshot_preview1",
-                "fd_write",
-                |mut c: Caller<'_, State>, fd: i32, iovs: i32, n: i32, out: i32| {
-                    budgeted(&mut c, fd, iovs, n, out, None)
-                },
-            )
-            .expect("fd_write");
-        linker
-            .func_wrap(
-                "wasi_snapshot_preview1",
-                "fd_pwrite",
-                |mut c: Caller<'_, State>, fd: i32, iovs: i32, n: i32, off: i64, out: i32| {
-                    budgeted(&mut c, fd, iovs, n, out, Some(off))
-                },
-            )
-            .expect("fd_pwrite");
-        crate::http::add_to_linker(&mut linker).expect("subako_http");
-        Host { engine, linker, wasi }
-    })
+    HOST.get_or_init(|| new_host(false))
+}
+
+/// A second host whose engine also counts fuel (wasm operators run), for
+/// `bench`'s deterministic figures. Its own engine: fuel metering changes the
+/// generated code, so modules compiled for it never run in timed figures.
+pub(crate) fn fuel_host() -> &'static Host {
+    static HOST: OnceLock<Host> = OnceLock::new();
+    HOST.get_or_init(|| new_host(true))
+}
+
+/// The engine configuration every host uses (`fuel`: also `consume_fuel`).
+pub(crate) fn engine_config(fuel: bool) -> Config {
+    let mut config = Config::new();
+    config.epoch_interruption(true);
+    config.consume_fuel(fuel);
+    config
+}
+
+fn new_host(fuel: bool) -> Host {
+    let engine = Engine::new(&engine_config(fuel)).expect("wasmtime engine");
+    let ticker = engine.clone();
+    std::thread::Builder::new()
+        .name("subako-epoch".into())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(TICK);
+                ticker.increment_epoch();
+            }
+        })
+        .expect("epoch thread");
+    let mut wasi = Linker::new(&engine);
+    wasmtime_wasi::p1::add_to_linker_sync(&mut wasi, |s: &mut State| &mut s.wasi).expect("link WASI preview 1");
+    let wasi = Arc::new(wasi);
+    let mut linker = (*wasi).clone();
+    linker.allow_shadowing(true);
+    linker
+        .func_wrap(
+            "wasi_snapshot_preview1",
+            "fd_write",
+            |mut c: Caller<'_, State>, fd: i32, iovs: i32, n: i32, out: i32| budgeted(&mut c, fd, iovs, n, out, None),
+        )
+        .expect("fd_write");
+    linker
+        .func_wrap(
+            "wasi_snapshot_preview1",
+            "fd_pwrite",
+            |mut c: Caller<'_, State>, fd: i32, iovs: i32, n: i32, off: i64, out: i32| {
+                budgeted(&mut c, fd, iovs, n, out, Some(off))
+            },
+        )
+        .expect("fd_pwrite");
+    crate::http::add_to_linker(&mut linker).expect("subako_http");
+    Host { engine, linker, wasi }
 }
 
 /// Store data for one run.
@@ -231,11 +246,17 @@ pub struct Module {
     pub module: wasmtime::Module,
     /// Linked once; `Err` holds why linking failed (e.g. an import nobody provides).
     pre: Result<InstancePre<State>, String>,
+    /// Compiled for the fuel-counting engine: each run reports the fuel it used.
+    fuel: bool,
 }
 
 impl std::fmt::Debug for Module {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Module").field("name", &self.module.name()).field("linked", &self.pre.is_ok()).finish()
+        f.debug_struct("Module")
+            .field("name", &self.module.name())
+            .field("linked", &self.pre.is_ok())
+            .field("fuel", &self.fuel)
+            .finish()
     }
 }
 
@@ -256,9 +277,24 @@ impl Module {
         Ok(Module::from_compiled(module))
     }
 
+    /// Like [`Module::from_bytes`], compiled for an engine that counts fuel
+    /// (`Config::consume_fuel`): every run starts with `u64::MAX / 2` fuel and
+    /// reports what it used in [`RunOutput::fuel`]. Fuel counts the wasm
+    /// operators run, so it is the same from run to run; the metering makes
+    /// the code slower, so such a module is not for timing.
+    pub fn from_bytes_with_fuel(bytes: &[u8]) -> Result<Module, Error> {
+        if wasmparser::Parser::is_component(bytes) {
+            return Err(err("this is a WebAssembly component; Subako runs core modules (WASI preview 1 commands)"));
+        }
+        let h = fuel_host();
+        let module = wasmtime::Module::new(&h.engine, bytes).map_err(|e| err(format!("invalid module: {e:#}")))?;
+        let pre = h.linker.instantiate_pre(&module).map_err(|e| format!("{e:#}"));
+        Ok(Module { engine: h.engine.clone(), module, pre, fuel: true })
+    }
+
     pub(crate) fn from_compiled(module: wasmtime::Module) -> Module {
         let pre = host().linker.instantiate_pre(&module).map_err(|e| format!("{e:#}"));
-        Module { engine: module.engine().clone(), module, pre }
+        Module { engine: module.engine().clone(), module, pre, fuel: false }
     }
 }
 
@@ -317,6 +353,9 @@ pub struct RunOutput {
     pub pages_at_exit: u64,
     /// Instantiate + `_start` wall time (what a call costs beyond compilation).
     pub elapsed: Duration,
+    /// Fuel used by instantiation + `_start`, for a module made by
+    /// [`Module::from_bytes_with_fuel`]; `None` otherwise.
+    pub fuel: Option<u64>,
 }
 
 /// Runs `_start` once in a fresh instance with captured stdio.
@@ -390,6 +429,11 @@ fn run_inner(module: &Module, opts: &RunOptions, inherit: bool) -> Result<RunOut
         }
         Ok(UpdateDeadline::Continue(1))
     });
+    // Set outside the timed span; counted only for a fuel-counting module.
+    const FUEL: u64 = u64::MAX / 2;
+    if module.fuel {
+        store.set_fuel(FUEL)?;
+    }
     let started = Instant::now();
     store.data_mut().deadline = started + opts.time_limit;
     let mut pages_at_start = 0;
@@ -410,6 +454,7 @@ fn run_inner(module: &Module, opts: &RunOptions, inherit: bool) -> Result<RunOut
         }
         Err(e) => (classify(&store, Some(e)), pages_at_start),
     };
+    let fuel = if module.fuel { Some(FUEL - store.get_fuel()?) } else { None };
     // A module that answered and then trapped on the deadline callback because of
     // the watch is `Lingered`, whatever the trap says.
     Ok(RunOutput {
@@ -419,6 +464,7 @@ fn run_inner(module: &Module, opts: &RunOptions, inherit: bool) -> Result<RunOut
         pages_at_start,
         pages_at_exit,
         elapsed,
+        fuel,
     })
 }
 

@@ -15,7 +15,9 @@ mod http;
 mod rpc;
 mod size;
 
-pub use bench::{BenchFigures, BenchOptions, BenchReport, bench, compile_times};
+pub use bench::{
+    BenchFigures, BenchOptions, BenchReport, GrowthFigures, GrowthKind, GrowthProbe, GrowthReport, bench, compile_times,
+};
 pub use bundle::{BundleReport, Manifest, bundle, manifest};
 pub use call::{CallOptions, CallOutcome, IntoArgs, LinkedFile, call};
 pub use check::{CheckReport, Tool, check};

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use subako_tiny_runner::{
-    BenchOptions, CallOptions, Exit, HttpConfig, Module, RunOptions, bench, bundle, call, check, compile_times,
-    manifest, serve,
+    BenchOptions, BenchReport, CallOptions, Exit, HttpConfig, Module, RunOptions, bench, bundle, call, check,
+    compile_times, manifest, serve,
 };
 
 mod scaffold;
@@ -27,8 +27,46 @@ USAGE:
   subako-tiny bundle --module MODULE.wasm [--assets DIR] --out DIR
       Writes DIR/{subako-package.json,module.wasm,assets/} and DIR.tar.gz.
   subako-tiny bench MODULE.wasm [--vs OTHER.wasm] [--calls N] [--compiles N]
-                    [--tool T] [--args JSON] [--json]
-      Compile time, per-call time (median, p10, p90), discover+tools/list time, pages.
+                    [--tool T] [--args JSON] [--compile-instructions] [--json]
+      Compile time, per-call time (median, p10, p90), discover+tools/list time, pages;
+      and beside them guest fuel, which is the same run to run: wasm operators run by
+      instantiate + _start in a separate fuel-counting engine (Config::consume_fuel,
+      Store::set_fuel(u64::MAX/2), fuel = before - get_fuel() after), each in a fresh
+      store after all timed runs, so the times are not metered. Fuel is for the call,
+      for discover + tools/list (the upload exchange, as check sends it) and for the
+      --subako-manifest run; each is run twice and a difference is warned about.
+      --compile-instructions: also the x86 instructions (callgrind's Ir) of compiling
+      the module: `valgrind --tool=callgrind --collect-atstart=no
+      --toggle-collect=subako_tiny_callgrind_compile` runs this binary's hidden
+      `bench --callgrind-compile MODULE`, which makes an engine configured as the
+      runner's, compiles the module once uncounted (wasmtime's one-time setup), then
+      once more inside that function: only wasmtime::Module::from_binary (Cranelift,
+      one thread: this wasmtime is built without parallel compilation) is counted.
+      Under valgrind Cranelift sees valgrind's CPUID, not the machine's. The count
+      moves by a few hundredths of a percent between processes (hash seeds), so it
+      is the median of 3 processes; the note under the table says their spread.
+      Prints `-` when valgrind is not on the PATH.
+      --json keys (with --vs: {\"a\":…,\"b\":…,\"ratio\":{key: b/a},\"compile_ratio_pairs\":…}):
+        module, bytes, tool, compile_ms, compile_ms_p10, compile_ms_p90,
+        call_us_median, call_us_p10, call_us_p90, list_us_median, pages_start,
+        pages_exit, call_crash (null or the rule broken), call_fuel, list_fuel,
+        manifest_fuel (null if that run did not exit 0), fuel_varies (null or what
+        differed between two runs), compile_instructions (null unless counted),
+        compile_instructions_runs (each process's count).
+  subako-tiny bench --growth MODULE.wasm [--vs OTHER.wasm] [--tool T] [--json]
+      Fuel per request-line byte for a hello-like tool (T, default greet, with a
+      string argument `name`): one tools/call per line in a fresh fuel-counting
+      instance (the worker's 256 MiB memory cap; 300 s time limit) as the line grows
+      by (ascii) `name` in ASCII, (escaped) `name` as \\u00e9 escapes (6 JSON bytes
+      per é), (unused) an argument member `pad` the tool does not read (its schema
+      does not forbid extra members). Lines of 1 KiB, 128 KiB, 1 MiB, 16 MiB (exact
+      bytes, newline excluded); per byte = (fuel(L) - fuel(base)) / (L - base bytes),
+      base = the same kind with a 6-byte payload. Also: fuel/byte at 16 MiB over at
+      128 KiB, and the fuel of the seed's tools/call line. A line answered with
+      anything but \"Hello, <name>!\" is reported and gets no per-byte figure.
+      --json: {\"a\": F, \"b\": F|null}, F = {module, tool, member, seed, baselines,
+        rows, linearity_16mib_over_128kib: {ascii, escaped, unused}}; seed, each
+        baseline and row = {kind, line_bytes, fuel, ok, problem, fuel_per_byte}.
   subako-tiny manifest MODULE.wasm
       Prints the module's --subako-manifest, checked.
   subako-tiny new DIR [--name NAME]
@@ -61,7 +99,7 @@ struct Args {
     opts: Vec<(String, Option<String>)>,
 }
 
-const FLAGS: [&str; 4] = ["--json", "--allow-loopback", "--help", "--explain"];
+const FLAGS: [&str; 5] = ["--json", "--allow-loopback", "--help", "--explain", "--compile-instructions"];
 
 fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut a = Args { pos: Vec::new(), opts: Vec::new() };
@@ -287,7 +325,36 @@ fn real_main() -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         "bench" => {
-            a.only(&["--vs", "--calls", "--compiles", "--tool", "--args", "--json"])?;
+            a.only(&[
+                "--vs",
+                "--calls",
+                "--compiles",
+                "--tool",
+                "--args",
+                "--json",
+                "--compile-instructions",
+                "--growth",
+                "--callgrind-compile",
+            ])?;
+            // Hidden: the process `--compile-instructions` runs under callgrind.
+            if let Some(m) = a.get("--callgrind-compile") {
+                BenchReport::callgrind_compile_child(std::path::Path::new(m)).map_err(|e| e.to_string())?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            if let Some(p) = a.get("--growth") {
+                let r = BenchReport::growth(
+                    std::path::Path::new(p),
+                    a.get("--vs").map(std::path::Path::new),
+                    a.get("--tool"),
+                )
+                .map_err(|e| e.to_string())?;
+                if a.has("--json") {
+                    println!("{}", r.to_json());
+                } else {
+                    print!("{}", r.to_text());
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
             let p = a.pos.get(1).ok_or("missing MODULE.wasm")?;
             let mut o = BenchOptions { tool: a.get("--tool").map(str::to_string), ..BenchOptions::default() };
             if let Some(n) = a.num("--calls")? {
@@ -298,6 +365,9 @@ fn real_main() -> Result<ExitCode, String> {
             }
             if let Some(j) = a.get("--args") {
                 o.args = serde_json::from_str(j).map_err(|e| format!("--args: {e}"))?;
+            }
+            if a.has("--compile-instructions") {
+                o.compile_instructions = Some(std::env::current_exe().map_err(|e| format!("this executable: {e}"))?);
             }
             let r = bench(std::path::Path::new(p), a.get("--vs").map(std::path::Path::new), &o)
                 .map_err(|e| e.to_string())?;
