@@ -25,6 +25,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::json::write::put;
 use crate::reply::ToolError;
 use crate::sys::fs_sys::{self, Dir, Handle};
 
@@ -59,9 +60,21 @@ pub struct FsError {
     reason: Reason,
 }
 
+/// `parts` joined into one string, through the crate's one way of growing
+/// a buffer (`String`'s own pushes link alloc's growth routines).
+fn joined(parts: &[&[u8]]) -> String {
+    let mut out = Vec::new();
+    for part in parts {
+        put(&mut out, part);
+    }
+    // SAFETY: every caller joins `str`s, ASCII and whole path components
+    // (a `str` cut at `/`, which is ASCII).
+    unsafe { crate::sys::validated_string(out) }
+}
+
 impl FsError {
     fn new(op: &'static str, path: &str, reason: Reason) -> FsError {
-        FsError { op, path: String::from(path), reason }
+        FsError { op, path: joined(&[path.as_bytes()]), reason }
     }
 
     /// The operation: `read`, `write`, `open`, `list`, …
@@ -100,26 +113,17 @@ impl FsError {
     /// file or directory`.
     pub fn message(&self) -> String {
         let mut digits = [0u8; 20];
-        let mut out = String::new();
-        out.push_str(self.op);
-        out.push(' ');
-        out.push_str(&self.path);
-        out.push_str(": ");
-        match self.reason {
+        let (lead, what): (&[u8], &[u8]) = match self.reason {
             Reason::Errno(e) => match errno_words(e) {
-                Some(words) => out.push_str(words),
-                None => {
-                    out.push_str("errno ");
-                    let n = crate::json::num::usize_digits(usize::from(e), &mut digits);
-                    out.push_str(core::str::from_utf8(n).unwrap_or("?"));
-                }
+                Some(words) => (b"", words.as_bytes()),
+                None => (b"errno ", crate::json::num::usize_digits(usize::from(e), &mut digits)),
             },
-            Reason::NotMounted => out.push_str(not_mounted_words(&self.path)),
-            Reason::Relative => out.push_str("not an absolute path (there is no working directory)"),
-            Reason::LeavesMount => out.push_str("`..` climbs out of the mounted directory"),
-            Reason::NotUtf8 => out.push_str("not UTF-8 text"),
-        }
-        out
+            Reason::NotMounted => (b"", not_mounted_words(&self.path).as_bytes()),
+            Reason::Relative => (b"", b"not an absolute path (there is no working directory)"),
+            Reason::LeavesMount => (b"", b"`..` climbs out of the mounted directory"),
+            Reason::NotUtf8 => (b"", b"not UTF-8 text"),
+        };
+        joined(&[self.op.as_bytes(), b" ", self.path.as_bytes(), b": ", lead, what])
     }
 }
 
@@ -149,8 +153,8 @@ fn errno_words(e: u16) -> Option<&'static str> {
 
 /// True when `path` is `dir` or beneath it.
 fn is_under(path: &str, dir: &str) -> bool {
-    match path.strip_prefix(dir) {
-        Some(rest) => rest.is_empty() || rest.starts_with('/'),
+    match path.as_bytes().strip_prefix(dir.as_bytes()) {
+        Some(rest) => matches!(rest.first(), None | Some(b'/')),
         None => false,
     }
 }
@@ -167,16 +171,38 @@ fn not_mounted_words(path: &str) -> &'static str {
     }
 }
 
-/// The components of an absolute path, without empty ones and `.`.
-fn parts(path: &str) -> impl Iterator<Item = &str> {
-    path.split('/').filter(|c| !c.is_empty() && *c != ".")
+/// The components of an absolute path, without empty ones and `.`: byte
+/// slices of a `str` cut at `/`, so each is UTF-8.
+#[derive(Clone)]
+struct Parts<'a>(&'a [u8]);
+
+impl<'a> Iterator for Parts<'a> {
+    type Item = &'a [u8];
+
+    fn next(&mut self) -> Option<&'a [u8]> {
+        loop {
+            if self.0.is_empty() {
+                return None;
+            }
+            let end = self.0.iter().position(|&b| b == b'/').unwrap_or(self.0.len());
+            let (part, rest) = self.0.split_at_checked(end).unwrap_or((self.0, &[]));
+            self.0 = rest.get(1..).unwrap_or(&[]);
+            if !part.is_empty() && part != b"." {
+                return Some(part);
+            }
+        }
+    }
+}
+
+fn parts(path: &str) -> Parts<'_> {
+    Parts(path.as_bytes())
 }
 
 /// The preopened directory holding `path` (longest prefix wins) and the
 /// path relative to it, with `.` and `..` resolved ("" for the directory
 /// itself).
 fn resolve(path: &str) -> Result<(Dir, String), Reason> {
-    if !path.starts_with('/') {
+    if path.as_bytes().first() != Some(&b'/') {
         return Err(Reason::Relative);
     }
     fs_sys::with_preopens(|preopens| {
@@ -193,28 +219,29 @@ fn resolve(path: &str) -> Result<(Dir, String), Reason> {
             }
         }
         let Some((depth, dir)) = best else {
-            return Err(if parts(path).any(|c| c == "..") { Reason::LeavesMount } else { Reason::NotMounted });
+            return Err(if parts(path).any(|c| c == b"..") { Reason::LeavesMount } else { Reason::NotMounted });
         };
-        let mut relative = String::new();
+        let mut relative = Vec::new();
         for c in parts(path).skip(depth) {
-            if c == ".." {
+            if c == b".." {
                 // Back to the previous `/`; at the top there is none to go to.
-                let cut = relative.rfind('/').unwrap_or(0);
                 if relative.is_empty() {
                     return Err(Reason::LeavesMount);
                 }
-                relative.truncate(cut);
+                relative.truncate(relative.iter().rposition(|&b| b == b'/').unwrap_or(0));
             } else {
                 if !relative.is_empty() {
-                    relative.push('/');
+                    put(&mut relative, b"/");
                 }
-                relative.push_str(c);
+                put(&mut relative, c);
             }
         }
         // A u32 on wasm32, a PathBuf on the host.
         #[allow(clippy::clone_on_copy)]
         let dir = dir.clone();
-        Ok((dir, relative))
+        // SAFETY: whole components of `path` (a `str` cut at the ASCII `/`)
+        // joined with `/`.
+        Ok((dir, unsafe { crate::sys::validated_string(relative) }))
     })
 }
 
@@ -233,7 +260,7 @@ impl File {
     fn open_as(op: &'static str, path: &str, mode: OpenMode) -> Result<File, FsError> {
         let (dir, relative) = resolve_for(op, path)?;
         match fs_sys::open(&dir, &relative, mode) {
-            Ok(handle) => Ok(File { handle, path: String::from(path) }),
+            Ok(handle) => Ok(File { handle, path: joined(&[path.as_bytes()]) }),
             Err(e) => Err(FsError::new(op, path, Reason::Errno(e))),
         }
     }
@@ -431,9 +458,11 @@ pub fn create_dir_all(path: &str) -> Result<(), FsError> {
     if relative.is_empty() {
         return Ok(());
     }
-    let ends = relative.match_indices('/').map(|(slash, _)| slash);
-    for end in ends.chain(core::iter::once(relative.len())) {
-        let partial = &relative[..end];
+    // Each directory from the top: the path up to each `/`, then the whole.
+    let bytes = relative.as_bytes();
+    let ends = bytes.iter().enumerate().filter(|&(_, &b)| b == b'/').map(|(slash, _)| slash);
+    for end in ends.chain(core::iter::once(bytes.len())) {
+        let Some(partial) = relative.get(..end) else { continue };
         match fs_sys::create_dir(&dir, partial) {
             Ok(()) => {}
             Err(errno::EXIST) if fs_sys::stat(&dir, partial).is_ok_and(|s| s.is_dir) => {}
