@@ -6,7 +6,7 @@
 //!
 //! The chart is drawn one row of pixels at a time straight into the PNG
 //! encoder, which streams into the file: memory holds a row, never the
-//! image.
+//! image. A run of like rows is drawn once and handed over as copies.
 #![cfg_attr(target_arch = "wasm32", no_std, no_main)]
 
 extern crate alloc;
@@ -207,6 +207,31 @@ impl Chart {
         Chart { width, height, left, right, top, bottom, zero, bars, labels }
     }
 
+    /// The first row after `y` that can differ from the one above it, or
+    /// `height`: where `draw_row`'s tests below change their answer.
+    fn next_change(&self, y: i64) -> i64 {
+        let mut next = self.height;
+        let mut see = |r: i64| {
+            if r > y && r < next {
+                next = r;
+            }
+        };
+        for r in [self.top, self.top + 1, self.bottom, self.bottom + 1, self.zero, self.zero + 1] {
+            see(r);
+        }
+        for bar in &self.bars {
+            see(bar.top);
+            see(bar.bottom);
+        }
+        // Any row of a label, and the one after it.
+        for label in &self.labels {
+            if label.y + label.height() > y {
+                see(label.y.max(y + 1));
+            }
+        }
+        next
+    }
+
     /// Row `y` of the picture, as palette indexes.
     fn draw_row(&self, row: &mut [u8], y: i64) {
         row.fill(BACKGROUND);
@@ -290,9 +315,14 @@ fn new_plot_file(stem: &str) -> Result<(fs::File, String), ToolError> {
 fn write_png(chart: &Chart, file: fs::File) -> Result<u64, ToolError> {
     let mut png = Writer::new(file, chart.width as u32, chart.height as u32, Color::Indexed(&PALETTE))?;
     let mut row = alloc::vec![BACKGROUND; chart.width as usize];
-    for y in 0..chart.height {
+    let mut y = 0;
+    while y < chart.height {
+        // The rows down to the next change are copies: one drawing, and the
+        // encoder need not look at them.
+        let next = chart.next_change(y);
         chart.draw_row(&mut row, y);
-        png.write_row(&row)?;
+        png.write_rows(&row, (next - y) as u32)?;
+        y = next;
     }
     Ok(png.finish()?.size()?)
 }
@@ -360,7 +390,35 @@ subako_tiny::main!(PACKAGE);
 /// Natively, through the host back end: `cargo test --example plot`.
 #[cfg(test)]
 mod tests {
-    use super::PACKAGE;
+    use super::{Chart, PACKAGE};
+
+    #[test]
+    fn rows_between_changes_are_copies() {
+        let many: Vec<f64> = (0..64).map(|i| (i * 37 % 23) as f64 - 11.5).collect();
+        let charts: [(&[f64], Option<&str>, i64, i64); 6] = [
+            (&[3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0], None, 640, 400),
+            (&[-2.5, 4.0, -1.0, 0.5], Some("Profit"), 300, 200),
+            (&[1.0], None, 64, 64),
+            (&[0.0, 0.0], Some("flat"), 333, 77),
+            (&[-5.0, -3.0], Some("~{|}`_^ and more"), 1999, 64),
+            (&many, Some("mixed"), 777, 1234),
+        ];
+        for (values, title, width, height) in charts {
+            let chart = Chart::new(values, title, width, height);
+            let (mut row, mut copied) = (vec![0; width as usize], vec![0; width as usize]);
+            let (mut drawn, mut next) = (0, 0);
+            for y in 0..height {
+                chart.draw_row(&mut row, y);
+                if y == next {
+                    (drawn, next) = (y, chart.next_change(y));
+                    assert!(next > y);
+                    copied.copy_from_slice(&row);
+                }
+                assert!(row == copied, "{values:?} {title:?} {width}×{height}: row {y} is not row {drawn}");
+            }
+            assert_eq!(next, height);
+        }
+    }
 
     #[test]
     fn draws_a_png_into_the_mounted_volume() {

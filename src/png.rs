@@ -2,11 +2,15 @@
 //! row at a time into a `Vec<u8>` or straight into an [`fs::File`], so an
 //! image never has to sit whole in memory.
 //!
-//! The pixels are compressed with deflate (LZ77 over a 32 KiB window, one
-//! fixed-Huffman block) inside a zlib stream with its Adler-32, and every
-//! chunk carries its CRC-32. Each row is filtered with None or Up,
-//! whichever leaves smaller bytes: for charts and diagrams (runs of one
-//! colour, rows like the one above) that is a few bytes per row.
+//! Each row is filtered with Up (its difference from the row above): where
+//! a row agrees with the one above, as most of a chart does, its bytes are
+//! zeros, found eight at a time, and [`Writer::write_rows`] takes a run of
+//! like rows without looking at the copies. Deflate (one block, with the
+//! fixed Huffman codes) then codes each run of one byte, or of one RGB
+//! pixel, as a literal and copies of what came before it: what charts and
+//! diagrams are made of, with no hash table and no history past the
+//! current row. The stream is zlib's, with its Adler-32, and every chunk
+//! carries its CRC-32.
 //!
 //! ```
 //! use subako_tiny::png::{Color, Writer};
@@ -92,9 +96,14 @@ pub struct Writer<O: Output> {
     out: O,
     height: u32,
     rows: u32,
-    palette_len: usize,
+    /// Bytes from this one up are no colour: the palette's length (256
+    /// for RGB, where every byte is one).
+    colours: usize,
+    bytes_per_pixel: usize,
+    /// The last row written (zeros before the first, as PNG has it).
     previous: Vec<u8>,
-    filtered: Vec<u8>,
+    /// A stretch of a row's Up bytes, where it differs from `previous`.
+    diff: Vec<u8>,
     adler: Adler32,
     deflate: Deflate,
 }
@@ -125,24 +134,22 @@ impl<O: Output> Writer<O> {
         header[9] = color_type;
         write_chunk(&mut out, b"IHDR", &header)?;
         if !palette.is_empty() {
-            let mut plte = Vec::with_capacity(palette.len() * 3);
-            for rgb in palette {
-                plte.extend_from_slice(rgb);
-            }
-            write_chunk(&mut out, b"PLTE", &plte)?;
+            write_chunk(&mut out, b"PLTE", palette.as_flattened())?;
         }
-        let mut deflate = Deflate::new();
+        let mut deflate = Deflate { bits: 0, bit_count: 0, out: Vec::new() };
         // zlib: deflate with a 32 KiB window, no dictionary, fastest level.
         deflate.out.extend_from_slice(&[0x78, 0x01]);
-        deflate.start_block();
+        // BFINAL = 1 (the only block), BTYPE = 01 (fixed Huffman codes).
+        deflate.put_bits(0b011, 3);
         Ok(Writer {
             out,
             height,
             rows: 0,
-            palette_len: palette.len(),
+            colours: if palette.is_empty() { 256 } else { palette.len() },
+            bytes_per_pixel,
             previous: alloc::vec![0; row_len],
-            filtered: Vec::with_capacity(row_len + 1),
-            adler: Adler32::new(),
+            diff: alloc::vec![0; row_len],
+            adler: Adler32 { a: 1, b: 0 },
             deflate,
         })
     }
@@ -150,32 +157,67 @@ impl<O: Output> Writer<O> {
     /// Adds the next row: `width` bytes of palette indexes, or `width × 3`
     /// bytes of RGB.
     pub fn write_row(&mut self, row: &[u8]) -> Result<(), PngError<O::Error>> {
+        self.write_rows(row, 1)
+    }
+
+    /// Adds `count` rows (maybe none), each `row`: the encoder looks at the
+    /// pixels once, not at each copy.
+    pub fn write_rows(&mut self, row: &[u8], count: u32) -> Result<(), PngError<O::Error>> {
         if row.len() != self.previous.len() {
             return Err(PngError::Invalid("a row has the wrong length"));
         }
-        if self.rows == self.height {
+        if count > self.height - self.rows {
             return Err(PngError::Invalid("more rows than the image's height"));
         }
-        if self.palette_len != 0 && self.palette_len < 256 && row.iter().any(|&i| i as usize >= self.palette_len) {
-            return Err(PngError::Invalid("a pixel's colour is past the end of the palette"));
+        if count == 0 {
+            return Ok(());
         }
-        // Up (the difference from the row above) when its bytes are smaller
-        // in sum, seen as signed: rows like the one above become zeros.
-        let cost = |bytes: &mut dyn Iterator<Item = u8>| bytes.map(|b| (b as i8).unsigned_abs() as u64).sum::<u64>();
-        let plain = cost(&mut row.iter().copied());
-        let up = cost(&mut row.iter().zip(&self.previous).map(|(a, b)| a.wrapping_sub(*b)));
-        self.filtered.clear();
-        if up < plain {
-            self.filtered.push(2);
-            self.filtered.extend(row.iter().zip(&self.previous).map(|(a, b)| a.wrapping_sub(*b)));
-        } else {
-            self.filtered.push(0);
-            self.filtered.extend_from_slice(row);
+        // Up: zeros where the row agrees with the one above, found and
+        // coded a run at a time. Only a pixel unlike the one above it can
+        // be a new colour (zeros are above the first row, and 0 is one).
+        let undo = (self.adler, self.deflate.bits, self.deflate.bit_count, self.deflate.out.len());
+        self.adler.update(&[2]);
+        self.deflate.put_symbol(2);
+        let mut i = 0;
+        while i < row.len() {
+            let same = common_prefix(&row[i..], &self.previous[i..]);
+            self.adler.zeros(same);
+            self.deflate.zeros(same);
+            i += same;
+            let mut n = 0;
+            while let Some(&p) = row.get(i)
+                && p != self.previous[i]
+            {
+                if p as usize >= self.colours {
+                    // Refused: as if the row had never come.
+                    (self.adler, self.deflate.bits, self.deflate.bit_count) = (undo.0, undo.1, undo.2);
+                    self.deflate.out.truncate(undo.3);
+                    return Err(PngError::Invalid("a pixel's colour is past the end of the palette"));
+                }
+                self.diff[n] = p.wrapping_sub(self.previous[i]);
+                n += 1;
+                i += 1;
+            }
+            self.adler.update(&self.diff[..n]);
+            self.deflate.feed(&self.diff[..n], self.bytes_per_pixel);
         }
         self.previous.copy_from_slice(row);
-        self.rows += 1;
-        self.adler.update(&self.filtered);
-        self.deflate.feed(&self.filtered);
+        if count > 1 {
+            // A copy's Up is all zeros, and every copy codes to the same
+            // bits: found once, then repeated (whole words in `out`, the
+            // rest held).
+            let mut copy = Deflate { bits: 0, bit_count: 0, out: Vec::new() };
+            copy.put_symbol(2);
+            copy.zeros(row.len());
+            self.adler.copies(count as u64 - 1, row.len() as u64 + 1);
+            for _ in 1..count {
+                for word in copy.out.as_chunks::<4>().0 {
+                    self.deflate.put_bits(u32::from_le_bytes(*word), 32);
+                }
+                self.deflate.put_bits(copy.bits as u32, copy.bit_count);
+            }
+        }
+        self.rows += count;
         if self.deflate.out.len() >= IDAT_SIZE {
             write_chunk(&mut self.out, b"IDAT", &self.deflate.out)?;
             self.deflate.out.clear();
@@ -189,9 +231,12 @@ impl<O: Output> Writer<O> {
         if self.rows != self.height {
             return Err(PngError::Invalid("fewer rows than the image's height"));
         }
-        self.deflate.finish();
-        let adler = self.adler.value();
-        self.deflate.out.extend_from_slice(&adler.to_be_bytes());
+        // The end of the block, then the bits still held, to a whole byte.
+        let deflate = &mut self.deflate;
+        deflate.put_symbol(256);
+        deflate.out.extend_from_slice(&deflate.bits.to_le_bytes()[..deflate.bit_count.div_ceil(8) as usize]);
+        let adler = self.adler.b << 16 | self.adler.a;
+        deflate.out.extend_from_slice(&adler.to_be_bytes());
         write_chunk(&mut self.out, b"IDAT", &self.deflate.out)?;
         write_chunk(&mut self.out, b"IEND", &[])?;
         Ok(self.out)
@@ -247,60 +292,52 @@ pub fn crc32_update(mut crc: u32, bytes: &[u8]) -> u32 {
 }
 
 /// zlib's checksum of the uncompressed stream.
+#[derive(Clone, Copy)]
 struct Adler32 {
     a: u32,
     b: u32,
 }
 
 impl Adler32 {
-    fn new() -> Adler32 {
-        Adler32 { a: 1, b: 0 }
-    }
-
     fn update(&mut self, bytes: &[u8]) {
+        let (mut a, mut b) = (self.a, self.b);
         // 5552 bytes is the most that cannot overflow `b` between reductions.
         for chunk in bytes.chunks(5552) {
             for &x in chunk {
-                self.a += x as u32;
-                self.b += self.a;
+                a += x as u32;
+                b += a;
             }
-            self.a %= 65521;
-            self.b %= 65521;
+            (a, b) = (a % 65521, b % 65521);
         }
+        (self.a, self.b) = (a, b);
     }
 
-    fn value(&self) -> u32 {
-        self.b << 16 | self.a
+    /// As `update` with `n` zeros: each adds `a` to `b`.
+    fn zeros(&mut self, n: usize) {
+        self.b = ((self.b as u64 + self.a as u64 * (n % 65521) as u64) % 65521) as u32;
+    }
+
+    /// As `update` with `k` rows of `len` bytes that are a 2 then zeros:
+    /// the j-th adds 2 to `a`, then `len` times `a + 2j` to `b`.
+    fn copies(&mut self, k: u64, len: u64) {
+        let sum = (k * self.a as u64 + k * (k + 1)) % 65521;
+        self.b = ((self.b as u64 + len % 65521 * sum) % 65521) as u32;
+        self.a = ((self.a as u64 + 2 * k) % 65521) as u32;
     }
 }
 
-const WINDOW: usize = 32 * 1024;
 const MIN_MATCH: usize = 3;
 const MAX_MATCH: usize = 258;
-const HASH_BITS: u32 = 15;
 
-const LENGTH_BASE: [u16; 29] =
-    [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
-const LENGTH_EXTRA: [u8; 29] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
-const DISTANCE_BASE: [u16; 30] = [
-    1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
-    8193, 12289, 16385, 24577,
-];
-const DISTANCE_EXTRA: [u8; 30] =
-    [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
+/// How many leading bytes `a` and `b` have in common, compared eight at a
+/// time: long runs are the common case.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let words = 8 * a.as_chunks::<8>().0.iter().zip(b.as_chunks::<8>().0).take_while(|(x, y)| x == y).count();
+    words + a[words..].iter().zip(&b[words..]).take_while(|(x, y)| x == y).count()
+}
 
-/// A streaming deflate compressor: LZ77 with one hash candidate per
-/// position, coded as a single block with the fixed Huffman codes.
+/// A streaming deflate compressor, coding one fixed-Huffman block.
 struct Deflate {
-    /// The last `WINDOW` bytes already coded, then the bytes not yet coded.
-    data: Vec<u8>,
-    /// The stream offset of `data[0]`.
-    base: usize,
-    /// Index in `data` of the next byte to code.
-    pos: usize,
-    /// For each hash of three bytes, 1 + the stream offset where they last
-    /// began (0: never).
-    head: Vec<u32>,
     bits: u64,
     bit_count: u32,
     /// Whole compressed bytes, waiting to be sent.
@@ -308,37 +345,21 @@ struct Deflate {
 }
 
 impl Deflate {
-    fn new() -> Deflate {
-        Deflate {
-            data: Vec::new(),
-            base: 0,
-            pos: 0,
-            head: alloc::vec![0; 1 << HASH_BITS],
-            bits: 0,
-            bit_count: 0,
-            out: Vec::new(),
-        }
-    }
-
+    /// Adds the low `count` (up to 32) bits of `value`; they go out four
+    /// bytes at a time.
     fn put_bits(&mut self, value: u32, count: u32) {
         self.bits |= (value as u64) << self.bit_count;
         self.bit_count += count;
-        while self.bit_count >= 8 {
-            self.out.push(self.bits as u8);
-            self.bits >>= 8;
-            self.bit_count -= 8;
+        if self.bit_count >= 32 {
+            self.out.extend_from_slice(&(self.bits as u32).to_le_bytes());
+            self.bits >>= 32;
+            self.bit_count -= 32;
         }
     }
 
     /// Huffman codes go most significant bit first.
     fn put_code(&mut self, code: u32, len: u32) {
         self.put_bits(code.reverse_bits() >> (32 - len), len);
-    }
-
-    fn start_block(&mut self) {
-        // BFINAL = 1 (the only block), BTYPE = 01 (fixed Huffman codes).
-        self.put_bits(1, 1);
-        self.put_bits(1, 2);
     }
 
     /// A literal byte (0..=255), the end of the block (256), or a length
@@ -352,85 +373,51 @@ impl Deflate {
         }
     }
 
+    /// A copy of the `length` (3 to 258) bytes from `distance` (1 to 4) back.
     fn put_match(&mut self, length: usize, distance: usize) {
-        let code = LENGTH_BASE.iter().rposition(|&base| base as usize <= length).unwrap_or(0);
-        self.put_symbol(257 + code as u32);
-        self.put_bits((length - LENGTH_BASE[code] as usize) as u32, LENGTH_EXTRA[code] as u32);
-        let code = DISTANCE_BASE.iter().rposition(|&base| base as usize <= distance).unwrap_or(0);
-        self.put_code(code as u32, 5);
-        self.put_bits((distance - DISTANCE_BASE[code] as usize) as u32, DISTANCE_EXTRA[code] as u32);
+        // Lengths 3 to 10 have codes of their own; past them each four
+        // codes cover twice the lengths the four before did, the offset in
+        // extra bits; 258 has the last code.
+        let n = (length - MIN_MATCH) as u32;
+        let extra = if length == MAX_MATCH { 0 } else { 29u32.saturating_sub(n.leading_zeros()) };
+        let code = if length == MAX_MATCH { 28 } else { 4 * extra + (n >> extra) };
+        self.put_symbol(257 + code);
+        self.put_bits(n & ((1 << extra) - 1), extra);
+        // Distance codes 0 to 3 are distances 1 to 4, with no extra bits.
+        self.put_code(distance as u32 - 1, 5);
     }
 
-    fn hash(bytes: &[u8]) -> usize {
-        let key = (bytes[0] as u32) << 16 | (bytes[1] as u32) << 8 | bytes[2] as u32;
-        (key.wrapping_mul(0x9E37_79B1) >> (32 - HASH_BITS)) as usize
-    }
-
-    /// Remembers that the three bytes at `at` begin there.
-    fn insert(&mut self, at: usize) -> Option<usize> {
-        if at + MIN_MATCH > self.data.len() {
-            return None;
+    /// Codes `n` zeros: one literal, then copies of the byte before.
+    fn zeros(&mut self, n: usize) {
+        if n == 0 {
+            return;
         }
-        let slot = &mut self.head[Self::hash(&self.data[at..])];
-        let before = *slot;
-        *slot = (self.base + at + 1) as u32;
-        (before as usize).checked_sub(1)
+        self.put_symbol(0);
+        let mut left = n - 1;
+        while left >= MIN_MATCH {
+            let length = left.min(MAX_MATCH);
+            self.put_match(length, 1);
+            left -= length;
+        }
+        for _ in 0..left {
+            self.put_symbol(0);
+        }
     }
 
-    fn feed(&mut self, bytes: &[u8]) {
-        self.data.extend_from_slice(bytes);
-        self.compress(MAX_MATCH);
-    }
-
-    /// Codes the input, keeping `lookahead` bytes back so that a match is
-    /// never cut short by the end of what has arrived so far.
-    fn compress(&mut self, lookahead: usize) {
-        while self.pos + lookahead < self.data.len() {
-            let pos = self.pos;
-            let here = self.base + pos;
-            let mut found = None;
-            if let Some(earlier) = self.insert(pos)
-                && earlier >= self.base
-                && here - earlier <= WINDOW
-            {
-                let from = earlier - self.base;
-                let limit = (self.data.len() - pos).min(MAX_MATCH);
-                let mut length = 0;
-                while length < limit && self.data[from + length] == self.data[pos + length] {
-                    length += 1;
-                }
-                if length >= MIN_MATCH {
-                    found = Some((length, here - earlier));
-                }
+    /// Codes `bytes` as literals and as copies of the bytes `distance`
+    /// back among them.
+    fn feed(&mut self, bytes: &[u8], distance: usize) {
+        let mut i = 0;
+        while i < bytes.len() {
+            let end = bytes.len().min(i + MAX_MATCH);
+            let length = if i < distance { 0 } else { common_prefix(&bytes[i..end], &bytes[i - distance..]) };
+            if length < MIN_MATCH {
+                self.put_symbol(bytes[i] as u32);
+                i += 1;
+            } else {
+                self.put_match(length, distance);
+                i += length;
             }
-            match found {
-                Some((length, distance)) => {
-                    self.put_match(length, distance);
-                    for at in pos + 1..pos + length {
-                        self.insert(at);
-                    }
-                    self.pos += length;
-                }
-                None => {
-                    self.put_symbol(self.data[pos] as u32);
-                    self.pos += 1;
-                }
-            }
-        }
-        // Keep one window of history; drop what is older.
-        if self.pos > 2 * WINDOW {
-            let drop = self.pos - WINDOW;
-            self.data.drain(..drop);
-            self.base += drop;
-            self.pos -= drop;
-        }
-    }
-
-    fn finish(&mut self) {
-        self.compress(0);
-        self.put_symbol(256);
-        if self.bit_count > 0 {
-            self.put_bits(0, 8 - self.bit_count);
         }
     }
 }
@@ -461,9 +448,37 @@ mod tests {
 
     #[test]
     fn adler32_of_wikipedia() {
-        let mut a = Adler32::new();
+        let mut a = Adler32 { a: 1, b: 0 };
         a.update(b"Wikipedia");
-        assert_eq!(a.value(), 0x11E6_0398);
+        assert_eq!(a.b << 16 | a.a, 0x11E6_0398);
+    }
+
+    #[test]
+    fn adler32_of_zeros_in_one_step() {
+        for n in [0, 1, 5552, 65521, 100_000] {
+            let (mut stepped, mut bytewise) = (Adler32 { a: 1, b: 0 }, Adler32 { a: 1, b: 0 });
+            stepped.update(b"\xff\x02");
+            bytewise.update(b"\xff\x02");
+            stepped.zeros(n);
+            bytewise.update(&alloc::vec![0; n]);
+            assert_eq!((stepped.a, stepped.b), (bytewise.a, bytewise.b), "{n}");
+        }
+    }
+
+    #[test]
+    fn adler32_of_copied_rows_in_one_step() {
+        for (k, len) in [(0, 5), (1, 1), (1, 641), (377, 641), (1999, 6001), (70_000, 3)] {
+            let (mut stepped, mut bytewise) = (Adler32 { a: 1, b: 0 }, Adler32 { a: 1, b: 0 });
+            stepped.update(b"\xff\x02");
+            bytewise.update(b"\xff\x02");
+            stepped.copies(k as u64, len as u64);
+            let mut row = alloc::vec![0; len];
+            row[0] = 2;
+            for _ in 0..k {
+                bytewise.update(&row);
+            }
+            assert_eq!((stepped.a, stepped.b), (bytewise.a, bytewise.b), "{k} rows of {len}");
+        }
     }
 
     #[test]
@@ -547,5 +562,94 @@ mod tests {
         let png = Writer::new(Vec::new(), 2, 2, Color::Indexed(&PALETTE)).unwrap();
         assert_eq!(png.finish().err(), Some(PngError::Invalid("fewer rows than the image's height")));
         assert!(encode(2, 2, Color::Rgb, &[0; 5]).is_err());
+    }
+
+    const CHART: [[u8; 3]; 4] = [[255, 255, 255], [34, 34, 34], [66, 133, 244], [219, 68, 55]];
+
+    /// Encodes `rows` (row, count) with `write_rows` and checks that they
+    /// decode to exactly those rows.
+    fn round_trip(width: u32, color: Color<'_>, rows: &[(Vec<u8>, u32)]) -> Vec<u8> {
+        let height = rows.iter().map(|(_, n)| n).sum();
+        let mut png = Writer::new(Vec::new(), width, height, color).unwrap();
+        let mut pixels = Vec::new();
+        for (row, n) in rows {
+            png.write_rows(row, *n).unwrap();
+            for _ in 0..*n {
+                pixels.extend_from_slice(row);
+            }
+        }
+        let bytes = png.finish().unwrap();
+        let (info, decoded, _) = decode(&bytes);
+        assert_eq!((info.width, info.height), (width, height));
+        assert_eq!(decoded, pixels);
+        bytes
+    }
+
+    #[test]
+    fn runs_of_every_length() {
+        // Each length from 1 to past the longest match, at the start, in
+        // the middle and at the end of a row.
+        let mut rows = Vec::new();
+        for len in 1..=300 {
+            let mut row = alloc::vec![0u8; 310];
+            row[5..5 + len].fill(2);
+            rows.push((row.clone(), 1));
+            row.fill(3);
+            row[..len].fill(1);
+            rows.push((row.clone(), 2));
+            row[310 - len..].fill(0);
+            rows.push((row, 1));
+        }
+        round_trip(310, Color::Indexed(&CHART), &rows);
+    }
+
+    #[test]
+    fn copies_of_rows() {
+        let stripes = |at: usize| (0..97).map(|x| ((x + at) / 9 % 4) as u8).collect::<Vec<u8>>();
+        let rows = [(stripes(0), 1), (stripes(0), 0), (stripes(0), 40), (stripes(3), 1), (stripes(3), 300)];
+        round_trip(97, Color::Indexed(&CHART), &rows);
+        // A row of one colour, 1 pixel wide, and wide ones.
+        round_trip(1, Color::Indexed(&CHART), &[(alloc::vec![0], 3), (alloc::vec![2], 70_000), (alloc::vec![1], 1)]);
+        for width in [2, 3, 7, 8, 9, 258, 259, 260, 261, 2000] {
+            let mut bar = alloc::vec![0u8; width];
+            bar[width / 3..].fill(2);
+            round_trip(width as u32, Color::Indexed(&CHART), &[(bar.clone(), 5), (alloc::vec![1; width], 2), (bar, 9)]);
+        }
+    }
+
+    #[test]
+    fn rgb_flat_colours_and_copies() {
+        let (w, h) = (203usize, 3);
+        let mut row = Vec::new();
+        for x in 0..w {
+            row.extend_from_slice(if x < 50 {
+                &[255, 255, 255]
+            } else if x < 120 {
+                &[66, 133, 244]
+            } else {
+                &[7, 7, 8]
+            });
+        }
+        let mut other = row.clone();
+        other[150 * 3..160 * 3].fill(0);
+        let bytes = round_trip(w as u32, Color::Rgb, &[(row.clone(), h), (other, 1), (row, 500)]);
+        // Under eight bytes a row, against 610 of pixels.
+        assert!(bytes.len() < 8 * 505, "{} bytes", bytes.len());
+    }
+
+    #[test]
+    fn a_refused_row_leaves_no_trace() {
+        let mut png = Writer::new(Vec::new(), 300, 3, Color::Indexed(&CHART)).unwrap();
+        let first = alloc::vec![1u8; 300];
+        png.write_row(&first).unwrap();
+        // Coded up to the last pixel, which is no colour: all of it undone.
+        let mut bad: Vec<u8> = (0..300).map(|x| (x % 3) as u8).collect();
+        bad[299] = 4;
+        assert_eq!(png.write_row(&bad), Err(PngError::Invalid("a pixel's colour is past the end of the palette")));
+        assert_eq!(png.write_rows(&first, 3), Err(PngError::Invalid("more rows than the image's height")));
+        bad[299] = 3;
+        png.write_rows(&bad, 2).unwrap();
+        let bytes = png.finish().unwrap();
+        assert_eq!(decode(&bytes).1, [first, bad.clone(), bad].concat());
     }
 }

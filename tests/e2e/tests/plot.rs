@@ -250,3 +250,60 @@ fn a_write_budget_stops_the_image_and_leaves_nothing_behind() {
     );
     assert_eq!(std::fs::read_dir(volume.path().join("plot")).unwrap().count(), 0, "the partial file was removed");
 }
+
+/// FNV-1a (64-bit) of everything a decoder hands back: size, colour type,
+/// bit depth, palette and the pixel rows as palette indexes.
+fn pixel_digest(bytes: &[u8]) -> u64 {
+    let mut decoder = png::Decoder::new(bytes);
+    decoder.set_transformations(png::Transformations::IDENTITY);
+    let mut reader = decoder.read_info().expect("a PNG header");
+    let palette = reader.info().palette.as_ref().expect("a palette").to_vec();
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut pixels).expect("valid image data");
+    pixels.truncate(frame.buffer_size());
+    let header = [frame.width.to_be_bytes(), frame.height.to_be_bytes()].concat();
+    let kind = [frame.color_type as u8, frame.bit_depth as u8];
+    [&header[..], &kind, &palette, &pixels]
+        .iter()
+        .flat_map(|part| part.iter())
+        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The drawing and the encoding may change how they work, never what the
+/// picture is: these digests are of the charts as the first release drew
+/// them, whatever bytes the encoder now compresses them into.
+#[test]
+fn charts_decode_to_the_same_pixels_as_ever() {
+    let module = module();
+    let volume = tempfile::tempdir().unwrap();
+    let cases = [
+        (json!({"values": [3, 1, 4, 1, 5, 9, 2, 6]}), 0xc8c2286bdd348459),
+        (json!({"values": [1]}), 0x66f4c99674bd3a7e),
+        (json!({"values": [-2.5, 4, -1, 0.5], "title": "Profit", "width": 300, "height": 200}), 0xd282fb6482c00723),
+        (json!({"values": (0..64).collect::<Vec<_>>(), "width": 2000, "height": 2000}), 0xf8e746d5d3bbe320),
+        (json!({"values": [1], "width": 64, "height": 64}), 0x3f56a965a6c3a751),
+        (json!({"values": [1, 2], "title": "Q1 + Q2 売上 100%"}), 0xeb7329a48946099c),
+        (
+            json!({"values": [1e6, -0.25, 3.75], "title": "A title far too long for so narrow a chart", "width": 120, "height": 90}),
+            0x677764f5758343f2,
+        ),
+        (json!({"values": [0, 0, 0], "title": "flat", "width": 333, "height": 77}), 0x3b1261c1059427ed),
+        (json!({"values": [-5, -3], "title": "~{|}`_^", "width": 1999, "height": 64}), 0x0ff650016d9c86f8),
+        (
+            json!({"values": (0..64).map(|i| (i * 37 % 23) as f64 - 11.5).collect::<Vec<_>>(), "title": "mixed", "width": 777, "height": 1234}),
+            0xfe55093423bd6cea,
+        ),
+    ];
+    let mut failed = Vec::new();
+    for (args, want) in cases {
+        let outcome = plot(&module, args.clone(), &session(&volume));
+        let result = outcome.expect_ok();
+        assert_eq!(result.get("isError"), None, "{result}");
+        let bytes = std::fs::read(outcome.links[0].host_path.as_ref().unwrap()).unwrap();
+        let got = pixel_digest(&bytes);
+        if got != want {
+            failed.push(format!("{args}: {got:#018x}"));
+        }
+    }
+    assert!(failed.is_empty(), "different pixels:\n{}", failed.join("\n"));
+}
