@@ -5,12 +5,19 @@
 //! subnormals and the subnormal/normal boundary, exponents near and past
 //! ±308/−324, powers of ten, integers near 2^53.
 //!
+//! And the crate's float writer (`json::num::write_f64`) against ryu's
+//! shortest form with serde_json's signed exponent (what the writer wrote
+//! before it had its own digits), byte for byte, on generated `f64`s: any
+//! bit pattern, subnormals, powers of two and ten and their neighbours,
+//! integers to 2^53 and past, 15–17 significant digits, decimals that end
+//! in a 5 just past where a shortest form would cut, the extremes.
+//!
 //! Seeded, the same cases every run: `cargo test --release --test floats`
-//! runs 1,000,000 of them (about a minute on one core); a debug
-//! `cargo test` runs the first 150,000 (the exact path is slow unoptimized).
+//! runs 1,000,000 of each (about a minute on one core for reading); a debug
+//! `cargo test` runs the first 150,000 (the exact paths are slow unoptimized).
 //! `FLOAT_CASES=N` and `FLOAT_SEED=S` change that.
 
-use subako_tiny::json;
+use subako_tiny::json::{self, num};
 
 /// splitmix64: small, seeded, good enough to spread cases.
 struct Rng(u64);
@@ -384,4 +391,212 @@ fn the_edges() {
     check(&format!("{half}{}", "0".repeat(500)));
     check(&format!("{}{}1", &half[..half.len() - 1], "0".repeat(600)).replace("81255", "81250"));
     check(&format!("{}{}1", &half[..half.len() - 1].replace("81255", "8125"), "0".repeat(900)));
+}
+
+/// What the writer wrote with ryu: its shortest form, the exponent signed
+/// as serde_json signs it (`1e100` becomes `1e+100`).
+fn reference(x: f64) -> String {
+    if !x.is_finite() {
+        return "null".into();
+    }
+    let text = ryu::Buffer::new().format_finite(x).to_string();
+    match text.split_once('e') {
+        Some((digits, exp)) if !exp.starts_with('-') => format!("{digits}e+{exp}"),
+        _ => text,
+    }
+}
+
+fn written(x: f64) -> String {
+    let mut out = Vec::new();
+    num::write_f64(&mut out, x);
+    String::from_utf8(out).expect("ASCII")
+}
+
+/// Compares one value's text with ryu's and serde_json's; panics with it on
+/// any difference.
+fn check_written(x: f64) {
+    let (ours, theirs) = (written(x), reference(x));
+    assert_eq!(ours, theirs, "bits {:#018x}", x.to_bits());
+    assert_eq!(ours, serde_json::to_string(&x).unwrap(), "serde_json, bits {:#018x}", x.to_bits());
+}
+
+/// `x` moved `steps` f64s up (or down): neighbours, by bits, of a positive
+/// finite `x`, kept finite and positive.
+fn step(x: f64, steps: i64) -> f64 {
+    let bits = (x.to_bits() as i64 + steps).clamp(1, 0x7FEF_FFFF_FFFF_FFFF);
+    f64::from_bits(bits as u64)
+}
+
+/// One generated value to write: positive, finite (the sign is drawn after).
+fn value(rng: &mut Rng) -> f64 {
+    match rng.next() % 16 {
+        // Any bit pattern of a finite f64.
+        0..=3 => f64::from_bits(rng.next() % 0x7FF0_0000_0000_0000),
+        // Subnormals, the subnormal/normal boundary, the extremes.
+        4 | 5 => any_f64(rng),
+        // Powers of two and their neighbours.
+        6 => {
+            let p =
+                f64::from_bits(if rng.chance(8) { 1 << rng.range(0, 51) } else { (rng.range(1, 2046) as u64) << 52 });
+            step(p, rng.range(-2, 2))
+        }
+        // Powers of ten and their neighbours.
+        7 => {
+            let p: f64 = format!("1e{}", rng.range(-323, 308)).parse().unwrap();
+            step(p, rng.range(-2, 2))
+        }
+        // Integers to 2^53, then past it (where only some are f64s).
+        8 => (rng.next() >> rng.range(11, 63)) as f64,
+        9 => {
+            (rng.next() >> rng.range(0, 10)) as f64
+                * if rng.chance(2) { 1.0 } else { 2f64.powi(rng.range(1, 200) as i32) }
+        }
+        // 15–17 significant digits, anywhere in range.
+        10 | 11 => {
+            let digits = rng.digits_in(15, 17);
+            let exp = if rng.chance(2) { rng.range(-30, 30) } else { rng.range(-340, 310) };
+            format!("{digits}e{exp}").parse().unwrap()
+        }
+        // Halfway-looking: 15–17 digits then a 5 (the digit a shortest form
+        // rounds at), or a short decimal, and their neighbours.
+        12 | 13 => {
+            let lo = if rng.chance(2) { 1 } else { 14 };
+            let digits = rng.digits_in(lo, 17);
+            let exp = if rng.chance(2) { rng.range(-25, 10) } else { rng.range(-340, 310) };
+            let x: f64 = format!("{digits}5e{exp}").parse().unwrap();
+            if x == 0.0 || x.is_infinite() { any_f64(rng) } else { step(x, rng.range(-1, 1)) }
+        }
+        // Short decimals, as tools write them, and their neighbours.
+        14 => {
+            let digits = rng.digits_in(1, 6);
+            let x: f64 = format!("{digits}e{}", rng.range(-12, 12)).parse().unwrap();
+            step(x, if rng.chance(2) { 0 } else { rng.range(-3, 3) })
+        }
+        // Halves and quarters past 2^52, where the exact value ends in 5.
+        _ => ((1u64 << 52) + rng.next() % (1 << 52)) as f64 / [2.0, 4.0, 8.0][rng.next() as usize % 3],
+    }
+}
+
+#[test]
+fn a_million_generated_floats_write_as_ryu_and_serde_json_write_them() {
+    let cases = env("FLOAT_CASES", if cfg!(debug_assertions) { 150_000 } else { 1_000_000 });
+    let mut rng = Rng(env("FLOAT_SEED", 0x5EED_F10A7));
+    for _ in 0..cases {
+        let x = value(&mut rng);
+        check_written(if rng.chance(4) { -x } else { x });
+    }
+}
+
+#[test]
+fn every_power_of_two_and_ten_and_their_neighbours_write_as_ryu_does() {
+    for biased in 0..2047u64 {
+        let p = if biased == 0 { f64::from_bits(1) } else { f64::from_bits(biased << 52) };
+        for s in -3..=3 {
+            check_written(step(p, s));
+        }
+    }
+    for i in 0..52 {
+        check_written(f64::from_bits(1 << i));
+    }
+    for e in -324..=309 {
+        let p: f64 = format!("1e{e}").parse().unwrap();
+        if p != 0.0 && p.is_finite() {
+            for s in -3..=3 {
+                check_written(step(p, s));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_writers_edges() {
+    let mut xs = vec![
+        0.0,
+        -0.0,
+        f64::MIN_POSITIVE,
+        -f64::MIN_POSITIVE,
+        f64::MAX,
+        f64::MIN,
+        f64::EPSILON,
+        5e-324,
+        -5e-324,
+        1e-323,
+        f64::from_bits((1 << 52) - 1),
+        f64::from_bits(0x7FEF_FFFF_FFFF_FFFE),
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        (1u64 << 53) as f64,
+        ((1u64 << 53) - 1) as f64,
+        ((1u64 << 53) + 2) as f64,
+        u64::MAX as f64,
+        i64::MIN as f64,
+    ];
+    // Where the layout changes: 1e-5 and 1e16 (and either side of them).
+    for e in -8..=20 {
+        let p: f64 = format!("1e{e}").parse().unwrap();
+        xs.extend([p, step(p, -1), step(p, 1), p * 1.5, p * 9.5, p * 1.2345678901234567]);
+    }
+    // Every integer to 10^5 and a few runs past 2^53.
+    xs.extend((0..100_000).map(|n| n as f64));
+    for base in [1u64 << 53, 1 << 54, 1 << 60, 10_000_000_000_000_000] {
+        xs.extend((0..1000).map(|n| (base + n) as f64));
+    }
+    for x in xs {
+        check_written(x);
+    }
+}
+
+#[test]
+fn floats_written_exactly() {
+    for (x, text) in [
+        (0.0, "0.0"),
+        (-0.0, "-0.0"),
+        (1.0, "1.0"),
+        (-1.0, "-1.0"),
+        (0.1, "0.1"),
+        (0.3, "0.3"),
+        (0.1 + 0.2, "0.30000000000000004"),
+        (2.5, "2.5"),
+        (19.99, "19.99"),
+        (100.0, "100.0"),
+        (123456.789, "123456.789"),
+        (1e15, "1000000000000000.0"),
+        (1234000000000000.0, "1234000000000000.0"),
+        (9999999999999998.0, "9999999999999998.0"),
+        (12345678901234567890.0, "1.2345678901234567e+19"),
+        (0.1 + 0.7, "0.7999999999999999"),
+        (0.00001234, "0.00001234"),
+        (1.234e-6, "1.234e-6"),
+        (8.98846567431158e307, "8.98846567431158e+307"),
+        (1e16, "1e+16"),
+        (9007199254740992.0, "9007199254740992.0"),
+        (9007199254740993.0, "9007199254740992.0"),
+        (1.2345e16, "1.2345e+16"),
+        (1e100, "1e+100"),
+        (1e-5, "0.00001"),
+        (1.5e-5, "0.000015"),
+        (1e-6, "1e-6"),
+        (1e-7, "1e-7"),
+        (1.25e-7, "1.25e-7"),
+        (1e23, "1e+23"),
+        (5e-324, "5e-324"),
+        (-5e-324, "-5e-324"),
+        (1e-323, "1e-323"),
+        (f64::MIN_POSITIVE, "2.2250738585072014e-308"),
+        (f64::from_bits((1 << 52) - 1), "2.225073858507201e-308"),
+        (f64::MAX, "1.7976931348623157e+308"),
+        (f64::MIN, "-1.7976931348623157e+308"),
+        (f64::EPSILON, "2.220446049250313e-16"),
+        (f64::NAN, "null"),
+        (f64::INFINITY, "null"),
+        (f64::NEG_INFINITY, "null"),
+    ] {
+        assert_eq!(written(x), text, "{x:e}");
+        if x.is_finite() {
+            // And it reads back as itself.
+            let back = json::parse(text.as_bytes()).unwrap().as_f64().unwrap();
+            assert_eq!(back.to_bits(), x.to_bits(), "{text}");
+        }
+    }
 }

@@ -1,8 +1,9 @@
-//! JSON number text to the nearest `f64`, bit for bit as `str::parse::<f64>`
-//! reads it, in a fraction of the bytes: core's parser brings its
-//! Eisel–Lemire power tables (a large data segment) into every module that
-//! reads a float.
+//! Exact decimal arithmetic for floats both ways, in a fraction of the
+//! bytes of core's and ryu's table-driven code.
 //!
+//! **Reading**: JSON number text to the nearest `f64`, bit for bit as
+//! `str::parse::<f64>` reads it. Core's parser brings its Eisel–Lemire power
+//! tables (a large data segment) into every module that reads a float.
 //! Two paths, neither with a table:
 //! - **Clinger's fast path.** A mantissa of at most 2^53 and a power of ten
 //!   of at most 22 are both exact `f64`s, so one multiply or divide, which
@@ -19,6 +20,15 @@
 //! 800 digits are enough: the halfway point between two adjacent `f64`s has
 //! at most 767 significant digits, so a decimal that agrees with it on 800
 //! and has something nonzero further on is above it.
+//!
+//! **Writing** ([`shortest`]): the fewest significant digits that read back
+//! as a given `f64`, and of those the nearest to it (ties to even), as Go's
+//! `strconv.FormatFloat(x, 'g', -1, 64)` finds them without its Ryū tables:
+//! the value and the halfway points to its neighbours below and above, each
+//! exact (at most 767 digits, so nothing is ever dropped), are compared digit
+//! by digit until the value can be cut short or rounded up inside them. The
+//! same shifts as reading, three times over: tens of passes over the digits
+//! at the extremes of the range, a handful for everyday numbers.
 
 /// Digits kept; see the module comment.
 const MAX_DIGITS: usize = 800;
@@ -26,16 +36,33 @@ const MAX_DIGITS: usize = 800;
 /// A nonnegative decimal `0.d[0]d[1]…d[nd-1] × 10^dp` (digits as values
 /// 0–9, `d[0]` nonzero unless `nd` is 0, no trailing zeros after `trim`),
 /// plus `trunc`: nonzero digits were dropped past the kept ones.
-struct Decimal {
+pub(super) struct Decimal {
     d: [u8; MAX_DIGITS],
-    nd: usize,
-    dp: i64,
+    /// How many digits there are.
+    pub(super) nd: usize,
+    /// Where the decimal point is: 10^(dp-1) ≤ value < 10^dp.
+    pub(super) dp: i64,
     trunc: bool,
 }
 
 impl Decimal {
-    /// Digit `i`, 0 past the kept ones.
-    fn digit(&self, i: usize) -> u64 {
+    /// `v · 2^k`, exactly (as long as that has at most [`MAX_DIGITS`]
+    /// digits, as every `f64` and halfway point between two has).
+    fn of(v: u64, k: i64) -> Decimal {
+        let mut dec = Decimal { d: [0; MAX_DIGITS], nd: 0, dp: 0, trunc: false };
+        for &c in super::num::u64_digits(v, &mut [0; 20]) {
+            dec.put(dec.nd, (c - b'0') as u64);
+            dec.nd += 1;
+        }
+        dec.dp = dec.nd as i64;
+        dec.trim();
+        dec.shift(k);
+        dec
+    }
+
+    /// Digit `i` (a value, 0–9), 0 past the kept ones and before the first
+    /// (an index below zero, wrapped, is past them too).
+    pub(super) fn digit(&self, i: usize) -> u64 {
         match self.d.get(i) {
             Some(&c) if i < self.nd => c as u64,
             _ => 0,
@@ -123,6 +150,47 @@ impl Decimal {
         self.trim();
     }
 
+    /// Multiplies a nonzero decimal by 2^k, any k, in runs of at most 60 bits.
+    fn shift(&mut self, mut k: i64) {
+        while k != 0 {
+            let step = k.clamp(-60, 60);
+            if step > 0 {
+                self.shl(step as u32);
+            } else {
+                self.shr(-step as u32);
+            }
+            k -= step;
+        }
+    }
+
+    /// Whether cutting to the first `n` digits rounds up, half to even: the
+    /// digits from `n` on are more than half a unit of the last kept one,
+    /// or exactly half and that digit odd.
+    fn rounds_up(&self, n: usize) -> bool {
+        let next = self.digit(n);
+        // Trimmed: digits after `next` mean more than half.
+        next > 5 || next == 5 && (n + 1 < self.nd || self.trunc || self.digit(n.wrapping_sub(1)) & 1 == 1)
+    }
+
+    /// Cuts to the first `n` digits (`n` ≤ `nd`) and adds one unit of the
+    /// last: `0.1299` at 3 digits is `0.13`, `0.999` at 2 is `1.0`.
+    fn round_up(&mut self, n: usize) {
+        let mut i = n;
+        while i > 0 {
+            i -= 1;
+            let c = self.digit(i);
+            if c < 9 {
+                self.put(i, c + 1);
+                self.nd = i + 1;
+                return;
+            }
+        }
+        // All nines: one digit, a place up.
+        self.put(0, 1);
+        self.nd = 1;
+        self.dp += 1;
+    }
+
     /// The integer part (at most 16 digits here), rounded half to even by
     /// the digits after it.
     fn rounded(&self) -> u64 {
@@ -132,12 +200,9 @@ impl Decimal {
             n = n * 10 + self.digit(i);
             i += 1;
         }
-        // The first digit after the point: 0 when the point is before the
-        // digits (dp < 0).
-        let next = if self.dp < 0 { 0 } else { self.digit(i) };
-        // Trimmed: digits after `next` mean more than half.
-        let up = next > 5 || next == 5 && (i + 1 < self.nd || self.trunc || n & 1 == 1);
-        n + up as u64
+        // When the point is before the digits (dp < 0), all of them are
+        // less than half.
+        n + (self.dp >= 0 && self.rounds_up(i)) as u64
     }
 }
 
@@ -240,15 +305,10 @@ fn magnitude(dec: &mut Decimal) -> f64 {
     exp -= 1;
     if exp < -1022 {
         // Subnormal: the mantissa loses the bits below 2^-1074.
-        let mut n = -1022 - exp;
-        while n > 0 {
-            let k = n.min(60);
-            dec.shr(k as u32);
-            n -= k;
-        }
+        dec.shift(exp + 1022);
         exp = -1022;
     }
-    dec.shl(53);
+    dec.shift(53);
     let mut mantissa = dec.rounded();
     if mantissa == 2 << 52 {
         // Rounded up to the next power of two.
@@ -263,4 +323,61 @@ fn magnitude(dec: &mut Decimal) -> f64 {
         exp = -1023;
     }
     f64::from_bits(mantissa & ((1 << 52) - 1) | ((exp + 1023) as u64) << 52)
+}
+
+/// The shortest decimal that reads back as the positive finite `f64` with
+/// bits `bits` (sign clear, not zero): fewest digits, then nearest to it,
+/// then even. Go's `roundShortest`.
+pub(super) fn shortest(bits: u64) -> Decimal {
+    let biased = (bits >> 52) as i64;
+    let fraction = bits & ((1 << 52) - 1);
+    // x = mant · 2^e.
+    let (mant, e) = if biased == 0 { (fraction, -1074) } else { (fraction | 1 << 52, biased - 1075) };
+    let mut d = Decimal::of(mant, e);
+    // Halfway to the next f64 up, and to the next down: that one is half as
+    // far below a power of two, except below the least normal, where the
+    // subnormals are as far apart as the normals next to them.
+    let upper = Decimal::of(2 * mant + 1, e - 1);
+    let lower =
+        if fraction == 0 && biased > 1 { Decimal::of(4 * mant - 1, e - 2) } else { Decimal::of(2 * mant - 1, e - 1) };
+    // The halfway points read back as x (ties to even) when its mantissa
+    // is even.
+    let inclusive = mant & 1 == 0;
+    // 0: d's digits so far are upper's; 1: they are one unit below it,
+    // then only 9s against 0s (rounding up may land on upper); 2: further
+    // below (rounding up lands inside).
+    let mut upper_delta = 0;
+    // Digit `ui` of upper, `mi` of d and `li` of lower have the same place
+    // value; upper's point is furthest out, so mi and li start at −1 or 0
+    // (as usize, wrapped: `digit` reads 0 there).
+    let mut ui = 0usize;
+    loop {
+        let mi = ui.wrapping_add(d.dp.wrapping_sub(upper.dp) as usize);
+        let li = ui.wrapping_add(lower.dp.wrapping_sub(upper.dp) as usize);
+        if mi.wrapping_add(1) > d.nd {
+            // All of d's digits: it is the shortest itself.
+            return d;
+        }
+        let (l, m, u) = (lower.digit(li), d.digit(mi), upper.digit(ui));
+        // Cutting d short here stays above lower (or lands on it, inclusive).
+        let ok_down = l != m || inclusive && li.wrapping_add(1) == lower.nd;
+        if upper_delta == 0 && m + 1 < u || upper_delta == 1 && (m != 9 || u != 0) {
+            upper_delta = 2;
+        } else if upper_delta == 0 && m != u {
+            upper_delta = 1;
+        }
+        // Rounding up here stays below upper (or lands on it, inclusive).
+        let ok_up = upper_delta > 0 && (inclusive || upper_delta > 1 || ui + 1 < upper.nd);
+        if ok_down || ok_up {
+            let n = mi.wrapping_add(1);
+            if ok_up && (!ok_down || d.rounds_up(n)) {
+                d.round_up(n);
+            } else {
+                d.nd = n;
+                d.trim();
+            }
+            return d;
+        }
+        ui += 1;
+    }
 }
