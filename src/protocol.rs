@@ -8,8 +8,9 @@
 use alloc::vec::Vec;
 
 use crate::args::Args;
+use crate::json::read::{KEY_SEPARATOR, find, members};
 use crate::json::write::{escape_into, put};
-use crate::json::{Object, Str, Value, num};
+use crate::json::{Str, Value, num};
 use crate::package::{Package, ToolFn};
 use crate::rendered::{self, Rendered};
 use crate::reply::{self, Reply, ToolError};
@@ -75,8 +76,16 @@ const _: () = {
     assert!(head_has_code(UNSUPPORTED_VERSION_HEAD, UNSUPPORTED_PROTOCOL_VERSION));
 };
 
-const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
-const CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+// The members looked up in one reading of each object, split at
+// `KEY_SEPARATOR` (`\xFF`).
+const MESSAGE_KEYS: &[u8] = b"id\xFFjsonrpc\xFFmethod\xFFparams\xFFresult\xFFerror";
+const PARAMS_KEYS: &[u8] = b"_meta\xFFname\xFFarguments\xFFcursor";
+const META_KEYS: &[u8] = b"io.modelcontextprotocol/protocolVersion\xFFio.modelcontextprotocol/clientCapabilities";
+const VERSION_KEY: &[u8] = META_KEYS.split_at(39).0;
+const CAPABILITIES_KEY: &[u8] = META_KEYS.split_at(40).1;
+const _: () = {
+    assert!(META_KEYS[39] == KEY_SEPARATOR);
+};
 
 pub use crate::sys::{Io, IoError};
 
@@ -226,22 +235,22 @@ impl LineReader {
     fn next(&mut self, io: &mut impl Io) -> Line<'_> {
         loop {
             let len = self.filled;
-            let unsearched = self.buf.get(self.searched..len).unwrap_or(&[]);
-            let newline = unsearched.iter().position(|&b| b == b'\n');
+            let at = find(self.buf.get(..len).unwrap_or(&[]), self.searched, b'\n');
+            let newline = at < len;
             // A line ends at a newline, or at the end of input.
-            let end = match newline {
-                Some(at) => self.searched + at + 1,
-                None if self.ended => len,
-                None => 0,
+            let end = if newline {
+                at + 1
+            } else if self.ended {
+                len
+            } else {
+                0
             };
             if end > 0 || self.ended {
                 let start = self.start;
                 self.start = end.max(start);
                 self.searched = self.start;
                 // A long line read whole in one go is refused like one read in pieces.
-                if core::mem::take(&mut self.skipping)
-                    || end.saturating_sub(start) > self.max + newline.is_some() as usize
-                {
+                if core::mem::take(&mut self.skipping) || end.saturating_sub(start) > self.max + newline as usize {
                     return Line::TooLong;
                 }
                 return match self.buf.get(start..end) {
@@ -256,14 +265,12 @@ impl LineReader {
             // Keep only the partial line, at the front, then read more after
             // it. Only returned lines are dropped, so each byte moves once.
             let kept = len - self.start;
-            // By hand: `copy_within` links a panic path.
-            if self.start > 0 {
-                for to in 0..kept {
-                    let byte = self.buf.get(self.start + to).copied();
-                    if let (Some(byte), Some(slot)) = (byte, self.buf.get_mut(to)) {
-                        *slot = byte;
-                    }
-                }
+            if self.start > 0 && len <= self.buf.len() {
+                let at = self.buf.as_mut_ptr();
+                // SAFETY: both ranges lie in the buffer (`start + kept` is
+                // `len`, within its length); `copy` allows them to overlap.
+                // Not `copy_within`: it links a panic path.
+                unsafe { core::ptr::copy(at.add(self.start), at, kept) };
             }
             self.start = 0;
             self.filled = kept;
@@ -294,7 +301,7 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
             return error_tail(out, None);
         }
     };
-    let (message, id_raw, jsonrpc, method) = match message_fields(message) {
+    let (id_raw, jsonrpc, method, params, answered) = match message_fields(message) {
         Ok(fields) => fields,
         Err(why) => return write_error(out, None, NOT_A_MESSAGE, why),
     };
@@ -307,13 +314,12 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
         (Some(id), Some(method)) => (id, method),
         (None, Some(_)) => return,
         // A response (its `result` or `error` not null) is answered by nothing.
-        (Some(_), None) if ["result", "error"].iter().any(|&key| message.get(key).is_some_and(|v| !v.is_null())) => {
-            return;
-        }
+        (Some(_), None) if answered => return,
         (id, None) => return write_error(out, id, NOT_A_REQUEST, b""),
     };
-    let params = message.get("params").and_then(|p| p.as_object());
-    if let Err(()) = check_meta(out, id, params) {
+    // The params' members, in one reading of them.
+    let [meta, name, arguments, cursor, ..] = members(params, PARAMS_KEYS);
+    if let Err(()) = check_meta(out, id, meta) {
         return;
     }
     if method.eq_str("server/discover") {
@@ -321,16 +327,15 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
         put(out, package.discover);
     } else if method.eq_str("tools/list") {
         // Every tool is on the first page, so no cursor names another.
-        if params.is_some_and(|p| p.get("cursor").is_some()) {
+        if cursor.is_some() {
             return write_error(out, Some(id), NO_SUCH_CURSOR, b"");
         }
         begin_result(out, id, package);
         put(out, package.tools_list);
     } else if method.eq_str("tools/call") {
-        let Some(name) = params.and_then(|p| p.get("name")).and_then(|n| n.as_str()) else {
+        let Some(name) = name.and_then(|n| n.as_str()) else {
             return write_error(out, Some(id), NAME_NOT_STRING, b"");
         };
-        let arguments = params.and_then(|p| p.get("arguments"));
         begin_result(out, id, package);
         let result = call(package, name, arguments, out, runner);
         reply::write_content(out, &result);
@@ -349,37 +354,43 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
 
 /// Appends string `s` escaped as serde_json escapes its value: decoded,
 /// then written again, as the official SDK echoes a string it read.
-#[inline(always)]
+#[inline(never)]
 fn write_normalized(out: &mut Vec<u8>, s: Str<'_>) {
     escape_into(out, s.to_str().as_bytes());
 }
 
-/// A message's object, its id's text, `jsonrpc` and `method`, read as the
-/// official SDK reads a message: a member of the wrong type makes the whole
-/// line no message (answered with id null, saying why), and serde reads a
-/// `null` id or method as an absent one.
+/// A message's id's text, `jsonrpc`, `method`, `params`, and whether it
+/// has a `result` or `error` that is not null (a response), read as the
+/// official SDK reads a message, in one reading of its members: a member
+/// of the wrong type makes the whole line no message (answered with id
+/// null, saying why), and serde reads a `null` id or method as an absent
+/// one.
 #[allow(clippy::type_complexity)]
-fn message_fields(message: Value<'_>) -> Result<(Object<'_>, Option<&[u8]>, Str<'_>, Option<Str<'_>>), &'static [u8]> {
-    let Some(message) = message.as_object() else {
+fn message_fields(
+    message: Value<'_>,
+) -> Result<(Option<&[u8]>, Str<'_>, Option<Str<'_>>, Option<Value<'_>>, bool), &'static [u8]> {
+    if message.as_object().is_none() {
         return Err(b"not an object");
-    };
-    let id = message.get("id").filter(|id| !id.is_null());
-    // A string or a number: anything not `true`, `false`, an array or an object.
-    let id_raw = id.map(|id| id.raw()).filter(|raw| !matches!(raw.first(), Some(b't' | b'f' | b'[' | b'{')));
-    if id.is_some() && id_raw.is_none() {
-        return Err(b"`id` must be a string or a number");
     }
-    let Some(jsonrpc) = message.get("jsonrpc").and_then(|v| v.as_str()) else {
+    let [id, jsonrpc, method, params, result, error] = members(Some(message), MESSAGE_KEYS);
+    // A string or a number: anything not `null`, `true`, `false`, an array or an object.
+    let id_raw = match id.map(|id| id.raw()) {
+        None | Some([b'n', ..]) => None,
+        Some([b't' | b'f' | b'[' | b'{', ..]) => return Err(b"`id` must be a string or a number"),
+        raw => raw,
+    };
+    let Some(jsonrpc) = jsonrpc.and_then(|v| v.as_str()) else {
         return Err(b"`jsonrpc` must be a string");
     };
-    let method = match message.get("method").filter(|m| !m.is_null()) {
+    let method = match method.filter(|m| !m.is_null()) {
         Some(m) => match m.as_str() {
             Some(m) => Some(m),
             None => return Err(b"`method` must be a string"),
         },
         None => None,
     };
-    Ok((message, id_raw, jsonrpc, method))
+    let answered = result.is_some_and(|v| !v.is_null()) || error.is_some_and(|v| !v.is_null());
+    Ok((id_raw, jsonrpc, method, params, answered))
 }
 
 fn call(
@@ -413,12 +424,8 @@ fn call(
 
 /// Checks the `_meta` every request carries: the revision, which must be
 /// ours, and the client's capabilities, which must be an object.
-fn check_meta(out: &mut Vec<u8>, id: &[u8], params: Option<crate::json::Object<'_>>) -> Result<(), ()> {
-    let meta = params.and_then(|p| p.get("_meta")).and_then(|m| m.as_object());
-    let (version, capabilities) = match meta {
-        Some(meta) => (meta.get(VERSION_KEY), meta.get(CAPABILITIES_KEY)),
-        None => (None, None),
-    };
+fn check_meta(out: &mut Vec<u8>, id: &[u8], meta: Option<Value<'_>>) -> Result<(), ()> {
+    let [version, capabilities, ..] = members(meta, META_KEYS);
     let capabilities = capabilities.is_some_and(|c| c.as_object().is_some());
     let missing = match version.and_then(|v| v.as_str()) {
         None => VERSION_KEY,
@@ -433,7 +440,7 @@ fn check_meta(out: &mut Vec<u8>, id: &[u8], params: Option<crate::json::Object<'
         Some(_) => CAPABILITIES_KEY,
     };
     error_head(out, MISSING_META);
-    put(out, missing.as_bytes());
+    put(out, missing);
     put(out, b"; this server speaks MCP 2026-07-28");
     error_tail(out, Some(id));
     Err(())
@@ -441,7 +448,7 @@ fn check_meta(out: &mut Vec<u8>, id: &[u8], params: Option<crate::json::Object<'
 
 /// Writes `{"id":…,"jsonrpc":"2.0","result":{"_meta":{…},` — the start of
 /// every result, signed with the package's name and version.
-#[inline(always)]
+#[inline(never)]
 fn begin_result(out: &mut Vec<u8>, id: &[u8], package: &Rendered<'_>) {
     put(out, b"{\"id\":");
     put(out, id);
@@ -450,7 +457,7 @@ fn begin_result(out: &mut Vec<u8>, id: &[u8], package: &Rendered<'_>) {
 
 /// Starts a JSON-RPC error: `head` is the code and the start of the
 /// message, as the `*_HEAD` constants hold them.
-#[inline(always)]
+#[inline(never)]
 fn error_head(out: &mut Vec<u8>, head: &[u8]) {
     put(out, b"{\"error\":{\"code\":");
     put(out, head);
@@ -466,9 +473,10 @@ fn error_tail(out: &mut Vec<u8>, id: Option<&[u8]>) {
 
 /// Appends a JSON-RPC error line: `head` is the code and the start of the
 /// message, `detail` (ASCII the crate wrote, needing no escapes) ends it.
-// Inlined, as are `error_head`, `begin_result` and `write_normalized`:
-// each is one function fewer for wasmtime to compile in every module
-// (about 0.1 ms apiece), and hello came out smaller too.
+// Inlined: one function fewer for wasmtime to compile in every module
+// (about 0.1 ms apiece), and the modules come out smaller. `error_head`,
+// `begin_result` and `write_normalized` are not: called from several
+// places, each out of line makes every module smaller.
 #[inline(always)]
 fn write_error(out: &mut Vec<u8>, id: Option<&[u8]>, head: &[u8], detail: &[u8]) {
     error_head(out, head);

@@ -227,3 +227,98 @@ fn both_digit_writers_agree_with_std_at_their_edges() {
         assert_eq!(out, format!("x{n}").as_bytes());
     }
 }
+
+/// The document as our reader and serde_json read it: the same verdict and,
+/// when it is JSON, the same value.
+fn agree(doc: &[u8]) {
+    let ours = json::parse(doc).map(to_reference);
+    let theirs = serde_json::from_slice::<Reference>(doc);
+    match (ours, theirs) {
+        (Ok(ours), Ok(theirs)) => assert_eq!(ours, theirs, "{doc:?}"),
+        (Err(_), Err(_)) => {}
+        (ours, theirs) => panic!("{doc:?}: ours {ours:?}, serde_json {theirs:?}"),
+    }
+}
+
+#[test]
+fn every_byte_in_every_place_of_a_hex_escape_is_read_as_serde_json_reads_it() {
+    // The four digits are checked and read in one word: each byte in each
+    // lane, beside digits and letters of both cases.
+    for others in [*b"0000", *b"fFfF", *b"9aA0", *b"D83D"] {
+        for place in 0..4 {
+            for byte in 0..=255u8 {
+                let mut digits = others;
+                digits[place] = byte;
+                agree(&[&b"\"\\u"[..], &digits, b"\""].concat());
+                agree(&[&b"[\"x\\u"[..], &digits, b"\\uDE00\"]"].concat());
+            }
+        }
+    }
+}
+
+#[test]
+fn strings_are_checked_alike_wherever_a_byte_falls_in_a_word() {
+    // Runs of plain text are taken eight bytes at a time: every kind of
+    // byte at every offset of strings long and short, and at the edge of
+    // the document.
+    let specials: [&[u8]; 12] = [
+        b"\"",
+        b"\\",
+        b"\\n",
+        b"\\u00e9",
+        b"\x00",
+        b"\x1f",
+        b"\x7f",
+        b"\xc3\xa9",
+        b"\xe2\x82\xac",
+        b"\xff",
+        b"\xc3",
+        b" ",
+    ];
+    for len in 0..20 {
+        for at in 0..=len {
+            for special in specials {
+                let mut text = vec![b'x'; len];
+                text.splice(at..at, special.iter().copied());
+                agree(&[&b"\""[..], &text, b"\""].concat());
+                agree(&[&b"{\""[..], &text, b"\":[\"", &text, b"\"]}"].concat());
+                // Unterminated: the document ends inside the string.
+                agree(&[&b"\""[..], &text].concat());
+            }
+        }
+    }
+}
+
+#[test]
+fn lookups_compare_names_as_their_values() {
+    let doc = json::parse(br#"{"a":1,"\u0061":2,"b\\n":3,"c\n":4,"d\"":5,"":6,"\ud83d\ude00":7,"e\u00e9":8}"#).unwrap();
+    let object = doc.as_object().unwrap();
+    let get = |key: &str| object.get(key).map(|v| v.raw());
+    // The last of duplicates, one written with an escape.
+    assert_eq!(get("a"), Some(&b"2"[..]));
+    // A raw name equal to the key byte for byte but holding an escape is
+    // another name: `b\\n` is `b\n` (a backslash and n), `c\n` a newline.
+    assert_eq!(get("b\\n"), Some(&b"3"[..]));
+    assert_eq!(get("c\\n"), None);
+    assert_eq!(get("c\n"), Some(&b"4"[..]));
+    assert_eq!(get("d\""), Some(&b"5"[..]));
+    assert_eq!(get(""), Some(&b"6"[..]));
+    assert_eq!(get("😀"), Some(&b"7"[..]));
+    assert_eq!(get("eé"), Some(&b"8"[..]));
+    assert_eq!(get("e"), None);
+    assert_eq!(get("aa"), None);
+    // Not an object: nothing to find.
+    assert_eq!(json::parse(br#"["a"]"#).unwrap().as_object(), None);
+    // The walk skips values of every kind, escapes and all, without reading
+    // them again.
+    let doc = json::parse(
+        br#"{"s":"x\"}\\","n":-1.5e3,"t":true,"z":null,"o":{"k":["]",{"}":"\u005d"}]},"l":[[],{}],"k":"end"}"#,
+    )
+    .unwrap();
+    let object = doc.as_object().unwrap();
+    assert_eq!(object.get("k").map(|v| v.raw()), Some(&br#""end""#[..]));
+    assert_eq!(object.get("o").map(|v| v.raw()), Some(&br#"{"k":["]",{"}":"\u005d"}]}"#[..]));
+    assert_eq!(object.get("n").and_then(|v| v.as_f64()), Some(-1500.0));
+    let keys: Vec<_> = object.iter().map(|(k, _)| k.to_str().into_owned()).collect();
+    assert_eq!(keys, ["s", "n", "t", "z", "o", "l", "k"]);
+}

@@ -96,6 +96,37 @@ fn a_line_over_the_package_limit_is_refused_and_the_next_is_served() {
 }
 
 #[test]
+fn lines_are_split_alike_however_the_bytes_arrive() {
+    // Names of every length around the eight-byte steps of the newline
+    // search, non-ASCII and escaped ones among them, a CRLF line and a last
+    // line without its newline; partial lines moved to the front of the
+    // buffer at every offset.
+    let mut stdin = String::new();
+    let mut names = Vec::new();
+    for n in 0..40 {
+        let name = match n % 3 {
+            0 => "x".repeat(n),
+            1 => "é".repeat(n),
+            _ => r"é".repeat(n),
+        };
+        names.push(if n % 3 == 2 { "é".repeat(n) } else { name.clone() });
+        stdin.push_str(&greet(n as u32, &name));
+        stdin.push_str(if n == 7 { "\r\n" } else { "\n" });
+    }
+    stdin.push_str(&discover(99));
+    let whole = answers(&hello::PACKAGE, stdin.as_bytes());
+    assert_eq!(whole.len(), 41);
+    for (n, name) in names.iter().enumerate() {
+        assert_eq!(whole[n]["id"], n);
+        assert_eq!(whole[n]["result"]["structuredContent"]["message"], format!("Hello, {name}!"));
+    }
+    assert_eq!(whole[40]["id"], 99);
+    for chunk in [1, 2, 3, 5, 7, 8, 9, 13, 64, 4095] {
+        assert_eq!(serve_trickled(&hello::PACKAGE, stdin.as_bytes(), chunk), whole, "{chunk}-byte reads");
+    }
+}
+
+#[test]
 fn the_default_limit_is_16_mib() {
     assert_eq!(hello::PACKAGE.max_line, 16 << 20);
     assert_eq!(subako_tiny::__private::DEFAULT_MAX_LINE, 16 << 20);

@@ -18,6 +18,13 @@ use super::write::put_byte;
 /// arrays or objects are read, the 128th is an error.
 pub const MAX_DEPTH: usize = 128;
 
+/// The most members [`members`] looks up in one reading.
+pub(crate) const MAX_KEYS: usize = 6;
+
+/// What separates the keys [`members`] is given: a byte no UTF-8 text
+/// holds, so any `&str` is one key.
+pub(crate) const KEY_SEPARATOR: u8 = 0xFF;
+
 /// Why a document is not JSON, and where.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadError {
@@ -98,7 +105,7 @@ pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
 /// Where the one value in `b` starts and ends, if `b` is JSON.
 const fn document(b: &[u8]) -> Result<(usize, usize), ReadError> {
     let start = skip_ws(b, 0);
-    match value_end(b, start) {
+    match value_end(b, start, false) {
         Ok(end) => {
             let i = skip_ws(b, end);
             if i < b.len() { fail(ReadErrorKind::Trailing, i) } else { Ok((start, end)) }
@@ -108,9 +115,10 @@ const fn document(b: &[u8]) -> Result<(usize, usize), ReadError> {
 }
 
 /// Checks the one value that starts at `i` and returns the offset just
-/// past it. Reading validated text also skips values with it: one scanner
-/// serves both.
-const fn value_end(b: &[u8], mut i: usize) -> Result<usize, ReadError> {
+/// past it. Reading validated text also skips values with it, `trusted`:
+/// one scanner serves both, and in validated text it takes an escape as
+/// its backslash and the next byte without reading it again.
+const fn value_end(b: &[u8], mut i: usize, trusted: bool) -> Result<usize, ReadError> {
     // Bit `d` of `arrays` is set when level `d` is an array, clear for an
     // object: the whole stack of open containers in 16 bytes.
     let mut arrays = [0u8; MAX_DEPTH / 8];
@@ -142,7 +150,7 @@ const fn value_end(b: &[u8], mut i: usize) -> Result<usize, ReadError> {
                     continue;
                 }
             }
-            b'"' => string_end(b, i),
+            b'"' => string_end(b, i, trusted),
             b'-' | b'0'..=b'9' => number_end(b, i),
             b't' | b'f' | b'n' => {
                 let word: &[u8] = match c {
@@ -202,22 +210,34 @@ const fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, ReadError> {
     Ok(i + k)
 }
 
-/// The four hex digits at `i`, if there are four.
+/// The four hex digits at `i`, if there are four: all four at once, a
+/// byte to a lane of one word.
 const fn hex4(b: &[u8], i: usize) -> u32 {
-    let mut v = 0;
-    let mut k = 0;
-    while k < 4 {
-        let c = at(b, i + k);
-        // `| 0x20` lowers `A`-`F` and leaves `a`-`f`; nothing else lands there.
-        let d = match (c, c | 0x20) {
-            (b'0'..=b'9', _) => c - b'0',
-            (_, letter @ b'a'..=b'f') => letter - b'a' + 10,
-            _ => return NOT_HEX,
-        };
-        v = v * 16 + d as u32;
-        k += 1;
+    let Some((_, rest)) = b.split_at_checked(i) else {
+        return NOT_HEX;
+    };
+    let Some(digits) = rest.first_chunk::<4>() else {
+        return NOT_HEX;
+    };
+    let x = u32::from_le_bytes(*digits);
+    // For a byte below 0x80 no sum below carries out of its lane, and the
+    // lane's high bit says whether the byte is at least a bound. A byte of
+    // 0x80 or more passes neither test, whatever carries into its lane
+    // (its own carries go only to lanes above). `| 0x20` lowers `A`-`F` and
+    // leaves `a`-`f`; no other byte lands there. (Checked against a
+    // byte-at-a-time reading for all 2^32 words.)
+    let lower = x | 0x2020_2020;
+    let digit = x.wrapping_add(0x5050_5050) & !x.wrapping_add(0x4646_4646); // 0x30 to 0x39
+    let letter = lower.wrapping_add(0x1F1F_1F1F) & !lower.wrapping_add(0x1919_1919); // 0x61 to 0x66
+    if (digit | letter) & 0x8080_8080 != 0x8080_8080 {
+        return NOT_HEX;
     }
-    v
+    // `0`-`9` hold their value in their low four bits; `A`-`F` and `a`-`f`
+    // hold 1 to 6 there and have bit 6 set: nine more. The first digit is
+    // the lowest lane and the highest of the four.
+    let nibbles = (x & 0x0F0F_0F0F) + ((x >> 6) & 0x0101_0101) * 9;
+    let pairs = (nibbles << 4) | (nibbles >> 8);
+    ((pairs & 0xFF) << 8) | ((pairs >> 16) & 0xFF)
 }
 
 /// What [`hex4`] returns for anything but four hex digits: past every value
@@ -225,19 +245,21 @@ const fn hex4(b: &[u8], i: usize) -> u32 {
 const NOT_HEX: u32 = 0x10000;
 
 /// Checks the string whose opening quote is at `start`; returns the offset
-/// just past its closing quote.
-const fn string_end(b: &[u8], start: usize) -> Result<usize, ReadError> {
+/// just past its closing quote. In `trusted` (validated) text an escape is
+/// just its backslash and the byte after it.
+const fn string_end(b: &[u8], start: usize, trusted: bool) -> Result<usize, ReadError> {
     let mut i = start + 1;
     loop {
         let c = at(b, i);
         let next = if c == b'"' {
             return Ok(i + 1);
         } else if c == b'\\' {
-            escape_end(b, i)
+            if trusted { Some(i + 2) } else { escape_end(b, i) }
         } else if c >= 0x80 {
             utf8_end(b, i)
         } else if c >= 0x20 {
-            Some(i + 1)
+            // Printable ASCII, often more of it: a word at a time.
+            Some(plain_end(b, i + 1))
         } else if i < b.len() {
             // A raw control character.
             None
@@ -248,6 +270,55 @@ const fn string_end(b: &[u8], start: usize) -> Result<usize, ReadError> {
             Some(next) => next,
             None => return fail(ReadErrorKind::BadString, i),
         };
+    }
+}
+
+/// Eight copies of byte `b`, to test a word's eight bytes at once.
+const fn splat(b: u8) -> u64 {
+    b as u64 * 0x0101_0101_0101_0101
+}
+
+/// The high bit of each byte of a word.
+const HIGH_BITS: u64 = splat(0x80);
+
+/// Past the plain string text (0x20 to 0x7F, but `"` and `\\`) from `i` on,
+/// eight bytes a turn: the first offset whose byte is not plain, or where
+/// fewer than eight bytes are left (the caller goes on byte by byte), or
+/// `b.len()`. Validation takes runs of text whole with it, and [`find`]
+/// searches with it.
+pub(crate) const fn plain_end(b: &[u8], i: usize) -> usize {
+    let Some((_, mut rest)) = b.split_at_checked(i) else {
+        return b.len();
+    };
+    while let Some((word, next)) = rest.split_first_chunk::<8>() {
+        let w = u64::from_le_bytes(*word);
+        // A byte's high bit ends up set when it is `"` or `\\` (which the XOR
+        // makes 0, which the subtraction wraps), below 0x20 (wraps too), or
+        // 0x80 and above. Borrows carry only from such a byte upward: the
+        // lowest mark is the first such byte.
+        let m = ((w ^ splat(b'"')).wrapping_sub(splat(1))
+            | (w ^ splat(b'\\')).wrapping_sub(splat(1))
+            | w.wrapping_sub(splat(0x20))
+            | w)
+            & HIGH_BITS;
+        if m != 0 {
+            return b.len() - rest.len() + (m.trailing_zeros() / 8) as usize;
+        }
+        rest = next;
+    }
+    b.len() - rest.len()
+}
+
+/// The first offset at or after `i` that holds `x`, or `b.len()`; `x` must
+/// not be plain string text (as [`plain_end`] reads it): a newline, a
+/// backslash, [`KEY_SEPARATOR`].
+pub(crate) const fn find(b: &[u8], mut i: usize, x: u8) -> usize {
+    loop {
+        i = plain_end(b, i);
+        if i >= b.len() || b[i] == x {
+            return i;
+        }
+        i += 1;
     }
 }
 
@@ -339,7 +410,7 @@ const fn number_end(b: &[u8], mut i: usize) -> Result<usize, ReadError> {
 
 /// The offset just past the value starting at `i` in validated text.
 fn skip_value(b: &[u8], i: usize) -> usize {
-    match value_end(b, i) {
+    match value_end(b, i, true) {
         Ok(end) => end,
         Err(_) => b.len(),
     }
@@ -462,8 +533,8 @@ impl<'a> Value<'a> {
     /// assert!(json::parse(b"42").unwrap().as_str().is_none());
     /// ```
     pub fn as_str(&self) -> Option<Str<'a>> {
-        match self.first() {
-            b'"' => Some(Str { raw: span(self.raw, 1, self.raw.len() - 1) }),
+        match self.raw {
+            [b'"', raw @ .., _] => Some(Str { raw }),
             _ => None,
         }
     }
@@ -612,23 +683,11 @@ impl<'a> Object<'a> {
     /// assert!(object.get("base").unwrap().as_str().unwrap().eq_str("USD"));
     /// assert_eq!(object.get("date"), None);
     /// ```
-    // Walks the members itself rather than through `iter()`: 93 bytes less
-    // in every module, and every module looks members up.
+    // Inlined: the call of `members` costs less at each use than a function
+    // of its own does in every module.
+    #[inline(always)]
     pub fn get(&self, key: &str) -> Option<Value<'a>> {
-        let b = self.raw;
-        let mut found = None;
-        // Each member: its key's opening quote at `i`, then colon, value, and
-        // a comma or the closing brace.
-        let mut i = skip_ws(b, 1);
-        while at(b, i) == b'"' {
-            let key_end = skip_value(b, i);
-            let start = skip_ws(b, skip_ws(b, key_end) + 1);
-            let end = skip_value(b, start);
-            if (Str { raw: span(b, i + 1, key_end - 1) }).eq_str(key) {
-                found = Some(Value { raw: span(b, start, end) });
-            }
-            i = skip_ws(b, skip_ws(b, end) + 1);
-        }
+        let [found, ..] = members(Some(self.as_value()), key.as_bytes());
         found
     }
 
@@ -646,6 +705,52 @@ impl<'a> Object<'a> {
     pub fn as_value(&self) -> Value<'a> {
         Value { raw: self.raw }
     }
+}
+
+/// Looks up to [`MAX_KEYS`] members of `object` in one reading of it:
+/// slot `k` holds the value of the member named by the `k`th of `keys`
+/// (split at [`KEY_SEPARATOR`]; the last of duplicates, as [`Object::get`]
+/// finds it), or `None`; every slot is `None` when `object` is not an
+/// object.
+// Walks the members itself rather than through `iter()`: less code in
+// every module, and every module looks members up. The slots are returned
+// rather than passed in, so they are cleared in one place.
+pub(crate) fn members<'a>(object: Option<Value<'a>>, keys: &[u8]) -> [Option<Value<'a>>; MAX_KEYS] {
+    let mut found = [None; MAX_KEYS];
+    let b = match object {
+        Some(Value { raw: b @ [b'{', ..] }) => b,
+        _ => return found,
+    };
+    // Each member: its key's opening quote at `i`, then colon, value, and
+    // a comma or the closing brace.
+    let mut i = skip_ws(b, 1);
+    while at(b, i) == b'"' {
+        let key_end = skip_value(b, i);
+        let start = skip_ws(b, skip_ws(b, key_end) + 1);
+        let end = skip_value(b, start);
+        let name = Str { raw: span(b, i + 1, key_end - 1) };
+        let plain = name.is_plain();
+        let value = Some(Value { raw: span(b, start, end) });
+        // Each key, up to a separator or the end.
+        let mut rest = keys;
+        for slot in found.iter_mut() {
+            let mut k = 0;
+            while k < rest.len() && rest[k] != KEY_SEPARATOR {
+                k += 1;
+            }
+            let key = span(rest, 0, k);
+            // A name with no escapes is its raw text.
+            if if plain { name.raw == key } else { name.eq_bytes(key) } {
+                *slot = value;
+            }
+            rest = match rest.get(k + 1..) {
+                Some(more) => more,
+                None => break,
+            };
+        }
+        i = skip_ws(b, skip_ws(b, end) + 1);
+    }
+    found
 }
 
 /// Iterator over an object's `(key, value)` pairs.
@@ -723,16 +828,22 @@ impl<'a> Str<'a> {
     }
 
     /// True when the string has no escapes, so its raw text is its value.
-    // A plain loop: `contains` links a word-at-a-time memchr, more code.
-    #[allow(clippy::manual_contains)]
     pub fn is_plain(&self) -> bool {
-        !self.raw.iter().any(|&b| b == b'\\')
+        find(self.raw, 0, b'\\') >= self.raw.len()
     }
 
     /// Compares the unescaped value with `s`; allocates only for a string
     /// with escapes.
     pub fn eq_str(&self, s: &str) -> bool {
-        self.to_str() == s
+        self.eq_bytes(s.as_bytes())
+    }
+
+    /// As [`eq_str`](Self::eq_str), for any bytes: no allocation for a
+    /// string with no escapes (its raw text is its value, borrowed).
+    #[inline(never)]
+    fn eq_bytes(&self, s: &[u8]) -> bool {
+        // Unescaping never lengthens a string: a shorter one cannot match.
+        self.raw.len() >= s.len() && *self.to_str().as_bytes() == *s
     }
 
     /// The unescaped value; borrowed when there is nothing to unescape.
