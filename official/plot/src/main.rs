@@ -1,7 +1,7 @@
 //! The plot package written with the official SDK, for size comparison with
 //! subako-tiny's `examples/plot.rs`. The chart drawing and file naming
 //! (copied from that example by build.rs), the PNG encoder (`src/png.rs`)
-//! and the number labels (`src/json/num.rs`) are subako-tiny's own code, so
+//! and the number labels (`src/json/num.rs`, `src/json/float.rs`) are subako-tiny's own code, so
 //! the two modules differ only in the SDK: input, output, files, protocol.
 
 extern crate alloc;
@@ -22,6 +22,11 @@ mod png;
 #[allow(dead_code)]
 #[path = "../../../src/json/num.rs"]
 mod num;
+
+// What `num.rs` writes floats with.
+#[allow(dead_code)]
+#[path = "../../../src/json/float.rs"]
+mod float;
 
 /// What `src/json/num.rs` needs of subako-tiny's JSON writer.
 mod write {
