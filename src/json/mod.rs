@@ -4,7 +4,6 @@
 mod float;
 pub mod num;
 pub mod read;
-pub(crate) mod scan;
 pub(crate) mod write;
 
 pub use read::{Array, Kind, Object, ReadError, ReadErrorKind, Str, Value, parse, validate};

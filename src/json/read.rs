@@ -81,7 +81,7 @@ const fn at(b: &[u8], i: usize) -> u8 {
     if i < b.len() { b[i] } else { 0 }
 }
 
-const fn skip_ws(b: &[u8], mut i: usize) -> usize {
+pub(crate) const fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while is_ws(at(b, i)) {
         i += 1;
     }
@@ -118,7 +118,7 @@ const fn document(b: &[u8]) -> Result<(usize, usize), ReadError> {
 /// past it. Reading validated text also skips values with it, `trusted`:
 /// one scanner serves both, and in validated text it takes an escape as
 /// its backslash and the next byte without reading it again.
-const fn value_end(b: &[u8], mut i: usize, trusted: bool) -> Result<usize, ReadError> {
+pub(crate) const fn value_end(b: &[u8], mut i: usize, trusted: bool) -> Result<usize, ReadError> {
     // Bit `d` of `arrays` is set when level `d` is an array, clear for an
     // object: the whole stack of open containers in 16 bytes.
     let mut arrays = [0u8; MAX_DEPTH / 8];
@@ -247,7 +247,7 @@ const NOT_HEX: u32 = 0x10000;
 /// Checks the string whose opening quote is at `start`; returns the offset
 /// just past its closing quote. In `trusted` (validated) text an escape is
 /// just its backslash and the byte after it.
-const fn string_end(b: &[u8], start: usize, trusted: bool) -> Result<usize, ReadError> {
+pub(crate) const fn string_end(b: &[u8], start: usize, trusted: bool) -> Result<usize, ReadError> {
     let mut i = start + 1;
     loop {
         let c = at(b, i);

@@ -23,12 +23,12 @@ const KIB: u64 = 1024;
 const BUDGETS: &[(&str, u64, u64)] = &[
     ("echo", 19 * KIB, 14 * KIB),
     ("fetch", 33 * KIB, 27 * KIB),
-    ("files", 36 * KIB, 31 * KIB),
+    ("files", 34 * KIB, 29 * KIB),
     ("hello", 16 * KIB, 12 * KIB),
-    ("plot", 54 * KIB, 49 * KIB),
-    ("rates", 50 * KIB, 45 * KIB),
-    ("typed", 37 * KIB, 32 * KIB),
-    ("typed_by_hand", 28 * KIB, 24 * KIB),
+    ("plot", 49 * KIB, 44 * KIB),
+    ("rates", 45 * KIB, 40 * KIB),
+    ("typed", 35 * KIB, 30 * KIB),
+    ("typed_by_hand", 26 * KIB, 21 * KIB),
     ("typed_serde", 42 * KIB, 36 * KIB),
 ];
 
