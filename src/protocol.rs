@@ -8,7 +8,7 @@
 use alloc::vec::Vec;
 
 use crate::args::Args;
-use crate::json::read::{KEY_SEPARATOR, find, members};
+use crate::json::read::{Ends, KEY_SEPARATOR, find, members, parse_with_ends};
 use crate::json::write::{escape_into, put};
 use crate::json::{Str, Value, num};
 use crate::package::{Package, ToolFn};
@@ -184,11 +184,11 @@ pub struct MemoryIo<'a> {
 }
 
 impl Io for MemoryIo<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError> {
-        let n = buf.len().min(self.stdin.len());
-        buf[..n].copy_from_slice(&self.stdin[..n]);
-        self.stdin = &self.stdin[n..];
-        Ok(n)
+    fn read(&mut self, buf: &mut Vec<u8>) -> Result<usize, IoError> {
+        let (now, rest) = self.stdin.split_at((buf.capacity() - buf.len()).min(self.stdin.len()));
+        crate::sys::append(buf, now);
+        self.stdin = rest;
+        Ok(now.len())
     }
 
     fn write(&mut self, bytes: &[u8]) -> Result<(), IoError> {
@@ -208,12 +208,10 @@ enum Line<'a> {
 /// Splits input into lines, growing its buffer to fit the longest line
 /// allowed and no further.
 struct LineReader {
-    /// What was read and not yet returned is `buf[start..filled]`;
-    /// `buf[filled..]` is room for the next read, zeroed once, when the
-    /// buffer grew, and never again.
+    /// What was read and not yet returned is `buf[start..]`; reads go into
+    /// its spare capacity, which is never zeroed.
     buf: Vec<u8>,
     start: usize,
-    filled: usize,
     /// Where the search for a newline goes on: there is none before it.
     searched: usize,
     max: usize,
@@ -222,20 +220,20 @@ struct LineReader {
     ended: bool,
 }
 
-/// The first read's size; the buffer grows (doubling) only for longer lines.
-/// Small, because every call is a fresh instance: zero-filling 64 KiB cost
-/// more than the whole exchange, and grew memory by two pages.
+/// The least room a read is given; the buffer grows (doubling) only for
+/// longer lines. Small, because every call is a fresh instance and a
+/// large first block grew memory by pages.
 const READ_CHUNK: usize = 4 << 10;
 
 impl LineReader {
     fn new(max: usize) -> LineReader {
-        LineReader { buf: Vec::new(), start: 0, filled: 0, searched: 0, max, skipping: false, ended: false }
+        LineReader { buf: Vec::new(), start: 0, searched: 0, max, skipping: false, ended: false }
     }
 
     fn next(&mut self, io: &mut impl Io) -> Line<'_> {
         loop {
-            let len = self.filled;
-            let at = find(self.buf.get(..len).unwrap_or(&[]), self.searched, b'\n');
+            let len = self.buf.len();
+            let at = find(&self.buf, self.searched, b'\n');
             let newline = at < len;
             // A line ends at a newline, or at the end of input.
             let end = if newline {
@@ -264,23 +262,12 @@ impl LineReader {
             }
             // Keep only the partial line, at the front, then read more after
             // it. Only returned lines are dropped, so each byte moves once.
-            let kept = len - self.start;
-            if self.start > 0 && len <= self.buf.len() {
-                let at = self.buf.as_mut_ptr();
-                // SAFETY: both ranges lie in the buffer (`start + kept` is
-                // `len`, within its length); `copy` allows them to overlap.
-                // Not `copy_within`: it links a panic path.
-                unsafe { core::ptr::copy(at.add(self.start), at, kept) };
-            }
+            crate::sys::drop_front(&mut self.buf, self.start);
             self.start = 0;
-            self.filled = kept;
-            self.searched = kept;
-            let room = self.buf.capacity().max(kept + READ_CHUNK);
-            crate::sys::resize_zeroed(&mut self.buf, room);
-            let read = io.read(self.buf.get_mut(kept..).unwrap_or(&mut []));
-            let n = *read.as_ref().unwrap_or(&0);
-            self.filled = kept + n;
-            self.ended = n == 0;
+            self.searched = self.buf.len();
+            crate::sys::reserve(&mut self.buf, READ_CHUNK);
+            let read = io.read(&mut self.buf);
+            self.ended = matches!(read, Ok(0));
             if let Err(e) = read {
                 return Line::Unreadable(e);
             }
@@ -291,7 +278,8 @@ impl LineReader {
 /// Appends the answer to the message on `line`, if it asks for one.
 #[inline(never)]
 pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner: Runner) {
-    let message = match crate::json::parse(line) {
+    let mut ends = Ends::NONE;
+    let message = match parse_with_ends(line, &mut ends) {
         Ok(message) => message,
         Err(e) => {
             error_head(out, PARSE_ERROR_HEAD);
@@ -301,7 +289,7 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
             return error_tail(out, None);
         }
     };
-    let (id_raw, jsonrpc, method, params, answered) = match message_fields(message) {
+    let (id_raw, jsonrpc, method, params, answered) = match message_fields(message, &ends) {
         Ok(fields) => fields,
         Err(why) => return write_error(out, None, NOT_A_MESSAGE, why),
     };
@@ -318,8 +306,8 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
         (id, None) => return write_error(out, id, NOT_A_REQUEST, b""),
     };
     // The params' members, in one reading of them.
-    let [meta, name, arguments, cursor, ..] = members(params, PARAMS_KEYS);
-    if let Err(()) = check_meta(out, id, meta) {
+    let [meta, name, arguments, cursor, ..] = members(params, PARAMS_KEYS, &ends);
+    if let Err(()) = check_meta(out, id, meta, &ends) {
         return;
     }
     if method.eq_str("server/discover") {
@@ -366,13 +354,14 @@ fn write_normalized(out: &mut Vec<u8>, s: Str<'_>) {
 /// null, saying why), and serde reads a `null` id or method as an absent
 /// one.
 #[allow(clippy::type_complexity)]
-fn message_fields(
-    message: Value<'_>,
-) -> Result<(Option<&[u8]>, Str<'_>, Option<Str<'_>>, Option<Value<'_>>, bool), &'static [u8]> {
+fn message_fields<'a>(
+    message: Value<'a>,
+    ends: &Ends,
+) -> Result<(Option<&'a [u8]>, Str<'a>, Option<Str<'a>>, Option<Value<'a>>, bool), &'static [u8]> {
     if message.as_object().is_none() {
         return Err(b"not an object");
     }
-    let [id, jsonrpc, method, params, result, error] = members(Some(message), MESSAGE_KEYS);
+    let [id, jsonrpc, method, params, result, error] = members(Some(message), MESSAGE_KEYS, ends);
     // A string or a number: anything not `null`, `true`, `false`, an array or an object.
     let id_raw = match id.map(|id| id.raw()) {
         None | Some([b'n', ..]) => None,
@@ -424,8 +413,8 @@ fn call(
 
 /// Checks the `_meta` every request carries: the revision, which must be
 /// ours, and the client's capabilities, which must be an object.
-fn check_meta(out: &mut Vec<u8>, id: &[u8], meta: Option<Value<'_>>) -> Result<(), ()> {
-    let [version, capabilities, ..] = members(meta, META_KEYS);
+fn check_meta(out: &mut Vec<u8>, id: &[u8], meta: Option<Value<'_>>, ends: &Ends) -> Result<(), ()> {
+    let [version, capabilities, ..] = members(meta, META_KEYS, ends);
     let capabilities = capabilities.is_some_and(|c| c.as_object().is_some());
     let missing = match version.and_then(|v| v.as_str()) {
         None => VERSION_KEY,

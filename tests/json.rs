@@ -322,3 +322,43 @@ fn lookups_compare_names_as_their_values() {
     let keys: Vec<_> = object.iter().map(|(k, _)| k.to_str().into_owned()).collect();
     assert_eq!(keys, ["s", "n", "t", "z", "o", "l", "k"]);
 }
+
+/// The writer copies runs of plain bytes whole and escapes the rest: every
+/// byte that needs an escape, at every offset in and around the eight-byte
+/// turns of its scan, amid ASCII and UTF-8, comes out as serde_json writes
+/// it, and reads back as it was.
+#[test]
+fn escapes_at_every_offset_are_written_and_read_as_serde_json_does() {
+    let specials = ["\"", "\\", "\n", "\u{1}", "\u{1f}", "\u{7f}", "é", "😀", "\u{2028}"];
+    for fill in ["x", "é"] {
+        for len in 0..24 {
+            for at in 0..=len {
+                for special in specials {
+                    let text: String = (0..len).map(|k| if k == at { special } else { fill }).collect();
+                    let mut w = JsonWriter::new();
+                    w.string(&text);
+                    let ours = String::from_utf8(w.into_bytes()).unwrap();
+                    assert_eq!(ours, serde_json::to_string(&text).unwrap(), "{text:?}");
+                    let value = json::parse(ours.as_bytes()).unwrap();
+                    assert_eq!(value.as_str().unwrap().to_str(), text, "{ours}");
+                }
+            }
+        }
+    }
+}
+
+/// Escapes in a row, alone, and between runs of text decode as serde_json
+/// decodes them (the reader copies the text between escapes a run at a time).
+#[test]
+fn runs_of_escapes_are_read_as_serde_json_reads_them() {
+    let pieces = [r"\u00e9", r"\n", r#"\""#, r"\ud83d\ude00", "abc", "é", r"\u0041", "0123456789"];
+    for a in pieces {
+        for b in pieces {
+            for c in pieces {
+                let doc = format!("\"{a}{b}{c}{a}\"");
+                let theirs: String = serde_json::from_str(&doc).unwrap();
+                assert_eq!(json::parse(doc.as_bytes()).unwrap().as_str().unwrap().to_str(), theirs, "{doc}");
+            }
+        }
+    }
+}

@@ -55,9 +55,12 @@ struct Trickle<'a> {
 }
 
 impl Io for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError> {
-        let n = buf.len().min(self.chunk);
-        self.memory.read(&mut buf[..n])
+    fn read(&mut self, buf: &mut Vec<u8>) -> Result<usize, IoError> {
+        let stdin = &mut self.memory.stdin;
+        let (now, rest) = stdin.split_at((buf.capacity() - buf.len()).min(self.chunk).min(stdin.len()));
+        buf.extend_from_slice(now);
+        *stdin = rest;
+        Ok(now.len())
     }
     fn write(&mut self, bytes: &[u8]) -> Result<(), IoError> {
         self.memory.write(bytes)
@@ -202,7 +205,7 @@ struct FailingStdin<'a> {
 }
 
 impl Io for FailingStdin<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError> {
+    fn read(&mut self, buf: &mut Vec<u8>) -> Result<usize, IoError> {
         match self.memory.read(buf)? {
             0 => Err(IoError { errno: self.errno }),
             n => Ok(n),
@@ -233,7 +236,7 @@ struct BrokenStdout<'a> {
 }
 
 impl Io for BrokenStdout<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError> {
+    fn read(&mut self, buf: &mut Vec<u8>) -> Result<usize, IoError> {
         self.memory.read(buf)
     }
     fn write(&mut self, _: &[u8]) -> Result<(), IoError> {

@@ -155,8 +155,9 @@ impl From<HttpErrorKind> for HttpError {
 /// `core::fmt`.
 pub(crate) fn with_number(before: &str, n: i64, after: &str) -> String {
     let mut digits = [0u8; 20];
-    // Decimal digits are ASCII, so UTF-8.
-    let digits = core::str::from_utf8(num::u64_digits(n.unsigned_abs(), &mut digits)).unwrap_or("");
+    // SAFETY: decimal digits are ASCII, so UTF-8 (and checking it would
+    // link core's whole UTF-8 validator into every module that does HTTP).
+    let digits = unsafe { crate::sys::validated_str(num::u64_digits(n.unsigned_abs(), &mut digits)) };
     [before, if n < 0 { "-" } else { "" }, digits, after].concat()
 }
 

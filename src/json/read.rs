@@ -12,7 +12,7 @@
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
-use super::write::put_byte;
+use super::write::put;
 
 /// Nesting deeper than this is refused, as serde_json refuses it: 127 open
 /// arrays or objects are read, the 128th is an error.
@@ -96,16 +96,17 @@ const fn unexpected<T>(b: &[u8], i: usize) -> Result<T, ReadError> {
 /// Checks that `b` is exactly one JSON value, with optional white space
 /// around it.
 pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
-    match document(b) {
+    match document(b, None) {
         Ok(_) => Ok(()),
         Err(e) => Err(e),
     }
 }
 
-/// Where the one value in `b` starts and ends, if `b` is JSON.
-const fn document(b: &[u8]) -> Result<(usize, usize), ReadError> {
+/// Where the one value in `b` starts and ends, if `b` is JSON; `ends`, if
+/// given, learns where its largest containers end.
+const fn document(b: &[u8], ends: Option<&mut Ends>) -> Result<(usize, usize), ReadError> {
     let start = skip_ws(b, 0);
-    match value_end(b, start, false) {
+    match value_end(b, start, false, ends) {
         Ok(end) => {
             let i = skip_ws(b, end);
             if i < b.len() { fail(ReadErrorKind::Trailing, i) } else { Ok((start, end)) }
@@ -117,12 +118,20 @@ const fn document(b: &[u8]) -> Result<(usize, usize), ReadError> {
 /// Checks the one value that starts at `i` and returns the offset just
 /// past it. Reading validated text also skips values with it, `trusted`:
 /// one scanner serves both, and in validated text it takes an escape as
-/// its backslash and the next byte without reading it again.
-pub(crate) const fn value_end(b: &[u8], mut i: usize, trusted: bool) -> Result<usize, ReadError> {
+/// its backslash and the next byte without reading it again. `ends`, if
+/// given, learns where the containers at [`Ends`]' levels end.
+pub(crate) const fn value_end(
+    b: &[u8],
+    mut i: usize,
+    trusted: bool,
+    mut ends: Option<&mut Ends>,
+) -> Result<usize, ReadError> {
     // Bit `d` of `arrays` is set when level `d` is an array, clear for an
     // object: the whole stack of open containers in 16 bytes.
     let mut arrays = [0u8; MAX_DEPTH / 8];
     let mut depth: usize = 0;
+    // Where the open containers at levels 2 and 3 started.
+    let mut opened = [0usize; 2];
     // Set when `i` is at an object member's key rather than at a value.
     let mut key_due = false;
     loop {
@@ -136,6 +145,9 @@ pub(crate) const fn value_end(b: &[u8], mut i: usize, trusted: bool) -> Result<u
                 depth += 1;
                 if depth >= MAX_DEPTH {
                     return fail(ReadErrorKind::TooDeep, i);
+                }
+                if depth.wrapping_sub(2) < 2 {
+                    opened[depth & 1] = i;
                 }
                 let array = c == b'[';
                 let bit = 1 << (depth % 8);
@@ -186,6 +198,16 @@ pub(crate) const fn value_end(b: &[u8], mut i: usize, trusted: bool) -> Result<u
             let c = at(b, i);
             if c == if array { b']' } else { b'}' } {
                 i += 1;
+                if let Some(ends) = &mut ends
+                    && depth.wrapping_sub(2) < 2
+                {
+                    // The level's largest container is the one kept.
+                    let from = opened[depth & 1];
+                    let (start, end) = ends.spans[depth & 1];
+                    if i - from > end - start {
+                        ends.spans[depth & 1] = (from, i);
+                    }
+                }
                 depth -= 1;
                 continue;
             }
@@ -254,12 +276,13 @@ pub(crate) const fn string_end(b: &[u8], start: usize, trusted: bool) -> Result<
         let next = if c == b'"' {
             return Ok(i + 1);
         } else if c == b'\\' {
-            if trusted { Some(i + 2) } else { escape_end(b, i) }
+            // Validated `\u` has its four hex digits: none is a quote.
+            if trusted { Some(i + if at(b, i + 1) == b'u' { 6 } else { 2 }) } else { escape_end(b, i) }
         } else if c >= 0x80 {
             utf8_end(b, i)
         } else if c >= 0x20 {
             // Printable ASCII, often more of it: a word at a time.
-            Some(plain_end(b, i + 1))
+            Some(plain_end(b, i + 1, false))
         } else if i < b.len() {
             // A raw control character.
             None
@@ -281,26 +304,35 @@ const fn splat(b: u8) -> u64 {
 /// The high bit of each byte of a word.
 const HIGH_BITS: u64 = splat(0x80);
 
-/// Past the plain string text (0x20 to 0x7F, but `"` and `\\`) from `i` on,
-/// eight bytes a turn: the first offset whose byte is not plain, or where
-/// fewer than eight bytes are left (the caller goes on byte by byte), or
-/// `b.len()`. Validation takes runs of text whole with it, and [`find`]
-/// searches with it.
-pub(crate) const fn plain_end(b: &[u8], i: usize) -> usize {
+/// Past the plain string text (0x20 to 0x7F, but `"` and `\\`; with
+/// `high`, also every byte from 0x80 on) from `i` on, eight bytes a turn:
+/// the first offset whose byte is not plain, or where fewer than eight
+/// bytes are left (the caller goes on byte by byte), or `b.len()`.
+/// Validation takes runs of text whole with it, [`find`] searches with it,
+/// and the writer finds what it must escape with it (`high`: it copies
+/// UTF-8 as it is).
+#[inline(never)]
+pub(crate) const fn plain_end(b: &[u8], i: usize, high: bool) -> usize {
     let Some((_, mut rest)) = b.split_at_checked(i) else {
         return b.len();
     };
+    // The bytes whose high bit does not end the run.
+    let keep = if high { u64::MAX } else { 0 };
     while let Some((word, next)) = rest.split_first_chunk::<8>() {
         let w = u64::from_le_bytes(*word);
         // A byte's high bit ends up set when it is `"` or `\\` (which the XOR
         // makes 0, which the subtraction wraps), below 0x20 (wraps too), or
         // 0x80 and above. Borrows carry only from such a byte upward: the
-        // lowest mark is the first such byte.
+        // lowest mark is the first such byte. Taking out the bytes of 0x80
+        // and above (`keep`) leaves the lowest mark exact: such a byte
+        // wraps no subtraction, so it starts no borrow.
         let m = ((w ^ splat(b'"')).wrapping_sub(splat(1))
             | (w ^ splat(b'\\')).wrapping_sub(splat(1))
             | w.wrapping_sub(splat(0x20))
             | w)
             & HIGH_BITS;
+        // Taken out only when some byte is marked, so the common turn costs nothing more.
+        let m = if m != 0 { m & !(w & keep) } else { 0 };
         if m != 0 {
             return b.len() - rest.len() + (m.trailing_zeros() / 8) as usize;
         }
@@ -314,7 +346,7 @@ pub(crate) const fn plain_end(b: &[u8], i: usize) -> usize {
 /// backslash, [`KEY_SEPARATOR`].
 pub(crate) const fn find(b: &[u8], mut i: usize, x: u8) -> usize {
     loop {
-        i = plain_end(b, i);
+        i = plain_end(b, i, false);
         if i >= b.len() || b[i] == x {
             return i;
         }
@@ -408,12 +440,52 @@ const fn number_end(b: &[u8], mut i: usize) -> Result<usize, ReadError> {
     Ok(i)
 }
 
+/// Where the validator saw containers end: the largest at each of levels
+/// 2 and 3 (a request's `params`, and the arguments in it). Walking an
+/// object skips each member's value to reach the next key; with this, a
+/// walk over the message or its params skips those values without reading
+/// them again, so a request's arguments are read once by validation and
+/// once by the tool.
+pub(crate) struct Ends {
+    /// The address of the text the offsets are in.
+    base: usize,
+    /// For levels 2 and 3 (at `level & 1`), a container's `(start, end)`
+    /// offsets.
+    spans: [(usize, usize); 2],
+}
+
+impl Ends {
+    /// A table that knows no container.
+    pub(crate) const NONE: Ends = Ends { base: 0, spans: [(0, 0); 2] };
+
+    /// Where the container starting at `b[i]` ends in `b`, if it is known.
+    fn end_of(&self, b: &[u8], i: usize) -> Option<usize> {
+        let start = (b.as_ptr() as usize).wrapping_sub(self.base).wrapping_add(i);
+        for (from, to) in self.spans {
+            if from == start && to > from {
+                return Some(i + (to - from));
+            }
+        }
+        None
+    }
+}
+
 /// The offset just past the value starting at `i` in validated text.
-fn skip_value(b: &[u8], i: usize) -> usize {
-    match value_end(b, i, true) {
+fn skip_value(b: &[u8], i: usize, ends: &Ends) -> usize {
+    if let Some(end) = ends.end_of(b, i) {
+        return end;
+    }
+    match value_end(b, i, true, None) {
         Ok(end) => end,
         Err(_) => b.len(),
     }
+}
+
+/// [`parse`], learning in `ends` where the first containers end.
+pub(crate) fn parse_with_ends<'a>(b: &'a [u8], ends: &mut Ends) -> Result<Value<'a>, ReadError> {
+    ends.base = b.as_ptr() as usize;
+    let (start, end) = document(b, Some(ends))?;
+    Ok(Value { raw: span(b, start, end) })
 }
 
 /// Parses a whole document: the one value in `b`, with optional white
@@ -436,7 +508,7 @@ fn skip_value(b: &[u8], i: usize) -> usize {
 /// assert_eq!(json::parse(b"1 2").unwrap_err().kind, ReadErrorKind::Trailing);
 /// ```
 pub fn parse(b: &[u8]) -> Result<Value<'_>, ReadError> {
-    let (start, end) = document(b)?;
+    let (start, end) = document(b, None)?;
     Ok(Value { raw: span(b, start, end) })
 }
 
@@ -634,12 +706,12 @@ impl<'a> Items<'a> {
         }
         let mut key = None;
         if at(b, i) == b'"' && b.first() == Some(&b'{') {
-            let key_end = skip_value(b, i);
+            let key_end = skip_value(b, i, &Ends::NONE);
             key = Some(Str { raw: span(b, i + 1, key_end - 1) });
             // Past the colon.
             i = skip_ws(b, skip_ws(b, key_end) + 1);
         }
-        let end = skip_value(b, i);
+        let end = skip_value(b, i, &Ends::NONE);
         let next = skip_ws(b, end);
         // Past the comma, or left on the closing bracket.
         self.at = if at(b, next) == b',' { next + 1 } else { next };
@@ -687,7 +759,7 @@ impl<'a> Object<'a> {
     // of its own does in every module.
     #[inline(always)]
     pub fn get(&self, key: &str) -> Option<Value<'a>> {
-        let [found, ..] = members(Some(self.as_value()), key.as_bytes());
+        let [found, ..] = members(Some(self.as_value()), key.as_bytes(), &Ends::NONE);
         found
     }
 
@@ -715,7 +787,7 @@ impl<'a> Object<'a> {
 // Walks the members itself rather than through `iter()`: less code in
 // every module, and every module looks members up. The slots are returned
 // rather than passed in, so they are cleared in one place.
-pub(crate) fn members<'a>(object: Option<Value<'a>>, keys: &[u8]) -> [Option<Value<'a>>; MAX_KEYS] {
+pub(crate) fn members<'a>(object: Option<Value<'a>>, keys: &[u8], ends: &Ends) -> [Option<Value<'a>>; MAX_KEYS] {
     let mut found = [None; MAX_KEYS];
     let b = match object {
         Some(Value { raw: b @ [b'{', ..] }) => b,
@@ -725,9 +797,9 @@ pub(crate) fn members<'a>(object: Option<Value<'a>>, keys: &[u8]) -> [Option<Val
     // a comma or the closing brace.
     let mut i = skip_ws(b, 1);
     while at(b, i) == b'"' {
-        let key_end = skip_value(b, i);
+        let key_end = skip_value(b, i, ends);
         let start = skip_ws(b, skip_ws(b, key_end) + 1);
-        let end = skip_value(b, start);
+        let end = skip_value(b, start, ends);
         let name = Str { raw: span(b, i + 1, key_end - 1) };
         let plain = name.is_plain();
         let value = Some(Value { raw: span(b, start, end) });
@@ -859,19 +931,21 @@ impl<'a> Str<'a> {
     }
 }
 
-/// Appends the unescaped text of validated string contents `b`.
+/// Appends the unescaped text of validated string contents `b`: the text
+/// between escapes is copied a run at a time.
 fn unescape_into(out: &mut Vec<u8>, b: &[u8]) {
     let mut i = 0;
-    while i < b.len() {
-        let c = at(b, i);
-        i += 1;
-        if c != b'\\' {
-            put_byte(out, c);
-            continue;
+    loop {
+        // Escapes often come in a row: no search and no empty copy then.
+        let escape = if at(b, i) == b'\\' { i } else { find(b, i, b'\\') };
+        if escape > i {
+            put(out, span(b, i, escape));
         }
-        let e = at(b, i);
-        i += 1;
-        let cp = match e {
+        if escape >= b.len() {
+            return;
+        }
+        i = escape + 2;
+        let cp = match at(b, escape + 1) {
             b'b' => 0x08,
             b'f' => 0x0C,
             b'n' => 0x0A,
@@ -895,21 +969,58 @@ fn unescape_into(out: &mut Vec<u8>, b: &[u8]) {
     }
 }
 
-/// Appends code point `cp` (validated: no surrogates) as UTF-8.
+/// Appends code point `cp` (validated: no surrogates) as UTF-8, in one
+/// append.
 fn push_utf8(out: &mut Vec<u8>, cp: u32) {
-    if cp < 0x80 {
-        put_byte(out, cp as u8);
-        return;
-    }
     let (len, lead) = match cp {
-        0..0x800 => (2, 0xC0),
+        0..0x80 => (1, 0),
+        0x80..0x800 => (2, 0xC0),
         0x800..0x10000 => (3, 0xE0),
         _ => (4, 0xF0),
     };
-    put_byte(out, lead | (cp >> (6 * (len - 1))) as u8);
-    let mut shift = 6 * (len - 1);
-    while shift > 0 {
-        shift -= 6;
-        put_byte(out, 0x80 | ((cp >> shift) & 0x3F) as u8);
+    let mut bytes = [0u8; 4];
+    let mut k = len;
+    let mut rest = cp;
+    while k > 1 {
+        k -= 1;
+        bytes[k] = 0x80 | (rest & 0x3F) as u8;
+        rest >>= 6;
+    }
+    bytes[0] = lead | rest as u8;
+    put(out, bytes.get(..len).unwrap_or(&[]));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::format;
+
+    /// The containers the validator remembers change no lookup: every
+    /// member found with them is the one found by reading again, for
+    /// messages whose levels 2 and 3 hold objects, arrays, empty ones and
+    /// duplicates, in any order.
+    #[test]
+    fn remembered_ends_find_what_reading_again_finds() {
+        let params = [
+            r#"{"arguments":{"a":[1,{"b":2}]},"_meta":{"v":"x"},"name":"t"}"#,
+            r#"{"_meta":{},"arguments":{"pad":"xxxxxxxxxxxxxxxxxxxxxxxx"},"name":"t","name":"u"}"#,
+            r#"{"name":[{"x":1},[2]],"arguments":[],"_meta":{"v":[{"w":{}}]}}"#,
+            r#"{ "arguments" : { "a" : { "b" : [ ] } } , "arguments" : { "c" : 1 } }"#,
+            r#"[{"arguments":{}},[{"a":1}],{}]"#,
+            r#""params""#,
+        ];
+        let keys = b"name\xffarguments\xff_meta";
+        for p in params {
+            for tail in ["", r#","params":{"name":"late"}"#, r#","id":[1,[2,{"x":3}]]"#] {
+                let doc = format!(r#"{{"jsonrpc":"2.0","params":{p},"method":"m"{tail}}}"#);
+                let mut ends = Ends::NONE;
+                let message = parse_with_ends(doc.as_bytes(), &mut ends).unwrap();
+                let message_keys = b"params\xffid\xffmethod";
+                let with = members(Some(message), message_keys, &ends);
+                let without = members(Some(message), message_keys, &Ends::NONE);
+                assert_eq!(with, without, "{doc}");
+                assert_eq!(members(with[0], keys, &ends), members(without[0], keys, &Ends::NONE), "{doc}");
+            }
+        }
     }
 }

@@ -8,6 +8,7 @@
 use alloc::vec::Vec;
 
 use super::num;
+use super::read::plain_end;
 
 /// Writes one JSON document into a growable buffer.
 ///
@@ -256,15 +257,26 @@ pub const fn escape_byte(b: u8, out: &mut [u8; 6]) -> usize {
     }
 }
 
-/// Appends the escaped body of a JSON string (no quotes).
+/// Appends the escaped body of a JSON string (no quotes): runs of bytes
+/// that need no escape are found with the reader's word-wide scan and
+/// copied whole.
 pub fn escape_into(out: &mut Vec<u8>, s: &[u8]) {
-    let mut esc = [0u8; 6];
-    for &b in s {
-        match escape_byte(b, &mut esc) {
-            0 => put_byte(out, b),
-            n => put(out, esc.get(..n).unwrap_or(&[])),
+    // `s[run..i]` needs no escape and is not written yet.
+    let mut run = 0;
+    let mut i = 0;
+    loop {
+        i = plain_end(s, i, true);
+        let Some(&b) = s.get(i) else { break };
+        i += 1;
+        let letter = escape_of(b);
+        if letter != 0 {
+            put(out, s.get(run..i - 1).unwrap_or(&[]));
+            let escape = [b'\\', letter, b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]];
+            put(out, escape.get(..if letter == b'u' { 6 } else { 2 }).unwrap_or(&[]));
+            run = i;
         }
     }
+    put(out, s.get(run..).unwrap_or(&[]));
 }
 
 /// Appends `bytes`. Kept out of line: the protocol writes many fixed

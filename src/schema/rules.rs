@@ -529,7 +529,7 @@ const fn eq(b: &[u8], from: usize, to: usize, word: &[u8]) -> bool {
 /// Past the value starting at `i` in the (valid) schema: the reader's own
 /// scanner, trusting the text it has validated.
 const fn value_end(b: &[u8], i: usize) -> usize {
-    match crate::json::read::value_end(b, i, true) {
+    match crate::json::read::value_end(b, i, true, None) {
         Ok(end) => end,
         Err(_) => b.len(),
     }

@@ -7,6 +7,8 @@ use core::ptr::NonNull;
 use std::cell::Cell;
 use std::io::{Read as _, Write as _};
 
+use alloc::vec::Vec;
+
 use super::{Io, IoError};
 
 /// The process's stdin and stdout.
@@ -17,8 +19,12 @@ fn io_error(e: &std::io::Error) -> IoError {
 }
 
 impl Io for Stdio {
-    fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError> {
-        super::fs_host::retrying(|| std::io::stdin().lock().read(buf)).map_err(|e| io_error(&e))
+    fn read(&mut self, buf: &mut Vec<u8>) -> Result<usize, IoError> {
+        let len = buf.len();
+        buf.resize(buf.capacity(), 0);
+        let read = super::fs_host::retrying(|| std::io::stdin().lock().read(&mut buf[len..]));
+        buf.truncate(len + *read.as_ref().unwrap_or(&0));
+        read.map_err(|e| io_error(&e))
     }
 
     fn write(&mut self, bytes: &[u8]) -> Result<(), IoError> {

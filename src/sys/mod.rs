@@ -80,10 +80,14 @@ pub mod errno {
     }
 }
 
+use alloc::vec::Vec;
+
 /// Where a conversation's bytes come from and go to.
 pub trait Io {
-    /// Reads into `buf`; `Ok(0)` at the end of input.
-    fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError>;
+    /// Reads into `buf`'s spare capacity (past its length, up to its
+    /// capacity) and lengthens it by what came: how many bytes, `Ok(0)` at
+    /// the end of input. The room is not zeroed first; a reader writes it.
+    fn read(&mut self, buf: &mut Vec<u8>) -> Result<usize, IoError>;
     /// Writes all of `bytes` (whole lines) and flushes them.
     fn write(&mut self, bytes: &[u8]) -> Result<(), IoError>;
 }
@@ -110,8 +114,6 @@ pub enum OpenMode {
     Append,
 }
 
-use alloc::vec::Vec;
-
 /// `b` as a `str`, without checking it again. Skipping the re-check keeps
 /// `core::str::from_utf8` out of modules; debug builds still check.
 ///
@@ -135,15 +137,38 @@ pub(crate) unsafe fn validated_string(b: alloc::vec::Vec<u8>) -> alloc::string::
     unsafe { alloc::string::String::from_utf8_unchecked(b) }
 }
 
+/// Makes room for at least `more` bytes after `out`'s contents.
+pub(crate) fn reserve(out: &mut Vec<u8>, more: usize) {
+    if out.capacity() - out.len() < more {
+        grow(out, more);
+    }
+}
+
+/// Drops the first `n` bytes of `out` (all of them, if it holds fewer),
+/// moving the rest to the front.
+pub(crate) fn drop_front(out: &mut Vec<u8>, n: usize) {
+    if n == 0 {
+        return;
+    }
+    let n = n.min(out.len());
+    let kept = out.len() - n;
+    let at = out.as_mut_ptr();
+    // SAFETY: both ranges lie in `out` (`n + kept` is its length); `copy`
+    // allows them to overlap, and the new length covers only moved bytes.
+    // Not `copy_within` and `truncate`: they link panic paths.
+    unsafe {
+        core::ptr::copy(at.add(n), at, kept);
+        out.set_len(kept);
+    }
+}
+
 /// Appends `bytes` to `out`: the one way the crate grows a buffer.
 ///
 /// `Vec`'s own growth (`reserve`, `extend_from_slice`, `push`) links
 /// alloc's `RawVec` routines and their overflow and error paths, ~600
 /// bytes in hello; this asks the allocator directly and links none of them.
 pub(crate) fn append(out: &mut Vec<u8>, bytes: &[u8]) {
-    if out.capacity() - out.len() < bytes.len() {
-        grow(out, bytes.len());
-    }
+    reserve(out, bytes.len());
     let len = out.len();
     // SAFETY: `grow` left room for `bytes` after `len`; a `&mut Vec` cannot
     // overlap the borrowed `bytes`, and the new length covers only bytes

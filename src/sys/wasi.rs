@@ -10,6 +10,8 @@
 //! provides; so a plain `cargo build --target wasm32-wasip1` gives a module
 //! that imports only what it calls.
 
+use alloc::vec::Vec;
+
 use super::{Io, IoError};
 
 // The allocators (`heap`, `bump`) and the panic answer's state assume the
@@ -24,17 +26,42 @@ pub const STDOUT: u32 = 1;
 /// Standard error's file descriptor.
 pub const STDERR: u32 = 2;
 
-/// Reads into `buf` from `fd`, retrying when interrupted; 0 at the end.
-pub fn read(fd: u32, buf: &mut [u8]) -> Result<usize, u16> {
+/// Reads from `fd` into the `len` bytes at `at`, retrying when
+/// interrupted; how many it wrote there, 0 at the end.
+///
+/// # Safety
+/// `at` must be valid for writes of `len` bytes (which need not be
+/// initialized).
+unsafe fn read_raw(fd: u32, at: *mut u8, len: usize) -> Result<usize, u16> {
     loop {
-        let iov = wasi::Iovec { buf: buf.as_mut_ptr(), buf_len: buf.len() };
-        // SAFETY: `iov` points into `buf`, which outlives the call.
+        let iov = wasi::Iovec { buf: at, buf_len: len };
+        // SAFETY: `iov` is the caller's writable block, and outlives the call.
         match unsafe { wasi::fd_read(fd, &[iov]) } {
-            Ok(n) => return Ok(n.min(buf.len())),
+            Ok(n) => return Ok(n.min(len)),
             Err(wasi::ERRNO_INTR) => {}
             Err(e) => return Err(e.raw()),
         }
     }
+}
+
+/// Reads into `buf` from `fd`, retrying when interrupted; 0 at the end.
+pub fn read(fd: u32, buf: &mut [u8]) -> Result<usize, u16> {
+    // SAFETY: `buf` is writable for its whole length.
+    unsafe { read_raw(fd, buf.as_mut_ptr(), buf.len()) }
+}
+
+/// Reads from `fd` into `out`'s spare capacity, retrying when
+/// interrupted, and lengthens `out` by what came; 0 at the end. The room
+/// is not zeroed first: the read writes it.
+pub fn read_spare(fd: u32, out: &mut Vec<u8>) -> Result<usize, u16> {
+    let len = out.len();
+    let room = out.capacity() - len;
+    // SAFETY: `len` is within `out`'s block (at most its end), and the
+    // `room` bytes after it are the block's, writable if uninitialized.
+    let n = unsafe { read_raw(fd, out.as_mut_ptr().add(len), room) }?;
+    // SAFETY: the read initialized `n` (at most `room`) bytes after `len`.
+    unsafe { out.set_len(len + n) };
+    Ok(n)
 }
 
 /// Writes some of `bytes` to `fd`, retrying when interrupted; how many.
@@ -71,8 +98,8 @@ pub fn log(text: &str) {
 pub struct Stdio;
 
 impl Io for Stdio {
-    fn read(&mut self, buf: &mut [u8]) -> Result<usize, IoError> {
-        read(STDIN, buf).map_err(|errno| IoError { errno })
+    fn read(&mut self, buf: &mut Vec<u8>) -> Result<usize, IoError> {
+        read_spare(STDIN, buf).map_err(|errno| IoError { errno })
     }
 
     fn write(&mut self, bytes: &[u8]) -> Result<(), IoError> {
