@@ -12,7 +12,7 @@
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
-use super::write::put;
+use super::write::{put, put_byte};
 
 /// Nesting deeper than this is refused, as serde_json refuses it: 127 open
 /// arrays or objects are read, the 128th is an error.
@@ -308,8 +308,7 @@ const HIGH_BITS: u64 = splat(0x80);
 /// `high`, also every byte from 0x80 on) from `i` on, eight bytes a turn:
 /// the first offset whose byte is not plain, or where fewer than eight
 /// bytes are left (the caller goes on byte by byte), or `b.len()`.
-/// Validation takes runs of text whole with it, [`find`] searches with it,
-/// and the writer finds what it must escape with it (`high`: it copies
+/// Validation takes runs of text whole with it, and the writer finds what it must escape with it (`high`: it copies
 /// UTF-8 as it is).
 #[inline(never)]
 pub(crate) const fn plain_end(b: &[u8], i: usize, high: bool) -> usize {
@@ -341,17 +340,32 @@ pub(crate) const fn plain_end(b: &[u8], i: usize, high: bool) -> usize {
     b.len() - rest.len()
 }
 
-/// The first offset at or after `i` that holds `x`, or `b.len()`; `x` must
-/// not be plain string text (as [`plain_end`] reads it): a newline, a
-/// backslash, [`KEY_SEPARATOR`].
-pub(crate) const fn find(b: &[u8], mut i: usize, x: u8) -> usize {
-    loop {
-        i = plain_end(b, i, false);
-        if i >= b.len() || b[i] == x {
-            return i;
+/// The first offset at or after `i` that holds `x`, or `b.len()`: eight
+/// bytes a turn, stopping only at `x` (the line reader's newline, a
+/// string's backslash).
+#[inline(never)]
+pub(crate) const fn find(b: &[u8], i: usize, x: u8) -> usize {
+    let Some((_, mut rest)) = b.split_at_checked(i) else {
+        return b.len();
+    };
+    while let Some((word, next)) = rest.split_first_chunk::<8>() {
+        // A byte of `x` is a zero byte here; the subtraction wraps it, and
+        // `!y` keeps only bytes that were below 0x80. As in [`plain_end`],
+        // the lowest mark is exact.
+        let y = u64::from_le_bytes(*word) ^ splat(x);
+        let m = y.wrapping_sub(splat(1)) & !y & HIGH_BITS;
+        if m != 0 {
+            return b.len() - rest.len() + (m.trailing_zeros() / 8) as usize;
         }
-        i += 1;
+        rest = next;
     }
+    while let [first, more @ ..] = rest {
+        if *first == x {
+            break;
+        }
+        rest = more;
+    }
+    b.len() - rest.len()
 }
 
 /// Checks the UTF-8 sequence starting at `i` (a byte ≥ 0x80): no overlong
@@ -459,14 +473,12 @@ impl Ends {
     pub(crate) const NONE: Ends = Ends { base: 0, spans: [(0, 0); 2] };
 
     /// Where the container starting at `b[i]` ends in `b`, if it is known.
+    /// An entry never set is `(0, 0)`, and no skipped value starts at
+    /// offset 0: the document's own value is walked, never skipped.
     fn end_of(&self, b: &[u8], i: usize) -> Option<usize> {
         let start = (b.as_ptr() as usize).wrapping_sub(self.base).wrapping_add(i);
-        for (from, to) in self.spans {
-            if from == start && to > from {
-                return Some(i + (to - from));
-            }
-        }
-        None
+        let (from, to) = self.spans[(self.spans[1].0 == start) as usize];
+        if from == start { Some(i + (to - from)) } else { None }
     }
 }
 
@@ -812,7 +824,7 @@ pub(crate) fn members<'a>(object: Option<Value<'a>>, keys: &[u8], ends: &Ends) -
             }
             let key = span(rest, 0, k);
             // A name with no escapes is its raw text.
-            if if plain { name.raw == key } else { name.eq_bytes(key) } {
+            if if plain { crate::sys::same(name.raw, key) } else { name.eq_bytes(key) } {
                 *slot = value;
             }
             rest = match rest.get(k + 1..) {
@@ -915,7 +927,7 @@ impl<'a> Str<'a> {
     #[inline(never)]
     fn eq_bytes(&self, s: &[u8]) -> bool {
         // Unescaping never lengthens a string: a shorter one cannot match.
-        self.raw.len() >= s.len() && *self.to_str().as_bytes() == *s
+        self.raw.len() >= s.len() && crate::sys::same(self.to_str().as_bytes(), s)
     }
 
     /// The unescaped value; borrowed when there is nothing to unescape.
@@ -969,25 +981,23 @@ fn unescape_into(out: &mut Vec<u8>, b: &[u8]) {
     }
 }
 
-/// Appends code point `cp` (validated: no surrogates) as UTF-8, in one
-/// append.
+/// Appends code point `cp` (validated: no surrogates) as UTF-8.
 fn push_utf8(out: &mut Vec<u8>, cp: u32) {
+    if cp < 0x80 {
+        put_byte(out, cp as u8);
+        return;
+    }
     let (len, lead) = match cp {
-        0..0x80 => (1, 0),
-        0x80..0x800 => (2, 0xC0),
+        0..0x800 => (2, 0xC0),
         0x800..0x10000 => (3, 0xE0),
         _ => (4, 0xF0),
     };
-    let mut bytes = [0u8; 4];
-    let mut k = len;
-    let mut rest = cp;
-    while k > 1 {
-        k -= 1;
-        bytes[k] = 0x80 | (rest & 0x3F) as u8;
-        rest >>= 6;
+    put_byte(out, lead | (cp >> (6 * (len - 1))) as u8);
+    let mut shift = 6 * (len - 1);
+    while shift > 0 {
+        shift -= 6;
+        put_byte(out, 0x80 | ((cp >> shift) & 0x3F) as u8);
     }
-    bytes[0] = lead | rest as u8;
-    put(out, bytes.get(..len).unwrap_or(&[]));
 }
 
 #[cfg(test)]

@@ -137,6 +137,14 @@ pub(crate) unsafe fn validated_string(b: alloc::vec::Vec<u8>) -> alloc::string::
     unsafe { alloc::string::String::from_utf8_unchecked(b) }
 }
 
+/// Whether `a` and `b` hold the same bytes. A loop of its own: the bytes
+/// compared are short (keys, names, flags), and slice `==` links libc's
+/// `memcmp` and core's comparison into every module.
+#[inline(never)]
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
 /// Makes room for at least `more` bytes after `out`'s contents.
 pub(crate) fn reserve(out: &mut Vec<u8>, more: usize) {
     if out.capacity() - out.len() < more {
