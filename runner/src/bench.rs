@@ -659,7 +659,49 @@ fn size_label(n: usize) -> String {
 impl GrowthReport {
     /// `{"a": figures, "b": figures|null}`, figures as documented in the CLI's help.
     pub fn to_json(&self) -> Value {
-        json!({"a": self.a.to_json(), "b": self.b.as_ref().map(GrowthFigures::to_json)})
+        let targets: Vec<Value> = self
+            .targets()
+            .into_iter()
+            .map(|(what, value, bound, met)| json!({"what": what, "value": value, "bound": bound, "met": met}))
+            .collect();
+        json!({"a": self.a.to_json(), "b": self.b.as_ref().map(GrowthFigures::to_json), "targets": targets})
+    }
+
+    /// The per-byte targets for the first module against the second (the
+    /// official hello): `(what, the first's figure, its bound, met)`. A used
+    /// string argument at most 0.75× the second's fuel per byte at 16 MiB
+    /// (ASCII and escaped), an unused one at most the second's, each kind
+    /// within 5 % of linear (16 MiB over 128 KiB), and the seed's call at
+    /// most half the second's fuel. Empty without a second module.
+    pub fn targets(&self) -> Vec<(String, f64, f64, bool)> {
+        let Some(b) = &self.b else { return Vec::new() };
+        let mut out = Vec::new();
+        for (kind, share) in [(GrowthKind::Ascii, 0.75), (GrowthKind::Escaped, 0.75), (GrowthKind::Unused, 1.0)] {
+            if let (Some(x), Some(y)) = (self.a.per_byte(16 * MIB, kind), b.per_byte(16 * MIB, kind)) {
+                let bound = share * y;
+                out.push((
+                    format!("{} fuel/byte at 16 MiB <= {share} x the second's", kind.name()),
+                    x,
+                    bound,
+                    x <= bound,
+                ));
+            }
+        }
+        for kind in GrowthKind::ALL {
+            if let Some(l) = self.a.linearity(kind) {
+                out.push((
+                    format!("{} linear: 16 MiB over 128 KiB within 5 %", kind.name()),
+                    l,
+                    1.05,
+                    (l - 1.0).abs() <= 0.05,
+                ));
+            }
+        }
+        if self.a.seed.problem.is_none() && b.seed.problem.is_none() {
+            let (x, bound) = (self.a.seed.fuel as f64, 0.5 * b.seed.fuel as f64);
+            out.push(("seed call fuel <= 0.5 x the second's".to_string(), x, bound, x <= bound));
+        }
+        out
     }
 
     pub fn to_text(&self) -> String {
@@ -716,6 +758,13 @@ impl GrowthReport {
                 s += &format!(" {:>w$} {:>8}", q.fuel, num(ratio_of(Some(p.fuel as f64), Some(q.fuel as f64)), 2));
             }
             s.push('\n');
+        }
+        let targets = self.targets();
+        if !targets.is_empty() {
+            s += &format!("targets for {} against {}:\n", col(&self.a), col(self.b.as_ref().unwrap_or(&self.a)));
+            for (what, x, bound, met) in targets {
+                s += &format!("{what:<52} {x:>12.3} vs {bound:>12.3}  {}\n", if met { "met" } else { "NOT MET" });
+            }
         }
         for f in std::iter::once(&self.a).chain(self.b.as_ref()) {
             for p in std::iter::once(&f.seed).chain(&f.baselines).chain(&f.rows) {
@@ -820,5 +869,54 @@ impl BenchReport {
         drop(wasmtime::Module::from_binary(&engine, &bytes)?);
         drop(subako_tiny_callgrind_compile(&engine, &bytes)?);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Figures with `per_byte[k]` fuel per byte for kind `k` at 128 KiB and
+    /// `per_byte[k] * stretch` at 16 MiB, and a seed call of `seed` fuel.
+    fn figures(per_byte: [f64; 3], stretch: f64, seed: u64) -> GrowthFigures {
+        let probe = |kind, line_bytes, fuel_per_byte| GrowthProbe {
+            kind: Some(kind),
+            line_bytes,
+            fuel: 0,
+            problem: None,
+            fuel_per_byte: Some(fuel_per_byte),
+        };
+        let mut rows = Vec::new();
+        for (kind, x) in GrowthKind::ALL.into_iter().zip(per_byte) {
+            rows.push(probe(kind, 128 * KIB, x));
+            rows.push(probe(kind, 16 * MIB, x * stretch));
+        }
+        GrowthFigures {
+            module: PathBuf::from("m.wasm"),
+            tool: "greet".into(),
+            member: "name".into(),
+            seed: GrowthProbe { kind: None, line_bytes: 299, fuel: seed, problem: None, fuel_per_byte: None },
+            baselines: Vec::new(),
+            rows,
+        }
+    }
+
+    #[test]
+    fn the_targets_are_judged_against_the_second_module() {
+        let official = figures([172.5, 116.5, 15.5], 1.0, 134_521);
+        let report = |ours| GrowthReport { a: ours, b: Some(official.clone()) };
+        let met = |r: &GrowthReport| r.targets().iter().map(|t| t.3).collect::<Vec<_>>();
+        assert_eq!(met(&report(figures([129.0, 87.0, 15.5], 1.0, 67_000))), [true; 7]);
+        // Each bound crossed in turn: 0.75x, 0.75x, 1x, linearity, half the seed.
+        assert_eq!(met(&report(figures([130.0, 87.0, 15.5], 1.0, 67_000)))[0], false);
+        assert_eq!(met(&report(figures([129.0, 88.0, 15.5], 1.0, 67_000)))[1], false);
+        assert_eq!(met(&report(figures([129.0, 87.0, 15.6], 1.0, 67_000)))[2], false);
+        let curved = met(&report(figures([100.0, 80.0, 10.0], 1.06, 67_000)));
+        assert_eq!(&curved[..6], [true, true, true, false, false, false]);
+        assert_eq!(met(&report(figures([129.0, 87.0, 15.5], 1.0, 67_261)))[6], false);
+        assert!(GrowthReport { a: official.clone(), b: None }.targets().is_empty());
+        let text = report(figures([172.5, 87.0, 15.5], 1.0, 67_000)).to_text();
+        assert!(text.contains("ascii fuel/byte at 16 MiB <= 0.75 x the second's"), "{text}");
+        assert!(text.contains("NOT MET"), "{text}");
     }
 }

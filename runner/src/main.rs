@@ -64,8 +64,13 @@ USAGE:
       base = the same kind with a 6-byte payload. Also: fuel/byte at 16 MiB over at
       128 KiB, and the fuel of the seed's tools/call line. A line answered with
       anything but \"Hello, <name>!\" is reported and gets no per-byte figure.
-      --json: {\"a\": F, \"b\": F|null}, F = {module, tool, member, seed, baselines,
-        rows, linearity_16mib_over_128kib: {ascii, escaped, unused}}; seed, each
+      With --vs, the targets for MODULE against OTHER, each met or NOT MET: a used
+      argument (ascii, escaped) at most 0.75x OTHER's fuel/byte at 16 MiB, an
+      unused one at most OTHER's, each kind within 5 % of linear, the seed's call
+      at most half OTHER's fuel.
+      --json: {\"a\": F, \"b\": F|null, \"targets\": [{what, value, bound, met}]},
+        F = {module, tool, member, seed, baselines, rows,
+        linearity_16mib_over_128kib: {ascii, escaped, unused}}; seed, each
         baseline and row = {kind, line_bytes, fuel, ok, problem, fuel_per_byte}.
   subako-tiny manifest MODULE.wasm
       Prints the module's --subako-manifest, checked.
