@@ -908,12 +908,12 @@ mod tests {
         let met = |r: &GrowthReport| r.targets().iter().map(|t| t.3).collect::<Vec<_>>();
         assert_eq!(met(&report(figures([129.0, 87.0, 15.5], 1.0, 67_000))), [true; 7]);
         // Each bound crossed in turn: 0.75x, 0.75x, 1x, linearity, half the seed.
-        assert_eq!(met(&report(figures([130.0, 87.0, 15.5], 1.0, 67_000)))[0], false);
-        assert_eq!(met(&report(figures([129.0, 88.0, 15.5], 1.0, 67_000)))[1], false);
-        assert_eq!(met(&report(figures([129.0, 87.0, 15.6], 1.0, 67_000)))[2], false);
+        assert!(!met(&report(figures([130.0, 87.0, 15.5], 1.0, 67_000)))[0]);
+        assert!(!met(&report(figures([129.0, 88.0, 15.5], 1.0, 67_000)))[1]);
+        assert!(!met(&report(figures([129.0, 87.0, 15.6], 1.0, 67_000)))[2]);
         let curved = met(&report(figures([100.0, 80.0, 10.0], 1.06, 67_000)));
         assert_eq!(&curved[..6], [true, true, true, false, false, false]);
-        assert_eq!(met(&report(figures([129.0, 87.0, 15.5], 1.0, 67_261)))[6], false);
+        assert!(!met(&report(figures([129.0, 87.0, 15.5], 1.0, 67_261)))[6]);
         assert!(GrowthReport { a: official.clone(), b: None }.targets().is_empty());
         let text = report(figures([172.5, 87.0, 15.5], 1.0, 67_000)).to_text();
         assert!(text.contains("ascii fuel/byte at 16 MiB <= 0.75 x the second's"), "{text}");
