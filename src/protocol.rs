@@ -306,7 +306,7 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
         (id, None) => return write_error(out, id, NOT_A_REQUEST, b""),
     };
     // The params' members, in one reading of them.
-    let [meta, name, arguments, cursor, ..] = members(params, PARAMS_KEYS, &ends);
+    let [meta, name, arguments, cursor, ..] = members(params, PARAMS_KEYS, Some(&ends));
     if let Err(()) = check_meta(out, id, meta, &ends) {
         return;
     }
@@ -361,7 +361,7 @@ fn message_fields<'a>(
     if message.as_object().is_none() {
         return Err(b"not an object");
     }
-    let [id, jsonrpc, method, params, result, error] = members(Some(message), MESSAGE_KEYS, ends);
+    let [id, jsonrpc, method, params, result, error] = members(Some(message), MESSAGE_KEYS, Some(ends));
     // A string or a number: anything not `null`, `true`, `false`, an array or an object.
     let id_raw = match id.map(|id| id.raw()) {
         None | Some([b'n', ..]) => None,
@@ -414,7 +414,7 @@ fn call(
 /// Checks the `_meta` every request carries: the revision, which must be
 /// ours, and the client's capabilities, which must be an object.
 fn check_meta(out: &mut Vec<u8>, id: &[u8], meta: Option<Value<'_>>, ends: &Ends) -> Result<(), ()> {
-    let [version, capabilities, ..] = members(meta, META_KEYS, ends);
+    let [version, capabilities, ..] = members(meta, META_KEYS, Some(ends));
     let capabilities = capabilities.is_some_and(|c| c.as_object().is_some());
     let missing = match version.and_then(|v| v.as_str()) {
         None => VERSION_KEY,

@@ -303,26 +303,20 @@ impl File {
     pub fn read_to_end(&mut self, out: &mut Vec<u8>) -> Result<usize, FsError> {
         let start = out.len();
         let expected = self.size().unwrap_or(0);
-        let expected = usize::try_from(expected).unwrap_or(usize::MAX);
+        // A size no buffer can hold is an error to read, not a failed call.
+        let Some(expected) = usize::try_from(expected).ok().filter(|&n| n < isize::MAX as usize) else {
+            return Err(self.fail("read", errno::NOMEM));
+        };
         // One more byte than the file holds, so the read that finds the
         // end needs no second allocation.
-        if out.try_reserve(expected.saturating_add(1)).is_err() {
-            return Err(self.fail("read", errno::NOMEM));
-        }
+        crate::sys::reserve(out, expected + 1);
         loop {
-            if out.capacity() == out.len() && out.try_reserve(8192).is_err() {
-                return Err(self.fail("read", errno::NOMEM));
-            }
-            let filled = out.len();
-            out.resize(out.capacity(), 0);
-            let n = fs_sys::read(&self.handle, &mut out[filled..]);
-            let n = n.map_err(|e| {
-                out.truncate(filled);
-                self.fail("read", e)
-            })?;
-            out.truncate(filled + n);
-            if n == 0 {
-                return Ok(out.len() - start);
+            crate::sys::reserve(out, 1);
+            // Into the spare capacity, which is not zeroed first.
+            match fs_sys::read_spare(&self.handle, out) {
+                Ok(0) => return Ok(out.len() - start),
+                Ok(_) => {}
+                Err(e) => return Err(self.fail("read", e)),
             }
         }
     }

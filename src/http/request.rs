@@ -6,7 +6,7 @@ use super::error::{HttpError, HttpErrorKind, with_number};
 use super::response::{Response, parse_answer};
 use super::{REQUEST_MAX_BYTES, raw};
 use crate::json::JsonWriter;
-use crate::json::write::write_escaped;
+use crate::json::write::{put_byte, write_escaped};
 
 /// The methods a request may use. CONNECT, TRACE and TRACK have none: the
 /// platform refuses tunnels and requests that echo credentials back.
@@ -164,10 +164,10 @@ impl<'a> Request<'a> {
     /// Naming a header twice sends the last value.
     pub fn header(mut self, name: &str, value: &str) -> Request<'a> {
         if !self.headers.is_empty() {
-            self.headers.push(b',');
+            put_byte(&mut self.headers, b',');
         }
         write_escaped(&mut self.headers, name.as_bytes());
-        self.headers.push(b':');
+        put_byte(&mut self.headers, b':');
         write_escaped(&mut self.headers, value.as_bytes());
         self
     }

@@ -131,7 +131,7 @@ pub(crate) const fn value_end(
     let mut arrays = [0u8; MAX_DEPTH / 8];
     let mut depth: usize = 0;
     // Where the open containers at levels 2 and 3 started.
-    let mut opened = [0usize; 2];
+    let mut opened = (0usize, 0usize);
     // Set when `i` is at an object member's key rather than at a value.
     let mut key_due = false;
     loop {
@@ -147,7 +147,11 @@ pub(crate) const fn value_end(
                     return fail(ReadErrorKind::TooDeep, i);
                 }
                 if depth.wrapping_sub(2) < 2 {
-                    opened[depth & 1] = i;
+                    if depth == 2 {
+                        opened.0 = i;
+                    } else {
+                        opened.1 = i;
+                    }
                 }
                 let array = c == b'[';
                 let bit = 1 << (depth % 8);
@@ -202,7 +206,7 @@ pub(crate) const fn value_end(
                     && depth.wrapping_sub(2) < 2
                 {
                     // The level's largest container is the one kept.
-                    let from = opened[depth & 1];
+                    let from = if depth == 2 { opened.0 } else { opened.1 };
                     let (start, end) = ends.spans[depth & 1];
                     if i - from > end - start {
                         ends.spans[depth & 1] = (from, i);
@@ -483,8 +487,8 @@ impl Ends {
 }
 
 /// The offset just past the value starting at `i` in validated text.
-fn skip_value(b: &[u8], i: usize, ends: &Ends) -> usize {
-    if let Some(end) = ends.end_of(b, i) {
+fn skip_value(b: &[u8], i: usize, ends: Option<&Ends>) -> usize {
+    if let Some(end) = ends.and_then(|e| e.end_of(b, i)) {
         return end;
     }
     match value_end(b, i, true, None) {
@@ -718,12 +722,12 @@ impl<'a> Items<'a> {
         }
         let mut key = None;
         if at(b, i) == b'"' && b.first() == Some(&b'{') {
-            let key_end = skip_value(b, i, &Ends::NONE);
+            let key_end = skip_value(b, i, None);
             key = Some(Str { raw: span(b, i + 1, key_end - 1) });
             // Past the colon.
             i = skip_ws(b, skip_ws(b, key_end) + 1);
         }
-        let end = skip_value(b, i, &Ends::NONE);
+        let end = skip_value(b, i, None);
         let next = skip_ws(b, end);
         // Past the comma, or left on the closing bracket.
         self.at = if at(b, next) == b',' { next + 1 } else { next };
@@ -771,7 +775,7 @@ impl<'a> Object<'a> {
     // of its own does in every module.
     #[inline(always)]
     pub fn get(&self, key: &str) -> Option<Value<'a>> {
-        let [found, ..] = members(Some(self.as_value()), key.as_bytes(), &Ends::NONE);
+        let [found, ..] = members(Some(self.as_value()), key.as_bytes(), None);
         found
     }
 
@@ -799,7 +803,11 @@ impl<'a> Object<'a> {
 // Walks the members itself rather than through `iter()`: less code in
 // every module, and every module looks members up. The slots are returned
 // rather than passed in, so they are cleared in one place.
-pub(crate) fn members<'a>(object: Option<Value<'a>>, keys: &[u8], ends: &Ends) -> [Option<Value<'a>>; MAX_KEYS] {
+pub(crate) fn members<'a>(
+    object: Option<Value<'a>>,
+    keys: &[u8],
+    ends: Option<&Ends>,
+) -> [Option<Value<'a>>; MAX_KEYS] {
     let mut found = [None; MAX_KEYS];
     let b = match object {
         Some(Value { raw: b @ [b'{', ..] }) => b,
@@ -1026,10 +1034,10 @@ mod tests {
                 let mut ends = Ends::NONE;
                 let message = parse_with_ends(doc.as_bytes(), &mut ends).unwrap();
                 let message_keys = b"params\xffid\xffmethod";
-                let with = members(Some(message), message_keys, &ends);
-                let without = members(Some(message), message_keys, &Ends::NONE);
+                let with = members(Some(message), message_keys, Some(&ends));
+                let without = members(Some(message), message_keys, None);
                 assert_eq!(with, without, "{doc}");
-                assert_eq!(members(with[0], keys, &ends), members(without[0], keys, &Ends::NONE), "{doc}");
+                assert_eq!(members(with[0], keys, Some(&ends)), members(without[0], keys, None), "{doc}");
             }
         }
     }

@@ -130,6 +130,14 @@ pub fn read(file: &Handle, buf: &mut [u8]) -> Result<usize, u16> {
     retrying(|| (&file.0).read(buf)).map_err(|e| errno(&e))
 }
 
+pub fn read_spare(file: &Handle, out: &mut Vec<u8>) -> Result<usize, u16> {
+    let len = out.len();
+    out.resize(out.capacity(), 0);
+    let read = read(file, &mut out[len..]);
+    out.truncate(len + *read.as_ref().unwrap_or(&0));
+    read
+}
+
 pub fn write(file: &Handle, bytes: &[u8]) -> Result<usize, u16> {
     retrying(|| (&file.0).write(bytes)).map_err(|e| errno(&e))
 }

@@ -118,6 +118,12 @@ pub fn read(file: &Handle, buf: &mut [u8]) -> Result<usize, u16> {
     super::read(file.0, buf)
 }
 
+/// Reads into `out`'s spare capacity and lengthens it by what came; 0 at
+/// the end of the file.
+pub fn read_spare(file: &Handle, out: &mut Vec<u8>) -> Result<usize, u16> {
+    super::read_spare(file.0, out)
+}
+
 /// Writes some of `bytes`; how many.
 pub fn write(file: &Handle, bytes: &[u8]) -> Result<usize, u16> {
     super::write(file.0, bytes)
