@@ -22,7 +22,7 @@ const KIB: u64 = 1024;
 /// allocator.
 const BUDGETS: &[(&str, u64, u64)] = &[
     ("echo", 19 * KIB, 14 * KIB),
-    ("fetch", 33 * KIB, 27 * KIB),
+    ("fetch", 32 * KIB, 27 * KIB),
     ("files", 34 * KIB, 29 * KIB),
     ("hello", 16 * KIB, 12 * KIB),
     ("plot", 49 * KIB, 44 * KIB),
