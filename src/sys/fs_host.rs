@@ -131,11 +131,17 @@ pub fn read(file: &Handle, buf: &mut [u8]) -> Result<usize, u16> {
 }
 
 pub fn read_spare(file: &Handle, out: &mut Vec<u8>) -> Result<usize, u16> {
+    into_spare(out, |room| read(file, room))
+}
+
+/// Runs `read` on `out`'s spare capacity and keeps what it read: std's
+/// readers want initialized room, so on the host it is zeroed first.
+pub(crate) fn into_spare<E>(out: &mut Vec<u8>, read: impl FnOnce(&mut [u8]) -> Result<usize, E>) -> Result<usize, E> {
     let len = out.len();
     out.resize(out.capacity(), 0);
-    let read = read(file, &mut out[len..]);
-    out.truncate(len + *read.as_ref().unwrap_or(&0));
-    read
+    let result = read(&mut out[len..]);
+    out.truncate(len + *result.as_ref().unwrap_or(&0));
+    result
 }
 
 pub fn write(file: &Handle, bytes: &[u8]) -> Result<usize, u16> {

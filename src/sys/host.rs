@@ -20,11 +20,8 @@ fn io_error(e: &std::io::Error) -> IoError {
 
 impl Io for Stdio {
     fn read(&mut self, buf: &mut Vec<u8>) -> Result<usize, IoError> {
-        let len = buf.len();
-        buf.resize(buf.capacity(), 0);
-        let read = super::fs_host::retrying(|| std::io::stdin().lock().read(&mut buf[len..]));
-        buf.truncate(len + *read.as_ref().unwrap_or(&0));
-        read.map_err(|e| io_error(&e))
+        super::fs_host::into_spare(buf, |room| super::fs_host::retrying(|| std::io::stdin().lock().read(room)))
+            .map_err(|e| io_error(&e))
     }
 
     fn write(&mut self, bytes: &[u8]) -> Result<(), IoError> {
