@@ -46,7 +46,7 @@ fn fetch(args: &Args<'_>) -> Result<Reply, ToolError> {
     let mut out = JsonWriter::new();
     out.begin_object().key("status").uint(response.status as u64);
     out.key("headers").begin_object();
-    for (name, value) in &response.headers {
+    for (name, value) in response.headers() {
         out.key(name).string(value);
     }
     out.end_object();

@@ -3,9 +3,11 @@
 //! history of the conversions kept in the session volume, where it outlives
 //! the call that wrote it (each call is a fresh instance).
 //!
-//! Unknown input members are refused by hand (`only`) rather than with
+//! Unknown input members are refused with `Args::only` rather than with
 //! `validated!`: the tools check few rules, and the validator would cost
 //! a large part of a module that should stay small (docs/GUIDE.md, "Typed tools").
+//! Text is built with `text!` and buffers with the crate's writers rather
+//! than `concat`, `push` and `collect`, which link alloc's growth routines.
 #![cfg_attr(target_arch = "wasm32", no_std, no_main)]
 
 extern crate alloc;
@@ -15,7 +17,7 @@ use alloc::vec::Vec;
 use subako_tiny::args::must_be;
 use subako_tiny::fs::{self, errno};
 use subako_tiny::http::Request;
-use subako_tiny::json::{self, Object};
+use subako_tiny::json;
 use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError, text};
 
 /// Where rates come from when the call names no `api`.
@@ -24,17 +26,6 @@ const DEFAULT_API: &str = "https://api.frankfurter.app";
 const DIR: &str = "/volume/tmp/rates";
 /// One successful conversion per line, as `convert` answered it.
 const HISTORY: &str = "/volume/tmp/rates/history.jsonl";
-
-/// Refuses a member the schema does not name (`additionalProperties: false`).
-fn only(args: &Args<'_>, known: &[&str]) -> Result<(), ToolError> {
-    for (key, _) in args.object().iter().flat_map(Object::iter) {
-        let key = key.to_str();
-        if !known.contains(&&*key) {
-            return Err(ToolError::invalid_input(&["unknown field `", &key, "`"]));
-        }
-    }
-    Ok(())
-}
 
 /// A currency code: three uppercase ASCII letters.
 fn currency<'a>(args: &Args<'a>, field: &str) -> Result<alloc::borrow::Cow<'a, str>, ToolError> {
@@ -47,7 +38,7 @@ fn currency<'a>(args: &Args<'a>, field: &str) -> Result<alloc::borrow::Cow<'a, s
 }
 
 fn convert(args: &Args<'_>) -> Result<Reply, ToolError> {
-    only(args, &["amount", "from", "to", "api"])?;
+    args.only(&["amount", "from", "to", "api"])?;
     let amount = args.float("amount")?;
     if !(amount > 0.0 && amount <= 1e12) {
         return Err(must_be("amount", "a number above 0 and at most 1000000000000"));
@@ -56,9 +47,9 @@ fn convert(args: &Args<'_>) -> Result<Reply, ToolError> {
     let to = currency(args, "to")?;
     let api = args.opt_str("api")?;
     let api = api.as_deref().unwrap_or(DEFAULT_API);
-    let url = [api.strip_suffix('/').unwrap_or(api), "/latest?base=", &from].concat();
+    let url = text!(api.strip_suffix('/').unwrap_or(api), "/latest?base=", from);
 
-    let response = Request::get(&url).header("accept", "application/json").timeout_ms(10_000).send()?;
+    let response = Request::get(url.as_str()).header("accept", "application/json").timeout_ms(10_000).send()?;
     if !(200..300).contains(&response.status) {
         return Err(text!("rates API answered ", response.status, " for ", url).into());
     }
@@ -82,16 +73,14 @@ fn convert(args: &Args<'_>) -> Result<Reply, ToolError> {
     out.begin_object().key("amount").float(amount).key("from").string(&from).key("to").string(&to);
     out.key("rate").float(rate).key("result").float(amount * rate).key("date").string(&date).end_object();
 
-    let mut line = out.as_bytes().to_vec();
-    line.push(b'\n');
     fs::create_dir_all(DIR)
-        .and_then(|()| fs::append(HISTORY, &line))
+        .and_then(|()| fs::append_line(HISTORY, out.as_bytes()))
         .map_err(|e| ToolError::from_parts(&["converted, but the history could not be written: ", &e.message()]))?;
     Ok(Reply::json(out))
 }
 
 fn history(args: &Args<'_>) -> Result<Reply, ToolError> {
-    only(args, &["limit"])?;
+    args.only(&["limit"])?;
     let limit = args.opt_int("limit", 1, 100)?.unwrap_or(10) as usize;
     let text = match fs::read(HISTORY) {
         Ok(text) => text,
@@ -100,10 +89,10 @@ fn history(args: &Args<'_>) -> Result<Reply, ToolError> {
         Err(e) => return Err(e.into()),
     };
     // Whole JSON lines only: a write cut short by a full volume is skipped.
-    let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').filter(|l| json::parse(l).is_ok()).collect();
+    let entries = || text.split(|&b| b == b'\n').filter(|line| json::parse(line).is_ok());
     let mut out = JsonWriter::new();
     out.begin_object().key("entries").begin_array();
-    for line in &lines[lines.len().saturating_sub(limit)..] {
+    for line in entries().skip(entries().count().saturating_sub(limit)) {
         out.raw(line);
     }
     out.end_array().end_object();

@@ -44,6 +44,32 @@ impl<'a> Args<'a> {
         self.object?.get(field).filter(|v| !v.is_null())
     }
 
+    /// Refuses a member that `known` does not name, as a schema with
+    /// `"additionalProperties": false` does, and as serde's
+    /// `deny_unknown_fields` words it.
+    ///
+    /// # Errors
+    /// For the first member not in `known`.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"city": "Oslo", "days": 3}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert!(args.only(&["city", "days", "units"]).is_ok());
+    /// assert_eq!(args.only(&["city"]).unwrap_err().message(), "invalid input: unknown field `days`");
+    /// assert!(Args::empty().only(&[]).is_ok());
+    /// ```
+    pub fn only(&self, known: &[&str]) -> Result<(), ToolError> {
+        for (key, _) in self.object.iter().flat_map(Object::iter) {
+            if !known.iter().any(|k| key.eq_str(k)) {
+                return Err(ToolError::four("invalid input: unknown field `", &key.to_str(), "`", ""));
+            }
+        }
+        Ok(())
+    }
+
     fn required(&self, field: &str) -> Result<Value<'a>, ToolError> {
         match self.object.and_then(|o| o.get(field)) {
             Some(v) => Ok(v),

@@ -94,6 +94,18 @@ impl ToolError {
     }
 }
 
+/// `parts` joined into one `String`, grown the crate's way: `concat` and
+/// `String`'s own pushes link alloc's growth routines into the module.
+#[inline(never)]
+pub(crate) fn join(parts: &[&str]) -> String {
+    let mut out = Vec::new();
+    for part in parts {
+        put(&mut out, part.as_bytes());
+    }
+    // SAFETY: joined from `str`s.
+    unsafe { crate::sys::validated_string(out) }
+}
+
 impl From<&str> for ToolError {
     fn from(message: &str) -> ToolError {
         ToolError::new(message)

@@ -345,14 +345,14 @@ fn deliver(request: &HttpRequest, mut response: Response) -> Result<Response, Ht
 fn ok_answer(response: &Response) -> Vec<u8> {
     // Names lowercased, a repeated name's values joined, in first-seen order.
     let mut headers: Vec<(String, String)> = Vec::new();
-    for (name, value) in &response.headers {
+    for (name, value) in response.headers() {
         let name = name.to_ascii_lowercase();
         match headers.iter_mut().find(|(n, _)| *n == name) {
             Some((_, joined)) => {
                 joined.push_str(", ");
                 joined.push_str(value);
             }
-            None => headers.push((name, value.clone())),
+            None => headers.push((name, value.into())),
         }
     }
     let mut out = JsonWriter::new();

@@ -25,9 +25,10 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::json::write::put;
-use crate::reply::ToolError;
+use crate::json::write::{put, put_byte};
+use crate::reply::{ToolError, join};
 use crate::sys::fs_sys::{self, Dir, Handle};
+use crate::sys::same;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use crate::sys::fs_host::{mount, unmount};
@@ -60,21 +61,9 @@ pub struct FsError {
     reason: Reason,
 }
 
-/// `parts` joined into one string, through the crate's one way of growing
-/// a buffer (`String`'s own pushes link alloc's growth routines).
-fn joined(parts: &[&[u8]]) -> String {
-    let mut out = Vec::new();
-    for part in parts {
-        put(&mut out, part);
-    }
-    // SAFETY: every caller joins `str`s, ASCII and whole path components
-    // (a `str` cut at `/`, which is ASCII).
-    unsafe { crate::sys::validated_string(out) }
-}
-
 impl FsError {
     fn new(op: &'static str, path: &str, reason: Reason) -> FsError {
-        FsError { op, path: joined(&[path.as_bytes()]), reason }
+        FsError { op, path: join(&[path]), reason }
     }
 
     /// The operation: `read`, `write`, `open`, `list`, …
@@ -113,17 +102,20 @@ impl FsError {
     /// file or directory`.
     pub fn message(&self) -> String {
         let mut digits = [0u8; 20];
-        let (lead, what): (&[u8], &[u8]) = match self.reason {
+        let (lead, what) = match self.reason {
             Reason::Errno(e) => match errno_words(e) {
-                Some(words) => (b"", words.as_bytes()),
-                None => (b"errno ", crate::json::num::usize_digits(usize::from(e), &mut digits)),
+                Some(words) => ("", words),
+                // SAFETY: decimal digits are ASCII.
+                None => ("errno ", unsafe {
+                    crate::sys::validated_str(crate::json::num::usize_digits(usize::from(e), &mut digits))
+                }),
             },
-            Reason::NotMounted => (b"", not_mounted_words(&self.path).as_bytes()),
-            Reason::Relative => (b"", b"not an absolute path (there is no working directory)"),
-            Reason::LeavesMount => (b"", b"`..` climbs out of the mounted directory"),
-            Reason::NotUtf8 => (b"", b"not UTF-8 text"),
+            Reason::NotMounted => ("", not_mounted_words(&self.path)),
+            Reason::Relative => ("", "not an absolute path (there is no working directory)"),
+            Reason::LeavesMount => ("", "`..` climbs out of the mounted directory"),
+            Reason::NotUtf8 => ("", "not UTF-8 text"),
         };
-        joined(&[self.op.as_bytes(), b" ", self.path.as_bytes(), b": ", lead, what])
+        join(&[self.op, " ", &self.path, ": ", lead, what])
     }
 }
 
@@ -133,22 +125,26 @@ impl From<FsError> for ToolError {
     }
 }
 
-/// Words for the errno values a tool is likely to meet.
+/// Words for the errno values a tool is likely to meet. A table and a
+/// search rather than a `match`: smaller in every module that does files.
+const ERRNO_WORDS: [(u16, &str); 13] = [
+    (errno::DQUOT, "disk quota exceeded (the call's file write budget is spent)"),
+    (errno::NOTSUP, "not supported"),
+    (errno::NOENT, "no such file or directory"),
+    (errno::ACCES, "permission denied"),
+    (errno::PERM, "permission denied"),
+    (errno::NOTCAPABLE, "permission denied"),
+    (errno::ROFS, "read-only file system"),
+    (errno::EXIST, "file exists"),
+    (errno::ISDIR, "is a directory"),
+    (errno::NOTDIR, "not a directory"),
+    (errno::NOTEMPTY, "directory not empty"),
+    (errno::NOSPC, "no space left (the session volume is full: delete files to write again)"),
+    (errno::NOMEM, "too large to hold in memory (read it in chunks with fs::File)"),
+];
+
 fn errno_words(e: u16) -> Option<&'static str> {
-    Some(match e {
-        errno::DQUOT => "disk quota exceeded (the call's file write budget is spent)",
-        errno::NOTSUP => "not supported",
-        errno::NOENT => "no such file or directory",
-        errno::ACCES | errno::PERM | errno::NOTCAPABLE => "permission denied",
-        errno::ROFS => "read-only file system",
-        errno::EXIST => "file exists",
-        errno::ISDIR => "is a directory",
-        errno::NOTDIR => "not a directory",
-        errno::NOTEMPTY => "directory not empty",
-        errno::NOSPC => "no space left (the session volume is full: delete files to write again)",
-        errno::NOMEM => "too large to hold in memory (read it in chunks with fs::File)",
-        _ => return None,
-    })
+    ERRNO_WORDS.iter().find(|(n, _)| *n == e).map(|(_, words)| *words)
 }
 
 /// True when `path` is `dir` or beneath it.
@@ -187,7 +183,7 @@ impl<'a> Iterator for Parts<'a> {
             let end = self.0.iter().position(|&b| b == b'/').unwrap_or(self.0.len());
             let (part, rest) = self.0.split_at_checked(end).unwrap_or((self.0, &[]));
             self.0 = rest.get(1..).unwrap_or(&[]);
-            if !part.is_empty() && part != b"." {
+            if !part.is_empty() && !same(part, b".") {
                 return Some(part);
             }
         }
@@ -205,44 +201,42 @@ fn resolve(path: &str) -> Result<(Dir, String), Reason> {
     if path.as_bytes().first() != Some(&b'/') {
         return Err(Reason::Relative);
     }
-    fs_sys::with_preopens(|preopens| {
-        let mut best: Option<(usize, &Dir)> = None;
-        for preopen in preopens {
-            let mut ours = parts(path);
-            let mut depth = 0;
-            let matches = parts(&preopen.name).all(|want| {
-                depth += 1;
-                ours.next() == Some(want)
-            });
-            if matches && best.is_none_or(|(longest, _)| depth > longest) {
-                best = Some((depth, &preopen.dir));
-            }
+    let mut best: Option<(usize, Dir)> = None;
+    fs_sys::each_preopen(|name, dir| {
+        let mut ours = parts(path);
+        let mut depth = 0;
+        let matches = Parts(name).all(|want| {
+            depth += 1;
+            ours.next().is_some_and(|c| same(c, want))
+        });
+        if matches && best.as_ref().is_none_or(|(longest, _)| depth > *longest) {
+            // A u32 on wasm32, a PathBuf on the host.
+            #[allow(clippy::clone_on_copy)]
+            let dir = dir.clone();
+            best = Some((depth, dir));
         }
-        let Some((depth, dir)) = best else {
-            return Err(if parts(path).any(|c| c == b"..") { Reason::LeavesMount } else { Reason::NotMounted });
-        };
-        let mut relative = Vec::new();
-        for c in parts(path).skip(depth) {
-            if c == b".." {
-                // Back to the previous `/`; at the top there is none to go to.
-                if relative.is_empty() {
-                    return Err(Reason::LeavesMount);
-                }
-                relative.truncate(relative.iter().rposition(|&b| b == b'/').unwrap_or(0));
-            } else {
-                if !relative.is_empty() {
-                    put(&mut relative, b"/");
-                }
-                put(&mut relative, c);
+    });
+    let Some((depth, dir)) = best else {
+        return Err(if parts(path).any(|c| same(c, b"..")) { Reason::LeavesMount } else { Reason::NotMounted });
+    };
+    let mut relative = Vec::new();
+    for c in parts(path).skip(depth) {
+        if same(c, b"..") {
+            // Back to the previous `/`; at the top there is none to go to.
+            if relative.is_empty() {
+                return Err(Reason::LeavesMount);
             }
+            relative.truncate(relative.iter().rposition(|&b| b == b'/').unwrap_or(0));
+        } else {
+            if !relative.is_empty() {
+                put(&mut relative, b"/");
+            }
+            put(&mut relative, c);
         }
-        // A u32 on wasm32, a PathBuf on the host.
-        #[allow(clippy::clone_on_copy)]
-        let dir = dir.clone();
-        // SAFETY: whole components of `path` (a `str` cut at the ASCII `/`)
-        // joined with `/`.
-        Ok((dir, unsafe { crate::sys::validated_string(relative) }))
-    })
+    }
+    // SAFETY: whole components of `path` (a `str` cut at the ASCII `/`)
+    // joined with `/`.
+    Ok((dir, unsafe { crate::sys::validated_string(relative) }))
 }
 
 fn resolve_for(op: &'static str, path: &str) -> Result<(Dir, String), FsError> {
@@ -260,7 +254,7 @@ impl File {
     fn open_as(op: &'static str, path: &str, mode: OpenMode) -> Result<File, FsError> {
         let (dir, relative) = resolve_for(op, path)?;
         match fs_sys::open(&dir, &relative, mode) {
-            Ok(handle) => Ok(File { handle, path: joined(&[path.as_bytes()]) }),
+            Ok(handle) => Ok(File { handle, path: join(&[path]) }),
             Err(e) => Err(FsError::new(op, path, Reason::Errno(e))),
         }
     }
@@ -421,6 +415,38 @@ pub fn write(path: &str, bytes: &[u8]) -> Result<(), FsError> {
 pub fn append(path: &str, bytes: &[u8]) -> Result<(), FsError> {
     let mut file = File::open_as("append", path, OpenMode::Append)?;
     file.write_all(bytes)
+}
+
+/// Adds `line` and a newline at the end of the file at `path`, creating
+/// it if needed: one entry of a JSON Lines file, written in one piece with
+/// its newline.
+///
+/// # Errors
+/// As [`write()`].
+///
+/// # Examples
+/// ```
+/// use subako_tiny::{JsonWriter, fs};
+///
+/// let dir = std::env::temp_dir().join(format!("subako-tiny-doc-fs-append-line-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// fs::mount("/volume/tmp", &dir);
+/// # let _ = fs::remove_file("/volume/tmp/log.jsonl");
+///
+/// for n in 1..=2 {
+///     let mut entry = JsonWriter::new();
+///     entry.begin_object().key("n").int(n).end_object();
+///     fs::append_line("/volume/tmp/log.jsonl", entry.as_bytes()).unwrap();
+/// }
+/// assert_eq!(fs::read_to_string("/volume/tmp/log.jsonl").unwrap(), "{\"n\":1}\n{\"n\":2}\n");
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn append_line(path: &str, line: &[u8]) -> Result<(), FsError> {
+    let mut bytes = Vec::new();
+    crate::sys::reserve(&mut bytes, line.len() + 1);
+    put(&mut bytes, line);
+    put_byte(&mut bytes, b'\n');
+    append(path, &bytes)
 }
 
 /// Creates the directory at `path` and any missing parents; one that

@@ -4,7 +4,7 @@ use alloc::string::String;
 
 use super::raw::{ABI_LENGTH_MISMATCH, ABI_NOTHING_HELD, ABI_OUT_OF_BOUNDS};
 use crate::json::num;
-use crate::reply::ToolError;
+use crate::reply::{ToolError, join};
 
 /// The kinds of failure the platform names, plus `abi` for the import
 /// itself misbehaving (or missing, off the worker).
@@ -124,22 +124,18 @@ impl HttpError {
     pub fn abi_code(code: i32) -> HttpError {
         let meaning = match code {
             ABI_OUT_OF_BOUNDS => {
-                "a range outside the module's memory, or no HTTP host here (outside the Subako worker every request fails so)"
+                ": a range outside the module's memory, or no HTTP host here (outside the Subako worker every request fails so)"
             }
-            ABI_NOTHING_HELD => "nothing held: read_response ran with no answer waiting",
-            ABI_LENGTH_MISMATCH => "length mismatch: read_response's length is not the answer's",
-            _ => "a code the subako_http ABI does not define",
+            ABI_NOTHING_HELD => ": nothing held: read_response ran with no answer waiting",
+            ABI_LENGTH_MISMATCH => ": length mismatch: read_response's length is not the answer's",
+            _ => ": a code the subako_http ABI does not define",
         };
-        let message = with_number("subako_http returned ", code as i64, ": ");
-        HttpError::new(HttpErrorKind::Abi, [&message, meaning].concat())
+        HttpError::new(HttpErrorKind::Abi, with_number("subako_http returned ", code as i64, meaning))
     }
 
     /// Kind `abi`, for an answer that is not one: `why` says what is wrong.
     pub(crate) fn malformed(why: &str) -> HttpError {
-        HttpError::new(
-            HttpErrorKind::Abi,
-            ["subako_http answered with something that is not an answer: ", why].concat(),
-        )
+        HttpError::new(HttpErrorKind::Abi, join(&["subako_http answered with something that is not an answer: ", why]))
     }
 }
 
@@ -147,7 +143,7 @@ impl HttpError {
 /// hook that answers with a kind (`Err(HttpErrorKind::Timeout.into())`).
 impl From<HttpErrorKind> for HttpError {
     fn from(kind: HttpErrorKind) -> HttpError {
-        HttpError::new(kind, ["the HTTP hook answered ", kind.as_str()].concat())
+        HttpError::new(kind, join(&["the HTTP hook answered ", kind.as_str()]))
     }
 }
 
@@ -158,7 +154,7 @@ pub(crate) fn with_number(before: &str, n: i64, after: &str) -> String {
     // SAFETY: decimal digits are ASCII, so UTF-8 (and checking it would
     // link core's whole UTF-8 validator into every module that does HTTP).
     let digits = unsafe { crate::sys::validated_str(num::u64_digits(n.unsigned_abs(), &mut digits)) };
-    [before, if n < 0 { "-" } else { "" }, digits, after].concat()
+    join(&[before, if n < 0 { "-" } else { "" }, digits, after])
 }
 
 /// `HTTP request failed (KIND): MESSAGE`, which the model reads.

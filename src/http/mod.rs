@@ -31,7 +31,7 @@ mod response;
 
 pub use error::{HttpError, HttpErrorKind};
 pub use request::{Method, Request};
-pub use response::{Response, ResponseBody, parse_answer};
+pub use response::{Headers, Response, ResponseBody, parse_answer};
 
 /// The raw `subako_http` imports (wasm32 only), their ABI codes, and the
 /// one safe [`exchange`](raw::exchange) of request JSON for answer JSON.

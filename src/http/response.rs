@@ -4,18 +4,66 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::error::{HttpError, HttpErrorKind};
-use crate::json::{self, Object, Value};
+use core::fmt;
+
+use crate::json::read::{find, members};
+use crate::json::write::{put, put_byte};
+use crate::json::{self, Value};
+use crate::reply::join;
+use crate::sys::validated_str;
 
 /// The final hop's response.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Response {
     /// The HTTP status code, from 100 to 999.
     pub status: u16,
-    /// `(name, value)` in the worker's order; names are lowercase, repeated
-    /// headers joined with `, `.
-    pub headers: Vec<(String, String)>,
+    /// Each header's name and then its value, unescaped, each followed by
+    /// [`END`]. One buffer rather than a `Vec` of string pairs: a module
+    /// that never reads a header carries no code to build or free pairs.
+    headers: Vec<u8>,
     /// The body: inline text, or where it was saved.
     pub body: ResponseBody,
+}
+
+/// What ends each name and value in [`Response`]'s headers: a byte that
+/// UTF-8 text never holds.
+const END: u8 = 0xFF;
+
+impl fmt::Debug for Response {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Response")
+            .field("status", &self.status)
+            .field("headers", &self.headers())
+            .field("body", &self.body)
+            .finish()
+    }
+}
+
+/// The headers of a [`Response`], as `(name, value)` in the worker's
+/// order: names are lowercase, repeated headers joined with `, `. Made by
+/// [`Response::headers`].
+#[derive(Clone)]
+pub struct Headers<'a>(&'a [u8]);
+
+impl<'a> Iterator for Headers<'a> {
+    type Item = (&'a str, &'a str);
+
+    fn next(&mut self) -> Option<(&'a str, &'a str)> {
+        let b = self.0;
+        let name_end = find(b, 0, END);
+        let value_end = find(b, name_end + 1, END);
+        let (name, value) = (b.get(..name_end)?, b.get(name_end + 1..value_end)?);
+        self.0 = b.get(value_end + 1..).unwrap_or(&[]);
+        // SAFETY: the buffer holds `str`s and unescaped JSON strings (valid
+        // UTF-8), each ended by `END`, which is never part of one.
+        Some(unsafe { (validated_str(name), validated_str(value)) })
+    }
+}
+
+impl fmt::Debug for Headers<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.clone()).finish()
+    }
 }
 
 /// Where the response body is.
@@ -48,19 +96,47 @@ impl Response {
     /// assert_eq!(response.text(), Some("{}"));
     /// ```
     pub fn inline(status: u16, text: impl Into<String>) -> Response {
-        Response { status, headers: Vec::new(), body: ResponseBody::Inline { text: text.into() } }
+        Response::new(status, ResponseBody::Inline { text: text.into() })
+    }
+
+    /// A response with `status`, no headers and `body`.
+    ///
+    /// ```
+    /// use subako_tiny::http::{Response, ResponseBody};
+    ///
+    /// let saved = ResponseBody::File { path: "/volume/tmp/page.html".into(), bytes: 512 };
+    /// let response = Response::new(200, saved);
+    /// assert_eq!((response.status, response.text(), response.headers().count()), (200, None, 0));
+    /// ```
+    pub fn new(status: u16, body: ResponseBody) -> Response {
+        Response { status, headers: Vec::new(), body }
     }
 
     /// Adds a header after those the response holds.
-    pub fn with_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Response {
-        self.headers.push((name.into(), value.into()));
+    pub fn with_header(mut self, name: &str, value: &str) -> Response {
+        for part in [name, value] {
+            put(&mut self.headers, part.as_bytes());
+            put_byte(&mut self.headers, END);
+        }
         self
+    }
+
+    /// The headers, as `(name, value)` in the worker's order.
+    ///
+    /// ```
+    /// use subako_tiny::http::Response;
+    ///
+    /// let response = Response::inline(200, "").with_header("etag", "\"v2\"").with_header("vary", "accept");
+    /// assert_eq!(response.headers().collect::<Vec<_>>(), [("etag", "\"v2\""), ("vary", "accept")]);
+    /// ```
+    pub fn headers(&self) -> Headers<'_> {
+        Headers(&self.headers)
     }
 
     /// The value of header `name`, which is compared ignoring ASCII case
     /// (the worker's names are lowercase).
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.headers().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v)
     }
 
     /// The body's text, when it came inline.
@@ -76,42 +152,42 @@ impl Response {
 /// Anything else is an error of kind `abi` saying what is wrong with it.
 pub fn parse_answer(answer: &[u8]) -> Result<Response, HttpError> {
     let value = json::parse(answer).map_err(|e| HttpError::malformed(e.kind.describe()))?;
-    let Some(answer) = value.as_object() else {
+    if value.as_object().is_none() {
         return Err(HttpError::malformed("not a JSON object"));
-    };
-    match (answer.get("ok"), answer.get("error")) {
-        (Some(ok), None) => read_response(ok),
-        (None, Some(error)) => Err(read_error(error)?),
+    }
+    match members(Some(value), b"ok\xFFerror", None) {
+        [Some(ok), None, ..] => read_response(ok),
+        [None, Some(error), ..] => Err(read_error(error)?),
         _ => Err(HttpError::malformed("it holds neither `ok` nor `error`, or both")),
     }
 }
 
-fn string(object: &Object<'_>, key: &str) -> Option<String> {
-    Some(object.get(key)?.as_str()?.to_str().into_owned())
+fn string(value: Option<Value<'_>>) -> Option<String> {
+    Some(value?.as_str()?.into_string())
 }
 
 fn read_error(error: Value<'_>) -> Result<HttpError, HttpError> {
-    let fields = error.as_object().and_then(|e| Some((string(&e, "kind")?, string(&e, "message")?)));
-    let Some((kind, message)) = fields else {
+    let [kind, message, ..] = members(Some(error), b"kind\xFFmessage", None);
+    let Some((kind, message)) = string(kind).zip(string(message)) else {
         return Err(HttpError::malformed("`error` is not an object with a string `kind` and `message`"));
     };
     Ok(match HttpErrorKind::from_name(&kind) {
         Some(kind) => HttpError::new(kind, message),
         // A kind newer than this crate: keep its name for the model.
-        None => HttpError::new(HttpErrorKind::Abi, ["error kind `", &kind, "` from subako_http: ", &message].concat()),
+        None => HttpError::new(HttpErrorKind::Abi, join(&["error kind `", &kind, "` from subako_http: ", &message])),
     })
 }
 
 fn read_response(ok: Value<'_>) -> Result<Response, HttpError> {
-    let Some(ok) = ok.as_object() else {
+    if ok.as_object().is_none() {
         return Err(HttpError::malformed("`ok` is not an object"));
-    };
-    let status = ok.get("status").and_then(|s| s.as_u64()).filter(|s| (100..=999).contains(s));
-    let Some(status) = status else {
+    }
+    let [status, found, body, ..] = members(Some(ok), b"status\xFFheaders\xFFbody", None);
+    let Some(status) = status.and_then(|s| s.as_u64()).filter(|s| (100..=999).contains(s)) else {
         return Err(HttpError::malformed("`ok.status` is not an HTTP status code"));
     };
     let mut headers = Vec::new();
-    if let Some(found) = ok.get("headers") {
+    if let Some(found) = found {
         let Some(found) = found.as_object() else {
             return Err(HttpError::malformed("`ok.headers` is not an object"));
         };
@@ -119,22 +195,26 @@ fn read_response(ok: Value<'_>) -> Result<Response, HttpError> {
             let Some(value) = value.as_str() else {
                 return Err(HttpError::malformed("a header in `ok.headers` is not a string"));
             };
-            headers.push((name.to_str().into_owned(), value.to_str().into_owned()));
+            for part in [name, value] {
+                part.unescape_onto(&mut headers);
+                put_byte(&mut headers, END);
+            }
         }
     }
-    let body = ok.get("body").and_then(|b| b.as_object()).and_then(|b| read_body(&b));
-    let Some(body) = body else {
+    let Some(body) = body.and_then(read_body) else {
         return Err(HttpError::malformed("`ok.body` is not an inline or a file body"));
     };
     Ok(Response { status: status as u16, headers, body })
 }
 
-fn read_body(body: &Object<'_>) -> Option<ResponseBody> {
-    let kind = body.get("type")?.as_str()?;
+/// `None` for a value that is not an object, too: `members` finds nothing in one.
+fn read_body(body: Value<'_>) -> Option<ResponseBody> {
+    let [kind, text, path, bytes, ..] = members(Some(body), b"type\xFFtext\xFFpath\xFFbytes", None);
+    let kind = kind?.as_str()?;
     if kind.eq_str("inline") {
-        Some(ResponseBody::Inline { text: string(body, "text")? })
+        Some(ResponseBody::Inline { text: string(text)? })
     } else if kind.eq_str("file") {
-        Some(ResponseBody::File { path: string(body, "path")?, bytes: body.get("bytes")?.as_u64()? })
+        Some(ResponseBody::File { path: string(path)?, bytes: bytes?.as_u64()? })
     } else {
         None
     }

@@ -10,6 +10,7 @@
 //! checked at build time by the same code that reads requests at run time.
 
 use alloc::borrow::Cow;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::write::{put, put_byte};
@@ -700,7 +701,14 @@ fn parse_digits(digits: &[u8]) -> Option<u64> {
         if !d.is_ascii_digit() {
             return None;
         }
-        n = n.checked_mul(10)?.checked_add((d - b'0') as u64)?;
+        // Compared with the largest `n` that can take another digit, not
+        // `checked_mul`: on wasm32 that multiplies in 128 bits (`__multi3`).
+        const TOP: u64 = u64::MAX / 10;
+        let d = (d - b'0') as u64;
+        if n > TOP || n == TOP && d > u64::MAX % 10 {
+            return None;
+        }
+        n = n * 10 + d;
     }
     Some(n)
 }
@@ -948,6 +956,30 @@ impl<'a> Str<'a> {
         unescape_into(&mut out, self.raw);
         // SAFETY: validated UTF-8 runs plus whole code points.
         Cow::Owned(unsafe { crate::sys::validated_string(out) })
+    }
+
+    /// The unescaped value as a `String` of its own: what
+    /// `to_str().into_owned()` gives, grown the crate's way (`Cow`'s copy
+    /// links alloc's allocation routines into the module).
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// let value = json::parse(br#"{"city": "Z\u00fcrich"}"#).unwrap();
+    /// let city = value.as_object().unwrap().get("city").unwrap().as_str().unwrap();
+    /// assert_eq!(city.into_string(), "Zürich");
+    /// ```
+    pub fn into_string(self) -> String {
+        let mut out = Vec::new();
+        self.unescape_onto(&mut out);
+        // SAFETY: as in `to_str`.
+        unsafe { crate::sys::validated_string(out) }
+    }
+
+    /// Appends the unescaped value (UTF-8) to `out`.
+    pub(crate) fn unescape_onto(self, out: &mut Vec<u8>) {
+        unescape_into(out, self.raw)
     }
 }
 

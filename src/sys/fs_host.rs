@@ -69,8 +69,13 @@ pub fn unmount(guest: &str) {
     MOUNTS.with(|m| m.borrow_mut().get_or_insert_with(from_env).retain(|p| p.name != guest));
 }
 
-pub fn with_preopens<R>(f: impl FnOnce(&[Preopen]) -> R) -> R {
-    MOUNTS.with(|m| f(m.borrow_mut().get_or_insert_with(from_env)))
+/// Calls `f` with each mount's guest name and host directory.
+pub fn each_preopen(mut f: impl FnMut(&[u8], &Dir)) {
+    MOUNTS.with(|m| {
+        for mount in m.borrow_mut().get_or_insert_with(from_env).iter() {
+            f(mount.name.as_bytes(), &mount.dir);
+        }
+    })
 }
 
 fn host_path(dir: &Dir, path: &str) -> PathBuf {

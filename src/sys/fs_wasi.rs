@@ -4,15 +4,9 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::cell::OnceCell;
+use core::cell::{Cell, UnsafeCell};
 
 use super::OpenMode;
-
-/// A directory the runtime preopened, by the name it gave it.
-pub struct Preopen {
-    pub name: String,
-    pub dir: Dir,
-}
 
 /// A preopened directory: its file descriptor.
 pub type Dir = u32;
@@ -33,52 +27,75 @@ pub struct Stat {
     pub is_dir: bool,
 }
 
-struct PreopenTable(OnceCell<Vec<Preopen>>);
-
-// SAFETY: wasm32-wasip1 modules are single-threaded; nothing else can reach
-// the cell while it is being filled.
-unsafe impl Sync for PreopenTable {}
-
-static PREOPENS: PreopenTable = PreopenTable(OnceCell::new());
-
-/// Calls `f` with the preopened directories, found on first use: the
-/// descriptors from 3 up, until `fd_prestat_get` says there are no more.
-pub fn with_preopens<R>(f: impl FnOnce(&[Preopen]) -> R) -> R {
-    f(PREOPENS.0.get_or_init(find_preopens))
+/// The preopened directories, found on first use, in one buffer: for
+/// each, its descriptor and its name's length (4 bytes each, little-endian),
+/// then the name. One buffer rather than a `Vec` of entries: the crate's own
+/// growth (`super::append`) then serves, and none of `Vec`'s is linked.
+struct PreopenTable {
+    entries: UnsafeCell<Vec<u8>>,
+    found: Cell<bool>,
 }
 
-fn find_preopens() -> Vec<Preopen> {
-    let mut found = Vec::new();
+// SAFETY: wasm32-wasip1 modules are single-threaded; nothing else can reach
+// the table while it is being filled.
+unsafe impl Sync for PreopenTable {}
+
+static PREOPENS: PreopenTable = PreopenTable { entries: UnsafeCell::new(Vec::new()), found: Cell::new(false) };
+
+/// Calls `f` with each preopened directory's name and descriptor, in the
+/// order of the descriptors (from 3 up, until `fd_prestat_get` says there
+/// are no more).
+pub fn each_preopen(mut f: impl FnMut(&[u8], &Dir)) {
+    if !PREOPENS.found.get() {
+        // SAFETY: the only `&mut` to the table, taken before any `&` (the
+        // table is filled once, before `found` is set) and dropped here.
+        find_preopens(unsafe { &mut *PREOPENS.entries.get() });
+        PREOPENS.found.set(true);
+    }
+    // SAFETY: filled above; from here on only shared borrows are taken.
+    let mut rest: &[u8] = unsafe { &*PREOPENS.entries.get() };
+    while let [a, b, c, d, l0, l1, l2, l3, tail @ ..] = rest {
+        let len = u32::from_le_bytes([*l0, *l1, *l2, *l3]) as usize;
+        let (mut name, next) = tail.split_at_checked(len).unwrap_or((tail, &[]));
+        // Some runtimes count a trailing NUL in the length.
+        while let [front @ .., 0] = name {
+            name = front;
+        }
+        f(name, &u32::from_le_bytes([*a, *b, *c, *d]));
+        rest = next;
+    }
+}
+
+fn find_preopens(table: &mut Vec<u8>) {
     let mut fd = 3u32;
     loop {
         // SAFETY: a query that writes only its own return value.
-        let prestat = match unsafe { wasi::fd_prestat_get(fd) } {
-            Ok(p) => p,
+        match unsafe { wasi::fd_prestat_get(fd) } {
+            Ok(prestat) if prestat.tag == wasi::PREOPENTYPE_DIR.raw() => {
+                // SAFETY: the tag says the union holds `dir`.
+                let len = unsafe { prestat.u.dir.pr_name_len };
+                let start = table.len();
+                super::append(table, &fd.to_le_bytes());
+                super::append(table, &(len as u32).to_le_bytes());
+                super::reserve(table, len);
+                let at = table.len();
+                // SAFETY: `reserve` left room for `len` bytes after `at`;
+                // the call writes the name there, and the length covers
+                // them only once it has.
+                unsafe {
+                    if wasi::fd_prestat_dir_name(fd, table.as_mut_ptr().add(at), len).is_ok() {
+                        table.set_len(at + len);
+                    } else {
+                        table.set_len(start);
+                    }
+                }
+            }
             Err(wasi::ERRNO_BADF) => break,
             // Some other descriptor (not a preopened directory): skip it.
-            Err(_) => {
-                fd += 1;
-                continue;
-            }
-        };
-        if prestat.tag == wasi::PREOPENTYPE_DIR.raw() {
-            // SAFETY: the tag says the union holds `dir`.
-            let len = unsafe { prestat.u.dir.pr_name_len };
-            let mut name = alloc::vec![0u8; len];
-            // SAFETY: `name` has the `len` bytes the runtime asked for.
-            if unsafe { wasi::fd_prestat_dir_name(fd, name.as_mut_ptr(), len) }.is_ok() {
-                // Some runtimes count a trailing NUL in the length.
-                while name.last() == Some(&0) {
-                    name.pop();
-                }
-                if let Ok(name) = String::from_utf8(name) {
-                    found.push(Preopen { name, dir: fd });
-                }
-            }
+            _ => {}
         }
         fd += 1;
     }
-    found
 }
 
 /// `path` as WASI takes it: `.` for the directory itself.

@@ -112,11 +112,8 @@ unsafe impl GlobalAlloc for Dlmalloc {
         unsafe { (*self.state.get()).c_free(ptr) }
     }
 
-    #[inline]
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: as in `dealloc`.
-        unsafe { (*self.state.get()).realloc(ptr, layout.size(), layout.align(), new_size) }
-    }
+    // `realloc` is left to `GlobalAlloc`'s own: a new block, a copy, and
+    // the old block freed.
 }
 
 /// Where dlmalloc gets memory: first the rest of the memory the module
