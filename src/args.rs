@@ -62,12 +62,11 @@ impl<'a> Args<'a> {
     /// assert!(Args::empty().only(&[]).is_ok());
     /// ```
     pub fn only(&self, known: &[&str]) -> Result<(), ToolError> {
-        for (key, _) in self.object.iter().flat_map(Object::iter) {
-            if !known.iter().any(|k| key.eq_str(k)) {
-                return Err(ToolError::four("invalid input: unknown field `", &key.to_str(), "`", ""));
-            }
+        let Some(object) = self.object else { return Ok(()) };
+        match object.iter().find(|(key, _)| !known.iter().any(|k| key.eq_str(k))) {
+            Some((key, _)) => Err(ToolError::four("invalid input: unknown field `", &key.to_str(), "`", "")),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     fn required(&self, field: &str) -> Result<Value<'a>, ToolError> {

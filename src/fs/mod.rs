@@ -25,6 +25,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::json::read::find;
 use crate::json::write::{put, put_byte};
 use crate::reply::{ToolError, join};
 use crate::sys::fs_sys::{self, Dir, Handle};
@@ -320,7 +321,8 @@ impl File {
         while !bytes.is_empty() {
             match fs_sys::write(&self.handle, bytes) {
                 Ok(0) => return Err(self.fail("write", errno::IO)),
-                Ok(n) => bytes = &bytes[n..],
+                // `n` is at most `bytes.len()` (the system layer says so).
+                Ok(n) => bytes = bytes.get(n..).unwrap_or(&[]),
                 Err(e) => return Err(self.fail("write", e)),
             }
         }
@@ -475,14 +477,11 @@ pub fn append_line(path: &str, line: &[u8]) -> Result<(), FsError> {
 pub fn create_dir_all(path: &str) -> Result<(), FsError> {
     const OP: &str = "create directory";
     let (dir, relative) = resolve_for(OP, path)?;
-    if relative.is_empty() {
-        return Ok(());
-    }
     // Each directory from the top: the path up to each `/`, then the whole.
-    let bytes = relative.as_bytes();
-    let ends = bytes.iter().enumerate().filter(|&(_, &b)| b == b'/').map(|(slash, _)| slash);
-    for end in ends.chain(core::iter::once(bytes.len())) {
-        let Some(partial) = relative.get(..end) else { continue };
+    let mut end = 0;
+    while end < relative.len() {
+        end = find(relative.as_bytes(), end + 1, b'/');
+        let Some(partial) = relative.get(..end) else { break };
         match fs_sys::create_dir(&dir, partial) {
             Ok(()) => {}
             Err(errno::EXIST) if fs_sys::stat(&dir, partial).is_ok_and(|s| s.is_dir) => {}

@@ -151,14 +151,19 @@ impl Response {
 /// Reads an answer: `{"ok": RESPONSE}` or `{"error": {"kind", "message"}}`.
 /// Anything else is an error of kind `abi` saying what is wrong with it.
 pub fn parse_answer(answer: &[u8]) -> Result<Response, HttpError> {
-    let value = json::parse(answer).map_err(|e| HttpError::malformed(e.kind.describe()))?;
+    read_answer(answer).unwrap_or_else(|why| Err(HttpError::malformed(why)))
+}
+
+/// The response or the error the answer holds, or what is wrong with it.
+fn read_answer(answer: &[u8]) -> Result<Result<Response, HttpError>, &'static str> {
+    let value = json::parse(answer).map_err(|e| e.kind.describe())?;
     if value.as_object().is_none() {
-        return Err(HttpError::malformed("not a JSON object"));
+        return Err("not a JSON object");
     }
     match members(Some(value), b"ok\xFFerror", None) {
-        [Some(ok), None, ..] => read_response(ok),
-        [None, Some(error), ..] => Err(read_error(error)?),
-        _ => Err(HttpError::malformed("it holds neither `ok` nor `error`, or both")),
+        [Some(ok), None, ..] => read_response(ok).map(Ok),
+        [None, Some(error), ..] => read_error(error).map(Err),
+        _ => Err("it holds neither `ok` nor `error`, or both"),
     }
 }
 
@@ -166,11 +171,10 @@ fn string(value: Option<Value<'_>>) -> Option<String> {
     Some(value?.as_str()?.into_string())
 }
 
-fn read_error(error: Value<'_>) -> Result<HttpError, HttpError> {
+fn read_error(error: Value<'_>) -> Result<HttpError, &'static str> {
     let [kind, message, ..] = members(Some(error), b"kind\xFFmessage", None);
-    let Some((kind, message)) = string(kind).zip(string(message)) else {
-        return Err(HttpError::malformed("`error` is not an object with a string `kind` and `message`"));
-    };
+    let (kind, message) =
+        string(kind).zip(string(message)).ok_or("`error` is not an object with a string `kind` and `message`")?;
     Ok(match HttpErrorKind::from_name(&kind) {
         Some(kind) => HttpError::new(kind, message),
         // A kind newer than this crate: keep its name for the model.
@@ -178,32 +182,25 @@ fn read_error(error: Value<'_>) -> Result<HttpError, HttpError> {
     })
 }
 
-fn read_response(ok: Value<'_>) -> Result<Response, HttpError> {
+fn read_response(ok: Value<'_>) -> Result<Response, &'static str> {
     if ok.as_object().is_none() {
-        return Err(HttpError::malformed("`ok` is not an object"));
+        return Err("`ok` is not an object");
     }
     let [status, found, body, ..] = members(Some(ok), b"status\xFFheaders\xFFbody", None);
-    let Some(status) = status.and_then(|s| s.as_u64()).filter(|s| (100..=999).contains(s)) else {
-        return Err(HttpError::malformed("`ok.status` is not an HTTP status code"));
-    };
+    let status = status.and_then(|s| s.as_u64()).filter(|s| (100..=999).contains(s));
+    let status = status.ok_or("`ok.status` is not an HTTP status code")?;
     let mut headers = Vec::new();
     if let Some(found) = found {
-        let Some(found) = found.as_object() else {
-            return Err(HttpError::malformed("`ok.headers` is not an object"));
-        };
+        let found = found.as_object().ok_or("`ok.headers` is not an object")?;
         for (name, value) in found.iter() {
-            let Some(value) = value.as_str() else {
-                return Err(HttpError::malformed("a header in `ok.headers` is not a string"));
-            };
+            let value = value.as_str().ok_or("a header in `ok.headers` is not a string")?;
             for part in [name, value] {
                 part.unescape_onto(&mut headers);
                 put_byte(&mut headers, END);
             }
         }
     }
-    let Some(body) = body.and_then(read_body) else {
-        return Err(HttpError::malformed("`ok.body` is not an inline or a file body"));
-    };
+    let body = body.and_then(read_body).ok_or("`ok.body` is not an inline or a file body")?;
     Ok(Response { status: status as u16, headers, body })
 }
 
