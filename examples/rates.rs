@@ -90,10 +90,16 @@ fn history(args: &Args<'_>) -> Result<Reply, ToolError> {
     };
     // Whole JSON lines only: a write cut short by a full volume is skipped.
     let entries = || text.split(|&b| b == b'\n').filter(|line| json::parse(line).is_ok());
+    // The last `limit`: count them, then skip to them.
+    let mut skip = entries().fold(0usize, |n, _| n + 1).saturating_sub(limit);
     let mut out = JsonWriter::new();
     out.begin_object().key("entries").begin_array();
-    for line in entries().skip(entries().count().saturating_sub(limit)) {
-        out.raw(line);
+    for line in entries() {
+        if skip == 0 {
+            out.raw(line);
+        } else {
+            skip -= 1;
+        }
     }
     out.end_array().end_object();
     Ok(Reply::json(out))
