@@ -47,7 +47,7 @@ impl ToolError {
     /// assert_eq!(error.message(), "no weather station in Atlantis");
     /// ```
     pub fn from_parts(parts: &[&str]) -> ToolError {
-        ToolError::joined("", parts)
+        ToolError { message: join(parts) }
     }
 
     /// `invalid input: ` and then `parts` joined, as the official SDK words

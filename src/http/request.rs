@@ -222,29 +222,27 @@ impl<'a> Request<'a> {
         out.key("method").string(self.method.as_str());
         out.key("url").string(self.url);
         out.key("headers").begin_object().raw(&self.headers).end_object();
-        match self.body {
-            Body::None => {}
-            Body::Text(text) => {
-                out.key("body").begin_object().key("type").string("text").key("text").string(text).end_object();
-            }
-            Body::Json(json) => {
-                out.key("body").begin_object().key("type").string("json").key("json");
-                if json.is_empty() {
-                    out.null();
-                } else {
-                    out.raw(json);
-                }
-                out.end_object();
-            }
-            Body::File(path) => {
-                out.key("body").begin_object().key("type").string("file").key("path").string(path).end_object();
-            }
-        }
-        out.key("output").begin_object();
-        match self.save_to {
-            None => out.key("type").string("inline"),
-            Some(path) => out.key("type").string("file").key("path").string(path),
+        // Each body's type, the member that holds it, and its text (JSON's
+        // is written as it is): one writer call for each part of any body.
+        let (kind, member, text) = match self.body {
+            Body::None => ("", "", ""),
+            Body::Text(text) => ("text", "text", text),
+            Body::Json(_) => ("json", "json", ""),
+            Body::File(path) => ("file", "path", path),
         };
+        if !kind.is_empty() {
+            out.key("body").begin_object().key("type").string(kind).key(member);
+            match self.body {
+                Body::Json(json) if json.is_empty() => out.null(),
+                Body::Json(json) => out.raw(json),
+                _ => out.string(text),
+            };
+            out.end_object();
+        }
+        out.key("output").begin_object().key("type").string(if self.save_to.is_some() { "file" } else { "inline" });
+        if let Some(path) = self.save_to {
+            out.key("path").string(path);
+        }
         out.end_object();
         out.key("follow_redirects").bool(self.follow_redirects);
         if let Some(ms) = self.timeout_ms {
