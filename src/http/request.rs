@@ -233,7 +233,7 @@ impl<'a> Request<'a> {
         if !kind.is_empty() {
             out.key("body").begin_object().key("type").string(kind).key(member);
             match self.body {
-                Body::Json(json) if json.is_empty() => out.null(),
+                Body::Json([]) => out.null(),
                 Body::Json(json) => out.raw(json),
                 _ => out.string(text),
             };

@@ -113,7 +113,10 @@ unsafe impl GlobalAlloc for Dlmalloc {
     }
 
     // `realloc` is left to `GlobalAlloc`'s own: a new block, a copy, and
-    // the old block freed.
+    // the old block freed. dlmalloc's, which can grow a block in place, is
+    // far more code, and every module that grows a `Vec` would carry it;
+    // wasm memory never shrinks, so giving the old block back is what
+    // matters, and the copy costs one `memory.copy`.
 }
 
 /// Where dlmalloc gets memory: first the rest of the memory the module

@@ -208,10 +208,11 @@ pub(crate) fn resize_zeroed(out: &mut Vec<u8>, len: usize) {
 /// capacity, so appending byte by byte stays linear.
 ///
 /// With dlmalloc (or an allocator of the author's), a fresh block and a
-/// copy rather than `realloc`: dlmalloc's `realloc` is much more code in
-/// every module. The lean allocator's `realloc` is a
-/// few lines and grows its newest block in place, which is where a
-/// module's one request line lives, so there it is used.
+/// copy rather than `realloc`: that is all dlmalloc's `realloc` does here
+/// (`heap.rs`), and an author's may be much more code. The lean
+/// allocator's `realloc` is a few lines and grows its newest block in
+/// place, which is where a module's one request line lives, so there it is
+/// used.
 #[inline(never)]
 fn grow(out: &mut Vec<u8>, more: usize) {
     let old = core::mem::ManuallyDrop::new(core::mem::take(out));
