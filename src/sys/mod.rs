@@ -46,6 +46,9 @@ pub trait OutOfMemory {
     fn out_of_memory() -> !;
 }
 
+// Inlined into its callers: a function fewer for wasmtime to compile in
+// every module, and smaller.
+#[inline(always)]
 fn out_of_memory() -> ! {
     <Program as OutOfMemory>::out_of_memory()
 }
