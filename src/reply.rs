@@ -61,18 +61,7 @@ impl ToolError {
     /// assert_eq!(error.message(), "invalid input: `end` must not be before `start`");
     /// ```
     pub fn invalid_input(parts: &[&str]) -> ToolError {
-        ToolError::joined("invalid input: ", parts)
-    }
-
-    /// `prefix` and `parts`, joined into one message.
-    fn joined(prefix: &str, parts: &[&str]) -> ToolError {
-        let mut message = Vec::new();
-        put(&mut message, prefix.as_bytes());
-        for part in parts {
-            put(&mut message, part.as_bytes());
-        }
-        // SAFETY: joined from `str`s.
-        ToolError { message: unsafe { crate::sys::validated_string(message) } }
+        ToolError { message: join_after("invalid input: ", parts) }
     }
 
     /// The four pieces joined: the crate's own messages, made without
@@ -96,9 +85,17 @@ impl ToolError {
 
 /// `parts` joined into one `String`, grown the crate's way: `concat` and
 /// `String`'s own pushes link alloc's growth routines into the module.
-#[inline(never)]
+#[inline(always)]
 pub(crate) fn join(parts: &[&str]) -> String {
+    join_after("", parts)
+}
+
+/// `prefix` and then `parts`, joined: the one loop behind [`join`] and
+/// [`ToolError::invalid_input`].
+#[inline(never)]
+fn join_after(prefix: &str, parts: &[&str]) -> String {
     let mut out = Vec::new();
+    put(&mut out, prefix.as_bytes());
     for part in parts {
         put(&mut out, part.as_bytes());
     }
