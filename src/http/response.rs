@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use super::error::{HttpError, HttpErrorKind};
 use core::fmt;
 
-use crate::json::read::{find, members};
+use crate::json::read::{KEY_SEPARATOR, find, members};
 use crate::json::write::{put, put_byte};
 use crate::json::{self, Value};
 use crate::reply::join;
@@ -25,9 +25,9 @@ pub struct Response {
     pub body: ResponseBody,
 }
 
-/// What ends each name and value in [`Response`]'s headers: a byte that
-/// UTF-8 text never holds.
-const END: u8 = 0xFF;
+/// What ends each name and value in [`Response`]'s headers: the byte no
+/// UTF-8 text holds that also separates the keys given to `members`.
+const END: u8 = KEY_SEPARATOR;
 
 impl fmt::Debug for Response {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
