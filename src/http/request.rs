@@ -163,12 +163,17 @@ impl<'a> Request<'a> {
     /// credential sets for the origin is refused (`credential_header`).
     /// Naming a header twice sends the last value.
     pub fn header(mut self, name: &str, value: &str) -> Request<'a> {
-        if !self.headers.is_empty() {
-            put_byte(&mut self.headers, b',');
+        // Written into a local, not through `&mut self.headers`: a pointer
+        // into the request would make the compiler assume every field may
+        // change, and keep the code for bodies and outputs it never sends.
+        let mut headers = core::mem::take(&mut self.headers);
+        if !headers.is_empty() {
+            put_byte(&mut headers, b',');
         }
-        write_escaped(&mut self.headers, name.as_bytes());
-        put_byte(&mut self.headers, b':');
-        write_escaped(&mut self.headers, value.as_bytes());
+        write_escaped(&mut headers, name.as_bytes());
+        put_byte(&mut headers, b':');
+        write_escaped(&mut headers, value.as_bytes());
+        self.headers = headers;
         self
     }
 
