@@ -244,6 +244,63 @@ fn resolve_for(op: &'static str, path: &str) -> Result<(Dir, String), FsError> {
     resolve(path).map_err(|reason| FsError::new(op, path, reason))
 }
 
+/// Opens the file at `path`; `op` names the operation in an error.
+fn open(op: &'static str, path: &str, mode: OpenMode) -> Result<Handle, FsError> {
+    let (dir, relative) = resolve_for(op, path)?;
+    fs_sys::open(&dir, &relative, mode).map_err(|e| FsError::new(op, path, Reason::Errno(e)))
+}
+
+/// An open file and the path it was opened by, borrowed: what [`File`]'s
+/// methods work on, and the whole-file functions too, which need no copy
+/// of a path they hold already.
+struct At<'a> {
+    handle: &'a Handle,
+    path: &'a str,
+}
+
+impl At<'_> {
+    fn fail(&self, op: &'static str, errno: u16) -> FsError {
+        FsError::new(op, self.path, Reason::Errno(errno))
+    }
+
+    fn read_to_end(&self, out: &mut Vec<u8>) -> Result<usize, FsError> {
+        let start = out.len();
+        let expected = self.size().unwrap_or(0);
+        // A size no buffer can hold is an error to read, not a failed call.
+        let Some(expected) = usize::try_from(expected).ok().filter(|&n| n < isize::MAX as usize) else {
+            return Err(self.fail("read", errno::NOMEM));
+        };
+        // One more byte than the file holds, so the read that finds the
+        // end needs no second allocation.
+        crate::sys::reserve(out, expected + 1);
+        loop {
+            crate::sys::reserve(out, 1);
+            // Into the spare capacity, which is not zeroed first.
+            match fs_sys::read_spare(self.handle, out) {
+                Ok(0) => return Ok(out.len() - start),
+                Ok(_) => {}
+                Err(e) => return Err(self.fail("read", e)),
+            }
+        }
+    }
+
+    fn write_all(&self, mut bytes: &[u8]) -> Result<(), FsError> {
+        while !bytes.is_empty() {
+            match fs_sys::write(self.handle, bytes) {
+                Ok(0) => return Err(self.fail("write", errno::IO)),
+                // `n` is at most `bytes.len()` (the system layer says so).
+                Ok(n) => bytes = bytes.get(n..).unwrap_or(&[]),
+                Err(e) => return Err(self.fail("write", e)),
+            }
+        }
+        Ok(())
+    }
+
+    fn size(&self) -> Result<u64, FsError> {
+        fs_sys::size(self.handle).map_err(|e| self.fail("size", e))
+    }
+}
+
 /// An open file that reads or writes in chunks, so a large file never has
 /// to sit in memory. Closed when dropped.
 pub struct File {
@@ -253,11 +310,11 @@ pub struct File {
 
 impl File {
     fn open_as(op: &'static str, path: &str, mode: OpenMode) -> Result<File, FsError> {
-        let (dir, relative) = resolve_for(op, path)?;
-        match fs_sys::open(&dir, &relative, mode) {
-            Ok(handle) => Ok(File { handle, path: join(&[path]) }),
-            Err(e) => Err(FsError::new(op, path, Reason::Errno(e))),
-        }
+        Ok(File { handle: open(op, path, mode)?, path: join(&[path]) })
+    }
+
+    fn at(&self) -> At<'_> {
+        At { handle: &self.handle, path: &self.path }
     }
 
     /// Opens an existing file for reading.
@@ -285,53 +342,24 @@ impl File {
         &self.path
     }
 
-    fn fail(&self, op: &'static str, errno: u16) -> FsError {
-        FsError::new(op, &self.path, Reason::Errno(errno))
-    }
-
     /// Reads up to `buf.len()` bytes; 0 at the end of the file.
     pub fn read(&mut self, buf: &mut [u8]) -> Result<usize, FsError> {
-        fs_sys::read(&self.handle, buf).map_err(|e| self.fail("read", e))
+        fs_sys::read(&self.handle, buf).map_err(|e| self.at().fail("read", e))
     }
 
     /// Reads the rest of the file onto the end of `out`; how many bytes.
     pub fn read_to_end(&mut self, out: &mut Vec<u8>) -> Result<usize, FsError> {
-        let start = out.len();
-        let expected = self.size().unwrap_or(0);
-        // A size no buffer can hold is an error to read, not a failed call.
-        let Some(expected) = usize::try_from(expected).ok().filter(|&n| n < isize::MAX as usize) else {
-            return Err(self.fail("read", errno::NOMEM));
-        };
-        // One more byte than the file holds, so the read that finds the
-        // end needs no second allocation.
-        crate::sys::reserve(out, expected + 1);
-        loop {
-            crate::sys::reserve(out, 1);
-            // Into the spare capacity, which is not zeroed first.
-            match fs_sys::read_spare(&self.handle, out) {
-                Ok(0) => return Ok(out.len() - start),
-                Ok(_) => {}
-                Err(e) => return Err(self.fail("read", e)),
-            }
-        }
+        self.at().read_to_end(out)
     }
 
     /// Writes all of `bytes`.
-    pub fn write_all(&mut self, mut bytes: &[u8]) -> Result<(), FsError> {
-        while !bytes.is_empty() {
-            match fs_sys::write(&self.handle, bytes) {
-                Ok(0) => return Err(self.fail("write", errno::IO)),
-                // `n` is at most `bytes.len()` (the system layer says so).
-                Ok(n) => bytes = bytes.get(n..).unwrap_or(&[]),
-                Err(e) => return Err(self.fail("write", e)),
-            }
-        }
-        Ok(())
+    pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), FsError> {
+        self.at().write_all(bytes)
     }
 
     /// The file's size in bytes now.
     pub fn size(&self) -> Result<u64, FsError> {
-        fs_sys::size(&self.handle).map_err(|e| self.fail("size", e))
+        self.at().size()
     }
 }
 
@@ -355,9 +383,9 @@ impl File {
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn read(path: &str) -> Result<Vec<u8>, FsError> {
-    let mut file = File::open_as("read", path, OpenMode::Read)?;
+    let handle = open("read", path, OpenMode::Read)?;
     let mut out = Vec::new();
-    file.read_to_end(&mut out)?;
+    At { handle: &handle, path }.read_to_end(&mut out)?;
     Ok(out)
 }
 
@@ -391,8 +419,7 @@ pub fn read_to_string(path: &str) -> Result<String, FsError> {
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn write(path: &str, bytes: &[u8]) -> Result<(), FsError> {
-    let mut file = File::open_as("write", path, OpenMode::Create)?;
-    file.write_all(bytes)
+    At { handle: &open("write", path, OpenMode::Create)?, path }.write_all(bytes)
 }
 
 /// Adds `bytes` at the end of the file at `path`, creating it if needed.
@@ -415,8 +442,7 @@ pub fn write(path: &str, bytes: &[u8]) -> Result<(), FsError> {
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn append(path: &str, bytes: &[u8]) -> Result<(), FsError> {
-    let mut file = File::open_as("append", path, OpenMode::Append)?;
-    file.write_all(bytes)
+    At { handle: &open("append", path, OpenMode::Append)?, path }.write_all(bytes)
 }
 
 /// Adds `line` and a newline at the end of the file at `path`, creating
