@@ -89,14 +89,13 @@ fn history(args: &Args<'_>) -> Result<Reply, ToolError> {
         Err(e) => return Err(e.into()),
     };
     // Whole JSON lines only: a write cut short by a full volume is skipped.
-    let entries = || text.split(|&b| b == b'\n').filter(|line| json::parse(line).is_ok());
     // The last `limit`: count them, then skip to them.
-    let mut skip = entries().fold(0usize, |n, _| n + 1).saturating_sub(limit);
+    let mut skip = json::lines(&text).count().saturating_sub(limit);
     let mut out = JsonWriter::new();
     out.begin_object().key("entries").begin_array();
-    for line in entries() {
+    for entry in json::lines(&text) {
         if skip == 0 {
-            out.raw(line);
+            out.raw(entry.raw());
         } else {
             skip -= 1;
         }

@@ -6,5 +6,5 @@ pub mod num;
 pub mod read;
 pub(crate) mod write;
 
-pub use read::{Array, Kind, Object, ReadError, ReadErrorKind, Str, Value, parse, validate};
+pub use read::{Array, Kind, Lines, Object, ReadError, ReadErrorKind, Str, Value, lines, parse, validate};
 pub use write::JsonWriter;

@@ -529,6 +529,56 @@ pub fn parse(b: &[u8]) -> Result<Value<'_>, ReadError> {
     Ok(Value { raw: span(b, start, end) })
 }
 
+/// The values of JSON Lines text (one JSON value per line, as
+/// [`fs::append_line`](crate::fs::append_line) writes them), in order. A
+/// line that is not one whole value (an empty line, or the last line of a
+/// file whose write was cut short) is skipped, not an error.
+///
+/// ```
+/// use subako_tiny::json;
+///
+/// let text = b"{\"n\":1}\n{\"n\":2}\n\n{\"n\":";
+/// let values: Vec<&[u8]> = json::lines(text).map(|v| v.raw()).collect();
+/// assert_eq!(values, [&b"{\"n\":1}"[..], b"{\"n\":2}"]);
+/// // The last two: count them, then skip to them.
+/// let last = json::lines(text).skip(json::lines(text).count().saturating_sub(1));
+/// assert_eq!(last.map(|v| v.raw()).collect::<Vec<_>>(), [b"{\"n\":2}"]);
+/// ```
+pub fn lines(text: &[u8]) -> Lines<'_> {
+    Lines { rest: text }
+}
+
+/// The iterator [`lines`] makes.
+#[derive(Clone, Debug)]
+pub struct Lines<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = Value<'a>;
+
+    fn next(&mut self) -> Option<Value<'a>> {
+        while !self.rest.is_empty() {
+            let end = find(self.rest, 0, b'\n');
+            let line = span(self.rest, 0, end);
+            self.rest = self.rest.get(end + 1..).unwrap_or(&[]);
+            if let Ok(value) = parse(line) {
+                return Some(value);
+            }
+        }
+        None
+    }
+
+    // `next` in a loop: the default counts through `fold`, more code.
+    fn count(mut self) -> usize {
+        let mut n = 0;
+        while self.next().is_some() {
+            n += 1;
+        }
+        n
+    }
+}
+
 /// `b[start..end]`, or nothing if that is out of range (never, for offsets
 /// into validated text; this just keeps panics out of the code).
 fn span(b: &[u8], start: usize, end: usize) -> &[u8] {
