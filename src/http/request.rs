@@ -58,7 +58,7 @@ impl Method {
 
     /// The method named `name`, in any case (`post`, `POST`).
     pub fn from_name(name: &str) -> Option<Method> {
-        Method::ALL.into_iter().find(|m| m.as_str().eq_ignore_ascii_case(name))
+        Method::ALL.iter().copied().find(|m| m.as_str().eq_ignore_ascii_case(name))
     }
 }
 
