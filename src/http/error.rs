@@ -130,7 +130,7 @@ impl HttpError {
             ABI_LENGTH_MISMATCH => ": length mismatch: read_response's length is not the answer's",
             _ => ": a code the subako_http ABI does not define",
         };
-        HttpError::new(HttpErrorKind::Abi, with_number("subako_http returned ", code as i64, meaning))
+        HttpError::new(HttpErrorKind::Abi, with_number("subako_http returned ", code as isize, meaning))
     }
 
     /// Kind `abi`, for an answer that is not one: `why` says what is wrong.
@@ -148,12 +148,13 @@ impl From<HttpErrorKind> for HttpError {
 }
 
 /// `before`, `n` in decimal, `after`: a message with a number, without
-/// `core::fmt`.
-pub(crate) fn with_number(before: &str, n: i64, after: &str) -> String {
+/// `core::fmt`. An `isize`, which the crate's own numbers (a length, an ABI
+/// code) fit, so that no 64-bit digit loop is linked for them.
+pub(crate) fn with_number(before: &str, n: isize, after: &str) -> String {
     let mut digits = [0u8; 20];
     // SAFETY: decimal digits are ASCII, so UTF-8 (and checking it would
     // link core's whole UTF-8 validator into every module that does HTTP).
-    let digits = unsafe { crate::sys::validated_str(num::u64_digits(n.unsigned_abs(), &mut digits)) };
+    let digits = unsafe { crate::sys::validated_str(num::usize_digits(n.unsigned_abs(), &mut digits)) };
     join(&[before, if n < 0 { "-" } else { "" }, digits, after])
 }
 

@@ -299,7 +299,8 @@ impl<'a> Request<'a> {
 fn too_big(bytes: usize) -> HttpError {
     let message = with_number(
         "the request is ",
-        bytes as i64,
+        // A buffer holds at most `isize::MAX` bytes.
+        bytes as isize,
         " bytes of JSON, over the 8 MiB (8388608 bytes) a request may hold: send a large body as a volume file (body_file)",
     );
     HttpError::new(HttpErrorKind::InvalidRequest, message)
