@@ -126,26 +126,44 @@ impl From<FsError> for ToolError {
     }
 }
 
-/// Words for the errno values a tool is likely to meet. A table and a
-/// search rather than a `match`: smaller in every module that does files.
-const ERRNO_WORDS: [(u16, &str); 13] = [
-    (errno::DQUOT, "disk quota exceeded (the call's file write budget is spent)"),
-    (errno::NOTSUP, "not supported"),
-    (errno::NOENT, "no such file or directory"),
-    (errno::ACCES, "permission denied"),
-    (errno::PERM, "permission denied"),
-    (errno::NOTCAPABLE, "permission denied"),
-    (errno::ROFS, "read-only file system"),
-    (errno::EXIST, "file exists"),
-    (errno::ISDIR, "is a directory"),
-    (errno::NOTDIR, "not a directory"),
-    (errno::NOTEMPTY, "directory not empty"),
-    (errno::NOSPC, "no space left (the session volume is full: delete files to write again)"),
-    (errno::NOMEM, "too large to hold in memory (read it in chunks with fs::File)"),
+/// The errno values a tool is likely to meet, and at the same index in
+/// [`ERRNO_WORDS`] their words. A table and a search rather than a `match`:
+/// smaller in every module that does files. Two arrays, not one of pairs:
+/// a pair is padded to 12 bytes.
+const ERRNOS: [u16; 13] = [
+    errno::DQUOT,
+    errno::NOTSUP,
+    errno::NOENT,
+    errno::ACCES,
+    errno::PERM,
+    errno::NOTCAPABLE,
+    errno::ROFS,
+    errno::EXIST,
+    errno::ISDIR,
+    errno::NOTDIR,
+    errno::NOTEMPTY,
+    errno::NOSPC,
+    errno::NOMEM,
+];
+
+const ERRNO_WORDS: [&str; 13] = [
+    "disk quota exceeded (the call's file write budget is spent)",
+    "not supported",
+    "no such file or directory",
+    "permission denied",
+    "permission denied",
+    "permission denied",
+    "read-only file system",
+    "file exists",
+    "is a directory",
+    "not a directory",
+    "directory not empty",
+    "no space left (the session volume is full: delete files to write again)",
+    "too large to hold in memory (read it in chunks with fs::File)",
 ];
 
 fn errno_words(e: u16) -> Option<&'static str> {
-    ERRNO_WORDS.iter().find(|(n, _)| *n == e).map(|(_, words)| *words)
+    ERRNO_WORDS.get(ERRNOS.iter().position(|&n| n == e)?).copied()
 }
 
 /// True when `path` is `dir` or beneath it.
