@@ -103,20 +103,20 @@ impl FsError {
     /// file or directory`.
     pub fn message(&self) -> String {
         let mut digits = [0u8; 20];
-        let (lead, what) = match self.reason {
+        let (colon, what) = match self.reason {
             Reason::Errno(e) => match errno_words(e) {
-                Some(words) => ("", words),
+                Some(words) => (": ", words),
                 // SAFETY: decimal digits are ASCII.
-                None => ("errno ", unsafe {
+                None => (": errno ", unsafe {
                     crate::sys::validated_str(crate::json::num::usize_digits(usize::from(e), &mut digits))
                 }),
             },
-            Reason::NotMounted => ("", not_mounted_words(&self.path)),
-            Reason::Relative => ("", "not an absolute path (there is no working directory)"),
-            Reason::LeavesMount => ("", "`..` climbs out of the mounted directory"),
-            Reason::NotUtf8 => ("", "not UTF-8 text"),
+            Reason::NotMounted => (": ", not_mounted_words(&self.path)),
+            Reason::Relative => (": ", "not an absolute path (there is no working directory)"),
+            Reason::LeavesMount => (": ", "`..` climbs out of the mounted directory"),
+            Reason::NotUtf8 => (": ", "not UTF-8 text"),
         };
-        join(&[self.op, " ", &self.path, ": ", lead, what])
+        join(&[self.op, " ", &self.path, colon, what])
     }
 }
 
