@@ -265,28 +265,33 @@ fn resolve_for(op: &'static str, path: &str) -> Result<(Dir, String), FsError> {
 /// Opens the file at `path`; `op` names the operation in an error.
 fn open(op: &'static str, path: &str, mode: OpenMode) -> Result<Handle, FsError> {
     let (dir, relative) = resolve_for(op, path)?;
-    fs_sys::open(&dir, &relative, mode).map_err(|e| FsError::new(op, path, Reason::Errno(e)))
+    match fs_sys::open(&dir, &relative, mode) {
+        Ok(handle) => Ok(handle),
+        Err(e) => Err(FsError::new(op, path, Reason::Errno(e))),
+    }
 }
 
 /// An open file and the path it was opened by, borrowed: what [`File`]'s
 /// methods work on, and the whole-file functions too, which need no copy
-/// of a path they hold already.
+/// of a path they hold already. Its methods are inlined into theirs, so an
+/// `At` is never made in memory.
 struct At<'a> {
     handle: &'a Handle,
     path: &'a str,
 }
 
 impl At<'_> {
-    fn fail(&self, op: &'static str, errno: u16) -> FsError {
-        FsError::new(op, self.path, Reason::Errno(errno))
+    fn fail(path: &str, op: &'static str, errno: u16) -> FsError {
+        FsError::new(op, path, Reason::Errno(errno))
     }
 
+    #[inline(always)]
     fn read_to_end(&self, out: &mut Vec<u8>) -> Result<usize, FsError> {
         let start = out.len();
         let expected = self.size().unwrap_or(0);
         // A size no buffer can hold is an error to read, not a failed call.
         let Some(expected) = usize::try_from(expected).ok().filter(|&n| n < isize::MAX as usize) else {
-            return Err(self.fail("read", errno::NOMEM));
+            return Err(At::fail(self.path, "read", errno::NOMEM));
         };
         // One more byte than the file holds, so the read that finds the
         // end needs no second allocation.
@@ -297,25 +302,27 @@ impl At<'_> {
             match fs_sys::read_spare(self.handle, out) {
                 Ok(0) => return Ok(out.len() - start),
                 Ok(_) => {}
-                Err(e) => return Err(self.fail("read", e)),
+                Err(e) => return Err(At::fail(self.path, "read", e)),
             }
         }
     }
 
+    #[inline(always)]
     fn write_all(&self, mut bytes: &[u8]) -> Result<(), FsError> {
         while !bytes.is_empty() {
             match fs_sys::write(self.handle, bytes) {
-                Ok(0) => return Err(self.fail("write", errno::IO)),
+                Ok(0) => return Err(At::fail(self.path, "write", errno::IO)),
                 // `n` is at most `bytes.len()` (the system layer says so).
                 Ok(n) => bytes = bytes.get(n..).unwrap_or(&[]),
-                Err(e) => return Err(self.fail("write", e)),
+                Err(e) => return Err(At::fail(self.path, "write", e)),
             }
         }
         Ok(())
     }
 
+    #[inline(always)]
     fn size(&self) -> Result<u64, FsError> {
-        fs_sys::size(self.handle).map_err(|e| self.fail("size", e))
+        fs_sys::size(self.handle).map_err(|e| At::fail(self.path, "size", e))
     }
 }
 
@@ -328,7 +335,13 @@ pub struct File {
 
 impl File {
     fn open_as(op: &'static str, path: &str, mode: OpenMode) -> Result<File, FsError> {
-        Ok(File { handle: open(op, path, mode)?, path: join(&[path]) })
+        // `open`'s steps, not a call of it: its `Result` then passed on
+        // made every module that opens a `File` larger.
+        let (dir, relative) = resolve_for(op, path)?;
+        match fs_sys::open(&dir, &relative, mode) {
+            Ok(handle) => Ok(File { handle, path: join(&[path]) }),
+            Err(e) => Err(FsError::new(op, path, Reason::Errno(e))),
+        }
     }
 
     fn at(&self) -> At<'_> {
@@ -362,7 +375,7 @@ impl File {
 
     /// Reads up to `buf.len()` bytes; 0 at the end of the file.
     pub fn read(&mut self, buf: &mut [u8]) -> Result<usize, FsError> {
-        fs_sys::read(&self.handle, buf).map_err(|e| self.at().fail("read", e))
+        fs_sys::read(&self.handle, buf).map_err(|e| At::fail(&self.path, "read", e))
     }
 
     /// Reads the rest of the file onto the end of `out`; how many bytes.
