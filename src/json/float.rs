@@ -22,13 +22,15 @@
 //! and has something nonzero further on is above it.
 //!
 //! **Writing** ([`shortest`]): the fewest significant digits that read back
-//! as a given `f64`, and of those the nearest to it (ties to even), as Go's
-//! `strconv.FormatFloat(x, 'g', -1, 64)` finds them without its Ryū tables:
-//! the value and the halfway points to its neighbours below and above, each
-//! exact (at most 767 digits, so nothing is ever dropped), are compared digit
-//! by digit until the value can be cut short or rounded up inside them. The
-//! same shifts as reading, three times over: tens of passes over the digits
-//! at the extremes of the range, a handful for everyday numbers.
+//! as a given `f64`, and of those the nearest to it (ties to even), as ryu
+//! finds them, without its tables and with the reader's own code: the
+//! value's exact digits (at most 767, so nothing is ever dropped) are
+//! rounded to 1 digit, 2, and so on, and each is read back until one gives
+//! the same bits. A length is passed over unread when its first digit cut
+//! off shows that it is too far from the value to read back as it, so an
+//! everyday number reads back once or twice, on the reader's fast path. At
+//! the extremes of the range the last lengths read back through the exact
+//! arithmetic: a few times the cost of one such read.
 
 /// Digits kept; see the module comment.
 const MAX_DIGITS: usize = 800;
@@ -36,6 +38,7 @@ const MAX_DIGITS: usize = 800;
 /// A nonnegative decimal `0.d[0]d[1]…d[nd-1] × 10^dp` (digits as values
 /// 0–9, `d[0]` nonzero unless `nd` is 0, no trailing zeros after `trim`),
 /// plus `trunc`: nonzero digits were dropped past the kept ones.
+#[derive(Clone)]
 pub(super) struct Decimal {
     d: [u8; MAX_DIGITS],
     /// How many digits there are.
@@ -327,57 +330,52 @@ fn magnitude(dec: &mut Decimal) -> f64 {
 
 /// The shortest decimal that reads back as the positive finite `f64` with
 /// bits `bits` (sign clear, not zero): fewest digits, then nearest to it,
-/// then even. Go's `roundShortest`.
+/// then even, as ryu finds it, with the reader's own code in place of
+/// ryu's tables. Each length in turn, from 1: the value's exact digits
+/// rounded to it, read back with [`magnitude`]. Only the two decimals of a
+/// length either side of the value can read back as it (the others are
+/// further out), so the nearer is tried and then the other, which wins
+/// only next to a power of two, where the halfway point below is twice as
+/// close.
 pub(super) fn shortest(bits: u64) -> Decimal {
     let biased = (bits >> 52) as i64;
     let fraction = bits & ((1 << 52) - 1);
-    // x = mant · 2^e.
+    // x = mant · 2^e: the next f64 up is 2^e further.
     let (mant, e) = if biased == 0 { (fraction, -1074) } else { (fraction | 1 << 52, biased - 1075) };
-    let mut d = Decimal::of(mant, e);
-    // Halfway to the next f64 up, and to the next down: that one is half as
-    // far below a power of two, except below the least normal, where the
-    // subnormals are as far apart as the normals next to them.
-    let upper = Decimal::of(2 * mant + 1, e - 1);
-    let lower =
-        if fraction == 0 && biased > 1 { Decimal::of(4 * mant - 1, e - 2) } else { Decimal::of(2 * mant - 1, e - 1) };
-    // The halfway points read back as x (ties to even) when its mantissa
-    // is even.
-    let inclusive = mant & 1 == 0;
-    // 0: d's digits so far are upper's; 1: they are one unit below it,
-    // then only 9s against 0s (rounding up may land on upper); 2: further
-    // below (rounding up lands inside).
-    let mut upper_delta = 0;
-    // Digit `ui` of upper, `mi` of d and `li` of lower have the same place
-    // value; upper's point is furthest out, so mi and li start at −1 or 0
-    // (as usize, wrapped: `digit` reads 0 there).
-    let mut ui = 0usize;
-    loop {
-        let mi = ui.wrapping_add(d.dp.wrapping_sub(upper.dp) as usize);
-        let li = ui.wrapping_add(lower.dp.wrapping_sub(upper.dp) as usize);
-        if mi.wrapping_add(1) > d.nd {
-            // All of d's digits: it is the shortest itself.
-            return d;
+    let exact = Decimal::of(mant, e);
+    let mut n = 1;
+    while n < exact.nd {
+        // The digits cut off are a run of the first one (none past it, when
+        // it is 1 to 8; 0s or 9s, else), then a digit `k` that is neither:
+        // both decimals of this length are at least a unit of digit `k`,
+        // 10^a, from the value. At 2^e or more that is past the halfway
+        // points, so neither reads back and neither is tried. ⌊a·log2 10⌋
+        // from below: 850/256 is under log2 10 and 851/256 over it, for `a`
+        // either side of 0.
+        let first = exact.digit(n);
+        let mut k = n;
+        while k < exact.nd && exact.digit(k) == first && (first == 0 || first == 9) {
+            k += 1;
         }
-        let (l, m, u) = (lower.digit(li), d.digit(mi), upper.digit(ui));
-        // Cutting d short here stays above lower (or lands on it, inclusive).
-        let ok_down = l != m || inclusive && li.wrapping_add(1) == lower.nd;
-        if upper_delta == 0 && m + 1 < u || upper_delta == 1 && (m != 9 || u != 0) {
-            upper_delta = 2;
-        } else if upper_delta == 0 && m != u {
-            upper_delta = 1;
-        }
-        // Rounding up here stays below upper (or lands on it, inclusive).
-        let ok_up = upper_delta > 0 && (inclusive || upper_delta > 1 || ui + 1 < upper.nd);
-        if ok_down || ok_up {
-            let n = mi.wrapping_add(1);
-            if ok_up && (!ok_down || d.rounds_up(n)) {
+        let a = exact.dp - k as i64 - 1;
+        let too_far = k < exact.nd && (a * if a < 0 { 851 } else { 850 }) >> 8 >= e;
+        let nearer_is_up = exact.rounds_up(n);
+        for up in [nearer_is_up, !nearer_is_up] {
+            if too_far {
+                break;
+            }
+            let mut d = exact.clone();
+            if up {
                 d.round_up(n);
             } else {
                 d.nd = n;
                 d.trim();
             }
-            return d;
+            if magnitude(&mut d.clone()).to_bits() == bits {
+                return d;
+            }
         }
-        ui += 1;
+        n += 1;
     }
+    exact
 }

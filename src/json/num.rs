@@ -68,9 +68,9 @@ pub fn write_i64(out: &mut Vec<u8>, n: i64) {
 /// when JSON cannot hold it.
 ///
 /// The digits are the fewest that read back as `x`, the nearest to it of
-/// those, ties to even, found with the float reader's exact decimal
-/// arithmetic instead of ryu's tables: far less code and no data, and in
-/// a module that also reads floats the two share it (docs/SIZE.md).
+/// those, ties to even, found by reading candidates back with the float
+/// reader instead of with ryu's tables: far less code and no data, and a
+/// module that reads floats too carries that code once (docs/SIZE.md).
 /// They are laid out as ryu lays them out, with serde_json's signed
 /// exponent: plainly when that takes at most 16 digits before the point, or
 /// at most 4 zeros after it before the first digit (`1234000000000000.0`,
