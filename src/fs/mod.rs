@@ -239,7 +239,11 @@ fn resolve(path: &str) -> Result<(Dir, String), Reason> {
         return Err(if parts(path).any(|c| same(c, b"..")) { Reason::LeavesMount } else { Reason::NotMounted });
     };
     let mut relative = Vec::new();
-    for c in parts(path).skip(depth) {
+    let mut rest = parts(path);
+    for _ in 0..depth {
+        rest.next();
+    }
+    for c in rest {
         if same(c, b"..") {
             // Back to the previous `/`; at the top there is none to go to.
             if relative.is_empty() {
