@@ -359,20 +359,21 @@ pub(super) fn shortest(bits: u64) -> Decimal {
         }
         let a = exact.dp - k as i64 - 1;
         let too_far = k < exact.nd && (a * if a < 0 { 851 } else { 850 }) >> 8 >= e;
-        let nearer_is_up = exact.rounds_up(n);
-        for up in [nearer_is_up, !nearer_is_up] {
-            if too_far {
-                break;
-            }
-            let mut d = exact.clone();
-            if up {
-                d.round_up(n);
-            } else {
-                d.nd = n;
-                d.trim();
-            }
-            if magnitude(&mut d.clone()).to_bits() == bits {
-                return d;
+        if !too_far {
+            // The nearer first.
+            let mut up = exact.rounds_up(n);
+            for _ in 0..2 {
+                let mut d = exact.clone();
+                if up {
+                    d.round_up(n);
+                } else {
+                    d.nd = n;
+                    d.trim();
+                }
+                if magnitude(&mut d.clone()).to_bits() == bits {
+                    return d;
+                }
+                up = !up;
             }
         }
         n += 1;
