@@ -22,13 +22,13 @@ const KIB: u64 = 1024;
 /// allocator.
 const BUDGETS: &[(&str, u64, u64)] = &[
     ("echo", 18 * KIB, 14 * KIB),
-    ("fetch", 28 * KIB, 24 * KIB),
-    ("files", 31 * KIB, 26 * KIB),
+    ("fetch", 27 * KIB, 23 * KIB),
+    ("files", 30 * KIB, 26 * KIB),
     ("hello", 16 * KIB, 12 * KIB),
-    ("plot", 45 * KIB, 41 * KIB),
-    ("rates", 37 * KIB, 33 * KIB),
-    ("typed", 33 * KIB, 29 * KIB),
-    ("typed_by_hand", 25 * KIB, 21 * KIB),
+    ("plot", 44 * KIB, 40 * KIB),
+    ("rates", 35 * KIB, 31 * KIB),
+    ("typed", 32 * KIB, 28 * KIB),
+    ("typed_by_hand", 24 * KIB, 20 * KIB),
     ("typed_serde", 39 * KIB, 35 * KIB),
 ];
 
