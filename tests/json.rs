@@ -366,3 +366,26 @@ fn runs_of_escapes_are_read_as_serde_json_reads_them() {
         }
     }
 }
+
+#[test]
+fn json_lines_yield_each_whole_value_and_skip_the_rest() {
+    // What serde_json reads line by line, where a line holds one value.
+    fn reference(text: &str) -> Vec<Reference> {
+        text.split('\n').filter_map(|line| serde_json::from_str(line).ok()).collect()
+    }
+    let texts = [
+        "",
+        "\n\n",
+        "1",
+        "{\"a\":1}\n{\"a\":2}\n",
+        "{\"a\":1}\r\n[true, null]\r\n\"x\\ny\"",
+        "{\"a\":1}\nnot json\n\n  2  \n{\"cut\":",
+        "[1,\n2]\n3",
+        "{\"é\":\"ü\"}\n\u{0}\n4",
+    ];
+    for text in texts {
+        let ours: Vec<Reference> = json::lines(text.as_bytes()).map(to_reference).collect();
+        assert_eq!(ours, reference(text), "{text:?}");
+        assert_eq!(json::lines(text.as_bytes()).count(), ours.len(), "{text:?}");
+    }
+}
