@@ -540,7 +540,7 @@ pub fn parse(b: &[u8]) -> Result<Value<'_>, ReadError> {
 /// let text = b"{\"n\":1}\n{\"n\":2}\n\n{\"n\":";
 /// let values: Vec<&[u8]> = json::lines(text).map(|v| v.raw()).collect();
 /// assert_eq!(values, [&b"{\"n\":1}"[..], b"{\"n\":2}"]);
-/// // The last two: count them, then skip to them.
+/// // The last one: count them, then skip to it.
 /// let last = json::lines(text).skip(json::lines(text).count().saturating_sub(1));
 /// assert_eq!(last.map(|v| v.raw()).collect::<Vec<_>>(), [b"{\"n\":2}"]);
 /// ```
@@ -567,15 +567,6 @@ impl<'a> Iterator for Lines<'a> {
             }
         }
         None
-    }
-
-    // `next` in a loop: the default counts through `fold`, more code.
-    fn count(mut self) -> usize {
-        let mut n = 0;
-        while self.next().is_some() {
-            n += 1;
-        }
-        n
     }
 }
 
