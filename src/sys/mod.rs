@@ -19,6 +19,8 @@ pub use host::*;
 
 #[cfg(all(target_arch = "wasm32", feature = "lean-alloc"))]
 pub mod bump;
+#[cfg(any(test, all(target_arch = "wasm32", feature = "dlmalloc", not(feature = "lean-alloc"))))]
+mod dlmalloc;
 #[cfg(all(target_arch = "wasm32", feature = "dlmalloc", not(feature = "lean-alloc")))]
 pub mod heap;
 

@@ -1,6 +1,12 @@
 //! A package built as a vendoring user builds one, with a tool that has a
-//! bug: `bug` unwraps a `None`, to show what the model reads then.
+//! bug: `bug` unwraps a `None`, to show what the model reads then; and
+//! `heap` and `grown`, the allocator's tests inside a module.
 #![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+
+extern crate alloc;
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
 
 use subako_tiny::{Args, Package, Reply, Tool, ToolError};
 
@@ -13,13 +19,75 @@ fn fine(_: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::text("fine"))
 }
 
+/// Allocates, fills, checks and frees blocks of many sizes in a fixed
+/// pseudo-random order: small and large ones, some past the initial memory,
+/// some aligned to 64 bytes.
+fn heap(_: &Args<'_>) -> Result<Reply, ToolError> {
+    #[repr(C, align(64))]
+    struct Aligned([u8; 64]);
+    let mut live: Vec<(Vec<u8>, u8)> = Vec::new();
+    let mut aligned: Vec<Box<Aligned>> = Vec::new();
+    let mut state: u32 = 0x9e37_79b9;
+    for round in 0..4000u32 {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        let r = state;
+        let fill = round as u8;
+        if live.len() < 48 && r % 3 != 0 {
+            let size = match r >> 28 {
+                0 => (r >> 8) as usize % 300_000,
+                1..=5 => (r >> 8) as usize % 2000,
+                _ => (r >> 8) as usize % 200,
+            };
+            live.push((alloc::vec![fill; size], fill));
+        } else if !live.is_empty() {
+            let (block, fill) = live.swap_remove(r as usize % live.len());
+            if !block.iter().all(|&b| b == fill) {
+                return Err(ToolError::from_parts(&["a block's bytes changed"]));
+            }
+        }
+        if r & 0x100 != 0 {
+            let block = Box::new(Aligned([fill; 64]));
+            // Through `black_box`: the compiler may take a `Box`'s alignment
+            // as given and fold the check away.
+            if core::hint::black_box((&raw const *block) as usize) % 64 != 0 {
+                return Err(ToolError::from_parts(&["a block is not aligned to 64 bytes"]));
+            }
+            aligned.push(block);
+        }
+        if aligned.len() > 8 {
+            let block = aligned.swap_remove(0);
+            if !block.0.iter().all(|&b| b == block.0[0]) {
+                return Err(ToolError::from_parts(&["an aligned block's bytes changed"]));
+            }
+        }
+    }
+    Ok(Reply::text("every block kept its bytes"))
+}
+
+/// Grows memory by hand, then allocates more than is left: dlmalloc's heap
+/// can no longer grow at its end, so the allocation fails, and the call is
+/// answered as out of memory.
+fn grown(_: &Args<'_>) -> Result<Reply, ToolError> {
+    #[cfg(target_arch = "wasm32")]
+    core::arch::wasm32::memory_grow(0, 1);
+    let block = alloc::vec![1u8; 1 << 20];
+    Ok(Reply::text(if block[12345] == 1 { "allocated" } else { "wrong bytes" }))
+}
+
 const EMPTY: &str = r#"{"type": "object", "properties": {}}"#;
 
 const PACKAGE: Package = Package::new(
     "vendored",
     "0.1.0",
     "Has a bug.",
-    &[Tool::new("bug", "Panics.", EMPTY, bug), Tool::new("fine", "Answers.", EMPTY, fine)],
+    &[
+        Tool::new("bug", "Panics.", EMPTY, bug),
+        Tool::new("fine", "Answers.", EMPTY, fine),
+        Tool::new("heap", "Tests the allocator.", EMPTY, heap),
+        Tool::new("grown", "Grows memory, then allocates.", EMPTY, grown),
+    ],
 );
 
 subako_tiny::main!(PACKAGE);

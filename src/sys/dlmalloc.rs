@@ -1,0 +1,950 @@
+//! dlmalloc, Doug Lea's allocator, as the `dlmalloc` crate 0.2.14 ports it,
+//! cut to what a module uses: `malloc` and `free`.
+//!
+//! The port this follows is Copyright (c) 2014 Alex Crichton, under the MIT
+//! license or Apache-2.0 as this crate is (LICENSE-MIT, LICENSE-APACHE);
+//! Doug Lea released the original `malloc.c` to the public domain.
+//!
+//! The bins, the tree of large chunks, the designated victim and the top
+//! chunk are the crate's, line for line. What is gone is what wasm memory
+//! cannot use:
+//! - **Segments.** Memory only grows, at its end, so the region the source
+//!   hands out next always starts where the last one ended: there is one
+//!   region, and the top chunk grows into each new one. The crate's code
+//!   for regions elsewhere (a segment list, merging a region in front of
+//!   another) is never run here, but every module carried it.
+//! - **Giving memory back.** Wasm memory cannot shrink, so the trimming
+//!   and segment-release passes that `free` runs never free anything.
+//! - `realloc`, `memalign`, mmapped chunks, and the debug checks: the
+//!   global allocator (`super::heap`) reallocates with a new block and a
+//!   copy, and asks for no alignment above [`ALIGNMENT`] of this layer
+//!   (it serves those itself).
+//!
+//! The state starts as all zeroes (the first `malloc` sets the bins up),
+//! so a `static` of it lies in zeroed memory, which takes no bytes in the
+//! module's file.
+//!
+//! Every function here is `unsafe` for one shared reason, stated once: the
+//! chunk pointers it reads come from the bins, the tree, `dv` and `top`,
+//! which hold only chunks inside the region, with headers and footers as
+//! dlmalloc lays them out, and only blocks `malloc` gave reach `free`.
+
+use core::mem;
+use core::ptr;
+
+/// Where the heap's memory comes from.
+///
+/// # Safety
+/// Each region [`Source::grow`] returns is memory nothing else uses, and
+/// starts where the one before it ended (the first anywhere).
+pub unsafe trait Source {
+    /// At least `size` more bytes: the start and the length, or `None`.
+    fn grow(&mut self, size: usize) -> Option<(*mut u8, usize)>;
+}
+
+/// What `malloc` aligns every block to: two words.
+pub const ALIGNMENT: usize = 2 * mem::size_of::<usize>();
+/// The unit memory is asked for in: a host page, so that the first request
+/// fits in what is left of a module's initial memory.
+const GRANULARITY: usize = 4 << 10;
+
+const NSMALLBINS: usize = 32;
+const NTREEBINS: usize = 32;
+const SMALLBIN_SHIFT: usize = 3;
+const TREEBIN_SHIFT: usize = 8;
+
+const PINUSE: usize = 1 << 0;
+const CINUSE: usize = 1 << 1;
+const FLAG4: usize = 1 << 2;
+const INUSE: usize = PINUSE | CINUSE;
+const FLAG_BITS: usize = PINUSE | CINUSE | FLAG4;
+
+const CHUNK_OVERHEAD: usize = mem::size_of::<usize>();
+const MIN_LARGE_SIZE: usize = 1 << TREEBIN_SHIFT;
+const MAX_SMALL_SIZE: usize = MIN_LARGE_SIZE - 1;
+const MAX_SMALL_REQUEST: usize = MAX_SMALL_SIZE - (ALIGNMENT - 1) - CHUNK_OVERHEAD;
+const MIN_CHUNK_SIZE: usize = align_up(mem::size_of::<Chunk>(), ALIGNMENT);
+const MIN_REQUEST: usize = MIN_CHUNK_SIZE - CHUNK_OVERHEAD - 1;
+/// Room kept past the top chunk: the crate's, which holds a segment record.
+const TOP_FOOT_SIZE: usize =
+    align_up(MEM_OFFSET, ALIGNMENT) - MEM_OFFSET + pad_request(4 * mem::size_of::<usize>()) + MIN_CHUNK_SIZE;
+const MEM_OFFSET: usize = 2 * mem::size_of::<usize>();
+/// The largest request served; larger ones fail (the crate's bound).
+const MAX_REQUEST: usize = {
+    let min_sys_alloc_space = ((!0 - (GRANULARITY + TOP_FOOT_SIZE + ALIGNMENT) + 1) & !ALIGNMENT) - CHUNK_OVERHEAD + 1;
+    let bound = (!MIN_CHUNK_SIZE + 1) << 2;
+    if bound < min_sys_alloc_space { bound } else { min_sys_alloc_space }
+};
+
+/// The allocator's state.
+pub struct Heap<S> {
+    smallmap: u32,
+    treemap: u32,
+    smallbins: [*mut Chunk; (NSMALLBINS + 1) * 2],
+    treebins: [*mut TreeChunk; NTREEBINS],
+    dvsize: usize,
+    topsize: usize,
+    dv: *mut Chunk,
+    top: *mut Chunk,
+    source: S,
+}
+
+#[repr(C)]
+struct Chunk {
+    prev_foot: usize,
+    head: usize,
+    prev: *mut Chunk,
+    next: *mut Chunk,
+}
+
+#[repr(C)]
+struct TreeChunk {
+    chunk: Chunk,
+    child: [*mut TreeChunk; 2],
+    parent: *mut TreeChunk,
+    index: u32,
+}
+
+const fn align_up(a: usize, alignment: usize) -> usize {
+    (a + (alignment - 1)) & !(alignment - 1)
+}
+
+const fn pad_request(amt: usize) -> usize {
+    align_up(amt + CHUNK_OVERHEAD, ALIGNMENT)
+}
+
+fn request2size(req: usize) -> usize {
+    if req < MIN_REQUEST { MIN_CHUNK_SIZE } else { pad_request(req) }
+}
+
+fn left_bits(x: u32) -> u32 {
+    (x << 1) | (!(x << 1)).wrapping_add(1)
+}
+
+fn least_bit(x: u32) -> u32 {
+    x & (!x + 1)
+}
+
+fn leftshift_for_tree_index(x: u32) -> u32 {
+    let x = x as usize;
+    if x == NTREEBINS - 1 { 0 } else { (mem::size_of::<usize>() * 8 - 1 - ((x >> 1) + TREEBIN_SHIFT - 2)) as u32 }
+}
+
+fn small_index(size: usize) -> u32 {
+    (size >> SMALLBIN_SHIFT) as u32
+}
+
+fn small_index2size(idx: u32) -> usize {
+    (idx as usize) << SMALLBIN_SHIFT
+}
+
+fn is_small(s: usize) -> bool {
+    s >> SMALLBIN_SHIFT < NSMALLBINS
+}
+
+fn compute_tree_index(size: usize) -> u32 {
+    let x = size >> TREEBIN_SHIFT;
+    if x == 0 {
+        0
+    } else if x > 0xffff {
+        NTREEBINS as u32 - 1
+    } else {
+        let k = mem::size_of_val(&x) * 8 - 1 - (x.leading_zeros() as usize);
+        ((k << 1) + (size >> (k + TREEBIN_SHIFT - 1) & 1)) as u32
+    }
+}
+
+/// A heap reached through a raw pointer, as every call reaches it: the bins
+/// keep pointers into the state itself (each bin's head is in it), and a
+/// `&mut` to the state would, under Rust's aliasing rules, make them
+/// invalid.
+pub struct HeapPtr<S>(*mut Heap<S>);
+
+impl<S> HeapPtr<S> {
+    /// # Safety
+    /// `heap` points to a heap that is reached only through `HeapPtr`s, one
+    /// call at a time, for as long as any of them is used.
+    pub const unsafe fn new(heap: *mut Heap<S>) -> HeapPtr<S> {
+        HeapPtr(heap)
+    }
+}
+
+impl<S> Clone for HeapPtr<S> {
+    fn clone(&self) -> HeapPtr<S> {
+        *self
+    }
+}
+
+impl<S> Copy for HeapPtr<S> {}
+
+impl<S> Heap<S> {
+    /// A heap that has handed out nothing yet; all zeroes but `source`.
+    pub const fn new(source: S) -> Heap<S> {
+        Heap {
+            smallmap: 0,
+            treemap: 0,
+            smallbins: [ptr::null_mut(); (NSMALLBINS + 1) * 2],
+            treebins: [ptr::null_mut(); NTREEBINS],
+            dvsize: 0,
+            topsize: 0,
+            dv: ptr::null_mut(),
+            top: ptr::null_mut(),
+            source,
+        }
+    }
+}
+
+impl<S: Source> HeapPtr<S> {
+    /// A block of at least `size` bytes aligned to [`ALIGNMENT`], or null.
+    ///
+    /// # Safety
+    /// The heap's invariant (module doc); one caller at a time.
+    pub unsafe fn malloc(self, size: usize) -> *mut u8 {
+        // SAFETY: the module's invariant: every chunk reached is in the region.
+        unsafe {
+            let nb;
+            if size <= MAX_SMALL_REQUEST {
+                nb = request2size(size);
+                let mut idx = small_index(nb);
+                let smallbits = (*self.0).smallmap >> idx;
+
+                // The bin for `idx`, or the next one up.
+                if smallbits & 0b11 != 0 {
+                    idx += !smallbits & 1;
+                    let b = self.smallbin_at(idx);
+                    let p = (*b).prev;
+                    self.unlink_first_small_chunk(b, p, idx);
+                    Chunk::set_inuse_and_pinuse(p, small_index2size(idx));
+                    return Chunk::to_mem(p);
+                }
+
+                if nb > (*self.0).dvsize {
+                    if smallbits != 0 {
+                        // The smallest bin above with a chunk.
+                        let leftbits = (smallbits << idx) & left_bits(1 << idx);
+                        let i = least_bit(leftbits).trailing_zeros();
+                        let b = self.smallbin_at(i);
+                        let p = (*b).prev;
+                        self.unlink_first_small_chunk(b, p, i);
+                        let smallsize = small_index2size(i);
+                        let rsize = smallsize - nb;
+                        if mem::size_of::<usize>() != 4 && rsize < MIN_CHUNK_SIZE {
+                            Chunk::set_inuse_and_pinuse(p, smallsize);
+                        } else {
+                            Chunk::set_size_and_pinuse_of_inuse_chunk(p, nb);
+                            let r = Chunk::plus_offset(p, nb);
+                            Chunk::set_size_and_pinuse_of_free_chunk(r, rsize);
+                            self.replace_dv(r, rsize);
+                        }
+                        return Chunk::to_mem(p);
+                    } else if (*self.0).treemap != 0 {
+                        let mem = self.tmalloc_small(nb);
+                        if !mem.is_null() {
+                            return mem;
+                        }
+                    }
+                }
+            } else if size >= MAX_REQUEST {
+                return ptr::null_mut();
+            } else {
+                nb = pad_request(size);
+                if (*self.0).treemap != 0 {
+                    let mem = self.tmalloc_large(nb);
+                    if !mem.is_null() {
+                        return mem;
+                    }
+                }
+            }
+
+            // The designated victim, split if it is large enough.
+            if nb <= (*self.0).dvsize {
+                let rsize = (*self.0).dvsize - nb;
+                let p = (*self.0).dv;
+                if rsize >= MIN_CHUNK_SIZE {
+                    (*self.0).dv = Chunk::plus_offset(p, nb);
+                    (*self.0).dvsize = rsize;
+                    Chunk::set_size_and_pinuse_of_free_chunk((*self.0).dv, rsize);
+                    Chunk::set_size_and_pinuse_of_inuse_chunk(p, nb);
+                } else {
+                    let dvs = (*self.0).dvsize;
+                    (*self.0).dvsize = 0;
+                    (*self.0).dv = ptr::null_mut();
+                    Chunk::set_inuse_and_pinuse(p, dvs);
+                }
+                return Chunk::to_mem(p);
+            }
+
+            if nb >= (*self.0).topsize && !self.grow(nb) {
+                return ptr::null_mut();
+            }
+            // Split the top chunk.
+            (*self.0).topsize -= nb;
+            let p = (*self.0).top;
+            (*self.0).top = Chunk::plus_offset(p, nb);
+            (*(*self.0).top).head = (*self.0).topsize | PINUSE;
+            Chunk::set_size_and_pinuse_of_inuse_chunk(p, nb);
+            Chunk::to_mem(p)
+        }
+    }
+
+    /// A block of at least `size` bytes aligned to `align`, a power of two
+    /// above [`ALIGNMENT`], or null: one `align` larger, handed out from its
+    /// first `align`-aligned address past its first word, with the block's
+    /// start in the word before. The crate asks for no such alignment, so
+    /// this stays out of its modules; dlmalloc's `memalign` is more code.
+    ///
+    /// # Safety
+    /// As for [`HeapPtr::malloc`], and `align` is as above.
+    #[cold]
+    #[inline(never)]
+    pub unsafe fn malloc_aligned(self, size: usize, align: usize) -> *mut u8 {
+        let Some(padded) = size.checked_add(align) else {
+            return ptr::null_mut();
+        };
+        // SAFETY: the caller's contract.
+        let block = unsafe { self.malloc(padded) };
+        if block.is_null() {
+            return block;
+        }
+        // `block` is ALIGNMENT-aligned and `align` a larger power of two, so
+        // this is at least a word and at most `align`.
+        let at = block.wrapping_add(align - (block as usize & (align - 1)));
+        // SAFETY: the word before `at` lies in the block (see above), and is
+        // aligned, as `at` is.
+        unsafe { at.cast::<*mut u8>().sub(1).write(block) };
+        at
+    }
+
+    /// Makes the top chunk larger than `nb`: the crate's `sys_alloc` for one
+    /// region that grows at its end.
+    #[cold]
+    unsafe fn grow(self, nb: usize) -> bool {
+        let asize = align_up(nb + TOP_FOOT_SIZE + ALIGNMENT, GRANULARITY);
+        // SAFETY: `base..base + size` is fresh memory (`Source`'s contract),
+        // and when there is a top chunk it ends at `base` less the foot. The
+        // `&mut` made to call `grow` covers the source alone, not the bins.
+        unsafe {
+            let Some((base, size)) = (*self.0).source.grow(asize) else {
+                return false;
+            };
+            if (*self.0).top.is_null() {
+                self.init_bins();
+                self.init_top(base.cast(), size - TOP_FOOT_SIZE);
+            } else {
+                self.init_top((*self.0).top, (*self.0).topsize + size);
+            }
+            nb < (*self.0).topsize
+        }
+    }
+
+    unsafe fn tmalloc_small(self, size: usize) -> *mut u8 {
+        // SAFETY: the module's invariant.
+        unsafe {
+            let i = least_bit((*self.0).treemap).trailing_zeros();
+            let mut v = *self.treebin_at(i);
+            let mut t = v;
+            let mut rsize = Chunk::size(TreeChunk::chunk(t)) - size;
+            loop {
+                t = TreeChunk::leftmost_child(t);
+                if t.is_null() {
+                    break;
+                }
+                let trem = Chunk::size(TreeChunk::chunk(t)) - size;
+                if trem < rsize {
+                    rsize = trem;
+                    v = t;
+                }
+            }
+            let vc = TreeChunk::chunk(v);
+            let r = Chunk::plus_offset(vc, size);
+            self.unlink_large_chunk(v);
+            if rsize < MIN_CHUNK_SIZE {
+                Chunk::set_inuse_and_pinuse(vc, rsize + size);
+            } else {
+                Chunk::set_size_and_pinuse_of_inuse_chunk(vc, size);
+                Chunk::set_size_and_pinuse_of_free_chunk(r, rsize);
+                self.replace_dv(r, rsize);
+            }
+            Chunk::to_mem(vc)
+        }
+    }
+
+    unsafe fn tmalloc_large(self, size: usize) -> *mut u8 {
+        // SAFETY: the module's invariant.
+        unsafe {
+            let mut v = ptr::null_mut();
+            let mut rsize = !size + 1;
+            let idx = compute_tree_index(size);
+            let mut t = *self.treebin_at(idx);
+            if !t.is_null() {
+                // Down this bin's tree for a chunk of `size`, keeping the
+                // deepest untaken right subtree.
+                let mut sizebits = size << leftshift_for_tree_index(idx);
+                let mut rst = ptr::null_mut();
+                loop {
+                    let csize = Chunk::size(TreeChunk::chunk(t));
+                    if csize >= size && csize - size < rsize {
+                        v = t;
+                        rsize = csize - size;
+                        if rsize == 0 {
+                            break;
+                        }
+                    }
+                    let rt = (*t).child[1];
+                    t = (*t).child[(sizebits >> (mem::size_of::<usize>() * 8 - 1)) & 1];
+                    if !rt.is_null() && rt != t {
+                        rst = rt;
+                    }
+                    if t.is_null() {
+                        t = rst;
+                        break;
+                    }
+                    sizebits <<= 1;
+                }
+            }
+
+            // Else the root of the next bin that holds any.
+            if t.is_null() && v.is_null() {
+                let leftbits = left_bits(1 << idx) & (*self.0).treemap;
+                if leftbits != 0 {
+                    t = *self.treebin_at(least_bit(leftbits).trailing_zeros());
+                }
+            }
+
+            // The smallest of that tree or subtree.
+            while !t.is_null() {
+                let csize = Chunk::size(TreeChunk::chunk(t));
+                if csize >= size && csize - size < rsize {
+                    rsize = csize - size;
+                    v = t;
+                }
+                t = TreeChunk::leftmost_child(t);
+            }
+
+            // The designated victim fits better: `malloc` uses it.
+            if v.is_null() || ((*self.0).dvsize >= size && rsize >= (*self.0).dvsize - size) {
+                return ptr::null_mut();
+            }
+
+            let vc = TreeChunk::chunk(v);
+            let r = Chunk::plus_offset(vc, size);
+            self.unlink_large_chunk(v);
+            if rsize < MIN_CHUNK_SIZE {
+                Chunk::set_inuse_and_pinuse(vc, rsize + size);
+            } else {
+                Chunk::set_size_and_pinuse_of_inuse_chunk(vc, size);
+                Chunk::set_size_and_pinuse_of_free_chunk(r, rsize);
+                self.insert_chunk(r, rsize);
+            }
+            Chunk::to_mem(vc)
+        }
+    }
+
+    /// Gives back a block `malloc` returned.
+    ///
+    /// # Safety
+    /// `mem` came from this heap's `malloc` and is not used after; one caller
+    /// at a time.
+    pub unsafe fn free(self, mem: *mut u8) {
+        // SAFETY: the module's invariant, and `mem` is a live block.
+        unsafe {
+            let mut p = Chunk::from_mem(mem);
+            let mut psize = Chunk::size(p);
+            let next = Chunk::plus_offset(p, psize);
+            // Merge with the chunk before, if free.
+            if !Chunk::pinuse(p) {
+                let prevsize = (*p).prev_foot;
+                let prev = Chunk::minus_offset(p, prevsize);
+                psize += prevsize;
+                p = prev;
+                if p != (*self.0).dv {
+                    self.unlink_chunk(p, prevsize);
+                } else if (*next).head & INUSE == INUSE {
+                    (*self.0).dvsize = psize;
+                    Chunk::set_free_with_pinuse(p, psize, next);
+                    return;
+                }
+            }
+
+            // And with the one after.
+            if !Chunk::cinuse(next) {
+                if next == (*self.0).top {
+                    (*self.0).topsize += psize;
+                    (*self.0).top = p;
+                    (*p).head = (*self.0).topsize | PINUSE;
+                    if p == (*self.0).dv {
+                        (*self.0).dv = ptr::null_mut();
+                        (*self.0).dvsize = 0;
+                    }
+                    return;
+                } else if next == (*self.0).dv {
+                    (*self.0).dvsize += psize;
+                    (*self.0).dv = p;
+                    Chunk::set_size_and_pinuse_of_free_chunk(p, (*self.0).dvsize);
+                    return;
+                } else {
+                    let nsize = Chunk::size(next);
+                    psize += nsize;
+                    self.unlink_chunk(next, nsize);
+                    Chunk::set_size_and_pinuse_of_free_chunk(p, psize);
+                    if p == (*self.0).dv {
+                        (*self.0).dvsize = psize;
+                        return;
+                    }
+                }
+            } else {
+                Chunk::set_free_with_pinuse(p, psize, next);
+            }
+            self.insert_chunk(p, psize);
+        }
+    }
+
+    unsafe fn init_top(self, ptr: *mut Chunk, size: usize) {
+        // SAFETY: `ptr..ptr + size + TOP_FOOT_SIZE` is the region's end.
+        unsafe {
+            let offset = Chunk::to_mem(ptr).align_offset(ALIGNMENT);
+            let p = Chunk::plus_offset(ptr, offset);
+            let size = size - offset;
+            (*self.0).top = p;
+            (*self.0).topsize = size;
+            (*p).head = size | PINUSE;
+            (*Chunk::plus_offset(p, size)).head = TOP_FOOT_SIZE;
+        }
+    }
+
+    fn init_bins(self) {
+        for i in 0..NSMALLBINS as u32 {
+            let bin = self.smallbin_at(i);
+            // SAFETY: `bin` points into the state's `smallbins` (see `smallbin_at`).
+            unsafe {
+                (*bin).next = bin;
+                (*bin).prev = bin;
+            }
+        }
+    }
+
+    /// Small bin `idx`'s head: a fake chunk whose `prev` and `next` are
+    /// `smallbins[2 * idx + 2]` and `[2 * idx + 3]` (its first two fields
+    /// lie before them and are never read).
+    fn smallbin_at(self, idx: u32) -> *mut Chunk {
+        // SAFETY: `self.0` points to a heap (`HeapPtr::new`); no reference
+        // is made, so the pointers the bins keep to their heads stay valid.
+        let bins = unsafe { &raw mut (*self.0).smallbins };
+        bins.cast::<*mut Chunk>().wrapping_add(idx as usize * 2).cast()
+    }
+
+    fn treebin_at(self, idx: u32) -> *mut *mut TreeChunk {
+        // SAFETY: as in `smallbin_at`.
+        let bins = unsafe { &raw mut (*self.0).treebins };
+        bins.cast::<*mut TreeChunk>().wrapping_add(idx as usize)
+    }
+
+    unsafe fn unlink_first_small_chunk(self, head: *mut Chunk, next: *mut Chunk, idx: u32) {
+        // SAFETY: the module's invariant.
+        unsafe {
+            let ptr = (*next).prev;
+            if head == ptr {
+                (*self.0).smallmap &= !(1 << idx);
+            } else {
+                (*ptr).next = head;
+                (*head).prev = ptr;
+            }
+        }
+    }
+
+    unsafe fn replace_dv(self, chunk: *mut Chunk, size: usize) {
+        // SAFETY: the module's invariant.
+        unsafe {
+            let dvs = (*self.0).dvsize;
+            if dvs != 0 {
+                self.insert_small_chunk((*self.0).dv, dvs);
+            }
+            (*self.0).dvsize = size;
+            (*self.0).dv = chunk;
+        }
+    }
+
+    unsafe fn insert_chunk(self, chunk: *mut Chunk, size: usize) {
+        // SAFETY: the module's invariant.
+        unsafe {
+            if is_small(size) {
+                self.insert_small_chunk(chunk, size);
+            } else {
+                self.insert_large_chunk(chunk.cast(), size);
+            }
+        }
+    }
+
+    unsafe fn insert_small_chunk(self, chunk: *mut Chunk, size: usize) {
+        let idx = small_index(size);
+        let head = self.smallbin_at(idx);
+        // SAFETY: the module's invariant.
+        unsafe {
+            let f = if (*self.0).smallmap & (1 << idx) == 0 {
+                (*self.0).smallmap |= 1 << idx;
+                head
+            } else {
+                (*head).prev
+            };
+            (*head).prev = chunk;
+            (*f).next = chunk;
+            (*chunk).prev = f;
+            (*chunk).next = head;
+        }
+    }
+
+    unsafe fn insert_large_chunk(self, chunk: *mut TreeChunk, size: usize) {
+        let idx = compute_tree_index(size);
+        let h = self.treebin_at(idx);
+        // SAFETY: the module's invariant.
+        unsafe {
+            (*chunk).index = idx;
+            (*chunk).child[0] = ptr::null_mut();
+            (*chunk).child[1] = ptr::null_mut();
+            let chunkc = TreeChunk::chunk(chunk);
+            if (*self.0).treemap & (1 << idx) == 0 {
+                *h = chunk;
+                (*chunk).parent = h.cast();
+                (*chunkc).next = chunkc;
+                (*chunkc).prev = chunkc;
+                (*self.0).treemap |= 1 << idx;
+            } else {
+                let mut t = *h;
+                let mut k = size << leftshift_for_tree_index(idx);
+                loop {
+                    if Chunk::size(TreeChunk::chunk(t)) != size {
+                        let c = &mut (*t).child[(k >> (mem::size_of::<usize>() * 8 - 1)) & 1];
+                        k <<= 1;
+                        if !c.is_null() {
+                            t = *c;
+                        } else {
+                            *c = chunk;
+                            (*chunk).parent = t;
+                            (*chunkc).next = chunkc;
+                            (*chunkc).prev = chunkc;
+                            break;
+                        }
+                    } else {
+                        let tc = TreeChunk::chunk(t);
+                        let f = (*tc).prev;
+                        (*f).next = chunkc;
+                        (*tc).prev = chunkc;
+                        (*chunkc).prev = f;
+                        (*chunkc).next = tc;
+                        (*chunk).parent = ptr::null_mut();
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    unsafe fn unlink_chunk(self, chunk: *mut Chunk, size: usize) {
+        // SAFETY: the module's invariant.
+        unsafe {
+            if is_small(size) {
+                let f = (*chunk).prev;
+                let b = (*chunk).next;
+                if b == f {
+                    (*self.0).smallmap &= !(1 << small_index(size));
+                } else {
+                    (*f).next = b;
+                    (*b).prev = f;
+                }
+            } else {
+                self.unlink_large_chunk(chunk.cast());
+            }
+        }
+    }
+
+    unsafe fn unlink_large_chunk(self, chunk: *mut TreeChunk) {
+        // SAFETY: the module's invariant.
+        unsafe {
+            let xp = (*chunk).parent;
+            let mut r;
+            if TreeChunk::next(chunk) != chunk {
+                let f = TreeChunk::prev(chunk);
+                r = TreeChunk::next(chunk);
+                (*f).chunk.next = TreeChunk::chunk(r);
+                (*r).chunk.prev = TreeChunk::chunk(f);
+            } else {
+                let mut rp = &mut (*chunk).child[1];
+                if rp.is_null() {
+                    rp = &mut (*chunk).child[0];
+                }
+                r = *rp;
+                if !rp.is_null() {
+                    loop {
+                        let mut cp = &mut (**rp).child[1];
+                        if cp.is_null() {
+                            cp = &mut (**rp).child[0];
+                        }
+                        if cp.is_null() {
+                            break;
+                        }
+                        rp = cp;
+                    }
+                    r = *rp;
+                    *rp = ptr::null_mut();
+                }
+            }
+
+            if xp.is_null() {
+                return;
+            }
+
+            let h = self.treebin_at((*chunk).index);
+            if chunk == *h {
+                *h = r;
+                if r.is_null() {
+                    (*self.0).treemap &= !(1 << (*chunk).index);
+                }
+            } else if (*xp).child[0] == chunk {
+                (*xp).child[0] = r;
+            } else {
+                (*xp).child[1] = r;
+            }
+
+            if !r.is_null() {
+                (*r).parent = xp;
+                let c0 = (*chunk).child[0];
+                if !c0.is_null() {
+                    (*r).child[0] = c0;
+                    (*c0).parent = r;
+                }
+                let c1 = (*chunk).child[1];
+                if !c1.is_null() {
+                    (*r).child[1] = c1;
+                    (*c1).parent = r;
+                }
+            }
+        }
+    }
+}
+
+/// The block [`HeapPtr::malloc_aligned`] handed out as `mem`, for
+/// [`HeapPtr::free`].
+///
+/// # Safety
+/// `mem` came from a heap's `malloc_aligned`.
+pub unsafe fn aligned_block(mem: *mut u8) -> *mut u8 {
+    // SAFETY: `malloc_aligned` wrote its block's start before `mem`.
+    unsafe { mem.cast::<*mut u8>().sub(1).read() }
+}
+
+// Each takes a chunk inside the region (the module's invariant); the
+// arithmetic wraps rather than asserting, as the crate's does.
+impl Chunk {
+    unsafe fn size(me: *mut Chunk) -> usize {
+        // SAFETY: `me` is a chunk (the caller's contract).
+        unsafe { (*me).head & !FLAG_BITS }
+    }
+
+    unsafe fn cinuse(me: *mut Chunk) -> bool {
+        // SAFETY: as in `size`.
+        unsafe { (*me).head & CINUSE != 0 }
+    }
+
+    unsafe fn pinuse(me: *mut Chunk) -> bool {
+        // SAFETY: as in `size`.
+        unsafe { (*me).head & PINUSE != 0 }
+    }
+
+    unsafe fn set_inuse_and_pinuse(me: *mut Chunk, size: usize) {
+        // SAFETY: `me` and the chunk `size` past it are chunks.
+        unsafe {
+            (*me).head = PINUSE | size | CINUSE;
+            (*Chunk::plus_offset(me, size)).head |= PINUSE;
+        }
+    }
+
+    unsafe fn set_size_and_pinuse_of_inuse_chunk(me: *mut Chunk, size: usize) {
+        // SAFETY: as in `size`.
+        unsafe { (*me).head = size | PINUSE | CINUSE };
+    }
+
+    unsafe fn set_size_and_pinuse_of_free_chunk(me: *mut Chunk, size: usize) {
+        // SAFETY: `me` and the chunk `size` past it are chunks.
+        unsafe {
+            (*me).head = size | PINUSE;
+            (*Chunk::plus_offset(me, size)).prev_foot = size;
+        }
+    }
+
+    unsafe fn set_free_with_pinuse(p: *mut Chunk, size: usize, n: *mut Chunk) {
+        // SAFETY: `p` and `n` are chunks, `n` the one `size` past `p`.
+        unsafe {
+            (*n).head &= !PINUSE;
+            Chunk::set_size_and_pinuse_of_free_chunk(p, size);
+        }
+    }
+
+    fn plus_offset(me: *mut Chunk, offset: usize) -> *mut Chunk {
+        me.cast::<u8>().wrapping_add(offset).cast()
+    }
+
+    fn minus_offset(me: *mut Chunk, offset: usize) -> *mut Chunk {
+        me.cast::<u8>().wrapping_sub(offset).cast()
+    }
+
+    fn to_mem(me: *mut Chunk) -> *mut u8 {
+        me.cast::<u8>().wrapping_add(MEM_OFFSET)
+    }
+
+    fn from_mem(mem: *mut u8) -> *mut Chunk {
+        mem.wrapping_sub(MEM_OFFSET).cast()
+    }
+}
+
+impl TreeChunk {
+    unsafe fn leftmost_child(me: *mut TreeChunk) -> *mut TreeChunk {
+        // SAFETY: `me` is a tree chunk (the caller's contract).
+        unsafe {
+            let left = (*me).child[0];
+            if left.is_null() { (*me).child[1] } else { left }
+        }
+    }
+
+    fn chunk(me: *mut TreeChunk) -> *mut Chunk {
+        me.cast()
+    }
+
+    unsafe fn next(me: *mut TreeChunk) -> *mut TreeChunk {
+        // SAFETY: as in `leftmost_child`.
+        unsafe { (*me).chunk.next.cast() }
+    }
+
+    unsafe fn prev(me: *mut TreeChunk) -> *mut TreeChunk {
+        // SAFETY: as in `leftmost_child`.
+        unsafe { (*me).chunk.prev.cast() }
+    }
+}
+
+/// The heap over a buffer on the host (and under Miri): random blocks
+/// allocated, filled, checked and freed in random order.
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::vec::Vec;
+
+    use super::{ALIGNMENT, Heap, HeapPtr, Source, aligned_block};
+
+    /// A buffer handed out in pieces of what each call asks, in order.
+    struct Buffer {
+        memory: Vec<u64>,
+        used: usize,
+    }
+
+    // SAFETY: each piece is the buffer's next unused bytes.
+    unsafe impl Source for Buffer {
+        fn grow(&mut self, size: usize) -> Option<(*mut u8, usize)> {
+            let bytes = self.memory.len() * 8;
+            if bytes - self.used < size {
+                return None;
+            }
+            let start = self.memory.as_mut_ptr().cast::<u8>().wrapping_add(self.used);
+            self.used += size;
+            Some((start, size))
+        }
+    }
+
+    /// A xorshift generator: the same cases on every run.
+    fn next(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    #[test]
+    fn blocks_are_aligned_disjoint_and_keep_their_bytes() {
+        let rounds = if cfg!(miri) { 300 } else { 20_000 };
+        let mut state = Heap::new(Buffer { memory: std::vec![0; 1 << 17], used: 0 });
+        // SAFETY: `state` is reached only through `heap` from here on.
+        let heap = unsafe { HeapPtr::new(&raw mut state) };
+        let mut live: Vec<(*mut u8, usize, u8)> = Vec::new();
+        let mut state = 0x9e37_79b9_7f4a_7c15;
+        for round in 0..rounds {
+            let r = next(&mut state);
+            if live.len() < 64 && (!r.is_multiple_of(3) || live.is_empty()) {
+                // Mostly small blocks, some past the small bins, a few large.
+                let size = match r >> 60 {
+                    0 => (r >> 8) as usize % 8000,
+                    1..=4 => (r >> 8) as usize % 600,
+                    _ => (r >> 8) as usize % 120,
+                };
+                // SAFETY: one caller; the heap's memory is the buffer.
+                let p = unsafe { heap.malloc(size) };
+                assert!(!p.is_null(), "round {round}: {size} bytes");
+                assert_eq!(p as usize % ALIGNMENT, 0);
+                let fill = round as u8;
+                // SAFETY: the block is `size` bytes and ours.
+                unsafe { p.write_bytes(fill, size) };
+                for &(q, n, _) in &live {
+                    assert!(p as usize + size <= q as usize || q as usize + n <= p as usize, "overlap");
+                }
+                live.push((p, size, fill));
+            } else {
+                let (p, size, fill) = live.swap_remove((r >> 8) as usize % live.len());
+                // SAFETY: the block is live and `size` bytes.
+                let bytes = unsafe { core::slice::from_raw_parts(p, size) };
+                assert!(bytes.iter().all(|&b| b == fill), "a block's bytes changed");
+                // SAFETY: `p` came from this heap and is not used after.
+                unsafe { heap.free(p) };
+            }
+        }
+        for (p, _, _) in live {
+            // SAFETY: as above.
+            unsafe { heap.free(p) };
+        }
+        // Everything given back merges into the top chunk again: a block of
+        // nearly all that was handed out fits without growing.
+        // SAFETY: as above.
+        let used = unsafe { (*heap.0).source.used };
+        // SAFETY: as above.
+        let p = unsafe { heap.malloc(used - 4096) };
+        assert!(!p.is_null());
+        // SAFETY: as above.
+        assert_eq!(unsafe { (*heap.0).source.used }, used);
+    }
+
+    #[test]
+    fn aligned_blocks_are_aligned_and_given_back() {
+        let mut state = Heap::new(Buffer { memory: std::vec![0; 1 << 14], used: 0 });
+        // SAFETY: one caller; the heap's memory is the buffer, and `state` is
+        // reached only through `heap`.
+        unsafe {
+            let heap = HeapPtr::new(&raw mut state);
+            for round in 0..200 {
+                let align = 16 << (round % 5);
+                let size = round * 7 % 300;
+                let small = heap.malloc(round % 40);
+                let p = heap.malloc_aligned(size, align);
+                assert!(!p.is_null() && !small.is_null());
+                assert_eq!(p as usize % align, 0, "{size} bytes at {align}");
+                p.write_bytes(0xA5, size);
+                small.write_bytes(0x5A, round % 40);
+                heap.free(aligned_block(p));
+                heap.free(small);
+            }
+            assert!(heap.malloc_aligned(usize::MAX - 8, 64).is_null());
+            // Every block came back: one page of the source was ever needed.
+            assert_eq!((*heap.0).source.used, 4096);
+        }
+    }
+
+    #[test]
+    fn a_request_past_the_source_is_null() {
+        let mut state = Heap::new(Buffer { memory: std::vec![0; 1024], used: 0 });
+        // SAFETY: one caller; the heap's memory is the buffer, and `state` is
+        // reached only through `heap`.
+        unsafe {
+            let heap = HeapPtr::new(&raw mut state);
+            assert!(heap.malloc(1 << 20).is_null());
+            assert!(heap.malloc(usize::MAX - 8).is_null());
+            let p = heap.malloc(100);
+            assert!(!p.is_null());
+            heap.free(p);
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! The allocators inside a module, in wasmtime: `heap` (tests/e2e/vendored)
+//! allocates, fills, checks and frees blocks of many sizes, some larger
+//! than the memory a module starts with and some aligned to 64 bytes.
+
+use subako_tiny_e2e::{request, vendored};
+use subako_tiny_runner::{Exit, Module, RunOptions, run};
+
+/// The `result` of calling `tool` in the vendored package built with
+/// `features`; the module must exit 0.
+fn call(features: &[&str], tool: &str) -> serde_json::Value {
+    let module = Module::from_file(vendored(features)).unwrap();
+    let stdin = request(serde_json::json!(1), "tools/call", serde_json::json!({"name": tool, "arguments": {}}));
+    let output =
+        run(&module, &RunOptions { argv: vec!["vendored".into()], stdin: stdin.into_bytes(), ..RunOptions::default() })
+            .unwrap();
+    assert!(matches!(output.exit, Exit::Code(0)), "{:?}: {}", output.exit, String::from_utf8_lossy(&output.stderr));
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    answer["result"].clone()
+}
+
+fn heap(features: &[&str]) {
+    let result = call(features, "heap");
+    assert!(result.get("isError").is_none(), "{result}");
+    assert_eq!(result["content"][0]["text"], "every block kept its bytes", "{result}");
+}
+
+#[test]
+fn dlmalloc_keeps_every_block_in_a_module() {
+    heap(&[]);
+}
+
+#[test]
+fn the_lean_allocator_keeps_every_block_in_a_module() {
+    heap(&["lean-alloc"]);
+}
+
+/// dlmalloc's heap is one region that grows at its end: once a module grew
+/// memory by hand, an allocation that needs new memory fails cleanly (the
+/// call answered as out of memory), rather than take pages that are not
+/// the heap's.
+#[test]
+fn dlmalloc_refuses_memory_grown_by_hand() {
+    let result = call(&[], "grown");
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("tool panicked: out of memory"), "{text}");
+}
