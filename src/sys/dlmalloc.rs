@@ -205,43 +205,37 @@ impl<S: Source> HeapPtr<S> {
             let nb;
             if size <= MAX_SMALL_REQUEST {
                 nb = request2size(size);
-                let mut idx = small_index(nb);
+                let idx = small_index(nb);
                 let smallbits = (*self.0).smallmap >> idx;
 
-                // The bin for `idx`, or the next one up.
-                if smallbits & 0b11 != 0 {
-                    idx += !smallbits & 1;
-                    let b = self.smallbin_at(idx);
+                // A chunk from the bin for `idx` or the next one up, taken
+                // whole; or, when the designated victim is too small, from
+                // the smallest bin above with one, split, the rest becoming
+                // the victim. (The crate's two paths for these in one: a
+                // chunk one bin up is too small to split, and one further up
+                // always splits.)
+                if smallbits & 0b11 != 0 || (smallbits != 0 && nb > (*self.0).dvsize) {
+                    let i = idx + smallbits.trailing_zeros();
+                    let b = self.smallbin_at(i);
                     let p = (*b).prev;
-                    self.unlink_first_small_chunk(b, p, idx);
-                    Chunk::set_inuse_and_pinuse(p, small_index2size(idx));
+                    self.unlink_first_small_chunk(b, p, i);
+                    let smallsize = small_index2size(i);
+                    let rsize = smallsize - nb;
+                    if rsize < MIN_CHUNK_SIZE {
+                        Chunk::set_inuse_and_pinuse(p, smallsize);
+                    } else {
+                        Chunk::set_size_and_pinuse_of_inuse_chunk(p, nb);
+                        let r = Chunk::plus_offset(p, nb);
+                        Chunk::set_size_and_pinuse_of_free_chunk(r, rsize);
+                        self.replace_dv(r, rsize);
+                    }
                     return Chunk::to_mem(p);
                 }
 
-                if nb > (*self.0).dvsize {
-                    if smallbits != 0 {
-                        // The smallest bin above with a chunk.
-                        let leftbits = (smallbits << idx) & left_bits(1 << idx);
-                        let i = least_bit(leftbits).trailing_zeros();
-                        let b = self.smallbin_at(i);
-                        let p = (*b).prev;
-                        self.unlink_first_small_chunk(b, p, i);
-                        let smallsize = small_index2size(i);
-                        let rsize = smallsize - nb;
-                        if mem::size_of::<usize>() != 4 && rsize < MIN_CHUNK_SIZE {
-                            Chunk::set_inuse_and_pinuse(p, smallsize);
-                        } else {
-                            Chunk::set_size_and_pinuse_of_inuse_chunk(p, nb);
-                            let r = Chunk::plus_offset(p, nb);
-                            Chunk::set_size_and_pinuse_of_free_chunk(r, rsize);
-                            self.replace_dv(r, rsize);
-                        }
-                        return Chunk::to_mem(p);
-                    } else if (*self.0).treemap != 0 {
-                        let mem = self.tmalloc_small(nb);
-                        if !mem.is_null() {
-                            return mem;
-                        }
+                if nb > (*self.0).dvsize && (*self.0).treemap != 0 {
+                    let mem = self.tmalloc_small(nb);
+                    if !mem.is_null() {
+                        return mem;
                     }
                 }
             } else if size >= MAX_REQUEST {
