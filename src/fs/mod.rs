@@ -312,16 +312,8 @@ impl At<'_> {
     }
 
     #[inline(always)]
-    fn write_all(&self, mut bytes: &[u8]) -> Result<(), FsError> {
-        while !bytes.is_empty() {
-            match fs_sys::write(self.handle, bytes) {
-                Ok(0) => return Err(At::fail(self.path, "write", errno::IO)),
-                // `n` is at most `bytes.len()` (the system layer says so).
-                Ok(n) => bytes = bytes.get(n..).unwrap_or(&[]),
-                Err(e) => return Err(At::fail(self.path, "write", e)),
-            }
-        }
-        Ok(())
+    fn write_all(&self, bytes: &[u8]) -> Result<(), FsError> {
+        fs_sys::write_all(self.handle, bytes).map_err(|e| At::fail(self.path, "write", e))
     }
 
     #[inline(always)]

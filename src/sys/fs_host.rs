@@ -149,8 +149,15 @@ pub(crate) fn into_spare<E>(out: &mut Vec<u8>, read: impl FnOnce(&mut [u8]) -> R
     result
 }
 
-pub fn write(file: &Handle, bytes: &[u8]) -> Result<usize, u16> {
-    retrying(|| (&file.0).write(bytes)).map_err(|e| errno(&e))
+/// Writes all of `bytes`; a write that takes none is `IO`, as on wasm32.
+pub fn write_all(file: &Handle, mut bytes: &[u8]) -> Result<(), u16> {
+    while !bytes.is_empty() {
+        match retrying(|| (&file.0).write(bytes)).map_err(|e| errno(&e))? {
+            0 => return Err(errno::IO),
+            n => bytes = &bytes[n..],
+        }
+    }
+    Ok(())
 }
 
 pub fn size(file: &Handle) -> Result<u64, u16> {

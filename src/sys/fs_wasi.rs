@@ -141,9 +141,9 @@ pub fn read_spare(file: &Handle, out: &mut Vec<u8>) -> Result<usize, u16> {
     super::read_spare(file.0, out)
 }
 
-/// Writes some of `bytes`; how many.
-pub fn write(file: &Handle, bytes: &[u8]) -> Result<usize, u16> {
-    super::write(file.0, bytes)
+/// Writes all of `bytes`: stdout's loop, shared.
+pub fn write_all(file: &Handle, bytes: &[u8]) -> Result<(), u16> {
+    super::write_all(file.0, bytes).map_err(|e| e.errno)
 }
 
 /// The open file's size in bytes.
