@@ -4,39 +4,30 @@ use alloc::vec::Vec;
 
 use super::write::put_byte;
 
-/// Defines a function that writes the decimal digits of an unsigned `$t`
-/// at the end of a 20-byte buffer (room for any `u64`) and returns them.
-macro_rules! digits_fn {
-    ($(#[$doc:meta])* $name:ident: $t:ty) => {
-        $(#[$doc])*
-        pub fn $name(mut n: $t, buf: &mut [u8; 20]) -> &[u8] {
-            let mut at = buf.len();
-            // Twenty digits hold any u64, so `at` never runs out.
-            while let Some(slot) = buf.get_mut(at.wrapping_sub(1)) {
-                *slot = b'0' + (n % 10) as u8;
-                at -= 1;
-                n /= 10;
-                if n == 0 {
-                    break;
-                }
-            }
-            buf.get(at..).unwrap_or(&[])
+/// The decimal digits of `n`, written at the end of `buf` (room for any
+/// `u64`).
+pub fn u64_digits(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut at = buf.len();
+    // Twenty digits hold any u64, so `at` never runs out.
+    while let Some(slot) = buf.get_mut(at.wrapping_sub(1)) {
+        *slot = b'0' + (n % 10) as u8;
+        at -= 1;
+        n /= 10;
+        if n == 0 {
+            break;
         }
-    };
+    }
+    buf.get(at..).unwrap_or(&[])
 }
 
-digits_fn!(
-    /// The decimal digits of `n`, written at the end of `buf`.
-    u64_digits: u64
-);
-
-digits_fn!(
-    /// [`u64_digits`] for a `usize`, the width of the crate's own numbers
-    /// (lengths, offsets, errnos). On wasm32 that is 32-bit arithmetic, and a
-    /// module that writes no JSON integer has no function taking an `i64`:
-    /// wasmtime compiles a trampoline for each distinct function signature.
-    usize_digits: usize
-);
+/// [`u64_digits`] for a `usize`, the width of the crate's own numbers
+/// (lengths, offsets, errnos): one digit loop in every module, the 64-bit
+/// one, rather than a second for 32 bits beside it wherever a JSON integer
+/// is written too.
+#[inline]
+pub fn usize_digits(n: usize, buf: &mut [u8; 20]) -> &[u8] {
+    u64_digits(n as u64, buf)
+}
 
 /// Appends the decimal digits of `n`.
 pub fn write_u64(out: &mut Vec<u8>, n: u64) {
@@ -44,8 +35,9 @@ pub fn write_u64(out: &mut Vec<u8>, n: u64) {
 }
 
 /// Appends the decimal digits of `n`; see [`usize_digits`].
+#[inline]
 pub fn write_usize(out: &mut Vec<u8>, n: usize) {
-    super::write::put(out, usize_digits(n, &mut [0; 20]));
+    write_u64(out, n as u64);
 }
 
 /// Appends the decimal digits of `n`, after a `-` when it is negative.
