@@ -255,6 +255,15 @@ fn the_hook_answers_as_the_worker_does() {
         || Request::get("https://h/").save_to("/volume/tmp/f").send(),
     );
     assert_eq!(response.unwrap().body, file);
+    // A file body for a request that asked for its body inline is no answer
+    // to it: an `abi` error saying so.
+    let error = testing::with_http(|_| Ok(Response::new(200, file.clone())), || Request::get("https://h/").send());
+    let error = error.unwrap_err();
+    assert_eq!(error.kind, HttpErrorKind::Abi);
+    assert_eq!(
+        error.message,
+        "subako_http answered with something that is not an answer: `ok.body` is not the inline or file body the request asked for"
+    );
     // Every error kind, with the hook's message or the kind's own.
     for kind in HttpErrorKind::ALL {
         let error =
@@ -445,20 +454,35 @@ fn malformed_answers_are_abi_errors_saying_why() {
             br#"{"ok":{"status":200,"headers":{"a":1},"body":{"type":"inline","text":""}}}"#,
             "a header in `ok.headers` is not a string",
         ),
-        (br#"{"ok":{"status":200,"headers":{}}}"#, "`ok.body` is not an inline or a file body"),
-        (br#"{"ok":{"status":200,"body":"text"}}"#, "`ok.body` is not an inline or a file body"),
-        (br#"{"ok":{"status":200,"body":{"text":""}}}"#, "`ok.body` is not an inline or a file body"),
-        (br#"{"ok":{"status":200,"body":{"type":"stream"}}}"#, "`ok.body` is not an inline or a file body"),
-        (br#"{"ok":{"status":200,"body":{"type":"inline"}}}"#, "`ok.body` is not an inline or a file body"),
-        (br#"{"ok":{"status":200,"body":{"type":"inline","text":7}}}"#, "`ok.body` is not an inline or a file body"),
+        (br#"{"ok":{"status":200,"headers":{}}}"#, "`ok.body` is not the inline or file body the request asked for"),
+        (br#"{"ok":{"status":200,"body":"text"}}"#, "`ok.body` is not the inline or file body the request asked for"),
+        (
+            br#"{"ok":{"status":200,"body":{"text":""}}}"#,
+            "`ok.body` is not the inline or file body the request asked for",
+        ),
+        (
+            br#"{"ok":{"status":200,"body":{"type":"stream"}}}"#,
+            "`ok.body` is not the inline or file body the request asked for",
+        ),
+        (
+            br#"{"ok":{"status":200,"body":{"type":"inline"}}}"#,
+            "`ok.body` is not the inline or file body the request asked for",
+        ),
+        (
+            br#"{"ok":{"status":200,"body":{"type":"inline","text":7}}}"#,
+            "`ok.body` is not the inline or file body the request asked for",
+        ),
         (
             br#"{"ok":{"status":200,"body":{"type":"file","path":"/volume/tmp/x"}}}"#,
-            "`ok.body` is not an inline or a file body",
+            "`ok.body` is not the inline or file body the request asked for",
         ),
-        (br#"{"ok":{"status":200,"body":{"type":"file","bytes":3}}}"#, "`ok.body` is not an inline or a file body"),
+        (
+            br#"{"ok":{"status":200,"body":{"type":"file","bytes":3}}}"#,
+            "`ok.body` is not the inline or file body the request asked for",
+        ),
         (
             br#"{"ok":{"status":200,"body":{"type":"file","path":"/p","bytes":-3}}}"#,
-            "`ok.body` is not an inline or a file body",
+            "`ok.body` is not the inline or file body the request asked for",
         ),
         (br#"{"error":"timeout"}"#, "`error` is not an object with a string `kind` and `message`"),
         (br#"{"error":{"message":"m"}}"#, "`error` is not an object with a string `kind` and `message`"),

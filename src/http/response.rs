@@ -151,17 +151,24 @@ impl Response {
 /// Reads an answer: `{"ok": RESPONSE}` or `{"error": {"kind", "message"}}`.
 /// Anything else is an error of kind `abi` saying what is wrong with it.
 pub fn parse_answer(answer: &[u8]) -> Result<Response, HttpError> {
-    read_answer(answer).unwrap_or_else(|why| Err(HttpError::malformed(why)))
+    parse_answer_to(answer, true)
+}
+
+/// [`parse_answer`] for a request whose body was saved to a file when
+/// `saved`, or sent inline: the worker answers with that body only. A
+/// module that never saves one carries no code to read a file body.
+pub(crate) fn parse_answer_to(answer: &[u8], saved: bool) -> Result<Response, HttpError> {
+    read_answer(answer, saved).unwrap_or_else(|why| Err(HttpError::malformed(why)))
 }
 
 /// The response or the error the answer holds, or what is wrong with it.
-fn read_answer(answer: &[u8]) -> Result<Result<Response, HttpError>, &'static str> {
+fn read_answer(answer: &[u8], saved: bool) -> Result<Result<Response, HttpError>, &'static str> {
     let value = json::parse(answer).map_err(|e| e.kind.describe())?;
     if value.as_object().is_none() {
         return Err("not a JSON object");
     }
     match members(Some(value), b"ok\xFFerror", None) {
-        [Some(ok), None, ..] => read_response(ok).map(Ok),
+        [Some(ok), None, ..] => read_response(ok, saved).map(Ok),
         [None, Some(error), ..] => read_error(error).map(Err),
         _ => Err("it holds neither `ok` nor `error`, or both"),
     }
@@ -182,7 +189,7 @@ fn read_error(error: Value<'_>) -> Result<HttpError, &'static str> {
     })
 }
 
-fn read_response(ok: Value<'_>) -> Result<Response, &'static str> {
+fn read_response(ok: Value<'_>, saved: bool) -> Result<Response, &'static str> {
     if ok.as_object().is_none() {
         return Err("`ok` is not an object");
     }
@@ -200,17 +207,19 @@ fn read_response(ok: Value<'_>) -> Result<Response, &'static str> {
             }
         }
     }
-    let body = body.and_then(read_body).ok_or("`ok.body` is not an inline or a file body")?;
+    let body = body
+        .and_then(|body| read_body(body, saved))
+        .ok_or("`ok.body` is not the inline or file body the request asked for")?;
     Ok(Response { status: status as u16, headers, body })
 }
 
 /// `None` for a value that is not an object, too: `members` finds nothing in one.
-fn read_body(body: Value<'_>) -> Option<ResponseBody> {
+fn read_body(body: Value<'_>, saved: bool) -> Option<ResponseBody> {
     let [kind, text, path, bytes, ..] = members(Some(body), b"type\xFFtext\xFFpath\xFFbytes", None);
     let kind = kind?.as_str()?;
     if kind.eq_str("inline") {
         Some(ResponseBody::Inline { text: string(text)? })
-    } else if kind.eq_str("file") {
+    } else if saved && kind.eq_str("file") {
         Some(ResponseBody::File { path: string(path)?, bytes: bytes?.as_u64()? })
     } else {
         None
