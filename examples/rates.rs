@@ -12,6 +12,7 @@
 
 extern crate alloc;
 
+use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
 use subako_tiny::args::must_be;
@@ -28,7 +29,7 @@ const DIR: &str = "/volume/tmp/rates";
 const HISTORY: &str = "/volume/tmp/rates/history.jsonl";
 
 /// A currency code: three uppercase ASCII letters.
-fn currency<'a>(args: &Args<'a>, field: &str) -> Result<alloc::borrow::Cow<'a, str>, ToolError> {
+fn currency<'a>(args: &Args<'a>, field: &str) -> Result<Cow<'a, str>, ToolError> {
     let code = args.str(field)?;
     if code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase()) {
         Ok(code)
@@ -45,18 +46,18 @@ fn convert(args: &Args<'_>) -> Result<Reply, ToolError> {
     }
     let from = currency(args, "from")?;
     let to = currency(args, "to")?;
-    let api = args.opt_str("api")?;
-    let api = api.as_deref().unwrap_or(DEFAULT_API);
+    let api = args.opt_str("api")?.unwrap_or(Cow::Borrowed(DEFAULT_API));
+    let api = &*api;
     let url = text!(api.strip_suffix('/').unwrap_or(api), "/latest?base=", from);
 
     let response = Request::get(url.as_str()).header("accept", "application/json").timeout_ms(10_000).send()?;
     if !(200..300).contains(&response.status) {
         return Err(text!("rates API answered ", response.status, " for ", url).into());
     }
-    let answer = json::parse(response.text().unwrap_or("").as_bytes())
-        .ok()
-        .and_then(|v| v.as_object())
-        .ok_or_else(|| ToolError::from(text!("rates API answered something that is not a JSON object for ", url)))?;
+    let answer =
+        response.text().and_then(|text| json::parse(text.as_bytes()).ok()).and_then(|v| v.as_object()).ok_or_else(
+            || ToolError::from(text!("rates API answered something that is not a JSON object for ", url)),
+        )?;
     let rates = answer
         .get("rates")
         .and_then(|v| v.as_object())
