@@ -6,8 +6,9 @@
 //! Doug Lea released the original `malloc.c` to the public domain.
 //!
 //! The bins, the tree of large chunks, the designated victim and the top
-//! chunk are the crate's, line for line. What is gone is what wasm memory
-//! cannot use:
+//! chunk are the crate's, line for line (but for `malloc`'s two small-bin
+//! paths, which are one here, taking the same chunks). What is gone is
+//! what wasm memory cannot use:
 //! - **Segments.** Memory only grows, at its end, so the region the source
 //!   hands out next always starts where the last one ended: there is one
 //!   region, and the top chunk grows into each new one. The crate's code
@@ -17,8 +18,8 @@
 //!   and segment-release passes that `free` runs never free anything.
 //! - `realloc`, `memalign`, mmapped chunks, and the debug checks: the
 //!   global allocator (`super::heap`) reallocates with a new block and a
-//!   copy, and asks for no alignment above [`ALIGNMENT`] of this layer
-//!   (it serves those itself).
+//!   copy, and a block aligned above [`ALIGNMENT`] comes from
+//!   [`HeapPtr::malloc_aligned`], which over-allocates.
 //!
 //! The state starts as all zeroes (the first `malloc` sets the bins up),
 //! so a `static` of it lies in zeroed memory, which takes no bytes in the
@@ -36,7 +37,7 @@ use core::ptr;
 ///
 /// # Safety
 /// Each region [`Source::grow`] returns is memory nothing else uses, and
-/// starts where the one before it ended (the first anywhere).
+/// starts where the one before it ended (the first may start anywhere).
 pub unsafe trait Source {
     /// At least `size` more bytes: the start and the length, or `None`.
     fn grow(&mut self, size: usize) -> Option<(*mut u8, usize)>;
@@ -65,7 +66,8 @@ const MAX_SMALL_SIZE: usize = MIN_LARGE_SIZE - 1;
 const MAX_SMALL_REQUEST: usize = MAX_SMALL_SIZE - (ALIGNMENT - 1) - CHUNK_OVERHEAD;
 const MIN_CHUNK_SIZE: usize = align_up(mem::size_of::<Chunk>(), ALIGNMENT);
 const MIN_REQUEST: usize = MIN_CHUNK_SIZE - CHUNK_OVERHEAD - 1;
-/// Room kept past the top chunk: the crate's, which holds a segment record.
+/// Room kept past the top chunk, as the crate keeps it (there it holds a
+/// segment record; here it only ends the region).
 const TOP_FOOT_SIZE: usize =
     align_up(MEM_OFFSET, ALIGNMENT) - MEM_OFFSET + pad_request(4 * mem::size_of::<usize>()) + MIN_CHUNK_SIZE;
 const MEM_OFFSET: usize = 2 * mem::size_of::<usize>();
