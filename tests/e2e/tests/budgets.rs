@@ -18,18 +18,20 @@ const KIB: u64 = 1024;
 /// sizes are in docs/SIZE.md (from docs/report.json); `tests/docs.rs` fails
 /// when a budget is below its recorded size or more than 15 % above it.
 ///
-/// hello's are its budgets: 16 KiB with dlmalloc, 12 KiB with the lean
-/// allocator.
+/// Two are targets as well: hello's must stay within 16 KiB with dlmalloc
+/// (its budget, at its size plus a few percent, is tighter) and 12 KiB with
+/// the lean allocator; and rates', the realistic package, within 32 KiB with
+/// dlmalloc.
 const BUDGETS: &[(&str, u64, u64)] = &[
-    ("echo", 18 * KIB, 14 * KIB),
-    ("fetch", 27 * KIB, 23 * KIB),
-    ("files", 30 * KIB, 26 * KIB),
-    ("hello", 16 * KIB, 12 * KIB),
-    ("plot", 44 * KIB, 40 * KIB),
-    ("rates", 35 * KIB, 31 * KIB),
-    ("typed", 32 * KIB, 28 * KIB),
-    ("typed_by_hand", 24 * KIB, 20 * KIB),
-    ("typed_serde", 39 * KIB, 35 * KIB),
+    ("echo", 16 * KIB, 13 * KIB),
+    ("fetch", 25 * KIB, 23 * KIB),
+    ("files", 28 * KIB, 26 * KIB),
+    ("hello", 15 * KIB, 12 * KIB),
+    ("plot", 42 * KIB, 40 * KIB),
+    ("rates", 32 * KIB, 31 * KIB),
+    ("typed", 30 * KIB, 28 * KIB),
+    ("typed_by_hand", 23 * KIB, 20 * KIB),
+    ("typed_serde", 37 * KIB, 35 * KIB),
 ];
 
 /// Initial memory pages a module may start at (64 KiB each): the 64 KiB
