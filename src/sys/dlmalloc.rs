@@ -6,9 +6,10 @@
 //! Doug Lea released the original `malloc.c` to the public domain.
 //!
 //! The bins, the tree of large chunks, the designated victim and the top
-//! chunk are the crate's, line for line (but for `malloc`'s two small-bin
-//! paths, which are one here, taking the same chunks). What is gone is
-//! what wasm memory cannot use:
+//! chunk are the crate's, line for line, but for two places where it
+//! repeats itself, one here: `malloc`'s two small-bin paths (which take the
+//! same chunks) and the two tree searches' endings. What is gone is what
+//! wasm memory cannot use:
 //! - **Segments.** Memory only grows, at its end, so the region the source
 //!   hands out next always starts where the last one ended: there is one
 //!   region, and the top chunk grows into each new one. The crate's code
@@ -351,17 +352,7 @@ impl<S: Source> HeapPtr<S> {
                     v = t;
                 }
             }
-            let vc = TreeChunk::chunk(v);
-            let r = Chunk::plus_offset(vc, size);
-            self.unlink_large_chunk(v);
-            if rsize < MIN_CHUNK_SIZE {
-                Chunk::set_inuse_and_pinuse(vc, rsize + size);
-            } else {
-                Chunk::set_size_and_pinuse_of_inuse_chunk(vc, size);
-                Chunk::set_size_and_pinuse_of_free_chunk(r, rsize);
-                self.replace_dv(r, rsize);
-            }
-            Chunk::to_mem(vc)
+            self.take_tree_chunk(v, size, rsize, true)
         }
     }
 
@@ -422,6 +413,16 @@ impl<S: Source> HeapPtr<S> {
                 return ptr::null_mut();
             }
 
+            self.take_tree_chunk(v, size, rsize, false)
+        }
+    }
+
+    /// Takes tree chunk `v` (`size + rsize` bytes) out of the tree for a
+    /// block of `size`: whole when the rest is too small to be a chunk, else
+    /// split, the rest becoming the designated victim (`to_dv`) or binned.
+    unsafe fn take_tree_chunk(self, v: *mut TreeChunk, size: usize, rsize: usize, to_dv: bool) -> *mut u8 {
+        // SAFETY: the module's invariant; `v` is in the tree.
+        unsafe {
             let vc = TreeChunk::chunk(v);
             let r = Chunk::plus_offset(vc, size);
             self.unlink_large_chunk(v);
@@ -430,7 +431,11 @@ impl<S: Source> HeapPtr<S> {
             } else {
                 Chunk::set_size_and_pinuse_of_inuse_chunk(vc, size);
                 Chunk::set_size_and_pinuse_of_free_chunk(r, rsize);
-                self.insert_chunk(r, rsize);
+                if to_dv {
+                    self.replace_dv(r, rsize);
+                } else {
+                    self.insert_chunk(r, rsize);
+                }
             }
             Chunk::to_mem(vc)
         }
