@@ -8,7 +8,8 @@
 use alloc::vec::Vec;
 
 use crate::args::Args;
-use crate::json::read::{Ends, KEY_SEPARATOR, find, members, parse_with_ends};
+use crate::json::lookup::{Ends, KEY_SEPARATOR, members, parse_with_ends};
+use crate::json::scan::find;
 use crate::json::write::{escape_into, put};
 use crate::json::{Str, Value, num};
 use crate::package::{Package, ToolFn};

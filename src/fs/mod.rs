@@ -25,7 +25,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::json::read::find;
+use crate::json::scan::find;
 use crate::json::write::{put, put_byte};
 use crate::reply::{ToolError, join};
 use crate::sys::fs_sys::{self, Dir, Handle};

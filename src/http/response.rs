@@ -6,7 +6,8 @@ use alloc::vec::Vec;
 use super::error::{HttpError, HttpErrorKind};
 use core::fmt;
 
-use crate::json::read::{KEY_SEPARATOR, find, members};
+use crate::json::lookup::{KEY_SEPARATOR, members};
+use crate::json::scan::find;
 use crate::json::write::{put, put_byte};
 use crate::json::{self, Value};
 use crate::reply::join;

@@ -1,10 +1,23 @@
 //! JSON, hand-rolled: a non-recursive validating reader that finds members
 //! without copying, and a compact writer. Neither uses `core::fmt`.
+//!
+//! [`validate`] checks a whole document in one pass with an explicit,
+//! fixed-size stack (a bit per level), so no input can overflow the call
+//! stack. After that, a [`Value`] is just the bytes of one value: members
+//! and elements are found by skipping over validated text, and strings are
+//! unescaped only when asked.
 
 mod float;
+mod lines;
+pub(crate) mod lookup;
 pub mod num;
-pub mod read;
+pub(crate) mod scan;
+mod unescape;
+pub(crate) mod validator;
+mod value;
 pub(crate) mod write;
 
-pub use read::{Array, Kind, Lines, Object, ReadError, ReadErrorKind, Str, Value, lines, parse, validate};
+pub use lines::{Lines, lines};
+pub use validator::{MAX_DEPTH, ReadError, ReadErrorKind, validate};
+pub use value::{Array, Elements, Kind, Members, Object, Str, Value, parse};
 pub use write::JsonWriter;

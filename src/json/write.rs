@@ -8,7 +8,7 @@
 use alloc::vec::Vec;
 
 use super::num;
-use super::read::plain_end;
+use super::scan::plain_end;
 
 /// Writes one JSON document into a growable buffer.
 ///

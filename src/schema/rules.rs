@@ -10,7 +10,7 @@
 #![allow(clippy::result_large_err)]
 
 use super::keywords::{Vocab, hash, suggest, vocab_at};
-use crate::json::read::skip_ws;
+use crate::json::scan::skip_ws;
 use crate::package::Message;
 
 /// Schemas nested deeper than this (objects in `properties`, `items`…) are
@@ -529,7 +529,7 @@ const fn eq(b: &[u8], from: usize, to: usize, word: &[u8]) -> bool {
 /// Past the value starting at `i` in the (valid) schema: the reader's own
 /// scanner, trusting the text it has validated.
 const fn value_end(b: &[u8], i: usize) -> usize {
-    match crate::json::read::value_end(b, i, true, None) {
+    match crate::json::validator::value_end(b, i, true, None) {
         Ok(end) => end,
         Err(_) => b.len(),
     }
@@ -537,7 +537,7 @@ const fn value_end(b: &[u8], i: usize) -> usize {
 
 /// Past the closing quote of the (valid) string whose opening quote is at `i`.
 const fn string_end(b: &[u8], i: usize) -> usize {
-    match crate::json::read::string_end(b, i, true) {
+    match crate::json::validator::string_end(b, i, true) {
         Ok(end) => end,
         Err(_) => b.len(),
     }

@@ -26,7 +26,7 @@ pub const fn explain(b: &[u8], e: ReadError, message: Message) -> Message {
     let at = if e.offset < b.len() { e.offset } else { b.len() };
     // The text before `at` is JSON as far as it goes: follow its nesting
     // and its last token.
-    let mut arrays = [false; crate::json::read::MAX_DEPTH];
+    let mut arrays = [false; crate::json::MAX_DEPTH];
     let mut depth = 0usize;
     let mut last = Last::Nothing;
     let mut last_at = 0;

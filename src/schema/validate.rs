@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use crate::args::Args;
-use crate::json::read::Elements;
+use crate::json::Elements;
 use crate::json::write::compact_into;
 use crate::json::{Kind, Object, Str, Value, parse};
 use crate::reply::ToolError;

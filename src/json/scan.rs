@@ -1,0 +1,133 @@
+//! Scanning bytes: the byte at an offset, white space, and the word-at-a-time
+//! searches (plain string text, one byte, four hex digits) that the
+//! validator, the value API and the writer share.
+
+const fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+/// The byte at `i`, or 0 past the end. No JSON token contains a NUL byte
+/// outside a string, so 0 reads as "nothing valid here", and indexing
+/// through this never panics.
+pub(crate) const fn at(b: &[u8], i: usize) -> u8 {
+    if i < b.len() { b[i] } else { 0 }
+}
+
+pub(crate) const fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while is_ws(at(b, i)) {
+        i += 1;
+    }
+    i
+}
+
+/// The four hex digits at `i`, if there are four: all four at once, a
+/// byte to a lane of one word.
+pub(crate) const fn hex4(b: &[u8], i: usize) -> u32 {
+    let Some((_, rest)) = b.split_at_checked(i) else {
+        return NOT_HEX;
+    };
+    let Some(digits) = rest.first_chunk::<4>() else {
+        return NOT_HEX;
+    };
+    let x = u32::from_le_bytes(*digits);
+    // For a byte below 0x80 no sum below carries out of its lane, and the
+    // lane's high bit says whether the byte is at least a bound. A byte of
+    // 0x80 or more passes neither test, whatever carries into its lane
+    // (its own carries go only to lanes above). `| 0x20` lowers `A`-`F` and
+    // leaves `a`-`f`; no other byte lands there. (Checked against a
+    // byte-at-a-time reading for all 2^32 words.)
+    let lower = x | 0x2020_2020;
+    let digit = x.wrapping_add(0x5050_5050) & !x.wrapping_add(0x4646_4646); // 0x30 to 0x39
+    let letter = lower.wrapping_add(0x1F1F_1F1F) & !lower.wrapping_add(0x1919_1919); // 0x61 to 0x66
+    if (digit | letter) & 0x8080_8080 != 0x8080_8080 {
+        return NOT_HEX;
+    }
+    // `0`-`9` hold their value in their low four bits; `A`-`F` and `a`-`f`
+    // hold 1 to 6 there and have bit 6 set: nine more. The first digit is
+    // the lowest lane and the highest of the four.
+    let nibbles = (x & 0x0F0F_0F0F) + ((x >> 6) & 0x0101_0101) * 9;
+    let pairs = (nibbles << 4) | (nibbles >> 8);
+    ((pairs & 0xFF) << 8) | ((pairs >> 16) & 0xFF)
+}
+
+/// What [`hex4`] returns for anything but four hex digits: past every value
+/// four digits can spell.
+pub(crate) const NOT_HEX: u32 = 0x10000;
+
+/// Eight copies of byte `b`, to test a word's eight bytes at once.
+const fn splat(b: u8) -> u64 {
+    b as u64 * 0x0101_0101_0101_0101
+}
+
+/// The high bit of each byte of a word.
+const HIGH_BITS: u64 = splat(0x80);
+
+/// Past the plain string text (0x20 to 0x7F, but `"` and `\\`; with
+/// `high`, also every byte from 0x80 on) from `i` on, eight bytes a turn:
+/// the first offset whose byte is not plain, or where fewer than eight
+/// bytes are left (the caller goes on byte by byte), or `b.len()`.
+/// Validation takes runs of text whole with it, and the writer finds what it must escape with it (`high`: it copies
+/// UTF-8 as it is).
+#[inline(never)]
+pub(crate) const fn plain_end(b: &[u8], i: usize, high: bool) -> usize {
+    let Some((_, mut rest)) = b.split_at_checked(i) else {
+        return b.len();
+    };
+    // The bytes whose high bit does not end the run.
+    let keep = if high { u64::MAX } else { 0 };
+    while let Some((word, next)) = rest.split_first_chunk::<8>() {
+        let w = u64::from_le_bytes(*word);
+        // A byte's high bit ends up set when it is `"` or `\\` (which the XOR
+        // makes 0, which the subtraction wraps), below 0x20 (wraps too), or
+        // 0x80 and above. Borrows carry only from such a byte upward: the
+        // lowest mark is the first such byte. Taking out the bytes of 0x80
+        // and above (`keep`) leaves the lowest mark exact: such a byte
+        // wraps no subtraction, so it starts no borrow.
+        let m = ((w ^ splat(b'"')).wrapping_sub(splat(1))
+            | (w ^ splat(b'\\')).wrapping_sub(splat(1))
+            | w.wrapping_sub(splat(0x20))
+            | w)
+            & HIGH_BITS;
+        // Taken out only when some byte is marked, so the common turn costs nothing more.
+        let m = if m != 0 { m & !(w & keep) } else { 0 };
+        if m != 0 {
+            return b.len() - rest.len() + (m.trailing_zeros() / 8) as usize;
+        }
+        rest = next;
+    }
+    b.len() - rest.len()
+}
+
+/// The first offset at or after `i` that holds `x`, or `b.len()`: eight
+/// bytes a turn, stopping only at `x` (the line reader's newline, a
+/// string's backslash).
+#[inline(never)]
+pub(crate) const fn find(b: &[u8], i: usize, x: u8) -> usize {
+    let Some((_, mut rest)) = b.split_at_checked(i) else {
+        return b.len();
+    };
+    while let Some((word, next)) = rest.split_first_chunk::<8>() {
+        // A byte of `x` is a zero byte here; the subtraction wraps it, and
+        // `!y` keeps only bytes that were below 0x80. As in [`plain_end`],
+        // the lowest mark is exact.
+        let y = u64::from_le_bytes(*word) ^ splat(x);
+        let m = y.wrapping_sub(splat(1)) & !y & HIGH_BITS;
+        if m != 0 {
+            return b.len() - rest.len() + (m.trailing_zeros() / 8) as usize;
+        }
+        rest = next;
+    }
+    while let [first, more @ ..] = rest {
+        if *first == x {
+            break;
+        }
+        rest = more;
+    }
+    b.len() - rest.len()
+}
+
+/// `b[start..end]`, or nothing if that is out of range (never, for offsets
+/// into validated text; this just keeps panics out of the code).
+pub(crate) fn span(b: &[u8], start: usize, end: usize) -> &[u8] {
+    b.get(start..end).unwrap_or(&[])
+}

@@ -1,0 +1,320 @@
+//! The validator: checks a whole document in one pass with an explicit,
+//! fixed-size stack (a bit per level), so no input can overflow the call
+//! stack. It is a `const fn`, so a package's hand-written schemas are
+//! checked at build time by the same code that reads requests at run time.
+
+use super::lookup::Ends;
+use super::scan::{NOT_HEX, at, hex4, plain_end, skip_ws};
+
+/// Nesting deeper than this is refused, as serde_json refuses it: 127 open
+/// arrays or objects are read, the 128th is an error.
+pub const MAX_DEPTH: usize = 128;
+
+/// Why a document is not JSON, and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    /// What is wrong.
+    pub kind: ReadErrorKind,
+    /// Byte offset of the problem in the document.
+    pub offset: usize,
+}
+
+/// What makes a document not JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadErrorKind {
+    /// The document ended where a value or more of one was due.
+    Eof,
+    /// A byte that no JSON value can start with or continue with here.
+    Unexpected,
+    /// A string holding a raw control character, a bad escape, a lone
+    /// surrogate or bytes that are not UTF-8.
+    BadString,
+    /// A number that breaks JSON's grammar (`01`, `1.`, `-`, `1e`).
+    BadNumber,
+    /// More than [`MAX_DEPTH`] - 1 levels of arrays and objects.
+    TooDeep,
+    /// Something after the value.
+    Trailing,
+}
+
+impl ReadErrorKind {
+    /// What went wrong, in the words of an error message.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            ReadErrorKind::Eof => "EOF while parsing a value",
+            ReadErrorKind::Unexpected => "expected value",
+            ReadErrorKind::BadString => "invalid string",
+            ReadErrorKind::BadNumber => "invalid number",
+            ReadErrorKind::TooDeep => "recursion limit exceeded",
+            ReadErrorKind::Trailing => "trailing characters",
+        }
+    }
+}
+
+const fn fail<T>(kind: ReadErrorKind, offset: usize) -> Result<T, ReadError> {
+    Err(ReadError { kind, offset })
+}
+
+/// `Unexpected` at a byte, `Eof` past the end.
+const fn unexpected<T>(b: &[u8], i: usize) -> Result<T, ReadError> {
+    fail(if i < b.len() { ReadErrorKind::Unexpected } else { ReadErrorKind::Eof }, i)
+}
+
+/// Checks that `b` is exactly one JSON value, with optional white space
+/// around it.
+pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
+    match document(b, None) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Where the one value in `b` starts and ends, if `b` is JSON; `ends`, if
+/// given, learns where its largest containers end.
+pub(crate) const fn document(b: &[u8], ends: Option<&mut Ends>) -> Result<(usize, usize), ReadError> {
+    let start = skip_ws(b, 0);
+    match value_end(b, start, false, ends) {
+        Ok(end) => {
+            let i = skip_ws(b, end);
+            if i < b.len() { fail(ReadErrorKind::Trailing, i) } else { Ok((start, end)) }
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Checks the one value that starts at `i` and returns the offset just
+/// past it. Reading validated text also skips values with it, `trusted`:
+/// one scanner serves both, and in validated text it takes an escape as
+/// its backslash and the next byte without reading it again. `ends`, if
+/// given, learns where the containers at [`Ends`]' levels end.
+pub(crate) const fn value_end(
+    b: &[u8],
+    mut i: usize,
+    trusted: bool,
+    mut ends: Option<&mut Ends>,
+) -> Result<usize, ReadError> {
+    // Bit `d` of `arrays` is set when level `d` is an array, clear for an
+    // object: the whole stack of open containers in 16 bytes.
+    let mut arrays = [0u8; MAX_DEPTH / 8];
+    let mut depth: usize = 0;
+    // Where the open containers at levels 2 and 3 started.
+    let mut opened = (0usize, 0usize);
+    // Set when `i` is at an object member's key rather than at a value.
+    let mut key_due = false;
+    loop {
+        // A value, or a member's key, starts at `i`.
+        let c = at(b, i);
+        if key_due && c != b'"' {
+            return unexpected(b, i);
+        }
+        let end = match c {
+            b'{' | b'[' => {
+                depth += 1;
+                if depth >= MAX_DEPTH {
+                    return fail(ReadErrorKind::TooDeep, i);
+                }
+                if depth.wrapping_sub(2) < 2 {
+                    if depth == 2 {
+                        opened.0 = i;
+                    } else {
+                        opened.1 = i;
+                    }
+                }
+                let array = c == b'[';
+                let bit = 1 << (depth % 8);
+                arrays[depth / 8] = if array { arrays[depth / 8] | bit } else { arrays[depth / 8] & !bit };
+                i = skip_ws(b, i + 1);
+                if at(b, i) == c + 2 {
+                    // `[]` or `{}`: `]` and `}` are two past `[` and `{`.
+                    depth -= 1;
+                    Ok(i + 1)
+                } else {
+                    key_due = !array;
+                    continue;
+                }
+            }
+            b'"' => string_end(b, i, trusted),
+            b'-' | b'0'..=b'9' => number_end(b, i),
+            b't' | b'f' | b'n' => {
+                let word: &[u8] = match c {
+                    b't' => b"true",
+                    b'f' => b"false",
+                    _ => b"null",
+                };
+                literal(b, i, word)
+            }
+            _ => unexpected(b, i),
+        };
+        i = match end {
+            Ok(end) => end,
+            Err(e) => return Err(e),
+        };
+        if key_due {
+            // A key ended at `i`: its value comes after the colon.
+            i = skip_ws(b, i);
+            if at(b, i) != b':' {
+                return unexpected(b, i);
+            }
+            i = skip_ws(b, i + 1);
+            key_due = false;
+            continue;
+        }
+        // A value ended at `i`: close containers, or move to the next item.
+        loop {
+            if depth == 0 {
+                return Ok(i);
+            }
+            i = skip_ws(b, i);
+            let array = arrays[depth / 8 % arrays.len()] & (1 << (depth % 8)) != 0;
+            let c = at(b, i);
+            if c == if array { b']' } else { b'}' } {
+                i += 1;
+                if let Some(ends) = &mut ends
+                    && depth.wrapping_sub(2) < 2
+                {
+                    // The level's largest container is the one kept.
+                    let from = if depth == 2 { opened.0 } else { opened.1 };
+                    let (start, end) = ends.spans[depth & 1];
+                    if i - from > end - start {
+                        ends.spans[depth & 1] = (from, i);
+                    }
+                }
+                depth -= 1;
+                continue;
+            }
+            if c != b',' {
+                return unexpected(b, i);
+            }
+            i = skip_ws(b, i + 1);
+            key_due = !array;
+            break;
+        }
+    }
+}
+
+const fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, ReadError> {
+    let mut k = 0;
+    while k < word.len() {
+        if at(b, i + k) != word[k] {
+            return unexpected(b, i + k);
+        }
+        k += 1;
+    }
+    Ok(i + k)
+}
+
+/// Checks the string whose opening quote is at `start`; returns the offset
+/// just past its closing quote. In `trusted` (validated) text an escape is
+/// just its backslash and the byte after it.
+pub(crate) const fn string_end(b: &[u8], start: usize, trusted: bool) -> Result<usize, ReadError> {
+    let mut i = start + 1;
+    loop {
+        let c = at(b, i);
+        let next = if c == b'"' {
+            return Ok(i + 1);
+        } else if c == b'\\' {
+            // Validated `\u` has its four hex digits: none is a quote.
+            if trusted { Some(i + if at(b, i + 1) == b'u' { 6 } else { 2 }) } else { escape_end(b, i) }
+        } else if c >= 0x80 {
+            utf8_end(b, i)
+        } else if c >= 0x20 {
+            // Printable ASCII, often more of it: a word at a time.
+            Some(plain_end(b, i + 1, false))
+        } else if i < b.len() {
+            // A raw control character.
+            None
+        } else {
+            return fail(ReadErrorKind::Eof, i);
+        };
+        i = match next {
+            Some(next) => next,
+            None => return fail(ReadErrorKind::BadString, i),
+        };
+    }
+}
+
+/// Checks the UTF-8 sequence starting at `i` (a byte ≥ 0x80): no overlong
+/// forms, no surrogates, nothing past U+10FFFF. Returns the offset past it,
+/// or `None` for a bad one.
+const fn utf8_end(b: &[u8], i: usize) -> Option<usize> {
+    let c = at(b, i) as u32;
+    let (more, min) = match c {
+        0xC2..=0xDF => (1, 0x80),
+        0xE0..=0xEF => (2, 0x800),
+        0xF0..=0xF4 => (3, 0x10000),
+        _ => return None,
+    };
+    let mut cp = c & (0x7F >> (more + 1));
+    let mut k = 1;
+    while k <= more {
+        let next = at(b, i + k) as u32;
+        if next & 0xC0 != 0x80 {
+            return None;
+        }
+        cp = cp << 6 | (next & 0x3F);
+        k += 1;
+    }
+    if cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000) {
+        return None;
+    }
+    Some(i + k)
+}
+
+/// Checks the escape whose backslash is at `i`; returns the offset past it,
+/// or `None` for a bad one.
+const fn escape_end(b: &[u8], i: usize) -> Option<usize> {
+    match at(b, i + 1) {
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(i + 2),
+        b'u' => match hex4(b, i + 2) {
+            // A leading surrogate needs its trailing half right after it.
+            0xD800..=0xDBFF => match (at(b, i + 6), at(b, i + 7), hex4(b, i + 8)) {
+                (b'\\', b'u', 0xDC00..=0xDFFF) => Some(i + 12),
+                _ => None,
+            },
+            0xDC00..=0xDFFF | NOT_HEX => None,
+            _ => Some(i + 6),
+        },
+        _ => None,
+    }
+}
+
+const fn digits_end(b: &[u8], mut i: usize) -> usize {
+    while at(b, i).is_ascii_digit() {
+        i += 1;
+    }
+    i
+}
+
+/// Checks the number starting at `i`; returns the offset past it.
+const fn number_end(b: &[u8], mut i: usize) -> Result<usize, ReadError> {
+    if at(b, i) == b'-' {
+        i += 1;
+    }
+    let c = at(b, i);
+    if c == b'0' {
+        i += 1;
+    } else if c.is_ascii_digit() {
+        i = digits_end(b, i);
+    } else {
+        return fail(ReadErrorKind::BadNumber, i);
+    }
+    if at(b, i) == b'.' {
+        let end = digits_end(b, i + 1);
+        if end == i + 1 {
+            return fail(ReadErrorKind::BadNumber, end);
+        }
+        i = end;
+    }
+    if at(b, i) | 0x20 == b'e' {
+        i += 1;
+        if matches!(at(b, i), b'+' | b'-') {
+            i += 1;
+        }
+        let end = digits_end(b, i);
+        if end == i {
+            return fail(ReadErrorKind::BadNumber, end);
+        }
+        i = end;
+    }
+    Ok(i)
+}
