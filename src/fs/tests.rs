@@ -7,6 +7,7 @@ use alloc::vec;
 use std::path::PathBuf;
 
 use super::*;
+use crate::ToolError;
 
 /// A fresh empty directory under the system's temp dir, removed on drop.
 struct TempDir(PathBuf);

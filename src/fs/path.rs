@@ -1,0 +1,100 @@
+//! Paths: an absolute path resolved against the preopened directory with
+//! the longest matching prefix, `.` and `..` taken out.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::error::{FsError, Reason};
+use crate::json::write::put;
+use crate::sys::OpenMode;
+use crate::sys::fs_sys::{self, Dir, Handle};
+use crate::sys::same;
+
+/// The components of an absolute path, without empty ones and `.`: byte
+/// slices of a `str` cut at `/`, so each is UTF-8.
+#[derive(Clone)]
+struct Parts<'a>(&'a [u8]);
+
+impl<'a> Iterator for Parts<'a> {
+    type Item = &'a [u8];
+
+    fn next(&mut self) -> Option<&'a [u8]> {
+        loop {
+            if self.0.is_empty() {
+                return None;
+            }
+            let end = self.0.iter().position(|&b| b == b'/').unwrap_or(self.0.len());
+            let (part, rest) = self.0.split_at_checked(end).unwrap_or((self.0, &[]));
+            self.0 = rest.get(1..).unwrap_or(&[]);
+            if !part.is_empty() && !same(part, b".") {
+                return Some(part);
+            }
+        }
+    }
+}
+
+fn parts(path: &str) -> Parts<'_> {
+    Parts(path.as_bytes())
+}
+
+/// The preopened directory holding `path` (longest prefix wins) and the
+/// path relative to it, with `.` and `..` resolved ("" for the directory
+/// itself).
+pub(super) fn resolve(path: &str) -> Result<(Dir, String), Reason> {
+    if path.as_bytes().first() != Some(&b'/') {
+        return Err(Reason::Relative);
+    }
+    let mut best: Option<(usize, Dir)> = None;
+    fs_sys::each_preopen(|name, dir| {
+        let mut ours = parts(path);
+        let mut depth = 0;
+        let matches = Parts(name).all(|want| {
+            depth += 1;
+            ours.next().is_some_and(|c| same(c, want))
+        });
+        if matches && best.as_ref().is_none_or(|(longest, _)| depth > *longest) {
+            // A u32 on wasm32, a PathBuf on the host.
+            #[allow(clippy::clone_on_copy)]
+            let dir = dir.clone();
+            best = Some((depth, dir));
+        }
+    });
+    let Some((depth, dir)) = best else {
+        return Err(if parts(path).any(|c| same(c, b"..")) { Reason::LeavesMount } else { Reason::NotMounted });
+    };
+    let mut relative = Vec::new();
+    let mut rest = parts(path);
+    for _ in 0..depth {
+        rest.next();
+    }
+    for c in rest {
+        if same(c, b"..") {
+            // Back to the previous `/`; at the top there is none to go to.
+            if relative.is_empty() {
+                return Err(Reason::LeavesMount);
+            }
+            relative.truncate(relative.iter().rposition(|&b| b == b'/').unwrap_or(0));
+        } else {
+            if !relative.is_empty() {
+                put(&mut relative, b"/");
+            }
+            put(&mut relative, c);
+        }
+    }
+    // SAFETY: whole components of `path` (a `str` cut at the ASCII `/`)
+    // joined with `/`.
+    Ok((dir, unsafe { crate::sys::validated_string(relative) }))
+}
+
+pub(super) fn resolve_for(op: &'static str, path: &str) -> Result<(Dir, String), FsError> {
+    resolve(path).map_err(|reason| FsError::new(op, path, reason))
+}
+
+/// Opens the file at `path`; `op` names the operation in an error.
+pub(super) fn open(op: &'static str, path: &str, mode: OpenMode) -> Result<Handle, FsError> {
+    let (dir, relative) = resolve_for(op, path)?;
+    match fs_sys::open(&dir, &relative, mode) {
+        Ok(handle) => Ok(handle),
+        Err(e) => Err(FsError::new(op, path, Reason::Errno(e))),
+    }
+}
