@@ -7,7 +7,7 @@ use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
 use subako_tiny::http::{HttpError, Method, Request, ResponseBody};
-use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError, text};
 
 /// Where `save_to` may point: the call's scratch space.
 const SAVE_DIR: &str = "/volume/tmp/";
@@ -17,7 +17,7 @@ fn fetch(args: &Args<'_>) -> Result<Reply, ToolError> {
     let method = match args.opt_str("method")? {
         None => Method::Get,
         Some(name) => Method::from_name(&name).ok_or_else(|| {
-            ToolError::invalid_input(&["`method` must be GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS, not ", &name])
+            ToolError::invalid_input(("`method` must be GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS, not ", &name))
         })?,
     };
     let headers = headers(args)?;
@@ -70,7 +70,7 @@ fn headers<'a>(args: &Args<'a>) -> Result<Vec<Header<'a>>, ToolError> {
     for (name, value) in object.iter() {
         let name = name.to_str();
         let Some(value) = value.as_str() else {
-            return Err(ToolError::invalid_input(&["`headers.", &name, "` must be a string"]));
+            return Err(ToolError::invalid_input(("`headers.", &name, "` must be a string")));
         };
         pairs.push((name, value.to_str()));
     }
@@ -84,10 +84,10 @@ fn check_save_to(path: &str) -> Result<(), ToolError> {
     if stays {
         Ok(())
     } else {
-        Err(ToolError::invalid_input(&[
+        Err(ToolError::invalid_input((
             "`save_to` must be a file path under /volume/tmp, such as /volume/tmp/page.bin, not ",
             path,
-        ]))
+        )))
     }
 }
 
@@ -99,10 +99,10 @@ fn with_hint(error: HttpError) -> ToolError {
     if !needs_file {
         return error;
     }
-    ToolError::from_parts(&[
+    ToolError::from(text!(
         error.message(),
-        "; the body is not inline text: call again with save_to set to a path under /volume/tmp",
-    ])
+        "; the body is not inline text: call again with save_to set to a path under /volume/tmp"
+    ))
 }
 
 pub const PACKAGE: Package = Package::new(

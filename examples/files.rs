@@ -31,7 +31,7 @@ fn file_name<'a>(args: &Args<'a>) -> Result<Cow<'a, str>, ToolError> {
         || bytes.iter().any(|&b| b == b'/' || b == 0)
         || bytes.windows(2).any(|pair| pair == b"..");
     if refused {
-        return Err(ToolError::invalid_input(&["`name` must be a file name: not empty, without `/` or `..`"]));
+        return Err(ToolError::invalid_input("`name` must be a file name: not empty, without `/` or `..`"));
     }
     Ok(name)
 }

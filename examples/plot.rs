@@ -257,7 +257,7 @@ impl Chart {
 
 fn values(args: &Args<'_>) -> Result<Vec<f64>, ToolError> {
     let array = args.array("values")?;
-    let must = || ToolError::invalid_input(&["`values` must be an array of 1 to 64 numbers"]);
+    let must = || ToolError::invalid_input("`values` must be an array of 1 to 64 numbers");
     let mut values = Vec::new();
     for item in array.iter() {
         let v = item.as_f64().filter(|v| v.is_finite()).ok_or_else(must)?;

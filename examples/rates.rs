@@ -15,7 +15,6 @@ extern crate alloc;
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
-use subako_tiny::args::must_be;
 use subako_tiny::fs::{self, errno};
 use subako_tiny::http::Request;
 use subako_tiny::json;
@@ -34,7 +33,7 @@ fn currency<'a>(args: &Args<'a>, field: &str) -> Result<Cow<'a, str>, ToolError>
     if code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase()) {
         Ok(code)
     } else {
-        Err(must_be(field, "three uppercase letters, such as EUR"))
+        Err(ToolError::invalid_input(("`", field, "` must be three uppercase letters, such as EUR")))
     }
 }
 
@@ -42,7 +41,7 @@ fn convert(args: &Args<'_>) -> Result<Reply, ToolError> {
     args.only(&["amount", "from", "to", "api"])?;
     let amount = args.float("amount")?;
     if !(amount > 0.0 && amount <= 1e12) {
-        return Err(must_be("amount", "a number above 0 and at most 1000000000000"));
+        return Err(ToolError::invalid_input("`amount` must be a number above 0 and at most 1000000000000"));
     }
     let from = currency(args, "from")?;
     let to = currency(args, "to")?;
@@ -76,7 +75,7 @@ fn convert(args: &Args<'_>) -> Result<Reply, ToolError> {
 
     fs::create_dir_all(DIR)
         .and_then(|()| fs::append_line(HISTORY, out.as_bytes()))
-        .map_err(|e| ToolError::from_parts(&["converted, but the history could not be written: ", &e.message()]))?;
+        .map_err(|e| ToolError::from(text!("converted, but the history could not be written: ", e.message())))?;
     Ok(Reply::json(out))
 }
 

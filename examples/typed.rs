@@ -23,7 +23,7 @@ fn order_total(args: &Args<'_>) -> Result<Reply, ToolError> {
         let item = item
             .as_object()
             .map(Args::new)
-            .ok_or_else(|| ToolError::invalid_input(&["/items: each line must be an object"]))?;
+            .ok_or_else(|| ToolError::invalid_input("/items: each line must be an object"))?;
         sum += item.int("qty", 1, 1000)? as f64 * item.float("unit_price")?;
         lines += 1;
     }

@@ -14,12 +14,12 @@ use order::{ORDER_TOTAL_INPUT, ORDER_TOTAL_OUTPUT, discount, to_minor_unit};
 fn order_total(args: &Args<'_>) -> Result<Reply, ToolError> {
     let currency = args.str("currency")?;
     if !matches!(&*currency, "EUR" | "USD" | "JPY") {
-        return Err(ToolError::invalid_input(&["`currency` must be one of \"EUR\", \"USD\", \"JPY\""]));
+        return Err(ToolError::invalid_input("`currency` must be one of \"EUR\", \"USD\", \"JPY\""));
     }
     let discount = discount(args.opt_str("coupon")?.as_deref())?;
     let items = args.array("items")?;
     if !(1..=100).contains(&items.len()) {
-        return Err(ToolError::invalid_input(&["`items` must hold 1 to 100 lines"]));
+        return Err(ToolError::invalid_input("`items` must hold 1 to 100 lines"));
     }
     let mut sum = 0.0;
     let mut lines = 0;
@@ -27,14 +27,14 @@ fn order_total(args: &Args<'_>) -> Result<Reply, ToolError> {
         let item = item
             .as_object()
             .map(Args::new)
-            .ok_or_else(|| ToolError::invalid_input(&["each of `items` must be an object"]))?;
+            .ok_or_else(|| ToolError::invalid_input("each of `items` must be an object"))?;
         let sku = item.str("sku")?;
         if !(1..=32).contains(&sku.chars().count()) {
-            return Err(ToolError::invalid_input(&["`sku` must be 1 to 32 characters long"]));
+            return Err(ToolError::invalid_input("`sku` must be 1 to 32 characters long"));
         }
         let unit_price = item.float("unit_price")?;
         if unit_price < 0.0 {
-            return Err(ToolError::invalid_input(&["`unit_price` must be at least 0"]));
+            return Err(ToolError::invalid_input("`unit_price` must be at least 0"));
         }
         sum += item.int("qty", 1, 1000)? as f64 * unit_price;
         lines += 1;

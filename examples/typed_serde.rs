@@ -11,7 +11,6 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use miniserde::{Deserialize, Serialize};
-use subako_tiny::json::num::u64_digits;
 use subako_tiny::{Package, Tool, ToolError};
 
 #[path = "typed/order.rs"]
@@ -63,18 +62,12 @@ fn order_total(order: Order) -> Result<Total, ToolError> {
 /// What the schema says beyond types, in the order `validated!` checks it.
 fn check_ranges(order: &Order) -> Result<(), ToolError> {
     match order.items.len() {
-        0 => return Err(ToolError::invalid_input(&["/items must have at least 1 item"])),
-        101.. => return Err(ToolError::invalid_input(&["/items must have at most 100 items"])),
+        0 => return Err(ToolError::invalid_input("/items must have at least 1 item")),
+        101.. => return Err(ToolError::invalid_input("/items must have at most 100 items")),
         _ => {}
     }
     for (index, item) in order.items.iter().enumerate() {
-        let at = |field: &str, rule: &str| {
-            let mut digits = [0; 20];
-            let index = u64_digits(index as u64, &mut digits);
-            // ASCII digits are one char each.
-            let index: String = index.iter().map(|&d| d as char).collect();
-            ToolError::invalid_input(&["/items/", &index, "/", field, rule])
-        };
+        let at = |field: &str, rule: &str| ToolError::invalid_input(("/items/", index, "/", field, rule));
         match item.sku.chars().count() {
             0 => return Err(at("sku", " must be at least 1 character long")),
             33.. => return Err(at("sku", " must be at most 32 characters long")),

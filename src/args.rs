@@ -5,6 +5,7 @@ use alloc::borrow::Cow;
 
 use crate::json::{Array, Kind, Object, Value};
 use crate::reply::ToolError;
+use crate::text::concat;
 
 /// A JSON object of arguments: a call's own, or one nested inside them.
 /// It borrows the request line; nothing is copied until asked for.
@@ -14,12 +15,20 @@ pub struct Args<'a> {
 }
 
 /// `"invalid input: `field` must be WHAT"`.
+#[deprecated(note = "use `ToolError::invalid_input((\"`\", field, \"` must be \", what))`")]
+#[doc(hidden)]
 pub fn must_be(field: &str, what: &str) -> ToolError {
-    ToolError::four("invalid input: `", field, "` must be ", what)
+    wrong(field, what)
+}
+
+/// `"invalid input: `field` must be WHAT"`.
+#[inline(never)]
+pub(crate) fn wrong(field: &str, what: &str) -> ToolError {
+    ToolError::from(concat("invalid input: `", field, "` must be ", what))
 }
 
 fn missing(field: &str) -> ToolError {
-    ToolError::four("invalid input: missing field `", field, "`", "")
+    ToolError::from(concat("invalid input: missing field `", field, "`", ""))
 }
 
 impl<'a> Args<'a> {
@@ -64,7 +73,7 @@ impl<'a> Args<'a> {
     pub fn only(&self, known: &[&str]) -> Result<(), ToolError> {
         let Some(object) = self.object else { return Ok(()) };
         match object.iter().find(|(key, _)| !known.iter().any(|k| key.eq_str(k))) {
-            Some((key, _)) => Err(ToolError::four("invalid input: unknown field `", &key.to_str(), "`", "")),
+            Some((key, _)) => Err(ToolError::from(concat("invalid input: unknown field `", &key.to_str(), "`", ""))),
             None => Ok(()),
         }
     }
@@ -94,7 +103,7 @@ impl<'a> Args<'a> {
     /// ```
     pub fn str(&self, field: &str) -> Result<Cow<'a, str>, ToolError> {
         let v = self.required(field)?;
-        v.as_str().map(|s| s.to_str()).ok_or_else(|| must_be(field, Kind::String.article_name()))
+        v.as_str().map(|s| s.to_str()).ok_or_else(|| wrong(field, Kind::String.article_name()))
     }
 
     /// The string `field`, or `None` when it is absent or `null`.
@@ -175,7 +184,7 @@ impl<'a> Args<'a> {
     /// ```
     pub fn float(&self, field: &str) -> Result<f64, ToolError> {
         let v = self.required(field)?;
-        v.as_f64().ok_or_else(|| must_be(field, Kind::Number.article_name()))
+        v.as_f64().ok_or_else(|| wrong(field, Kind::Number.article_name()))
     }
 
     /// The number `field` as the nearest `f64`, or `None` when it is absent
@@ -213,7 +222,7 @@ impl<'a> Args<'a> {
     /// ```
     pub fn bool(&self, field: &str) -> Result<bool, ToolError> {
         let v = self.required(field)?;
-        v.as_bool().ok_or_else(|| must_be(field, Kind::Bool.article_name()))
+        v.as_bool().ok_or_else(|| wrong(field, Kind::Bool.article_name()))
     }
 
     /// The boolean `field`, or `None` when it is absent or `null`.
@@ -252,7 +261,7 @@ impl<'a> Args<'a> {
     /// ```
     pub fn nested(&self, field: &str) -> Result<Args<'a>, ToolError> {
         let v = self.required(field)?;
-        v.as_object().map(Args::new).ok_or_else(|| must_be(field, Kind::Object.article_name()))
+        v.as_object().map(Args::new).ok_or_else(|| wrong(field, Kind::Object.article_name()))
     }
 
     /// The object `field`, or `None` when it is absent or `null`.
@@ -294,7 +303,7 @@ impl<'a> Args<'a> {
     /// ```
     pub fn array(&self, field: &str) -> Result<Array<'a>, ToolError> {
         let v = self.required(field)?;
-        v.as_array().ok_or_else(|| must_be(field, Kind::Array.article_name()))
+        v.as_array().ok_or_else(|| wrong(field, Kind::Array.article_name()))
     }
 
     /// The array `field`, or `None` when it is absent or `null`.
@@ -319,15 +328,13 @@ impl<'a> Args<'a> {
 fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolError> {
     match v.as_i64() {
         Some(n) if n >= min && n <= max => Ok(n),
-        _ => {
-            let mut range = alloc::vec::Vec::new();
-            crate::json::write::put(&mut range, b"an integer from ");
-            crate::json::num::write_i64(&mut range, min);
-            crate::json::write::put(&mut range, b" to ");
-            crate::json::num::write_i64(&mut range, max);
-            // SAFETY: ASCII words and digits.
-            let range = unsafe { crate::sys::validated_string(range) };
-            Err(must_be(field, &range))
-        }
+        _ => Err(ToolError::from(crate::text!(
+            "invalid input: `",
+            field,
+            "` must be an integer from ",
+            min,
+            " to ",
+            max
+        ))),
     }
 }

@@ -68,6 +68,7 @@ pub mod schema;
 mod sys;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod testing;
+pub mod text;
 #[cfg(feature = "miniserde")]
 pub mod typed;
 
@@ -91,7 +92,7 @@ pub use args::Args;
 pub use json::{JsonWriter, Value};
 pub use package::{Package, Tool, ToolFn};
 pub use protocol::execute;
-pub use reply::{Reply, Text, ToolError};
+pub use reply::{Reply, ToolError};
 pub use sys::log;
 
 /// Makes `$package` (a constant [`Package`]) the program's entry point:

@@ -75,7 +75,7 @@ impl From<PngError<FsError>> for ToolError {
     fn from(e: PngError<FsError>) -> ToolError {
         match e {
             PngError::Output(e) => e.into(),
-            PngError::Invalid(what) => ToolError::from_parts(&["png: ", what]),
+            PngError::Invalid(what) => ToolError::from(crate::text::concat("png: ", what, "", "")),
         }
     }
 }
@@ -83,7 +83,7 @@ impl From<PngError<FsError>> for ToolError {
 impl From<PngError<Infallible>> for ToolError {
     fn from(e: PngError<Infallible>) -> ToolError {
         match e {
-            PngError::Invalid(what) => ToolError::from_parts(&["png: ", what]),
+            PngError::Invalid(what) => ToolError::from(crate::text::concat("png: ", what, "", "")),
         }
     }
 }

@@ -15,6 +15,7 @@ use crate::json::{Str, Value, num};
 use crate::package::{Package, ToolFn};
 use crate::rendered::{self, Rendered};
 use crate::reply::{self, Reply, ToolError};
+use crate::text::concat;
 
 /// The MCP revision this crate speaks.
 pub const PROTOCOL_VERSION: &str = "2026-07-28";
@@ -392,7 +393,7 @@ fn call(
 ) -> Result<Reply, ToolError> {
     let found = package.tool_names.iter().position(|&n| name.eq_str(n));
     let Some(&run) = found.and_then(|i| package.tool_runs.get(i)) else {
-        return Err(ToolError::four("unknown tool: ", &name.to_str(), "", ""));
+        return Err(ToolError::from(concat("unknown tool: ", &name.to_str(), "", "")));
     };
     // MCP lets a call leave its arguments out.
     let args = match arguments {
@@ -400,12 +401,12 @@ fn call(
         Some(v) => match v.as_object() {
             Some(object) => Args::new(object),
             None => {
-                return Err(ToolError::four(
+                return Err(ToolError::from(concat(
                     "invalid input: arguments must be an object, not ",
                     v.kind().article_name(),
                     "",
                     "",
-                ));
+                )));
             }
         },
     };

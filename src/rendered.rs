@@ -89,7 +89,7 @@ pub const fn tool_runs<const N: usize>(package: &Package) -> [ToolFn; N] {
 
 /// Fills [`tool_runs`]' array until each slot is written; never called.
 fn placeholder(_: &Args<'_>) -> Result<Reply, ToolError> {
-    Err(ToolError::from_parts(&[]))
+    Err(ToolError::from(crate::text::Text::new()))
 }
 
 /// The bytes `render` writes for `package`.

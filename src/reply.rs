@@ -6,8 +6,13 @@ use alloc::vec::Vec;
 
 use crate::json::JsonWriter;
 use crate::json::write::{escape_into, put, put_byte, write_escaped};
+use crate::text::Piece;
+pub(crate) use crate::text::join;
 
 /// A failure the model should read: the message is all it is told.
+///
+/// A tool fails with [`fail!`](crate::fail!) (pieces, numbers included),
+/// or with `?` on any of the crate's errors, which convert into this.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolError {
     message: String,
@@ -32,75 +37,42 @@ impl ToolError {
     /// let error = divide(&Args::new(arguments.as_object().unwrap())).unwrap_err();
     /// assert_eq!(error.message(), "divisor must not be 0: pick any other number");
     /// ```
+    #[must_use]
     pub fn new(message: impl Into<String>) -> ToolError {
         ToolError { message: message.into() }
     }
 
-    /// A message made of several pieces, without `core::fmt`.
-    ///
-    /// # Examples
-    /// ```
-    /// use subako_tiny::ToolError;
-    ///
-    /// let city = "Atlantis";
-    /// let error = ToolError::from_parts(&["no weather station in ", city]);
-    /// assert_eq!(error.message(), "no weather station in Atlantis");
-    /// ```
+    /// A message made of several pieces: use [`fail!`](crate::fail!) or
+    /// `ToolError::from(text!(…))`, which take numbers too.
+    #[deprecated(note = "use `fail!(…)` or `ToolError::from(text!(…))`, which take numbers too")]
+    #[must_use]
     pub fn from_parts(parts: &[&str]) -> ToolError {
         ToolError { message: join(parts) }
     }
 
-    /// `invalid input: ` and then `parts` joined, as the official SDK words
-    /// a refused argument.
+    /// `invalid input: ` and then `message` (a [`Piece`]: text, a number,
+    /// or a tuple of them), as the official SDK words a refused argument.
     ///
     /// # Examples
     /// ```
     /// use subako_tiny::ToolError;
     ///
-    /// let error = ToolError::invalid_input(&["`end` must not be before `start`"]);
+    /// let error = ToolError::invalid_input("`end` must not be before `start`");
     /// assert_eq!(error.message(), "invalid input: `end` must not be before `start`");
+    /// let error = ToolError::invalid_input(("/items/", 3, "/qty must be at most ", 1000));
+    /// assert_eq!(error.message(), "invalid input: /items/3/qty must be at most 1000");
     /// ```
-    pub fn invalid_input(parts: &[&str]) -> ToolError {
-        ToolError { message: join_after("invalid input: ", parts) }
-    }
-
-    /// The four pieces joined: the crate's own messages, made without
-    /// building an array of parts at each call.
-    #[inline(never)]
-    pub(crate) fn four(a: &str, b: &str, c: &str, d: &str) -> ToolError {
-        let mut message = Vec::new();
-        put(&mut message, a.as_bytes());
-        put(&mut message, b.as_bytes());
-        put(&mut message, c.as_bytes());
-        put(&mut message, d.as_bytes());
-        // SAFETY: joined from `str`s.
-        ToolError { message: unsafe { crate::sys::validated_string(message) } }
+    #[must_use]
+    pub fn invalid_input(message: impl Piece) -> ToolError {
+        let mut text = crate::text::Text::new();
+        text.push("invalid input: ").push(&message);
+        text.into()
     }
 
     /// The message, as the model reads it.
     pub fn message(&self) -> &str {
         &self.message
     }
-}
-
-/// `parts` joined into one `String`, grown the crate's way: `concat` and
-/// `String`'s own pushes link alloc's growth routines into the module.
-#[inline(always)]
-pub(crate) fn join(parts: &[&str]) -> String {
-    join_after("", parts)
-}
-
-/// `prefix` and then `parts`, joined: the one loop behind [`join`] and
-/// [`ToolError::invalid_input`].
-#[inline(never)]
-fn join_after(prefix: &str, parts: &[&str]) -> String {
-    let mut out = Vec::new();
-    put(&mut out, prefix.as_bytes());
-    for part in parts {
-        put(&mut out, part.as_bytes());
-    }
-    // SAFETY: joined from `str`s.
-    unsafe { crate::sys::validated_string(out) }
 }
 
 impl From<&str> for ToolError {
@@ -116,195 +88,24 @@ impl From<String> for ToolError {
 }
 
 /// A message built by [`text!`](crate::text!), numbers and all.
-impl From<Text> for ToolError {
-    fn from(text: Text) -> ToolError {
+impl From<crate::text::Text> for ToolError {
+    fn from(text: crate::text::Text) -> ToolError {
         ToolError { message: text.into_string() }
     }
 }
 
-/// Text built from pieces (`&str`, `String`, integers, floats), with the
-/// crate's own digit writers rather than `core::fmt`. Usually made with
-/// [`text!`](crate::text!); a module that never builds one carries none of
-/// its code.
-///
-/// ```
-/// use subako_tiny::reply::Text;
-///
-/// let mut text = Text::new();
-/// text.push("order ").push(&1042u32).push(" costs ").push(&12.5);
-/// assert_eq!(text.as_str(), "order 1042 costs 12.5");
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Text {
-    bytes: Vec<u8>,
-}
-
-impl Text {
-    /// Empty text.
-    pub const fn new() -> Text {
-        Text { bytes: Vec::new() }
-    }
-
-    /// Appends `piece`: text as it is, a number in decimal (see [`Piece`]).
-    pub fn push<P: Piece + ?Sized>(&mut self, piece: &P) -> &mut Text {
-        piece.write_to(&mut self.bytes);
-        self
-    }
-
-    /// The text so far.
-    pub fn as_str(&self) -> &str {
-        // SAFETY: a `Text` holds only what the crate's sealed pieces wrote:
-        // `str`s, chars and ASCII digits.
-        unsafe { crate::sys::validated_str(&self.bytes) }
-    }
-
-    /// The text, as a `String`.
-    pub fn into_string(self) -> String {
-        // SAFETY: as in `as_str`.
-        unsafe { crate::sys::validated_string(self.bytes) }
+impl core::fmt::Display for ToolError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.message)
     }
 }
 
-impl AsRef<str> for Text {
-    fn as_ref(&self) -> &str {
-        self.as_str()
-    }
-}
+impl core::error::Error for ToolError {}
 
-impl From<Text> for String {
-    fn from(text: Text) -> String {
-        text.into_string()
-    }
-}
-
-/// Something [`Text`] can hold: text as it is, integers in decimal
-/// (`-42`), floats in the shortest form that reads back as the same value,
-/// as JSON writes them (`12.5`, `1.0`, `1e+100`), and `NaN`, `inf`, `-inf`
-/// for the floats JSON cannot hold. (No `f32`: widened, `0.1f32` would read
-/// `0.10000000149011612`; convert it as you mean it.)
-///
-/// Sealed: [`Text`] trusts every piece to write UTF-8, so only the crate's
-/// own kinds are pieces; write anything else as a `str` first.
-pub trait Piece: sealed::Sealed {
-    /// Appends the piece, as UTF-8, to `out`.
-    fn write_to(&self, out: &mut Vec<u8>);
-}
-
-mod sealed {
-    /// What may be a [`Piece`](super::Piece).
-    pub trait Sealed {}
-    impl<P: Sealed + ?Sized> Sealed for &P {}
-    impl Sealed for str {}
-    impl Sealed for alloc::string::String {}
-    impl Sealed for alloc::borrow::Cow<'_, str> {}
-    impl Sealed for super::Text {}
-    impl Sealed for char {}
-    impl Sealed for f64 {}
-    macro_rules! sealed {
-        ($($t:ty),*) => {$(impl Sealed for $t {})*};
-    }
-    sealed!(u8, u16, u32, usize, u64, i8, i16, i32, i64, isize);
-}
-
-impl<P: Piece + ?Sized> Piece for &P {
-    fn write_to(&self, out: &mut Vec<u8>) {
-        (**self).write_to(out)
-    }
-}
-
-impl Piece for str {
-    fn write_to(&self, out: &mut Vec<u8>) {
-        put(out, self.as_bytes())
-    }
-}
-
-impl Piece for String {
-    fn write_to(&self, out: &mut Vec<u8>) {
-        put(out, self.as_bytes())
-    }
-}
-
-impl Piece for alloc::borrow::Cow<'_, str> {
-    fn write_to(&self, out: &mut Vec<u8>) {
-        put(out, self.as_bytes())
-    }
-}
-
-impl Piece for Text {
-    fn write_to(&self, out: &mut Vec<u8>) {
-        put(out, &self.bytes)
-    }
-}
-
-impl Piece for char {
-    fn write_to(&self, out: &mut Vec<u8>) {
-        put(out, self.encode_utf8(&mut [0; 4]).as_bytes())
-    }
-}
-
-/// Unsigned integers: through `usize` where they fit it, so a module on
-/// wasm32 keeps to 32-bit arithmetic for them.
-macro_rules! unsigned_pieces {
-    ($($t:ty => $write:ident as $via:ty),*) => {$(
-        impl Piece for $t {
-            fn write_to(&self, out: &mut Vec<u8>) {
-                crate::json::num::$write(out, *self as $via)
-            }
-        }
-    )*};
-}
-
-unsigned_pieces!(u8 => write_usize as usize, u16 => write_usize as usize, u32 => write_u64 as u64,
-    usize => write_usize as usize, u64 => write_u64 as u64);
-
-macro_rules! signed_pieces {
-    ($($t:ty),*) => {$(
-        impl Piece for $t {
-            fn write_to(&self, out: &mut Vec<u8>) {
-                crate::json::num::write_i64(out, *self as i64)
-            }
-        }
-    )*};
-}
-
-signed_pieces!(i8, i16, i32, i64, isize);
-
-impl Piece for f64 {
-    fn write_to(&self, out: &mut Vec<u8>) {
-        let x = *self;
-        if x.is_nan() {
-            put(out, b"NaN");
-        } else if x.is_infinite() {
-            put(out, if x > 0.0 { b"inf" } else { b"-inf" });
-        } else {
-            crate::json::num::write_f64(out, x);
-        }
-    }
-}
-
-/// Builds a [`Text`] from pieces in one expression: string slices,
-/// `String`s, integers and floats (any [`Piece`]), written without
-/// `core::fmt`. It converts into a [`ToolError`] or a `String`.
-///
-/// ```
-/// use subako_tiny::{ToolError, text};
-///
-/// let base = "https://api.example.com";
-/// let error = ToolError::from(text!("status ", 503, " for ", base, " after ", 2.5, " s"));
-/// assert_eq!(error.message(), "status 503 for https://api.example.com after 2.5 s");
-///
-/// let n: u64 = 18_446_744_073_709_551_615;
-/// assert_eq!(text!(n, " ", -7i8, " ", 1e100, " ", 'é').as_str(), "18446744073709551615 -7 1e+100 é");
-/// ```
-#[macro_export]
-macro_rules! text {
-    ($($piece:expr),* $(,)?) => {{
-        #[allow(unused_mut)] // `text!()` pushes nothing
-        let mut text = $crate::reply::Text::new();
-        $(text.push(&$piece);)*
-        text
-    }};
-}
+/// The text builder, now [`crate::text::Text`].
+#[deprecated(note = "moved: `subako_tiny::text::Text` ")]
+#[doc(hidden)]
+pub type Text = crate::text::Text;
 
 /// A tool's successful answer: MCP content blocks, each written as JSON
 /// when it is added, so a module carries the code for the kinds of block
@@ -502,55 +303,5 @@ pub fn file_uri(out: &mut Vec<u8>, path: &str) {
         } else {
             put(out, &[b'%', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use alloc::borrow::Cow;
-    use alloc::string::{String, ToString};
-
-    use super::{Text, ToolError};
-
-    #[test]
-    fn text_writes_every_kind_of_piece() {
-        let owned = String::from("owned");
-        let borrowed: Cow<'_, str> = Cow::Borrowed("cow");
-        let text = crate::text!("a", owned, &owned, borrowed, 'ß', '"');
-        assert_eq!(text.as_str(), "aownedownedcowß\"");
-        let ints = crate::text!(0u8, " ", u8::MAX, " ", u16::MAX, " ", u32::MAX, " ", u64::MAX, " ", usize::MAX);
-        assert_eq!(ints.as_str(), ["0 255 65535 4294967295 18446744073709551615 ", &usize::MAX.to_string()].concat());
-        let signed = crate::text!(i8::MIN, " ", i16::MIN, " ", i32::MIN, " ", i64::MIN, " ", -1isize, " ", 0i64);
-        assert_eq!(signed.as_str(), "-128 -32768 -2147483648 -9223372036854775808 -1 0");
-        let floats = crate::text!(
-            1.0,
-            " ",
-            0.1,
-            " ",
-            -2.5e-7,
-            " ",
-            1e100,
-            " ",
-            f64::NAN,
-            " ",
-            f64::INFINITY,
-            " ",
-            -f64::INFINITY
-        );
-        assert_eq!(floats.as_str(), "1.0 0.1 -2.5e-7 1e+100 NaN inf -inf");
-        assert_eq!(crate::text!().as_str(), "");
-        assert_eq!(crate::text!("trailing comma", 1,).into_string(), "trailing comma1");
-    }
-
-    #[test]
-    fn text_nests_and_converts() {
-        let inner = crate::text!("[", 3, "]");
-        let outer = crate::text!("x", inner, "y");
-        assert_eq!(outer.as_ref(), "x[3]y");
-        assert_eq!(String::from(outer.clone()), "x[3]y");
-        assert_eq!(ToolError::from(outer), ToolError::new("x[3]y"));
-        let mut built = Text::new();
-        built.push("n=").push(&42).push(&", ").push(&-0.0);
-        assert_eq!(built.as_str(), "n=42, -0.0");
     }
 }

@@ -197,7 +197,7 @@ pub fn run_tool(tool: ToolFn, args: &Args<'_>, _head: &[u8]) -> Result<Reply, To
                 .copied()
                 .or_else(|| payload.downcast_ref::<std::string::String>().map(|s| s.as_str()))
                 .unwrap_or("a panic with no message");
-            Err(ToolError::from_parts(&["tool panicked: ", message]))
+            Err(ToolError::from(crate::text!("tool panicked: ", message)))
         }
     }
 }

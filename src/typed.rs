@@ -71,7 +71,7 @@ pub fn call<I: Deserialize, O: Serialize>(
         Some(object) => unsafe { crate::sys::validated_str(object.as_value().raw()) },
         None => "{}",
     };
-    let input = json::from_str::<I>(text).map_err(|_| ToolError::invalid_input(&[MISMATCH]))?;
+    let input = json::from_str::<I>(text).map_err(|_| ToolError::invalid_input(MISMATCH))?;
     let output = tool(input)?;
     let mut out = JsonWriter::new();
     out.raw(json::to_string(&output).as_bytes());

@@ -43,7 +43,7 @@ pub fn discount(coupon: Option<&str>) -> Result<f64, ToolError> {
     match coupon {
         None => Ok(1.0),
         Some("SAVE10") => Ok(0.9),
-        Some(other) => Err(ToolError::from_parts(&["unknown coupon: ", other])),
+        Some(other) => Err(ToolError::from(subako_tiny::text!("unknown coupon: ", other))),
     }
 }
 

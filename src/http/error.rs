@@ -161,6 +161,6 @@ pub(crate) fn with_number(before: &str, n: isize, after: &str) -> String {
 /// `HTTP request failed (KIND): MESSAGE`, which the model reads.
 impl From<HttpError> for ToolError {
     fn from(error: HttpError) -> ToolError {
-        ToolError::from_parts(&["HTTP request failed (", error.kind.as_str(), "): ", &error.message])
+        ToolError::from(crate::text::concat("HTTP request failed (", error.kind.as_str(), "): ", &error.message))
     }
 }

@@ -119,6 +119,9 @@ pub enum OpenMode {
     Append,
 }
 
+// The names the files not yet moved to `assume_utf8` still use.
+pub(crate) use self::{assume_utf8 as validated_str, assume_utf8_string as validated_string};
+
 /// `b` as a `str`, without checking it again. Skipping the re-check keeps
 /// `core::str::from_utf8` out of modules; debug builds still check.
 ///
@@ -126,17 +129,17 @@ pub enum OpenMode {
 /// `b` must be UTF-8: bytes of JSON text the reader has validated (its
 /// strings are proven UTF-8, escapes decode to whole code points), or text
 /// joined from `str`s and ASCII.
-pub(crate) unsafe fn validated_str(b: &[u8]) -> &str {
+pub(crate) unsafe fn assume_utf8(b: &[u8]) -> &str {
     debug_assert!(core::str::from_utf8(b).is_ok());
     // SAFETY: the caller's promise, above.
     unsafe { core::str::from_utf8_unchecked(b) }
 }
 
-/// As [`validated_str`], for an owned buffer.
+/// As [`assume_utf8`], for an owned buffer.
 ///
 /// # Safety
-/// As [`validated_str`]: `b` must be UTF-8.
-pub(crate) unsafe fn validated_string(b: alloc::vec::Vec<u8>) -> alloc::string::String {
+/// As [`assume_utf8`]: `b` must be UTF-8.
+pub(crate) unsafe fn assume_utf8_string(b: alloc::vec::Vec<u8>) -> alloc::string::String {
     debug_assert!(core::str::from_utf8(&b).is_ok());
     // SAFETY: the caller's promise, above.
     unsafe { alloc::string::String::from_utf8_unchecked(b) }

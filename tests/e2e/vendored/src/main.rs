@@ -44,7 +44,7 @@ fn heap(_: &Args<'_>) -> Result<Reply, ToolError> {
         } else if !live.is_empty() {
             let (block, fill) = live.swap_remove(r as usize % live.len());
             if !block.iter().all(|&b| b == fill) {
-                return Err(ToolError::from_parts(&["a block's bytes changed"]));
+                return Err(ToolError::new("a block's bytes changed"));
             }
         }
         if r & 0x100 != 0 {
@@ -52,14 +52,14 @@ fn heap(_: &Args<'_>) -> Result<Reply, ToolError> {
             // Through `black_box`: the compiler may take a `Box`'s alignment
             // as given and fold the check away.
             if core::hint::black_box((&raw const *block) as usize) % 64 != 0 {
-                return Err(ToolError::from_parts(&["a block is not aligned to 64 bytes"]));
+                return Err(ToolError::new("a block is not aligned to 64 bytes"));
             }
             aligned.push(block);
         }
         if aligned.len() > 8 {
             let block = aligned.swap_remove(0);
             if !block.0.iter().all(|&b| b == block.0[0]) {
-                return Err(ToolError::from_parts(&["an aligned block's bytes changed"]));
+                return Err(ToolError::new("an aligned block's bytes changed"));
             }
         }
     }

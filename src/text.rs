@@ -1,0 +1,428 @@
+//! Text built from pieces, with the crate's own digit writers rather than
+//! `core::fmt`: the one builder of every message the crate makes, and the
+//! one place (with the reader's [`Str`](crate::json::Str)) that vouches
+//! for the UTF-8 of bytes it joined.
+//!
+//! [`text!`](crate::text!) builds a [`Text`] in one expression;
+//! [`fail!`](crate::fail!) returns it as a tool's error. Anything that takes
+//! a message takes a [`Piece`]: a `str`, a number, or a tuple of pieces.
+//!
+//! ```
+//! use subako_tiny::{Args, Reply, ToolError, fail, text};
+//!
+//! fn divide(args: &Args<'_>) -> Result<Reply, ToolError> {
+//!     let (a, b) = (args.float("a")?, args.float("b")?);
+//!     if b == 0.0 {
+//!         fail!("cannot divide ", a, " by 0: pick another divisor");
+//!     }
+//!     Ok(Reply::text(text!(a, " / ", b, " = ", a / b).as_str()))
+//! }
+//! ```
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::json::num;
+use crate::json::write::put;
+
+/// Text built from pieces (`&str`, `String`, integers, floats, tuples of
+/// them). Usually made with [`text!`](crate::text!); a module that never
+/// builds one carries none of its code.
+///
+/// ```
+/// use subako_tiny::text::Text;
+///
+/// let mut text = Text::new();
+/// text.push("order ").push(&1042u32).push(" costs ").push(&12.5);
+/// assert_eq!(text.as_str(), "order 1042 costs 12.5");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Text {
+    bytes: Vec<u8>,
+}
+
+impl Text {
+    /// Empty text.
+    ///
+    /// ```
+    /// assert_eq!(subako_tiny::text::Text::new().as_str(), "");
+    /// ```
+    #[must_use]
+    pub const fn new() -> Text {
+        Text { bytes: Vec::new() }
+    }
+
+    /// Text made of `piece` (see [`Piece`]): one piece, or a tuple of them.
+    ///
+    /// ```
+    /// use subako_tiny::text::Text;
+    ///
+    /// assert_eq!(Text::of(("page ", 2, " of ", 3u8)).as_str(), "page 2 of 3");
+    /// ```
+    #[must_use]
+    pub fn of(piece: impl Piece) -> Text {
+        let mut text = Text::new();
+        piece.write_to(&mut text.bytes);
+        text
+    }
+
+    /// Appends `piece`: text as it is, a number in decimal (see [`Piece`]).
+    ///
+    /// ```
+    /// use subako_tiny::text::Text;
+    ///
+    /// let mut text = Text::new();
+    /// text.push("n=").push(&-7i64);
+    /// assert_eq!(text.as_str(), "n=-7");
+    /// ```
+    pub fn push<P: Piece + ?Sized>(&mut self, piece: &P) -> &mut Text {
+        piece.write_to(&mut self.bytes);
+        self
+    }
+
+    /// The text so far.
+    ///
+    /// ```
+    /// assert_eq!(subako_tiny::text!("a", 1).as_str(), "a1");
+    /// ```
+    pub fn as_str(&self) -> &str {
+        // SAFETY: a `Text` holds only what the crate's sealed pieces wrote:
+        // `str`s, chars and ASCII digits, each whole.
+        unsafe { crate::sys::assume_utf8(&self.bytes) }
+    }
+
+    /// The text, as a `String`.
+    ///
+    /// ```
+    /// let s: String = subako_tiny::text!("x", 2).into_string();
+    /// assert_eq!(s, "x2");
+    /// ```
+    #[must_use]
+    pub fn into_string(self) -> String {
+        // SAFETY: as in `as_str`.
+        unsafe { crate::sys::assume_utf8_string(self.bytes) }
+    }
+
+    /// The length in bytes.
+    ///
+    /// ```
+    /// assert_eq!(subako_tiny::text!("é", 10).len(), 4);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// True when the text is empty.
+    ///
+    /// ```
+    /// assert!(subako_tiny::text!().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+}
+
+/// `pieces` joined into a `String`: the crate's own fixed messages.
+#[inline(never)]
+pub(crate) fn join(pieces: &[&str]) -> String {
+    Text::of(pieces).into_string()
+}
+
+/// Four pieces joined: the crate's own messages, one function for all of
+/// them, taking its pieces as arguments rather than a tuple or an array
+/// built at each call.
+#[inline(never)]
+pub(crate) fn concat(a: &str, b: &str, c: &str, d: &str) -> String {
+    let mut text = Text::new();
+    text.push(a).push(b).push(c).push(d);
+    text.into_string()
+}
+
+impl AsRef<str> for Text {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl From<Text> for String {
+    fn from(text: Text) -> String {
+        text.into_string()
+    }
+}
+
+impl core::fmt::Display for Text {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Something [`Text`] can hold: text as it is, integers in decimal
+/// (`-42`), floats in the shortest form that reads back as the same value,
+/// as JSON writes them (`12.5`, `1.0`, `1e+100`), and `NaN`, `inf`, `-inf`
+/// for the floats JSON cannot hold; a tuple of up to eight pieces, or an
+/// array or slice of `&str`, is their concatenation. (No `f32`: widened,
+/// `0.1f32` would read `0.10000000149011612`; convert it as you mean it.)
+///
+/// Sealed: [`Text`] trusts every piece to write UTF-8, so only the crate's
+/// own kinds are pieces; write anything else as a `str` first.
+///
+/// ```
+/// use subako_tiny::ToolError;
+///
+/// let error = ToolError::invalid_input(("`qty` must be at most ", 1000, ", not ", 1500));
+/// assert_eq!(error.message(), "invalid input: `qty` must be at most 1000, not 1500");
+/// ```
+pub trait Piece: sealed::Sealed {
+    /// Appends the piece, as UTF-8, to `out`.
+    fn write_to(&self, out: &mut Vec<u8>);
+}
+
+mod sealed {
+    /// What may be a [`Piece`](super::Piece).
+    pub trait Sealed {}
+    impl<P: Sealed + ?Sized> Sealed for &P {}
+    impl Sealed for str {}
+    impl Sealed for alloc::string::String {}
+    impl Sealed for alloc::borrow::Cow<'_, str> {}
+    impl Sealed for super::Text {}
+    impl Sealed for crate::json::Str<'_> {}
+    impl Sealed for char {}
+    impl Sealed for f64 {}
+    impl Sealed for [&str] {}
+    impl<const N: usize> Sealed for [&str; N] {}
+    macro_rules! sealed {
+        ($($t:ty),*) => {$(impl Sealed for $t {})*};
+    }
+    sealed!(u8, u16, u32, usize, u64, i8, i16, i32, i64, isize);
+    macro_rules! tuples {
+        ($(($($p:ident),+))*) => {$(impl<$($p: super::Piece),+> Sealed for ($($p,)+) {})*};
+    }
+    tuples!((A)(A, B)(A, B, C)(A, B, C, D)(A, B, C, D, E)(A, B, C, D, E, F)(A, B, C, D, E, F, G)(
+        A, B, C, D, E, F, G, H
+    ));
+}
+
+impl<P: Piece + ?Sized> Piece for &P {
+    fn write_to(&self, out: &mut Vec<u8>) {
+        (**self).write_to(out)
+    }
+}
+
+impl Piece for str {
+    fn write_to(&self, out: &mut Vec<u8>) {
+        put(out, self.as_bytes())
+    }
+}
+
+impl Piece for String {
+    fn write_to(&self, out: &mut Vec<u8>) {
+        put(out, self.as_bytes())
+    }
+}
+
+impl Piece for alloc::borrow::Cow<'_, str> {
+    fn write_to(&self, out: &mut Vec<u8>) {
+        put(out, self.as_bytes())
+    }
+}
+
+impl Piece for Text {
+    fn write_to(&self, out: &mut Vec<u8>) {
+        put(out, &self.bytes)
+    }
+}
+
+/// A string read from JSON, unescaped.
+impl Piece for crate::json::Str<'_> {
+    fn write_to(&self, out: &mut Vec<u8>) {
+        self.unescape_onto(out)
+    }
+}
+
+impl Piece for char {
+    fn write_to(&self, out: &mut Vec<u8>) {
+        put(out, self.encode_utf8(&mut [0; 4]).as_bytes())
+    }
+}
+
+impl Piece for [&str] {
+    fn write_to(&self, out: &mut Vec<u8>) {
+        for piece in self {
+            put(out, piece.as_bytes());
+        }
+    }
+}
+
+impl<const N: usize> Piece for [&str; N] {
+    fn write_to(&self, out: &mut Vec<u8>) {
+        self.as_slice().write_to(out)
+    }
+}
+
+/// Unsigned integers: through `usize` where they fit it, so a module on
+/// wasm32 keeps to 32-bit arithmetic for them.
+macro_rules! unsigned_pieces {
+    ($($t:ty => $write:ident as $via:ty),*) => {$(
+        impl Piece for $t {
+            fn write_to(&self, out: &mut Vec<u8>) {
+                num::$write(out, *self as $via)
+            }
+        }
+    )*};
+}
+
+unsigned_pieces!(u8 => write_usize as usize, u16 => write_usize as usize, u32 => write_u64 as u64,
+    usize => write_usize as usize, u64 => write_u64 as u64);
+
+macro_rules! signed_pieces {
+    ($($t:ty),*) => {$(
+        impl Piece for $t {
+            fn write_to(&self, out: &mut Vec<u8>) {
+                num::write_i64(out, *self as i64)
+            }
+        }
+    )*};
+}
+
+signed_pieces!(i8, i16, i32, i64, isize);
+
+impl Piece for f64 {
+    fn write_to(&self, out: &mut Vec<u8>) {
+        let x = *self;
+        if x.is_nan() {
+            put(out, b"NaN");
+        } else if x.is_infinite() {
+            put(out, if x > 0.0 { b"inf" } else { b"-inf" });
+        } else {
+            num::write_f64(out, x);
+        }
+    }
+}
+
+macro_rules! tuple_pieces {
+    ($(($($p:ident $i:tt),+))*) => {$(
+        impl<$($p: Piece),+> Piece for ($($p,)+) {
+            fn write_to(&self, out: &mut Vec<u8>) {
+                $(self.$i.write_to(out);)+
+            }
+        }
+    )*};
+}
+
+tuple_pieces!((A 0) (A 0, B 1) (A 0, B 1, C 2) (A 0, B 1, C 2, D 3) (A 0, B 1, C 2, D 3, E 4)
+    (A 0, B 1, C 2, D 3, E 4, F 5) (A 0, B 1, C 2, D 3, E 4, F 5, G 6) (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7));
+
+/// Builds a [`Text`] from pieces in one expression: string slices,
+/// `String`s, integers and floats (any [`Piece`]), written without
+/// `core::fmt`. It converts into a [`ToolError`](crate::ToolError) or a
+/// `String`.
+///
+/// ```
+/// use subako_tiny::{ToolError, text};
+///
+/// let base = "https://api.example.com";
+/// let error = ToolError::from(text!("status ", 503, " for ", base, " after ", 2.5, " s"));
+/// assert_eq!(error.message(), "status 503 for https://api.example.com after 2.5 s");
+///
+/// let n: u64 = 18_446_744_073_709_551_615;
+/// assert_eq!(text!(n, " ", -7i8, " ", 1e100, " ", 'é').as_str(), "18446744073709551615 -7 1e+100 é");
+/// ```
+#[macro_export]
+macro_rules! text {
+    ($($piece:expr),* $(,)?) => {{
+        #[allow(unused_mut)] // `text!()` pushes nothing
+        let mut text = $crate::text::Text::new();
+        $(text.push(&$piece);)*
+        text
+    }};
+}
+
+/// Returns from a tool with an error built from pieces, as
+/// [`text!`](crate::text!) builds text: the one way to fail with a message
+/// the model reads.
+///
+/// ```
+/// use subako_tiny::{Args, Reply, ToolError, fail};
+///
+/// fn pick(args: &Args<'_>) -> Result<Reply, ToolError> {
+///     let n = args.int("n", 0, i64::MAX)?;
+///     if n % 2 == 1 {
+///         fail!("`n` must be even, and ", n, " is odd: try ", n + 1);
+///     }
+///     Ok(Reply::text("even"))
+/// }
+///
+/// let arguments = subako_tiny::json::parse(br#"{"n": 3}"#).unwrap();
+/// let error = pick(&Args::new(arguments.as_object().unwrap())).unwrap_err();
+/// assert_eq!(error.message(), "`n` must be even, and 3 is odd: try 4");
+/// ```
+#[macro_export]
+macro_rules! fail {
+    ($($piece:expr),+ $(,)?) => {
+        return ::core::result::Result::Err($crate::ToolError::from($crate::text!($($piece),+)))
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::borrow::Cow;
+    use alloc::string::{String, ToString};
+
+    use super::Text;
+    use crate::ToolError;
+
+    #[test]
+    fn text_writes_every_kind_of_piece() {
+        let owned = String::from("owned");
+        let borrowed: Cow<'_, str> = Cow::Borrowed("cow");
+        let text = crate::text!("a", owned, &owned, borrowed, 'ß', '"');
+        assert_eq!(text.as_str(), "aownedownedcowß\"");
+        let ints = crate::text!(0u8, " ", u8::MAX, " ", u16::MAX, " ", u32::MAX, " ", u64::MAX, " ", usize::MAX);
+        assert_eq!(ints.as_str(), ["0 255 65535 4294967295 18446744073709551615 ", &usize::MAX.to_string()].concat());
+        let signed = crate::text!(i8::MIN, " ", i16::MIN, " ", i32::MIN, " ", i64::MIN, " ", -1isize, " ", 0i64);
+        assert_eq!(signed.as_str(), "-128 -32768 -2147483648 -9223372036854775808 -1 0");
+        let floats = crate::text!(
+            1.0,
+            " ",
+            0.1,
+            " ",
+            -2.5e-7,
+            " ",
+            1e100,
+            " ",
+            f64::NAN,
+            " ",
+            f64::INFINITY,
+            " ",
+            -f64::INFINITY
+        );
+        assert_eq!(floats.as_str(), "1.0 0.1 -2.5e-7 1e+100 NaN inf -inf");
+        assert_eq!(crate::text!().as_str(), "");
+        assert_eq!(crate::text!("trailing comma", 1,).into_string(), "trailing comma1");
+    }
+
+    #[test]
+    fn tuples_arrays_and_json_strings_are_pieces() {
+        assert_eq!(Text::of(("a", 1, ("b", 2.5), 'c')).as_str(), "a1b2.5c");
+        assert_eq!(Text::of(["x", "y", "z"]).as_str(), "xyz");
+        let parts: &[&str] = &["p", "q"];
+        assert_eq!(Text::of(parts).as_str(), "pq");
+        assert_eq!(Text::of((1, 2, 3, 4, 5, 6, 7, 8)).as_str(), "12345678");
+        let value = crate::json::parse(br#""caf\u00e9 \"x\"""#).unwrap();
+        assert_eq!(Text::of(("s=", value.as_str().unwrap())).as_str(), "s=café \"x\"");
+    }
+
+    #[test]
+    fn text_nests_converts_and_displays() {
+        let inner = crate::text!("[", 3, "]");
+        let outer = crate::text!("x", inner, "y");
+        assert_eq!(outer.as_ref(), "x[3]y");
+        assert_eq!(alloc::format!("<{outer}>"), "<x[3]y>");
+        assert_eq!(outer.len(), 5);
+        assert_eq!(String::from(outer.clone()), "x[3]y");
+        assert_eq!(ToolError::from(outer), ToolError::new("x[3]y"));
+        let mut built = Text::new();
+        built.push("n=").push(&42).push(&", ").push(&-0.0);
+        assert_eq!(built.as_str(), "n=42, -0.0");
+    }
+}
