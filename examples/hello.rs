@@ -1,13 +1,11 @@
 //! The seed's hello package: one tool, `greet`.
 #![cfg_attr(target_arch = "wasm32", no_std, no_main)]
 
-use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+use subako_tiny::{Args, Package, Reply, Tool, ToolError};
 
 fn greet(args: &Args<'_>) -> Result<Reply, ToolError> {
     let name = args.str("name")?;
-    let mut out = JsonWriter::new();
-    out.begin_object().key("message").string_parts(&["Hello, ", &name, "!"]).end_object();
-    Ok(Reply::json(out))
+    Ok(Reply::object(|o| o.text("message", ("Hello, ", &name, "!"))))
 }
 
 pub const PACKAGE: Package = Package::new(

@@ -10,13 +10,11 @@
 //! plain functions:
 //!
 //! ```
-//! use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+//! use subako_tiny::{Args, Package, Reply, Tool, ToolError};
 //!
 //! fn greet(args: &Args<'_>) -> Result<Reply, ToolError> {
 //!     let name = args.str("name")?;
-//!     let mut out = JsonWriter::new();
-//!     out.begin_object().key("message").string_parts(&["Hello, ", &name, "!"]).end_object();
-//!     Ok(Reply::json(out))
+//!     Ok(Reply::object(|o| o.text("message", ("Hello, ", &name, "!"))))
 //! }
 //!
 //! const PACKAGE: Package = Package::new("hello", "0.1.0", "Says hello.", &[Tool::new(
@@ -54,6 +52,7 @@
 extern crate alloc;
 
 pub mod args;
+mod bytes;
 pub mod fs;
 pub mod http;
 pub mod image;
@@ -80,7 +79,8 @@ pub mod __private {
     pub use crate::package::{DEFAULT_MAX_LINE, Message, check_part};
     pub use crate::protocol::{
         ABI, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, Io, IoError, MANIFEST_FLAG, METHOD_NOT_FOUND, MemoryIo,
-        PARSE_ERROR, PROTOCOL_VERSION, Runner, UNSUPPORTED_PROTOCOL_VERSION, serve, serve_line, serve_rendered,
+        PARSE_ERROR, PROTOCOL_VERSION, RunPlain, RunTool, UNSUPPORTED_PROTOCOL_VERSION, serve, serve_line,
+        serve_package,
     };
     pub use crate::rendered::{Rendered, array, len, tool_names, tool_runs};
     pub use crate::rt::run;

@@ -8,6 +8,7 @@
 //! a mistake never reaches a module.
 
 use crate::args::Args;
+use crate::bytes::HEX;
 use crate::reply::{Reply, ToolError};
 
 /// What a tool runs: a plain function of its arguments.
@@ -269,18 +270,7 @@ const fn hash(b: &[u8]) -> usize {
 }
 
 const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
+    crate::bytes::same(a.as_bytes(), b.as_bytes())
 }
 
 /// A build-time error message: `const fn`s cannot format, so the pieces
@@ -329,18 +319,7 @@ impl Message {
 
     /// `n` in decimal.
     pub const fn push_usize(self, n: usize) -> Message {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        let mut n = n;
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        self.push_bytes(digits.split_at(at).1)
+        self.push_bytes(crate::bytes::u64_digits(n as u64, &mut [0; 20]))
     }
 
     /// `b` between double quotes, with `"` and `\` escaped and control
@@ -380,8 +359,6 @@ impl Message {
         panic!("{}", self.as_str())
     }
 }
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
 
 impl Default for Message {
     fn default() -> Message {

@@ -92,7 +92,7 @@ const _: () = {
 pub use crate::sys::{Io, IoError};
 
 /// The panic answer around its text: what the entry point's panic handler
-/// writes after the call's head (see [`Runner`]), with a text it has made
+/// writes after the answer's start (see [`RunTool`]), with a text it has made
 /// fit to stand in a JSON string as it is. The members and their order
 /// are those of every other isError result (`tests`: the same bytes).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
@@ -101,31 +101,44 @@ pub(crate) const PANIC_ANSWER_OPEN: &[u8] = b"\"content\":[{\"text\":\"tool ";
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(crate) const PANIC_ANSWER_CLOSE: &[u8] = b"\",\"type\":\"text\"}],\"isError\":true,\"resultType\":\"complete\"}}\n";
 
-/// What runs a tool: the guest's back end catches a panic there and still
-/// answers the request. `head` is the output not yet sent, which ends in
-/// the answer's start up to its content (`{"id":…,"result":{"_meta":{…},`):
-/// a panic answer writes it and then its own content.
-pub type Runner = fn(ToolFn, &Args<'_>, head: &[u8]) -> Result<Reply, ToolError>;
+/// What runs a tool: the guest's back end answers a panic, or memory
+/// running out, from the moment a tool starts until its answer has room.
+pub trait RunTool {
+    /// Runs `tool` for the request whose id's text is `id` (in the request
+    /// line, which stays put until the answer is written). A failure from
+    /// here until [`answered`](RunTool::answered) answers that request with
+    /// an isError result of its own: `{"id":` and `id` and the package's
+    /// result prefix, then its content.
+    fn run(&self, tool: ToolFn, args: &Args<'_>, id: &[u8]) -> Result<Reply, ToolError>;
 
-fn run_plain(tool: ToolFn, args: &Args<'_>, _head: &[u8]) -> Result<Reply, ToolError> {
-    tool(args)
+    /// The answer is written: a failure from here on has no request to answer.
+    fn answered(&self) {}
 }
 
-/// [`serve_rendered`] for a package whose fixed answers are rendered now,
-/// at run time: for hosts and tests. A module's `main!` renders them at
-/// build time instead.
-pub fn serve(package: &Package, manifest: bool, io: &mut impl Io, runner: Runner) -> i32 {
+/// Runs a tool as it is: a panic propagates (host tests see it).
+pub struct RunPlain;
+
+impl RunTool for RunPlain {
+    fn run(&self, tool: ToolFn, args: &Args<'_>, _id: &[u8]) -> Result<Reply, ToolError> {
+        tool(args)
+    }
+}
+
+/// [`serve`] for a package whose fixed answers are rendered now, at run
+/// time: for hosts and tests. A module's `main!` renders them at build
+/// time instead.
+pub fn serve_package(package: &Package, manifest: bool, io: &mut impl Io, runner: &impl RunTool) -> i32 {
     let mut text = Vec::new();
     crate::sys::resize_zeroed(&mut text, rendered::len(package));
     rendered::render(package, &mut text);
     let names: Vec<&'static str> = package.tools.iter().map(|t| t.name).collect();
     let runs: Vec<ToolFn> = package.tools.iter().map(|t| t.run).collect();
-    serve_rendered(&Rendered::new(package, &text, &names, &runs), manifest, io, runner)
+    serve(&Rendered::new(package, &text, &names, &runs), manifest, io, runner)
 }
 
 /// The whole process: the manifest when `manifest` is asked for, otherwise
 /// every request on `io` until it ends. Returns the exit code.
-pub fn serve_rendered(package: &Rendered<'_>, manifest: bool, io: &mut impl Io, runner: Runner) -> i32 {
+pub fn serve(package: &Rendered<'_>, manifest: bool, io: &mut impl Io, runner: &impl RunTool) -> i32 {
     let mut lines = LineReader::new(package.max_line);
     let mut out = Vec::new();
     loop {
@@ -173,7 +186,7 @@ pub fn serve_rendered(package: &Rendered<'_>, manifest: bool, io: &mut impl Io, 
 pub fn execute(package: &Package, argv: &[&str], stdin: &[u8]) -> (Vec<u8>, i32) {
     let mut io = MemoryIo { stdin, stdout: Vec::new() };
     let manifest = argv.get(1) == Some(&MANIFEST_FLAG);
-    let code = serve(package, manifest, &mut io, run_plain);
+    let code = serve_package(package, manifest, &mut io, &RunPlain);
     (io.stdout, code)
 }
 
@@ -279,7 +292,7 @@ impl LineReader {
 
 /// Appends the answer to the message on `line`, if it asks for one.
 #[inline(never)]
-pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner: Runner) {
+pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner: &impl RunTool) {
     let mut ends = Ends::NONE;
     let message = match parse_with_ends(line, &mut ends) {
         Ok(message) => message,
@@ -327,7 +340,7 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
             return write_error(out, Some(id), NAME_NOT_STRING, b"");
         };
         begin_result(out, id, package);
-        let result = call(package, name, arguments, out, runner);
+        let result = call(package, name, arguments, id, runner).and_then(|reply| reply.verified(name));
         reply::write_content(out, &result);
         put(out, b",\"resultType\":\"complete\"");
         if let Some(json) = result.as_ref().ok().and_then(|reply| reply.structured()) {
@@ -335,6 +348,10 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
             put(out, json);
         }
         put(out, b"}}\n");
+        // Until here, running out of memory (the answer's buffer growing
+        // included) is answered as a panic is, from `id` and the package's
+        // fixed prefix: the half-written answer is never sent.
+        runner.answered();
     } else {
         error_head(out, UNKNOWN_METHOD);
         write_normalized(out, method);
@@ -388,8 +405,8 @@ fn call(
     package: &Rendered<'_>,
     name: Str<'_>,
     arguments: Option<Value<'_>>,
-    head: &[u8],
-    runner: Runner,
+    id: &[u8],
+    runner: &impl RunTool,
 ) -> Result<Reply, ToolError> {
     let found = package.tool_names.iter().position(|&n| name.eq_str(n));
     let Some(&run) = found.and_then(|i| package.tool_runs.get(i)) else {
@@ -410,7 +427,7 @@ fn call(
             }
         },
     };
-    runner(run, &args, head)
+    runner.run(run, &args, id)
 }
 
 /// Checks the `_meta` every request carries: the revision, which must be
@@ -464,8 +481,8 @@ fn error_tail(out: &mut Vec<u8>, id: Option<&[u8]>) {
 
 /// Appends a JSON-RPC error line: `head` is the code and the start of the
 /// message, `detail` (ASCII the crate wrote, needing no escapes) ends it.
-// Inlined: one function fewer for wasmtime to compile in every module
-// (about 0.1 ms apiece), and the modules come out smaller. `error_head`,
+// Inlined: one function fewer for wasmtime to compile in every module,
+// and the modules come out smaller. `error_head`,
 // `begin_result` and `write_normalized` are not: called from several
 // places, each out of line makes every module smaller.
 #[inline(always)]

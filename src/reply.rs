@@ -4,8 +4,11 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::bytes::hex_upper;
 use crate::json::JsonWriter;
+use crate::json::output::Check;
 use crate::json::write::{escape_into, put, put_byte, write_escaped};
+use crate::json::{ObjectWriter, Str};
 use crate::text::Piece;
 pub(crate) use crate::text::join;
 
@@ -110,7 +113,7 @@ pub type Text = crate::text::Text;
 /// A tool's successful answer: MCP content blocks, each written as JSON
 /// when it is added, so a module carries the code for the kinds of block
 /// it uses and no other.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Reply {
     /// The structured value's JSON text (its first `structured` bytes), also
     /// sent as the first text block; then the other blocks as JSON objects,
@@ -118,7 +121,19 @@ pub struct Reply {
     json: Vec<u8>,
     /// 0 when there is no structured value (JSON text is never empty).
     structured: usize,
+    /// What is checked of the structured value before it is sent (see
+    /// [`JsonWriter`]'s field of the same name).
+    check: Option<Check>,
 }
+
+/// Replies are equal when they send the same content.
+impl PartialEq for Reply {
+    fn eq(&self, other: &Reply) -> bool {
+        self.structured == other.structured && self.json == other.json
+    }
+}
+
+impl Eq for Reply {}
 
 impl Reply {
     /// A JSON value: the model reads it as text, and it travels again as
@@ -134,8 +149,38 @@ impl Reply {
     /// assert_eq!(reply.structured(), Some(&br#"{"total":42}"#[..]));
     /// ```
     pub fn json(value: JsonWriter) -> Reply {
+        let check = value.check();
         let json = value.into_bytes();
-        Reply { structured: json.len(), json }
+        Reply { structured: json.len(), json, check }
+    }
+
+    /// A JSON object whose members `members` writes: the model reads it as
+    /// text, and it travels again as `structuredContent`. Every key gets
+    /// its value and every object and array closes, whatever the tool does.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, Package, Reply, Tool, ToolError, testing};
+    ///
+    /// fn convert(args: &Args<'_>) -> Result<Reply, ToolError> {
+    ///     let (amount, rate) = (args.float("amount")?, 1.08);
+    ///     Ok(Reply::object(|o| o.field("amount", amount).field("rate", rate).field("result", amount * rate)))
+    /// }
+    ///
+    /// const PACKAGE: Package = Package::new("rates", "0.1.0", "Converts.", &[Tool::new(
+    ///     "convert",
+    ///     "Convert euros to dollars.",
+    ///     r#"{"properties":{"amount":{"type":"number"}},"required":["amount"],"type":"object"}"#,
+    ///     convert,
+    /// )]);
+    ///
+    /// let called = testing::call(&PACKAGE, "convert", r#"{"amount": 2.5}"#);
+    /// assert_eq!(called.structured(), Some(r#"{"amount":2.5,"rate":1.08,"result":2.7}"#));
+    /// ```
+    pub fn object(members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> Reply {
+        let mut out = JsonWriter::whole();
+        out.object(members);
+        Reply::json(out)
     }
 
     /// Text alone, with no JSON beside it.
@@ -246,12 +291,25 @@ impl Reply {
     pub fn structured(&self) -> Option<&[u8]> {
         self.json.get(..self.structured).filter(|json| !json.is_empty())
     }
+
+    /// The reply, or an error naming `tool` when its structured value is
+    /// not what every reader accepts: not one JSON value (a
+    /// [`JsonWriter`] with a `begin_` and no `end_`, a key and no value),
+    /// nested too deep, or, where JSON text was copied in, a number beyond
+    /// `f64` or a duplicate member.
+    pub(crate) fn verified(self, tool: Str<'_>) -> Result<Reply, ToolError> {
+        if let Some(check) = self.check {
+            check(self.json.get(..self.structured).unwrap_or(&[]), tool)?;
+        }
+        Ok(self)
+    }
 }
 
 /// Appends `"content":[…]` and, for an error, `"isError":true`: the members
 /// of a `CallToolResult` that come before `resultType` in the order
 /// serde_json writes them. `structuredContent` comes after, and is the
 /// caller's.
+#[inline(always)]
 pub(crate) fn write_content(out: &mut Vec<u8>, result: &Result<Reply, ToolError>) {
     put(out, b"\"content\":[");
     match result {
@@ -296,12 +354,11 @@ pub fn file_uri(out: &mut Vec<u8>, path: &str) {
             path
         }
     };
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     for &b in rest.as_bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
             put_byte(out, b);
         } else {
-            put(out, &[b'%', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
+            put(out, &[b'%', hex_upper(b >> 4), hex_upper(b)]);
         }
     }
 }

@@ -12,7 +12,7 @@
 
 use crate::args::Args;
 use crate::package::ToolFn;
-use crate::protocol;
+use crate::protocol::{self, RunTool};
 use crate::rendered::Rendered;
 use crate::reply::{Reply, ToolError};
 use crate::sys;
@@ -20,11 +20,17 @@ use crate::sys;
 /// The program's `main`: the manifest, or requests until stdin ends.
 pub fn run(package: &'static Rendered<'static>) -> i32 {
     let manifest = sys::arg1_is(protocol::MANIFEST_FLAG.as_bytes());
-    protocol::serve_rendered(package, manifest, &mut sys::Stdio, run_tool)
+    protocol::serve(package, manifest, &mut sys::Stdio, &Guarded { result_prefix: package.result_prefix })
 }
 
-#[cfg(target_arch = "wasm32")]
-pub use wasm::run_tool;
+/// Runs tools under this target's failure policy (see the module's doc).
+pub struct Guarded {
+    /// What follows a result's id: the package's fixed `_meta`, which a
+    /// failure's answer starts with as every result does.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    result_prefix: &'static [u8],
+}
+
 #[cfg(target_arch = "wasm32")]
 mod wasm {
     use core::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
@@ -33,18 +39,28 @@ mod wasm {
     use crate::json::num;
 
     // What the panic handler needs to answer the request whose tool
-    // panicked: the output not yet sent, up to the answer's content, as
-    // pointer and length; null when no tool is running.
-    static CALL_HEAD: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
-    static CALL_HEAD_LEN: AtomicUsize = AtomicUsize::new(0);
+    // panicked, or whose answer found no memory: the id's text, in the
+    // request line, as pointer and length (null when no answer is
+    // pending), and the package's result prefix that follows it.
+    static CALL_ID: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
+    static CALL_ID_LEN: AtomicUsize = AtomicUsize::new(0);
+    static RESULT_PREFIX: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
+    static RESULT_PREFIX_LEN: AtomicUsize = AtomicUsize::new(0);
 
-    /// Runs a tool, keeping where its answer starts for the panic handler.
-    pub fn run_tool(tool: ToolFn, args: &Args<'_>, head: &[u8]) -> Result<Reply, ToolError> {
-        CALL_HEAD_LEN.store(head.len(), Ordering::Relaxed);
-        CALL_HEAD.store(head.as_ptr() as *mut u8, Ordering::Relaxed);
-        let result = tool(args);
-        CALL_HEAD.store(core::ptr::null_mut(), Ordering::Relaxed);
-        result
+    impl RunTool for Guarded {
+        /// Runs a tool, keeping which request it answers for the panic
+        /// handler until the answer is written.
+        fn run(&self, tool: ToolFn, args: &Args<'_>, id: &[u8]) -> Result<Reply, ToolError> {
+            RESULT_PREFIX_LEN.store(self.result_prefix.len(), Ordering::Relaxed);
+            RESULT_PREFIX.store(self.result_prefix.as_ptr() as *mut u8, Ordering::Relaxed);
+            CALL_ID_LEN.store(id.len(), Ordering::Relaxed);
+            CALL_ID.store(id.as_ptr() as *mut u8, Ordering::Relaxed);
+            tool(args)
+        }
+
+        fn answered(&self) {
+            CALL_ID.store(core::ptr::null_mut(), Ordering::Relaxed);
+        }
     }
 
     /// The panic message's buffer: on the stack, since the heap may be what
@@ -91,15 +107,26 @@ mod wasm {
         let text = text.as_slice();
         let _ = sys::write_all(sys::STDERR, text);
         let _ = sys::write_all(sys::STDERR, b"\n");
-        let head = CALL_HEAD.swap(core::ptr::null_mut(), Ordering::Relaxed);
-        let code = if head.is_null() {
+        let id = CALL_ID.swap(core::ptr::null_mut(), Ordering::Relaxed);
+        let code = if id.is_null() {
             101
         } else {
-            // SAFETY: `run_tool` stored the answer's head, which lies in the
-            // serve loop's output buffer: the tool cannot reach that buffer,
-            // and it outlives the tool's run (nothing unwinds on wasm32).
-            let head = unsafe { core::slice::from_raw_parts(head, CALL_HEAD_LEN.load(Ordering::Relaxed)) };
-            let _ = sys::write_all(sys::STDOUT, head);
+            // SAFETY: `run` stored the id's text, which lies in the line
+            // reader's buffer, and the package's result prefix, a static:
+            // neither is written or freed until the answer is written, when
+            // `answered` clears the pointer (nothing unwinds on wasm32).
+            let (id, prefix) = unsafe {
+                (
+                    core::slice::from_raw_parts(id, CALL_ID_LEN.load(Ordering::Relaxed)),
+                    core::slice::from_raw_parts(
+                        RESULT_PREFIX.load(Ordering::Relaxed),
+                        RESULT_PREFIX_LEN.load(Ordering::Relaxed),
+                    ),
+                )
+            };
+            let _ = sys::write_all(sys::STDOUT, b"{\"id\":");
+            let _ = sys::write_all(sys::STDOUT, id);
+            let _ = sys::write_all(sys::STDOUT, prefix);
             let _ = sys::write_all(sys::STDOUT, protocol::PANIC_ANSWER_OPEN);
             let _ = sys::write_all(sys::STDOUT, text);
             let _ = sys::write_all(sys::STDOUT, protocol::PANIC_ANSWER_CLOSE);
@@ -187,17 +214,19 @@ impl sys::OutOfMemory for sys::Program {
 
 /// Runs a tool; a panic becomes an isError result and serving goes on.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn run_tool(tool: ToolFn, args: &Args<'_>, _head: &[u8]) -> Result<Reply, ToolError> {
-    extern crate std;
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tool(args))) {
-        Ok(result) => result,
-        Err(payload) => {
-            let message = payload
-                .downcast_ref::<&str>()
-                .copied()
-                .or_else(|| payload.downcast_ref::<std::string::String>().map(|s| s.as_str()))
-                .unwrap_or("a panic with no message");
-            Err(ToolError::from(crate::text!("tool panicked: ", message)))
+impl RunTool for Guarded {
+    fn run(&self, tool: ToolFn, args: &Args<'_>, _id: &[u8]) -> Result<Reply, ToolError> {
+        extern crate std;
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tool(args))) {
+            Ok(result) => result,
+            Err(payload) => {
+                let message = payload
+                    .downcast_ref::<&str>()
+                    .copied()
+                    .or_else(|| payload.downcast_ref::<std::string::String>().map(|s| s.as_str()))
+                    .unwrap_or("a panic with no message");
+                Err(ToolError::from(crate::text!("tool panicked: ", message)))
+            }
         }
     }
 }

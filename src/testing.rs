@@ -6,13 +6,11 @@
 //! request line and its `_meta` for you, and hands back the answer parsed:
 //!
 //! ```
-//! use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError, testing};
+//! use subako_tiny::{Args, Package, Reply, Tool, ToolError, testing};
 //!
 //! fn greet(args: &Args<'_>) -> Result<Reply, ToolError> {
 //!     let name = args.str("name")?;
-//!     let mut out = JsonWriter::new();
-//!     out.begin_object().key("message").string_parts(&["Hello, ", &name, "!"]).end_object();
-//!     Ok(Reply::json(out))
+//!     Ok(Reply::object(|o| o.text("message", ("Hello, ", &name, "!"))))
 //! }
 //!
 //! const PACKAGE: Package = Package::new("hello", "0.1.0", "Says hello.", &[Tool::new(

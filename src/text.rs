@@ -23,7 +23,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::json::num;
-use crate::json::write::put;
+use crate::json::write::{escape_into, put};
 
 /// Text built from pieces (`&str`, `String`, integers, floats, tuples of
 /// them). Usually made with [`text!`](crate::text!); a module that never
@@ -175,6 +175,13 @@ impl core::fmt::Display for Text {
 pub trait Piece: sealed::Sealed {
     /// Appends the piece, as UTF-8, to `out`.
     fn write_to(&self, out: &mut Vec<u8>);
+
+    /// Appends the piece as the inside of a JSON string: escaped where it
+    /// needs it (digits never do).
+    #[doc(hidden)]
+    fn write_escaped_to(&self, out: &mut Vec<u8>) {
+        self.write_to(out)
+    }
 }
 
 mod sealed {
@@ -206,36 +213,61 @@ impl<P: Piece + ?Sized> Piece for &P {
     fn write_to(&self, out: &mut Vec<u8>) {
         (**self).write_to(out)
     }
+
+    fn write_escaped_to(&self, out: &mut Vec<u8>) {
+        (**self).write_escaped_to(out)
+    }
 }
 
 impl Piece for str {
     fn write_to(&self, out: &mut Vec<u8>) {
         put(out, self.as_bytes())
     }
+
+    fn write_escaped_to(&self, out: &mut Vec<u8>) {
+        escape_into(out, self.as_bytes())
+    }
 }
 
 impl Piece for String {
     fn write_to(&self, out: &mut Vec<u8>) {
-        put(out, self.as_bytes())
+        self.as_str().write_to(out)
+    }
+
+    fn write_escaped_to(&self, out: &mut Vec<u8>) {
+        self.as_str().write_escaped_to(out)
     }
 }
 
 impl Piece for alloc::borrow::Cow<'_, str> {
     fn write_to(&self, out: &mut Vec<u8>) {
-        put(out, self.as_bytes())
+        (**self).write_to(out)
+    }
+
+    fn write_escaped_to(&self, out: &mut Vec<u8>) {
+        (**self).write_escaped_to(out)
     }
 }
 
 impl Piece for Text {
     fn write_to(&self, out: &mut Vec<u8>) {
-        put(out, &self.bytes)
+        self.as_str().write_to(out)
+    }
+
+    fn write_escaped_to(&self, out: &mut Vec<u8>) {
+        self.as_str().write_escaped_to(out)
     }
 }
 
-/// A string read from JSON, unescaped.
+/// A string read from JSON: unescaped into text, and as it was written
+/// (already valid) into a JSON string.
 impl Piece for crate::json::Str<'_> {
     fn write_to(&self, out: &mut Vec<u8>) {
         self.unescape_onto(out)
+    }
+
+    fn write_escaped_to(&self, out: &mut Vec<u8>) {
+        put(out, self.raw())
     }
 }
 
@@ -243,12 +275,22 @@ impl Piece for char {
     fn write_to(&self, out: &mut Vec<u8>) {
         put(out, self.encode_utf8(&mut [0; 4]).as_bytes())
     }
+
+    fn write_escaped_to(&self, out: &mut Vec<u8>) {
+        escape_into(out, self.encode_utf8(&mut [0; 4]).as_bytes())
+    }
 }
 
 impl Piece for [&str] {
     fn write_to(&self, out: &mut Vec<u8>) {
         for piece in self {
-            put(out, piece.as_bytes());
+            piece.write_to(out);
+        }
+    }
+
+    fn write_escaped_to(&self, out: &mut Vec<u8>) {
+        for piece in self {
+            piece.write_escaped_to(out);
         }
     }
 }
@@ -256,6 +298,10 @@ impl Piece for [&str] {
 impl<const N: usize> Piece for [&str; N] {
     fn write_to(&self, out: &mut Vec<u8>) {
         self.as_slice().write_to(out)
+    }
+
+    fn write_escaped_to(&self, out: &mut Vec<u8>) {
+        self.as_slice().write_escaped_to(out)
     }
 }
 
@@ -289,6 +335,7 @@ signed_pieces!(i8, i16, i32, i64, isize);
 impl Piece for f64 {
     fn write_to(&self, out: &mut Vec<u8>) {
         let x = *self;
+        // Words and digits alike need no escape in a JSON string.
         if x.is_nan() {
             put(out, b"NaN");
         } else if x.is_infinite() {
@@ -304,6 +351,10 @@ macro_rules! tuple_pieces {
         impl<$($p: Piece),+> Piece for ($($p,)+) {
             fn write_to(&self, out: &mut Vec<u8>) {
                 $(self.$i.write_to(out);)+
+            }
+
+            fn write_escaped_to(&self, out: &mut Vec<u8>) {
+                $(self.$i.write_escaped_to(out);)+
             }
         }
     )*};

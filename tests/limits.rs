@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use subako_tiny::__private::{self as protocol, Io, IoError, MemoryIo};
-use subako_tiny::{Args, Package, Reply, ToolError, ToolFn};
+use subako_tiny::Package;
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
@@ -43,11 +43,6 @@ fn error(answer: &Value) -> (i64, &str) {
     (answer["error"]["code"].as_i64().unwrap(), answer["error"]["message"].as_str().unwrap())
 }
 
-/// Runs `tool` as `execute` does (no panic catching: none may panic here).
-fn run_tool(tool: ToolFn, args: &Args<'_>, _head: &[u8]) -> Result<Reply, ToolError> {
-    tool(args)
-}
-
 /// Stdin handed over `chunk` bytes per read, as a pipe may hand it.
 struct Trickle<'a> {
     memory: MemoryIo<'a>,
@@ -69,7 +64,7 @@ impl Io for Trickle<'_> {
 
 fn serve_trickled(package: &Package, stdin: &[u8], chunk: usize) -> Vec<Value> {
     let mut io = Trickle { memory: MemoryIo { stdin, stdout: Vec::new() }, chunk };
-    assert_eq!(protocol::serve(package, false, &mut io, run_tool), 0);
+    assert_eq!(protocol::serve_package(package, false, &mut io, &protocol::RunPlain), 0);
     parse_lines(&io.memory.stdout)
 }
 
@@ -220,7 +215,7 @@ impl Io for FailingStdin<'_> {
 fn a_stdin_read_error_is_answered_with_32603_and_the_module_exits_0() {
     let stdin = format!("{}\n{}", discover(1), discover(2));
     let mut io = FailingStdin { memory: MemoryIo { stdin: stdin.as_bytes(), stdout: Vec::new() }, errno: 8 };
-    assert_eq!(protocol::serve(&hello::PACKAGE, false, &mut io, run_tool), 0);
+    assert_eq!(protocol::serve_package(&hello::PACKAGE, false, &mut io, &protocol::RunPlain), 0);
     let answers = parse_lines(&io.memory.stdout);
     // The whole line before the error is served; the partial one is not.
     assert_eq!(answers.len(), 2, "{answers:?}");
@@ -249,10 +244,10 @@ impl Io for BrokenStdout<'_> {
 fn a_stdout_write_error_ends_serving_with_exit_code_2() {
     let stdin = format!("{}\n{}\n", discover(1), discover(2));
     let mut io = BrokenStdout { memory: MemoryIo { stdin: stdin.as_bytes(), stdout: Vec::new() }, writes: 0 };
-    assert_eq!(protocol::serve(&hello::PACKAGE, false, &mut io, run_tool), 2);
+    assert_eq!(protocol::serve_package(&hello::PACKAGE, false, &mut io, &protocol::RunPlain), 2);
     assert_eq!(io.writes, 1, "nothing is written after stdout broke");
     let mut io = BrokenStdout { memory: MemoryIo { stdin: b"", stdout: Vec::new() }, writes: 0 };
-    assert_eq!(protocol::serve(&hello::PACKAGE, true, &mut io, run_tool), 2, "the manifest too");
+    assert_eq!(protocol::serve_package(&hello::PACKAGE, true, &mut io, &protocol::RunPlain), 2, "the manifest too");
 }
 
 /// The hello example built for the host, as `cargo run --example hello`

@@ -18,7 +18,7 @@ enum Json {
     UInt(u64),
     Float(f64),
     Str(String),
-    /// Written with `string_parts`: the pieces make one string.
+    /// Written with `string_of`: the pieces make one string.
     Parts(Vec<String>),
     Array(Vec<Json>),
     /// Members in order, duplicates allowed.
@@ -90,7 +90,7 @@ fn write(value: &Json, out: &mut JsonWriter) {
         }
         Json::Parts(parts) => {
             let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
-            out.string_parts(&parts);
+            out.string_of(parts.as_slice());
         }
         Json::Array(items) => {
             out.begin_array();

@@ -216,3 +216,85 @@ fn testing_call_refuses_a_json_rpc_error_and_quotes_it() {
     const SMALL: subako_tiny::Package = hello::PACKAGE.max_line(100);
     testing::call(&SMALL, "greet", r#"{"name": "Ada"}"#);
 }
+
+mod output {
+    //! What a tool writes reaches stdout only as JSON every reader accepts.
+
+    use subako_tiny::json::{self, JsonWriter};
+    use subako_tiny::{Args, Package, Reply, Tool, ToolError, testing};
+
+    fn half_written(_: &Args<'_>) -> Result<Reply, ToolError> {
+        let mut out = JsonWriter::new();
+        out.begin_object().key("rate");
+        Ok(Reply::json(out))
+    }
+
+    fn unclosed(_: &Args<'_>) -> Result<Reply, ToolError> {
+        let mut out = JsonWriter::new();
+        out.begin_object().key("rates").begin_array().int(1);
+        Ok(Reply::json(out))
+    }
+
+    /// Copies the JSON text of its argument `raw` (a string) into its reply.
+    fn copies(args: &Args<'_>) -> Result<Reply, ToolError> {
+        let text = args.str("raw")?;
+        let copied = json::parse(text.as_bytes()).map_err(|_| ToolError::new("`raw` must hold JSON"))?;
+        Ok(Reply::object(|o| o.field("copied", copied)))
+    }
+
+    const ANY: &str = r#"{"type":"object"}"#;
+    const PACKAGE: Package = Package::new(
+        "out",
+        "0.1.0",
+        "Writes output.",
+        &[
+            Tool::new("half_written", "A key with no value.", ANY, half_written),
+            Tool::new("unclosed", "An array and an object left open.", ANY, unclosed),
+            Tool::new("copies", "Copies JSON text.", ANY, copies),
+        ],
+    );
+
+    /// The line stdout got, parsed by serde_json as one response.
+    fn answer(tool: &str, arguments: &str) -> testing::Called {
+        let called = testing::call(&PACKAGE, tool, arguments);
+        let parsed: serde_json::Value = serde_json::from_str(called.line()).expect("stdout is JSON");
+        assert_eq!(parsed["id"], 1, "{}", called.line());
+        called
+    }
+
+    #[test]
+    fn a_malformed_document_is_an_error_naming_the_tool_never_a_broken_line() {
+        let called = answer("half_written", "{}");
+        assert!(called.is_error());
+        assert_eq!(
+            called.text(),
+            "tool `half_written` answered with structuredContent that is not JSON (EOF while parsing a value at byte 8): a JsonWriter needs an end_ for each begin_ and a value for each key; Reply::object cannot go wrong"
+        );
+        let called = answer("unclosed", "{}");
+        assert!(called.is_error());
+        assert!(called.text().starts_with("tool `unclosed` answered with structuredContent that is not JSON (EOF while parsing a value at byte 11)"), "{}", called.text());
+    }
+
+    #[test]
+    fn copied_json_text_is_checked_as_strict_readers_read_it() {
+        let ok = answer("copies", r#"{"raw": "{\"a\": [1, 2.5e300, \"x\"]}"}"#);
+        assert_eq!(ok.structured(), Some(r#"{"copied":{"a": [1, 2.5e300, "x"]}}"#));
+        let big = answer("copies", r#"{"raw": "[1e400]"}"#);
+        assert!(big.is_error());
+        assert_eq!(
+            big.text(),
+            "tool `copies` answered with structuredContent that holds the number 1e400 (at byte 11), beyond what an f64 holds, which JSON readers refuse: send it as a string"
+        );
+        let twice = answer("copies", r#"{"raw": "{\"x\": 1, \"x\": 2}"}"#);
+        assert_eq!(
+            twice.text(),
+            r#"tool `copies` answered with structuredContent that has the member "x" twice in one object (at byte 19), which strict JSON readers refuse"#
+        );
+        // 125 levels inside `copied` put the value past what an answer line may nest.
+        let deep = format!("{}{}", "[".repeat(125), "]".repeat(125));
+        let too_deep = answer("copies", &format!(r#"{{"raw": "{deep}"}}"#));
+        assert!(too_deep.text().contains("nests arrays and objects deeper than 125 levels"), "{}", too_deep.text());
+        let fits = format!("{}{}", "[".repeat(124), "]".repeat(124));
+        assert!(!answer("copies", &format!(r#"{{"raw": "{fits}"}}"#)).is_error());
+    }
+}

@@ -6,7 +6,7 @@
 //! to it. A relative path (there is no working directory), or one whose
 //! `..` would climb out of its preopened directory, is refused before any
 //! call is made. Every error names the operation, the path and what went
-//! wrong, and `?` turns it into a [`ToolError`] the model can act on:
+//! wrong, and `?` turns it into a [`ToolError`](crate::ToolError) the model can act on:
 //! `write /volume/tmp/a.bin: disk quota exceeded (…)`.
 //!
 //! On the host the same paths map onto directories named by

@@ -222,11 +222,11 @@ impl<'a> Request<'a> {
 
     /// The request as the JSON `subako_http` reads.
     pub fn to_json(&self) -> Vec<u8> {
-        let mut out = JsonWriter::new();
+        let mut out = JsonWriter::whole();
         out.begin_object();
         out.key("method").string(self.method.as_str());
         out.key("url").string(self.url);
-        out.key("headers").begin_object().raw(&self.headers).end_object();
+        out.key("headers").begin_object().trusted_raw(&self.headers).end_object();
         // Each body's type, the member that holds it, and its text (JSON's
         // is written as it is): one writer call for each part of any body.
         let (kind, member, text) = match self.body {
@@ -239,7 +239,7 @@ impl<'a> Request<'a> {
             out.key("body").begin_object().key("type").string(kind).key(member);
             match self.body {
                 Body::Json([]) => out.null(),
-                Body::Json(json) => out.raw(json),
+                Body::Json(json) => out.trusted_raw(json),
                 _ => out.string(text),
             };
             out.end_object();

@@ -11,13 +11,16 @@ mod float;
 mod lines;
 pub(crate) mod lookup;
 pub mod num;
+pub(crate) mod output;
 pub(crate) mod scan;
+mod to_json;
 mod unescape;
 pub(crate) mod validator;
 mod value;
 pub(crate) mod write;
 
 pub use lines::{Lines, lines};
+pub use to_json::{ArrayWriter, ObjectWriter, ToJson};
 pub use validator::{MAX_DEPTH, ReadError, ReadErrorKind, validate};
 pub use value::{Array, Elements, Kind, Members, Object, Str, Value, parse};
 pub use write::JsonWriter;

@@ -6,18 +6,9 @@ use super::write::put_byte;
 
 /// The decimal digits of `n`, written at the end of `buf` (room for any
 /// `u64`).
-pub fn u64_digits(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
-    let mut at = buf.len();
-    // Twenty digits hold any u64, so `at` never runs out.
-    while let Some(slot) = buf.get_mut(at.wrapping_sub(1)) {
-        *slot = b'0' + (n % 10) as u8;
-        at -= 1;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    buf.get(at..).unwrap_or(&[])
+#[inline]
+pub fn u64_digits(n: u64, buf: &mut [u8; 20]) -> &[u8] {
+    crate::bytes::u64_digits(n, buf)
 }
 
 /// [`u64_digits`] for a `usize`, the width of the crate's own numbers

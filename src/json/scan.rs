@@ -6,12 +6,7 @@ const fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t')
 }
 
-/// The byte at `i`, or 0 past the end. No JSON token contains a NUL byte
-/// outside a string, so 0 reads as "nothing valid here", and indexing
-/// through this never panics.
-pub(crate) const fn at(b: &[u8], i: usize) -> u8 {
-    if i < b.len() { b[i] } else { 0 }
-}
+pub(crate) use crate::bytes::{at, span};
 
 pub(crate) const fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while is_ws(at(b, i)) {
@@ -124,10 +119,4 @@ pub(crate) const fn find(b: &[u8], i: usize, x: u8) -> usize {
         rest = more;
     }
     b.len() - rest.len()
-}
-
-/// `b[start..end]`, or nothing if that is out of range (never, for offsets
-/// into validated text; this just keeps panics out of the code).
-pub(crate) fn span(b: &[u8], start: usize, end: usize) -> &[u8] {
-    b.get(start..end).unwrap_or(&[])
 }

@@ -286,7 +286,7 @@ const fn digits_end(b: &[u8], mut i: usize) -> usize {
 }
 
 /// Checks the number starting at `i`; returns the offset past it.
-const fn number_end(b: &[u8], mut i: usize) -> Result<usize, ReadError> {
+pub(crate) const fn number_end(b: &[u8], mut i: usize) -> Result<usize, ReadError> {
     if at(b, i) == b'-' {
         i += 1;
     }

@@ -78,6 +78,20 @@ impl<'a> Value<'a> {
         self.raw
     }
 
+    /// The value's JSON text, exactly as it came, as a `str` (valid JSON
+    /// text is UTF-8).
+    ///
+    /// # Examples
+    /// ```
+    /// let value = subako_tiny::json::parse(r#" {"a": [1, "é"]} "#.as_bytes()).unwrap();
+    /// assert_eq!(value.as_json(), r#"{"a": [1, "é"]}"#);
+    /// ```
+    pub fn as_json(&self) -> &'a str {
+        // SAFETY: the bytes of a validated JSON value: its strings are
+        // proven UTF-8, and everything else in it is ASCII.
+        unsafe { crate::sys::assume_utf8(self.raw) }
+    }
+
     fn first(&self) -> u8 {
         at(self.raw, 0)
     }

@@ -8,7 +8,10 @@
 use alloc::vec::Vec;
 
 use super::num;
+use super::output::{self, Check};
 use super::scan::plain_end;
+use crate::bytes::HEX;
+use crate::text::Piece;
 
 /// Writes one JSON document into a growable buffer.
 ///
@@ -29,15 +32,39 @@ use super::scan::plain_end;
 /// out.end_array().key("age").int(36).key("admin").bool(false).key("team").null().end_object();
 /// assert_eq!(out.as_bytes(), br#"{"name":"Ada","tags":["math","engines"],"age":36,"admin":false,"team":null}"#);
 /// ```
-#[derive(Default, Debug, Clone)]
+#[derive(Debug, Clone)]
 pub struct JsonWriter {
     buf: Vec<u8>,
+    /// What a reply made of the document checks before it is sent: its
+    /// shape, as tokens written one by one can break it; also what strict
+    /// readers refuse once JSON text was copied in as it is
+    /// ([`raw`](Self::raw), [`compact`](Self::compact)); nothing for a
+    /// document written through [`object`](Self::object) alone.
+    check: Option<Check>,
+}
+
+impl Default for JsonWriter {
+    fn default() -> JsonWriter {
+        JsonWriter::new()
+    }
 }
 
 impl JsonWriter {
     /// An empty writer.
+    #[must_use]
     pub const fn new() -> JsonWriter {
-        JsonWriter { buf: Vec::new() }
+        JsonWriter { buf: Vec::new(), check: Some(output::shape) }
+    }
+
+    /// An empty writer for a document that only closures write, whole by
+    /// construction (until JSON text is copied in).
+    pub(crate) const fn whole() -> JsonWriter {
+        JsonWriter { buf: Vec::new(), check: None }
+    }
+
+    /// What a reply of this document must check before it is sent.
+    pub(crate) fn check(&self) -> Option<Check> {
+        self.check
     }
 
     /// The bytes written so far.
@@ -109,15 +136,29 @@ impl JsonWriter {
         self
     }
 
-    /// A string made of several pieces, written as one.
-    pub fn string_parts(&mut self, parts: &[&str]) -> &mut Self {
+    /// A string made of pieces (see [`Piece`]: text, numbers, tuples of
+    /// them), escaped straight into the output.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::JsonWriter;
+    ///
+    /// let mut out = JsonWriter::new();
+    /// out.string_of(("page ", 2, " of \"", "x", '"'));
+    /// assert_eq!(out.as_bytes(), br#""page 2 of \"x\"""#);
+    /// ```
+    pub fn string_of(&mut self, pieces: impl Piece) -> &mut Self {
         self.separate();
         put_byte(&mut self.buf, b'"');
-        for part in parts {
-            escape_into(&mut self.buf, part.as_bytes());
-        }
+        pieces.write_escaped_to(&mut self.buf);
         put_byte(&mut self.buf, b'"');
         self
+    }
+
+    /// A string made of several pieces, written as one.
+    #[deprecated(note = "use `string_of`, which takes numbers too: `string_of((\"Hello, \", name, \"!\"))`")]
+    pub fn string_parts(&mut self, parts: &[&str]) -> &mut Self {
+        self.string_of(parts)
     }
 
     /// A signed integer.
@@ -168,6 +209,14 @@ impl JsonWriter {
     /// JSON text that is already valid, such as a [`Value`](super::Value)'s
     /// raw bytes, written as it is.
     pub fn raw(&mut self, json: &[u8]) -> &mut Self {
+        self.check = Some(output::strict);
+        self.trusted_raw(json)
+    }
+
+    /// [`raw`](Self::raw) for JSON text the crate itself wrote or read
+    /// with a serializer's guarantees (a request's parts, miniserde's
+    /// output): no stricter check of the reply.
+    pub(crate) fn trusted_raw(&mut self, json: &[u8]) -> &mut Self {
         self.separate();
         put(&mut self.buf, json);
         self
@@ -177,6 +226,7 @@ impl JsonWriter {
     /// so a pretty hand-written schema still travels on one line.
     pub fn compact(&mut self, json: &[u8]) -> &mut Self {
         self.separate();
+        self.check = Some(output::strict);
         compact_into(&mut self.buf, json);
         self
     }
@@ -226,8 +276,6 @@ pub fn write_escaped(out: &mut Vec<u8>, s: &[u8]) {
     escape_into(out, s);
     put_byte(out, b'"');
 }
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// The letter after the backslash for each control character, as
 /// serde_json escapes them: a short form where JSON has one, else `u` for

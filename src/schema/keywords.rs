@@ -45,17 +45,9 @@ pub const fn vocab_at(b: &[u8], at: usize, end: usize) -> (Vocab, u64) {
     }
 }
 
-/// A hash of the bytes `at..end` of `b`, modulo the largest prime below
-/// 2^32 (plain operators: a method such as `wrapping_mul` is a call, and
-/// a call is a step of const evaluation).
+/// A hash of the bytes `at..end` of `b`.
 pub const fn fnv(b: &[u8], at: usize, end: usize) -> u64 {
-    let mut h: u64 = 0;
-    let mut i = at;
-    while i < end {
-        h = (h * 257 + b[i] as u64 + 1) % 4_294_967_291;
-        i += 1;
-    }
-    h
+    crate::bytes::hash_at(b, at, end)
 }
 
 /// [`fnv`] of a whole keyword.
@@ -63,20 +55,7 @@ pub const fn hash(word: &str) -> u64 {
     fnv(word.as_bytes(), 0, word.len())
 }
 
-const fn same(b: &[u8], at: usize, end: usize, word: &[u8]) -> bool {
-    let n = word.len();
-    if end - at != n {
-        return false;
-    }
-    let mut k = 0;
-    while k < n {
-        if b[at + k] != word[k] {
-            return false;
-        }
-        k += 1;
-    }
-    true
-}
+use crate::bytes::same_at as same;
 
 macro_rules! vocabulary {
     ($($word:literal: $vocab:ident,)*) => {

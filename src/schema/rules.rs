@@ -98,17 +98,9 @@ impl Fault {
             let f = &stack[d];
             self = self.path_byte(b'/');
             if f.seg_at == INDEX {
-                let mut digits = [0u8; 20];
-                let mut n = f.seg_end;
-                let mut k = digits.len();
-                loop {
-                    k -= 1;
-                    digits[k] = b'0' + (n % 10) as u8;
-                    n /= 10;
-                    if n == 0 {
-                        break;
-                    }
-                }
+                let mut buf = [0u8; 20];
+                let digits = crate::bytes::u64_digits(f.seg_end as u64, &mut buf);
+                let mut k = 0;
                 while k < digits.len() {
                     self = self.path_byte(digits[k]);
                     k += 1;
@@ -506,25 +498,7 @@ const fn next_element(b: &[u8], i: usize) -> Option<(usize, usize)> {
     Some((i, value_end(b, i)))
 }
 
-/// The byte at `i`, or 0 past the end (no JSON token holds a raw 0).
-const fn at(b: &[u8], i: usize) -> u8 {
-    if i < b.len() { b[i] } else { 0 }
-}
-
-/// The bytes `from..to` of `b` are `word`.
-const fn eq(b: &[u8], from: usize, to: usize, word: &[u8]) -> bool {
-    if to < from || to - from != word.len() {
-        return false;
-    }
-    let mut n = 0;
-    while n < word.len() {
-        if at(b, from + n) != word[n] {
-            return false;
-        }
-        n += 1;
-    }
-    true
-}
+use crate::bytes::{at, same_at as eq};
 
 /// Past the value starting at `i` in the (valid) schema: the reader's own
 /// scanner, trusting the text it has validated.

@@ -1,0 +1,222 @@
+//! What a tool's structured value must be before it goes to stdout: JSON
+//! that every reader accepts, serde_json's (the official SDK's) included.
+//! A value written through [`ObjectWriter`](super::ObjectWriter) is that
+//! by construction; one written token by token, or holding JSON text copied
+//! in as it is (a file's line, an HTTP body), is checked here first.
+
+use alloc::vec::Vec;
+
+use super::scan::{at, span};
+use super::unescape::unescape_into;
+use super::validator::{MAX_DEPTH, number_end, string_end, validate, value_end};
+use super::value::{Str, Value};
+use crate::reply::ToolError;
+use crate::text::Text;
+
+/// How deep a structured value may nest: its answer holds it two levels
+/// down (`{"result":{"structuredContent":…}}`), and the line as a whole
+/// must stay within the [`MAX_DEPTH`] readers allow.
+pub(crate) const MAX_VALUE_DEPTH: usize = MAX_DEPTH - 3;
+
+/// A check of the structured value `tool` answered with, before it is
+/// sent: the error names the tool, what is wrong and how to mend it. A
+/// module links the checks its replies can need and no other (a reply
+/// written only through [`ObjectWriter`](super::ObjectWriter) needs none).
+pub(crate) type Check = fn(value: &[u8], tool: Str<'_>) -> Result<(), ToolError>;
+
+/// Checks `value` is one JSON value, nested at most [`MAX_VALUE_DEPTH`]
+/// deep: what a [`JsonWriter`](super::JsonWriter) written token by token
+/// needs.
+pub(crate) fn shape(value: &[u8], tool: Str<'_>) -> Result<(), ToolError> {
+    walk(value, false).map_err(|why| answered_with(tool, why))
+}
+
+/// [`shape`], and also every number within `f64` and no object holding a
+/// member twice: what a value holding JSON text copied in as it is needs.
+/// Linked only into modules that copy JSON text into a reply.
+pub(crate) fn strict(value: &[u8], tool: Str<'_>) -> Result<(), ToolError> {
+    walk(value, true).map_err(|why| answered_with(tool, why))
+}
+
+fn answered_with(tool: Str<'_>, why: Text) -> ToolError {
+    crate::text!("tool `", tool, "` answered with structuredContent that ", why).into()
+}
+
+/// One walk over `value` for [`shape`] or [`strict`].
+#[inline(always)]
+fn walk(value: &[u8], strict: bool) -> Result<(), Text> {
+    if let Err(e) = validate(value) {
+        return Err(crate::text!(
+            "is not JSON (",
+            e.kind.describe(),
+            " at byte ",
+            e.offset,
+            "): a JsonWriter needs an end_ for each begin_ and a value for each key; Reply::object cannot go wrong"
+        ));
+    }
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < value.len() {
+        let c = at(value, i);
+        match c {
+            b'"' => {
+                i = string_end(value, i, true).unwrap_or(value.len());
+                continue;
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_VALUE_DEPTH {
+                    return Err(crate::text!(
+                        "nests arrays and objects deeper than ",
+                        MAX_VALUE_DEPTH,
+                        " levels (at byte ",
+                        i,
+                        "), which JSON readers refuse"
+                    ));
+                }
+                if strict && c == b'{' {
+                    duplicates(value, i)?;
+                }
+            }
+            b']' | b'}' => depth -= 1,
+            b'-' | b'0'..=b'9' if strict => {
+                let end = number_end(value, i).unwrap_or(value.len());
+                let number = Value { raw: span(value, i, end) };
+                if !finite(number.raw) {
+                    return Err(crate::text!(
+                        "holds the number ",
+                        number.as_json(),
+                        " (at byte ",
+                        i,
+                        "), beyond what an f64 holds, which JSON readers refuse: send it as a string"
+                    ));
+                }
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// Whether validated number text reads as a finite `f64`. Without an
+/// exponent, 300 digits are far below `f64::MAX`; only the rest are read.
+fn finite(number: &[u8]) -> bool {
+    if number.len() <= 300 && !number.iter().any(|&b| b | 0x20 == b'e') {
+        return true;
+    }
+    super::float::parse(number).is_finite()
+}
+
+/// Checks the object that starts at `value[start]` for a member named
+/// twice (names compared unescaped), in time linear in its members: each
+/// name goes into an open-addressing table of their key offsets, so it is
+/// compared only with names of the same hash.
+fn duplicates(value: &[u8], start: usize) -> Result<(), Text> {
+    let end = value_end(value, start, true, None).unwrap_or(value.len());
+    let Some(members) = (Value { raw: span(value, start, end) }).as_object() else { return Ok(()) };
+    let slots = (members.len() * 2).next_power_of_two();
+    // Slot `k` holds 1 + the offset in `value` of a key's opening quote, or 0.
+    let mut table = Vec::new();
+    crate::sys::resize_zeroed(&mut table, slots * SLOT);
+    let mut unescaped = Vec::new();
+    for (key, _) in members.iter() {
+        let offset = key.raw().as_ptr() as usize - value.as_ptr() as usize - 1;
+        let name = if key.is_plain() {
+            key.raw()
+        } else {
+            unescaped.clear();
+            unescape_into(&mut unescaped, key.raw());
+            &unescaped
+        };
+        let mut slot = crate::bytes::hash(name) as usize;
+        loop {
+            slot &= slots - 1;
+            let Some(cell) = table.get_mut(slot * SLOT..slot * SLOT + SLOT) else { break };
+            let stored = u32::from_le_bytes([cell[0], cell[1], cell[2], cell[3]]) as usize;
+            if stored == 0 {
+                cell.copy_from_slice(&(offset as u32 + 1).to_le_bytes());
+                break;
+            }
+            let other = Str { raw: span(value, stored, string_end(value, stored - 1, true).unwrap_or(stored) - 1) };
+            if other.eq_bytes(name) {
+                let key = Value { raw: span(value, offset, string_end(value, offset, true).unwrap_or(offset)) };
+                return Err(crate::text!(
+                    "has the member ",
+                    key.as_json(),
+                    " twice in one object (at byte ",
+                    offset,
+                    "), which strict JSON readers refuse"
+                ));
+            }
+            slot += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Bytes in a slot of [`duplicates`]' table: a `u32` (wasm32 memory, and
+/// any line a host reads, is below 4 GiB).
+const SLOT: usize = 4;
+
+#[cfg(test)]
+mod tests {
+    use alloc::string::String;
+
+    use super::*;
+
+    fn fault(value: &str, strict: bool) -> Option<String> {
+        let why = walk(value.as_bytes(), strict).err().map(Text::into_string);
+        let tool = crate::json::parse(b"\"t\"").unwrap().as_str().unwrap();
+        let check: Check = if strict { super::strict } else { shape };
+        let error = check(value.as_bytes(), tool).err().map(|e| String::from(e.message()));
+        assert_eq!(
+            error,
+            why.as_ref().map(|why| alloc::format!("tool `t` answered with structuredContent that {why}"))
+        );
+        why
+    }
+
+    #[test]
+    fn shape_depth_numbers_and_duplicates() {
+        assert_eq!(fault(r#"{"a":1}"#, true), None);
+        assert_eq!(
+            fault(r#"{"x":"#, false).unwrap(),
+            "is not JSON (EOF while parsing a value at byte 5): a JsonWriter needs an end_ for each begin_ and a value for each key; Reply::object cannot go wrong"
+        );
+        let deep = alloc::format!("{}{}", "[".repeat(MAX_VALUE_DEPTH), "]".repeat(MAX_VALUE_DEPTH));
+        assert_eq!(fault(&deep, false), None);
+        let deeper = alloc::format!("{}{}", "[".repeat(MAX_VALUE_DEPTH + 1), "]".repeat(MAX_VALUE_DEPTH + 1));
+        assert_eq!(
+            fault(&deeper, false).unwrap(),
+            "nests arrays and objects deeper than 125 levels (at byte 125), which JSON readers refuse"
+        );
+        assert_eq!(fault(r#"{"a":[1e400]}"#, false), None);
+        assert_eq!(
+            fault(r#"{"big":-2e400}"#, true).unwrap(),
+            "holds the number -2e400 (at byte 7), beyond what an f64 holds, which JSON readers refuse: send it as a string"
+        );
+        assert_eq!(fault(r#"{"a":[1.7976931348623157e308, -1e-400, 1e308]}"#, true), None);
+        let twice = |at: usize, key: &str| {
+            alloc::format!("has the member {key} twice in one object (at byte {at}), which strict JSON readers refuse")
+        };
+        assert_eq!(fault(r#"{"a":1,"b":{"a":2},"a":3}"#, true), Some(twice(19, r#""a""#)));
+        assert_eq!(fault(r#"{"a":1,"\u0061":2}"#, true), Some(twice(7, r#""\u0061""#)));
+        assert_eq!(fault(r#"[{"x":1},{"x":2,"y":{"z":1,"z":2}}]"#, true), Some(twice(27, r#""z""#)));
+        assert_eq!(fault(r#"{"a":1,"a":2}"#, false), None);
+    }
+
+    #[test]
+    fn many_members_are_checked_in_one_pass() {
+        let mut doc = String::from("{");
+        for k in (0..20_000).rev() {
+            doc.push_str(&alloc::format!("\"k{k}\":{k},"));
+        }
+        doc.push_str("\"k\\u0031999\":0}");
+        let at = doc.find("\"k\\u0031").unwrap();
+        assert!(fault(&doc, true).unwrap().contains(&alloc::format!("(at byte {at})")));
+        assert_eq!(fault(&doc.replace("u0031999", "u0031999x"), true), None);
+    }
+}

@@ -1,0 +1,330 @@
+//! Structured output that cannot be malformed: an object is a closure, so
+//! every key has its value and every brace closes. [`ToJson`] is what a
+//! member or an element may be.
+//!
+//! ```
+//! use subako_tiny::Reply;
+//!
+//! let tags = ["math", "engines"];
+//! let reply = Reply::object(|o| {
+//!     o.field("name", "Ada").field("age", 36).field("ratio", 0.5).field("tags", &tags[..]);
+//!     o.object("address", |a| a.field("city", "London").field("zip", None::<&str>))
+//!         .array("scores", |s| s.push(1).push(2.5).object(|p| p.field("best", true)))
+//! });
+//! assert_eq!(
+//!     reply.structured(),
+//!     Some(&br#"{"name":"Ada","age":36,"ratio":0.5,"tags":["math","engines"],"address":{"city":"London","zip":null},"scores":[1,2.5,{"best":true}]}"#[..])
+//! );
+//! ```
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::value::{Array, Object, Str, Value};
+use super::write::JsonWriter;
+use crate::text::{Piece, Text};
+
+/// The members of one JSON object being written; made by
+/// [`Reply::object`](crate::Reply::object), [`JsonWriter::object`] and
+/// the `object` methods here. Every method writes one whole member.
+#[derive(Debug)]
+pub struct ObjectWriter {
+    pub(super) json: JsonWriter,
+}
+
+/// The elements of one JSON array being written; made by the `array`
+/// methods. Every method writes one whole element.
+#[derive(Debug)]
+pub struct ArrayWriter {
+    json: JsonWriter,
+}
+
+impl ObjectWriter {
+    /// The member `key` with `value` (any [`ToJson`]: text, numbers,
+    /// booleans, `Option`s, slices, values read from JSON).
+    ///
+    /// ```
+    /// let reply = subako_tiny::Reply::object(|o| o.field("n", 3u8).field("ok", true).field("note", None::<&str>));
+    /// assert_eq!(reply.structured(), Some(&br#"{"n":3,"ok":true,"note":null}"#[..]));
+    /// ```
+    pub fn field(&mut self, key: &str, value: impl ToJson) -> &mut ObjectWriter {
+        self.json.key(key);
+        value.write_json(&mut self.json);
+        self
+    }
+
+    /// The member `key` with a string made of pieces (see
+    /// [`Piece`]: text and numbers), written straight into the output.
+    ///
+    /// ```
+    /// let name = "Ada";
+    /// let reply = subako_tiny::Reply::object(|o| o.text("message", ("Hello, ", name, "! You are #", 7)));
+    /// assert_eq!(reply.structured(), Some(&br#"{"message":"Hello, Ada! You are #7"}"#[..]));
+    /// ```
+    pub fn text(&mut self, key: &str, pieces: impl Piece) -> &mut ObjectWriter {
+        self.json.key(key).string_of(pieces);
+        self
+    }
+
+    /// The member `key` with an object whose members `members` writes.
+    ///
+    /// ```
+    /// let reply = subako_tiny::Reply::object(|o| o.object("point", |p| p.field("x", 1).field("y", 2)));
+    /// assert_eq!(reply.structured(), Some(&br#"{"point":{"x":1,"y":2}}"#[..]));
+    /// ```
+    pub fn object(
+        &mut self,
+        key: &str,
+        members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter,
+    ) -> &mut ObjectWriter {
+        self.json.key(key).begin_object();
+        members(self).json.end_object();
+        self
+    }
+
+    /// The member `key` with an array whose elements `elements` writes.
+    ///
+    /// ```
+    /// let reply = subako_tiny::Reply::object(|o| {
+    ///     o.array("squares", |a| {
+    ///         for n in 1..4 {
+    ///             a.push(n * n);
+    ///         }
+    ///         a
+    ///     })
+    /// });
+    /// assert_eq!(reply.structured(), Some(&br#"{"squares":[1,4,9]}"#[..]));
+    /// ```
+    pub fn array(
+        &mut self,
+        key: &str,
+        elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter,
+    ) -> &mut ObjectWriter {
+        self.json.key(key);
+        self.json.array(elements);
+        self
+    }
+}
+
+impl ArrayWriter {
+    /// One element, `value` (any [`ToJson`]).
+    ///
+    /// ```
+    /// let reply = subako_tiny::Reply::object(|o| o.array("mixed", |a| a.push("x").push(1).push(None::<u8>)));
+    /// assert_eq!(reply.structured(), Some(&br#"{"mixed":["x",1,null]}"#[..]));
+    /// ```
+    pub fn push(&mut self, value: impl ToJson) -> &mut ArrayWriter {
+        value.write_json(&mut self.json);
+        self
+    }
+
+    /// One element: a string made of pieces (see [`Piece`]).
+    ///
+    /// ```
+    /// let reply = subako_tiny::Reply::object(|o| o.array("lines", |a| a.text(("line ", 1)).text(("line ", 2))));
+    /// assert_eq!(reply.structured(), Some(&br#"{"lines":["line 1","line 2"]}"#[..]));
+    /// ```
+    pub fn text(&mut self, pieces: impl Piece) -> &mut ArrayWriter {
+        self.json.string_of(pieces);
+        self
+    }
+
+    /// One element: an object whose members `members` writes.
+    ///
+    /// ```
+    /// let reply = subako_tiny::Reply::object(|o| o.array("people", |a| a.object(|p| p.field("name", "Ada"))));
+    /// assert_eq!(reply.structured(), Some(&br#"{"people":[{"name":"Ada"}]}"#[..]));
+    /// ```
+    pub fn object(&mut self, members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> &mut ArrayWriter {
+        self.json.object(members);
+        self
+    }
+
+    /// One element: an array whose elements `elements` writes.
+    ///
+    /// ```
+    /// let reply = subako_tiny::Reply::object(|o| o.array("grid", |a| a.array(|row| row.push(1).push(2))));
+    /// assert_eq!(reply.structured(), Some(&br#"{"grid":[[1,2]]}"#[..]));
+    /// ```
+    pub fn array(&mut self, elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter) -> &mut ArrayWriter {
+        self.json.array(elements);
+        self
+    }
+}
+
+impl JsonWriter {
+    /// An object whose members `members` writes: the shape cannot go wrong.
+    ///
+    /// ```
+    /// use subako_tiny::JsonWriter;
+    ///
+    /// let mut out = JsonWriter::new();
+    /// out.object(|o| o.field("a", 1));
+    /// assert_eq!(out.as_bytes(), br#"{"a":1}"#);
+    /// ```
+    pub fn object(&mut self, members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> &mut JsonWriter {
+        self.begin_object();
+        let mut o = ObjectWriter { json: core::mem::replace(self, JsonWriter::whole()) };
+        members(&mut o);
+        *self = o.json;
+        self.end_object()
+    }
+
+    /// An array whose elements `elements` writes.
+    ///
+    /// ```
+    /// use subako_tiny::JsonWriter;
+    ///
+    /// let mut out = JsonWriter::new();
+    /// out.array(|a| a.push("x").push(2));
+    /// assert_eq!(out.as_bytes(), br#"["x",2]"#);
+    /// ```
+    pub fn array(&mut self, elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter) -> &mut JsonWriter {
+        self.begin_array();
+        let mut a = ArrayWriter { json: core::mem::replace(self, JsonWriter::whole()) };
+        elements(&mut a);
+        *self = a.json;
+        self.end_array()
+    }
+}
+
+/// A value an [`ObjectWriter`] or [`ArrayWriter`] can write: text (`str`,
+/// `String`, [`Text`], `char`, a JSON [`Str`]) as a string; integers and
+/// `f64` as numbers (a NaN or an infinity as `null`, as serde_json writes
+/// them); `bool`; `None` as `null`; a slice or `Vec` as an array; a
+/// [`Value`], [`Object`] or [`Array`] read from JSON as it is.
+///
+/// Sealed: every kind writes whole, valid JSON.
+pub trait ToJson: sealed::Sealed {
+    /// Writes the value as one JSON value.
+    fn write_json(&self, out: &mut JsonWriter);
+}
+
+mod sealed {
+    /// What may be a [`ToJson`](super::ToJson).
+    pub trait Sealed {}
+}
+
+macro_rules! to_json {
+    ($($t:ty => |$v:ident, $out:ident| $body:expr;)*) => {$(
+        impl sealed::Sealed for $t {}
+        impl ToJson for $t {
+            fn write_json(&self, $out: &mut JsonWriter) {
+                let $v = self;
+                $body;
+            }
+        }
+    )*};
+}
+
+to_json! {
+    str => |s, out| out.string(s);
+    String => |s, out| out.string(s);
+    Cow<'_, str> => |s, out| out.string(s);
+    Text => |s, out| out.string(s.as_str());
+    char => |c, out| out.string_of(*c);
+    Str<'_> => |s, out| out.string_of(*s);
+    bool => |b, out| out.bool(*b);
+    i8 => |n, out| out.int(*n as i64);
+    i16 => |n, out| out.int(*n as i64);
+    i32 => |n, out| out.int(*n as i64);
+    i64 => |n, out| out.int(*n);
+    isize => |n, out| out.int(*n as i64);
+    u8 => |n, out| out.uint(*n as u64);
+    u16 => |n, out| out.uint(*n as u64);
+    u32 => |n, out| out.uint(*n as u64);
+    u64 => |n, out| out.uint(*n);
+    usize => |n, out| out.uint(*n as u64);
+    f64 => |x, out| out.float(*x);
+    Value<'_> => |v, out| out.raw(v.raw());
+    Object<'_> => |v, out| out.raw(v.as_value().raw());
+    Array<'_> => |v, out| out.raw(v.as_value().raw());
+}
+
+impl<T: ToJson + ?Sized> sealed::Sealed for &T {}
+impl<T: ToJson + ?Sized> ToJson for &T {
+    fn write_json(&self, out: &mut JsonWriter) {
+        (**self).write_json(out)
+    }
+}
+
+impl<T: ToJson> sealed::Sealed for Option<T> {}
+impl<T: ToJson> ToJson for Option<T> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        match self {
+            Some(v) => v.write_json(out),
+            None => {
+                out.null();
+            }
+        }
+    }
+}
+
+impl<T: ToJson> sealed::Sealed for [T] {}
+impl<T: ToJson> ToJson for [T] {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.begin_array();
+        for v in self {
+            v.write_json(out);
+        }
+        out.end_array();
+    }
+}
+
+impl<T: ToJson> sealed::Sealed for Vec<T> {}
+impl<T: ToJson> ToJson for Vec<T> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        self.as_slice().write_json(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+
+    use super::*;
+    use crate::Reply;
+
+    #[test]
+    fn every_kind_of_value_is_written_whole() {
+        let doc = crate::json::parse(br#"{"raw":[1,{"x":"\u00e9"}],"s":"caf\u00e9"}"#).unwrap();
+        let object = doc.as_object().unwrap();
+        let reply = Reply::object(|o| {
+            o.field("str", "a\"b")
+                .field("string", String::from("s"))
+                .field("cow", Cow::Borrowed("c"))
+                .field("text", crate::text!("t", 1))
+                .field("char", '\n')
+                .field("json_str", object.get("s").unwrap().as_str().unwrap())
+                .field("ints", (i8::MIN, u64::MAX).0)
+                .field("u64", u64::MAX)
+                .field("i64", i64::MIN)
+                .field("float", 0.1)
+                .field("nan", f64::NAN)
+                .field("some", Some(1))
+                .field("none", None::<i32>)
+                .field("vec", vec![true, false])
+                .field("empty", &[] as &[u8])
+                .field("value", object.get("raw").unwrap())
+                .field("object", object)
+                .field("array", object.get("raw").unwrap().as_array().unwrap())
+        });
+        let text = core::str::from_utf8(reply.structured().unwrap()).unwrap();
+        assert_eq!(
+            text,
+            r#"{"str":"a\"b","string":"s","cow":"c","text":"t1","char":"\n","json_str":"caf\u00e9","ints":-128,"u64":18446744073709551615,"i64":-9223372036854775808,"float":0.1,"nan":null,"some":1,"none":null,"vec":[true,false],"empty":[],"value":[1,{"x":"\u00e9"}],"object":{"raw":[1,{"x":"\u00e9"}],"s":"caf\u00e9"},"array":[1,{"x":"\u00e9"}]}"#
+        );
+        let parsed: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert_eq!(parsed["json_str"], "café");
+    }
+
+    #[test]
+    fn empty_and_deeply_nested_shapes_close() {
+        assert_eq!(Reply::object(|o| o).structured(), Some(&b"{}"[..]));
+        let reply = Reply::object(|o| {
+            o.object("a", |a| a.object("b", |b| b.array("c", |c| c.array(|d| d).object(|e| e).push(0))))
+        });
+        assert_eq!(reply.structured(), Some(&br#"{"a":{"b":{"c":[[],{},0]}}}"#[..]));
+    }
+}
