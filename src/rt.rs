@@ -163,9 +163,13 @@ mod wasm {
         }
     }
 
-    #[cfg(all(feature = "dlmalloc", not(feature = "lean-alloc")))]
+    #[cfg(all(feature = "dlmalloc", not(any(feature = "lean-alloc", feature = "dlmalloc-crate"))))]
     #[global_allocator]
     static ALLOCATOR: AbortOnNull<sys::heap::Dlmalloc> = AbortOnNull(sys::heap::Dlmalloc::new());
+
+    #[cfg(all(feature = "dlmalloc-crate", not(feature = "lean-alloc")))]
+    #[global_allocator]
+    static ALLOCATOR: AbortOnNull<sys::heap::CrateDlmalloc> = AbortOnNull(sys::heap::CrateDlmalloc::new());
 
     #[cfg(feature = "lean-alloc")]
     #[global_allocator]
