@@ -16,7 +16,7 @@ use super::{ALIGNMENT, GRANULARITY, Heap, HeapPtr, Memory, aligned_block};
 struct Theirs(Memory);
 
 // SAFETY: as for `Source`; nothing is ever given back.
-unsafe impl dlmalloc::Allocator for Theirs {
+unsafe impl dlmalloc_crate::Allocator for Theirs {
     fn alloc(&self, size: usize) -> (*mut u8, usize, u32) {
         self.0.take(size).map_or((core::ptr::null_mut(), 0, 0), |(p, n)| (p, n, 0))
     }
@@ -228,7 +228,7 @@ pub(super) fn differential(steps: impl IntoIterator<Item = Step>, capacity: usiz
     let mut ours = Heap::new(Memory::new(capacity, HEAP_BASE, INITIAL, PAGE));
     // SAFETY: `ours` is reached only through `heap` from here on.
     let heap = unsafe { HeapPtr::new(&raw mut ours) };
-    let mut theirs = dlmalloc::Dlmalloc::new_with_allocator(Theirs(Memory::new(capacity, HEAP_BASE, INITIAL, PAGE)));
+    let mut theirs = dlmalloc_crate::Dlmalloc::new_with_allocator(Theirs(Memory::new(capacity, HEAP_BASE, INITIAL, PAGE)));
     // The port asks its source for GRANULARITY-rounded sizes; the crate's
     // default is a wasm page, set to the port's so that both ask for the same.
     assert!(theirs.set_granularity(GRANULARITY));
