@@ -17,10 +17,15 @@
 //!   another) is never run here, but every module carried it.
 //! - **Giving memory back.** Wasm memory cannot shrink, so the trimming
 //!   and segment-release passes that `free` runs never free anything.
-//! - `realloc`, `memalign`, mmapped chunks, and the debug checks: the
-//!   global allocator (`super::heap`) reallocates with a new block and a
-//!   copy, and a block aligned above [`ALIGNMENT`] comes from
-//!   [`HeapPtr::malloc_aligned`], which over-allocates.
+//! - `realloc`, `memalign` and mmapped chunks: the global allocator
+//!   (`super::heap`) reallocates with a new block and a copy, and a block
+//!   aligned above [`ALIGNMENT`] comes from [`HeapPtr::malloc_aligned`],
+//!   which over-allocates.
+//!
+//! The crate's debug checks are in `check`, built for tests and fuzzing
+//! only. The tests (`tests`) hold the port to "line for line": over equal
+//! memory it hands out what the crate does, step for step, and its heap
+//! passes the checks after every step.
 //!
 //! The state starts as all zeroes (the first `malloc` sets the bins up),
 //! so a `static` of it lies in zeroed memory, which takes no bytes in the

@@ -226,11 +226,13 @@ impl<S: super::Source> HeapPtr<S> {
     }
 
     /// Whether a free chunk's link may point at `p`: a chunk in the region,
-    /// or a small bin's head.
+    /// or a small bin's head (in the state's `smallbins`).
     fn is_link(self, p: *mut Chunk, region: Region) -> bool {
         let at = p as usize;
+        // SAFETY: `self.0` points to a heap; only the field's address is taken.
+        let bins = unsafe { &raw const (*self.0).smallbins } as usize;
         (at >= region.start() && at <= region.end() - TOP_FOOT_SIZE)
-            || (0..NSMALLBINS as u32).any(|i| self.smallbin_at(i) == p)
+            || (at >= bins && at < bins + mem::size_of::<[*mut Chunk; (NSMALLBINS + 1) * 2]>())
     }
 
     /// dlmalloc's `check_smallbin`, and the count of chunks in the bin. A
