@@ -132,9 +132,11 @@ mod wasm {
     /// optimizer see that allocation never fails, which drops alloc's own
     /// handler and the `core::fmt` code it formats its message with. The
     /// price: a `try_reserve` cannot recover either.
+    #[cfg(any(feature = "dlmalloc", feature = "dlmalloc-crate", feature = "lean-alloc"))]
     pub struct AbortOnNull<A>(pub A);
 
     // SAFETY: delegates to `A`; a null from it never returns.
+    #[cfg(any(feature = "dlmalloc", feature = "dlmalloc-crate", feature = "lean-alloc"))]
     unsafe impl<A: core::alloc::GlobalAlloc> core::alloc::GlobalAlloc for AbortOnNull<A> {
         #[inline]
         unsafe fn alloc(&self, layout: core::alloc::Layout) -> *mut u8 {
