@@ -8,7 +8,7 @@ use std::vec::Vec;
 
 use super::{Region, Source};
 
-/// A model of a module's linear memory as `super::heap::WasmMemory` hands
+/// A model of a module's linear memory as `sys::heap::WasmMemory` hands
 /// it out: the heap starts at `heap_base`, the first region runs to the end
 /// of the memory the module starts with (grown if that is too little), and
 /// each later region is whole pages grown at the end. `page` 1, `heap_base`
