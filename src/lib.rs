@@ -88,6 +88,12 @@ pub mod __private {
     pub use crate::schema::{check_args, require_supported};
 }
 
+/// The dlmalloc port with its invariant walkers, for the fuzz target
+/// (`cfg(fuzzing)`, which cargo-fuzz sets); in no module.
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub use sys::dlmalloc as __dlmalloc;
+
 pub use args::Args;
 pub use json::{JsonWriter, Value};
 pub use package::{Package, Tool, ToolFn};

@@ -159,9 +159,11 @@ mod wasm {
     /// optimizer see that allocation never fails, which drops alloc's own
     /// handler and the `core::fmt` code it formats its message with. The
     /// price: a `try_reserve` cannot recover either.
+    #[cfg(any(feature = "dlmalloc", feature = "dlmalloc-crate", feature = "lean-alloc"))]
     pub struct AbortOnNull<A>(pub A);
 
     // SAFETY: delegates to `A`; a null from it never returns.
+    #[cfg(any(feature = "dlmalloc", feature = "dlmalloc-crate", feature = "lean-alloc"))]
     unsafe impl<A: core::alloc::GlobalAlloc> core::alloc::GlobalAlloc for AbortOnNull<A> {
         #[inline]
         unsafe fn alloc(&self, layout: core::alloc::Layout) -> *mut u8 {
@@ -190,9 +192,13 @@ mod wasm {
         }
     }
 
-    #[cfg(all(feature = "dlmalloc", not(feature = "lean-alloc")))]
+    #[cfg(all(feature = "dlmalloc", not(any(feature = "lean-alloc", feature = "dlmalloc-crate"))))]
     #[global_allocator]
     static ALLOCATOR: AbortOnNull<sys::heap::Dlmalloc> = AbortOnNull(sys::heap::Dlmalloc::new());
+
+    #[cfg(all(feature = "dlmalloc-crate", not(feature = "lean-alloc")))]
+    #[global_allocator]
+    static ALLOCATOR: AbortOnNull<sys::heap::CrateDlmalloc> = AbortOnNull(sys::heap::CrateDlmalloc::new());
 
     #[cfg(feature = "lean-alloc")]
     #[global_allocator]

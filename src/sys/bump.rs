@@ -4,14 +4,21 @@
 //! matters little. Only the newest block is given back or grown in place,
 //! which is what a growing buffer needs: a call's request line is read into
 //! the newest block and doubles where it is.
+//!
+//! A block freed while it lies just below the newest joins it: `NEWEST`
+//! moves down to the freed block's start, and giving back the newest then
+//! gives back both. A tool frees its arguments (an unescaped string) before
+//! the reply it made after them; without this, each request on one stdin
+//! would leave those bytes behind for good.
 
 use core::alloc::{GlobalAlloc, Layout};
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 const PAGE: usize = 64 << 10;
 
-/// Next free byte, end of memory, and start of the newest block; 0 until
-/// the first allocation.
+/// Next free byte, end of memory, and start of the newest block with the
+/// freed blocks just below it; 0 until the first allocation. Only the
+/// newest block starts at or above `NEWEST`, and it ends at `NEXT`.
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 static END: AtomicUsize = AtomicUsize::new(0);
 static NEWEST: AtomicUsize = AtomicUsize::new(0);
@@ -64,15 +71,23 @@ unsafe impl GlobalAlloc for Bump {
         at as *mut u8
     }
 
-    unsafe fn dealloc(&self, ptr: *mut u8, _layout: Layout) {
-        if ptr as usize == NEWEST.load(Ordering::Relaxed) {
-            NEXT.store(ptr as usize, Ordering::Relaxed);
+    // Out of line: a call costs less than a copy of this at each caller.
+    #[inline(never)]
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        let at = ptr as usize;
+        let newest = NEWEST.load(Ordering::Relaxed);
+        if at >= newest {
+            // The newest block: it and the freed blocks below it go back.
+            NEXT.store(newest, Ordering::Relaxed);
+        } else if at + layout.size() == newest {
+            // Just below: it goes back with the newest.
+            NEWEST.store(at, Ordering::Relaxed);
         }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let at = ptr as usize;
-        if at == NEWEST.load(Ordering::Relaxed) {
+        if at >= NEWEST.load(Ordering::Relaxed) {
             // The newest block grows or shrinks where it is.
             let Some(end) = at.checked_add(new_size) else {
                 return core::ptr::null_mut();

@@ -17,10 +17,15 @@
 //!   another) is never run here, but every module carried it.
 //! - **Giving memory back.** Wasm memory cannot shrink, so the trimming
 //!   and segment-release passes that `free` runs never free anything.
-//! - `realloc`, `memalign`, mmapped chunks, and the debug checks: the
-//!   global allocator (`super::heap`) reallocates with a new block and a
-//!   copy, and a block aligned above [`ALIGNMENT`] comes from
-//!   [`HeapPtr::malloc_aligned`], which over-allocates.
+//! - `realloc`, `memalign` and mmapped chunks: the global allocator
+//!   (`super::heap`) reallocates with a new block and a copy, and a block
+//!   aligned above [`ALIGNMENT`] comes from [`HeapPtr::malloc_aligned`],
+//!   which over-allocates.
+//!
+//! The crate's debug checks are in `check`, built for tests and fuzzing
+//! only. The tests (`tests`) hold the port to "line for line": over equal
+//! memory it hands out what the crate does, step for step, and its heap
+//! passes the checks after every step.
 //!
 //! The state starts as all zeroes (the first `malloc` sets the bins up),
 //! so a `static` of it lies in zeroed memory, which takes no bytes in the
@@ -821,131 +826,14 @@ impl TreeChunk {
     }
 }
 
-/// The heap over a buffer on the host (and under Miri): random blocks
-/// allocated, filled, checked and freed in random order.
+#[cfg(any(test, fuzzing))]
+mod check;
+#[cfg(any(test, fuzzing))]
+mod model;
+#[cfg(any(test, fuzzing))]
+pub use check::Region;
+#[cfg(any(test, fuzzing))]
+pub use model::Memory;
+
 #[cfg(test)]
-mod tests {
-    extern crate std;
-    use std::vec::Vec;
-
-    use super::{ALIGNMENT, Heap, HeapPtr, Source, aligned_block};
-
-    /// A buffer handed out in pieces of what each call asks, in order.
-    struct Buffer {
-        memory: Vec<u64>,
-        used: usize,
-    }
-
-    // SAFETY: each piece is the buffer's next unused bytes.
-    unsafe impl Source for Buffer {
-        fn grow(&mut self, size: usize) -> Option<(*mut u8, usize)> {
-            let bytes = self.memory.len() * 8;
-            if bytes - self.used < size {
-                return None;
-            }
-            let start = self.memory.as_mut_ptr().cast::<u8>().wrapping_add(self.used);
-            self.used += size;
-            Some((start, size))
-        }
-    }
-
-    /// A xorshift generator: the same cases on every run.
-    fn next(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
-
-    #[test]
-    fn blocks_are_aligned_disjoint_and_keep_their_bytes() {
-        let rounds = if cfg!(miri) { 300 } else { 20_000 };
-        let mut state = Heap::new(Buffer { memory: std::vec![0; 1 << 17], used: 0 });
-        // SAFETY: `state` is reached only through `heap` from here on.
-        let heap = unsafe { HeapPtr::new(&raw mut state) };
-        let mut live: Vec<(*mut u8, usize, u8)> = Vec::new();
-        let mut state = 0x9e37_79b9_7f4a_7c15;
-        for round in 0..rounds {
-            let r = next(&mut state);
-            if live.len() < 64 && (!r.is_multiple_of(3) || live.is_empty()) {
-                // Mostly small blocks, some past the small bins, a few large.
-                let size = match r >> 60 {
-                    0 => (r >> 8) as usize % 8000,
-                    1..=4 => (r >> 8) as usize % 600,
-                    _ => (r >> 8) as usize % 120,
-                };
-                // SAFETY: one caller; the heap's memory is the buffer.
-                let p = unsafe { heap.malloc(size) };
-                assert!(!p.is_null(), "round {round}: {size} bytes");
-                assert_eq!(p as usize % ALIGNMENT, 0);
-                let fill = round as u8;
-                // SAFETY: the block is `size` bytes and ours.
-                unsafe { p.write_bytes(fill, size) };
-                for &(q, n, _) in &live {
-                    assert!(p as usize + size <= q as usize || q as usize + n <= p as usize, "overlap");
-                }
-                live.push((p, size, fill));
-            } else {
-                let (p, size, fill) = live.swap_remove((r >> 8) as usize % live.len());
-                // SAFETY: the block is live and `size` bytes.
-                let bytes = unsafe { core::slice::from_raw_parts(p, size) };
-                assert!(bytes.iter().all(|&b| b == fill), "a block's bytes changed");
-                // SAFETY: `p` came from this heap and is not used after.
-                unsafe { heap.free(p) };
-            }
-        }
-        for (p, _, _) in live {
-            // SAFETY: as above.
-            unsafe { heap.free(p) };
-        }
-        // Everything given back merges into the top chunk again: a block of
-        // nearly all that was handed out fits without growing.
-        // SAFETY: as above.
-        let used = unsafe { (*heap.0).source.used };
-        // SAFETY: as above.
-        let p = unsafe { heap.malloc(used - 4096) };
-        assert!(!p.is_null());
-        // SAFETY: as above.
-        assert_eq!(unsafe { (*heap.0).source.used }, used);
-    }
-
-    #[test]
-    fn aligned_blocks_are_aligned_and_given_back() {
-        let mut state = Heap::new(Buffer { memory: std::vec![0; 1 << 14], used: 0 });
-        // SAFETY: one caller; the heap's memory is the buffer, and `state` is
-        // reached only through `heap`.
-        unsafe {
-            let heap = HeapPtr::new(&raw mut state);
-            for round in 0..200 {
-                let align = 16 << (round % 5);
-                let size = round * 7 % 300;
-                let small = heap.malloc(round % 40);
-                let p = heap.malloc_aligned(size, align);
-                assert!(!p.is_null() && !small.is_null());
-                assert_eq!(p as usize % align, 0, "{size} bytes at {align}");
-                p.write_bytes(0xA5, size);
-                small.write_bytes(0x5A, round % 40);
-                heap.free(aligned_block(p));
-                heap.free(small);
-            }
-            assert!(heap.malloc_aligned(usize::MAX - 8, 64).is_null());
-            // Every block came back: one page of the source was ever needed.
-            assert_eq!((*heap.0).source.used, 4096);
-        }
-    }
-
-    #[test]
-    fn a_request_past_the_source_is_null() {
-        let mut state = Heap::new(Buffer { memory: std::vec![0; 1024], used: 0 });
-        // SAFETY: one caller; the heap's memory is the buffer, and `state` is
-        // reached only through `heap`.
-        unsafe {
-            let heap = HeapPtr::new(&raw mut state);
-            assert!(heap.malloc(1 << 20).is_null());
-            assert!(heap.malloc(usize::MAX - 8).is_null());
-            let p = heap.malloc(100);
-            assert!(!p.is_null());
-            heap.free(p);
-        }
-    }
-}
+mod tests;

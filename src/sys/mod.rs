@@ -19,9 +19,13 @@ pub use host::*;
 
 #[cfg(all(target_arch = "wasm32", feature = "lean-alloc"))]
 pub mod bump;
-#[cfg(any(test, all(target_arch = "wasm32", feature = "dlmalloc", not(feature = "lean-alloc"))))]
-mod dlmalloc;
-#[cfg(all(target_arch = "wasm32", feature = "dlmalloc", not(feature = "lean-alloc")))]
+#[cfg(any(
+    test,
+    fuzzing,
+    all(target_arch = "wasm32", feature = "dlmalloc", not(any(feature = "lean-alloc", feature = "dlmalloc-crate")))
+))]
+pub mod dlmalloc;
+#[cfg(all(target_arch = "wasm32", any(feature = "dlmalloc", feature = "dlmalloc-crate"), not(feature = "lean-alloc")))]
 pub mod heap;
 
 // Files: raw WASI calls on wasm32, std::fs over named mounts elsewhere.
@@ -211,12 +215,13 @@ pub(crate) fn resize_zeroed(out: &mut Vec<u8>, len: usize) {
 /// Makes room for `more` bytes after `out`'s contents: at least double the
 /// capacity, so appending byte by byte stays linear.
 ///
-/// With dlmalloc (or an allocator of the author's), a fresh block and a
-/// copy rather than `realloc`: that is all dlmalloc's `realloc` does here
+/// With the dlmalloc port (or an allocator of the author's), a fresh block
+/// and a copy rather than `realloc`: that is all the port's `realloc` does
 /// (`heap.rs`), and an author's may be much more code. The lean
 /// allocator's `realloc` is a few lines and grows its newest block in
-/// place, which is where a module's one request line lives, so there it is
-/// used.
+/// place, which is where a module's one request line lives, and the
+/// `dlmalloc` crate's, which a module of feature `dlmalloc-crate` carries
+/// anyway, grows a block in place when it can: with those it is used.
 #[inline(never)]
 fn grow(out: &mut Vec<u8>, more: usize) {
     let old = core::mem::ManuallyDrop::new(core::mem::take(out));
@@ -228,7 +233,7 @@ fn grow(out: &mut Vec<u8>, more: usize) {
     let ptr = if old.capacity() == 0 {
         // SAFETY: `layout` is non-zero in size (at least 64 bytes).
         unsafe { alloc::alloc::alloc(layout) }
-    } else if cfg!(all(target_arch = "wasm32", feature = "lean-alloc")) {
+    } else if cfg!(all(target_arch = "wasm32", any(feature = "lean-alloc", feature = "dlmalloc-crate"))) {
         // SAFETY: `old`'s block was allocated by the global allocator with
         // `u8`'s alignment and `old.capacity()` bytes; `cap` fits `isize`.
         unsafe { alloc::alloc::realloc(old.as_ptr() as *mut u8, old_layout, cap) }
