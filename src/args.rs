@@ -14,6 +14,45 @@ pub struct Args<'a> {
     object: Option<Object<'a>>,
 }
 
+/// `"invalid input: `field` must be MIN to MAX characters long"`, an open
+/// end left unsaid.
+fn length_error(field: &str, min: usize, max: usize) -> ToolError {
+    let mut text = crate::text!("invalid input: `", field, "` must be ");
+    if max == usize::MAX {
+        text.push("at least ").push(&min);
+    } else if min == 0 {
+        text.push("at most ").push(&max);
+    } else {
+        text.push(&min).push(" to ").push(&max);
+    }
+    text.push(if max == 1 || (max == usize::MAX && min == 1) { " character long" } else { " characters long" });
+    text.into()
+}
+
+/// The strings of an array argument, unescaped (borrowed where they have no
+/// escapes): what [`Args::strs`] checked and hands out.
+#[derive(Clone, Debug)]
+pub struct Strs<'a> {
+    items: crate::json::Elements<'a>,
+    len: usize,
+}
+
+impl<'a> Iterator for Strs<'a> {
+    type Item = Cow<'a, str>;
+
+    fn next(&mut self) -> Option<Cow<'a, str>> {
+        let item = self.items.next()?;
+        self.len -= 1;
+        item.as_str().map(|s| s.to_str())
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.len, Some(self.len))
+    }
+}
+
+impl ExactSizeIterator for Strs<'_> {}
+
 /// `"invalid input: `field` must be WHAT"`.
 #[deprecated(note = "use `ToolError::invalid_input((\"`\", field, \"` must be \", what))`")]
 #[doc(hidden)]
@@ -106,6 +145,98 @@ impl<'a> Args<'a> {
         v.as_str().map(|s| s.to_str()).ok_or_else(|| wrong(field, Kind::String.article_name()))
     }
 
+    /// The string `field`, or `default` when it is absent or `null`.
+    ///
+    /// # Errors
+    /// When `field` is present and not a string.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"units": "metric", "lang": null}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.str_or("units", "imperial").unwrap(), "metric");
+    /// assert_eq!(args.str_or("lang", "en").unwrap(), "en");
+    /// ```
+    pub fn str_or(&self, field: &str, default: &'a str) -> Result<Cow<'a, str>, ToolError> {
+        Ok(self.opt_str(field)?.unwrap_or(Cow::Borrowed(default)))
+    }
+
+    /// The string `field`, of `min` to `max` characters (Unicode scalar
+    /// values, as JSON Schema's `minLength` and `maxLength` count them).
+    ///
+    /// # Errors
+    /// When `field` is absent, not a string, or of another length; the
+    /// message states the bounds.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(r#"{"title": "お茶の時間", "tag": ""}"#.as_bytes()).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.str_chars("title", 1, 5).unwrap(), "お茶の時間");
+    /// assert_eq!(args.str_chars("title", 1, 4).unwrap_err().message(), "invalid input: `title` must be 1 to 4 characters long");
+    /// assert_eq!(args.str_chars("tag", 1, usize::MAX).unwrap_err().message(), "invalid input: `tag` must be at least 1 character long");
+    /// ```
+    pub fn str_chars(&self, field: &str, min: usize, max: usize) -> Result<Cow<'a, str>, ToolError> {
+        let s = self.str(field)?;
+        let n = chars(&s);
+        if n >= min && n <= max {
+            return Ok(s);
+        }
+        Err(length_error(field, min, max))
+    }
+
+    /// The array `field`, of `min` to `max` elements, each a string: an
+    /// iterator over them, unescaped, that collects nothing.
+    ///
+    /// # Errors
+    /// When `field` is absent, not an array, of another length, or holds
+    /// something other than a string (named by its index).
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"tags": ["tea", "gr\u00fcn"], "ids": ["a", 2]}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// let tags: Vec<_> = args.strs("tags", 1, 10).unwrap().collect();
+    /// assert_eq!(tags, ["tea", "grün"]);
+    /// assert_eq!(args.strs("tags", 3, 10).unwrap_err().message(), "invalid input: `tags` must hold 3 to 10 items");
+    /// assert_eq!(args.strs("ids", 0, 10).unwrap_err().message(), "invalid input: `ids[1]` must be a string");
+    /// ```
+    pub fn strs(&self, field: &str, min: usize, max: usize) -> Result<Strs<'a>, ToolError> {
+        let array = self.array(field)?;
+        let mut n = 0;
+        for item in array.iter() {
+            if item.as_str().is_none() {
+                return Err(ToolError::from(crate::text!(
+                    "invalid input: `",
+                    field,
+                    "[",
+                    n,
+                    "]` must be ",
+                    Kind::String.article_name()
+                )));
+            }
+            n += 1;
+        }
+        if n < min || n > max {
+            return Err(ToolError::from(crate::text!(
+                "invalid input: `",
+                field,
+                "` must hold ",
+                min,
+                " to ",
+                max,
+                " items"
+            )));
+        }
+        Ok(Strs { items: array.iter(), len: n })
+    }
+
     /// The string `field`, or `None` when it is absent or `null`.
     ///
     /// # Errors
@@ -141,6 +272,8 @@ impl<'a> Args<'a> {
     /// assert_eq!(args.int("limit", 1, 100).unwrap(), 20);
     /// assert_eq!(args.int("page", 1, 100).unwrap_err().message(), "invalid input: `page` must be an integer from 1 to 100");
     /// assert!(args.int("ratio", 0, 10).is_err());
+    /// // An open end is left unsaid.
+    /// assert_eq!(args.int("page", 1, i64::MAX).unwrap_err().message(), "invalid input: `page` must be an integer of at least 1");
     /// ```
     pub fn int(&self, field: &str, min: i64, max: i64) -> Result<i64, ToolError> {
         let v = self.required(field)?;
@@ -328,13 +461,22 @@ impl<'a> Args<'a> {
 fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolError> {
     match v.as_i64() {
         Some(n) if n >= min && n <= max => Ok(n),
-        _ => Err(ToolError::from(crate::text!(
-            "invalid input: `",
-            field,
-            "` must be an integer from ",
-            min,
-            " to ",
-            max
-        ))),
+        _ => {
+            let mut text = crate::text!("invalid input: `", field, "` must be an integer");
+            // An open end is left unsaid: "at least 1", not "from 1 to 9223372036854775807".
+            match (min, max) {
+                (i64::MIN, i64::MAX) => {}
+                (min, i64::MAX) => drop(text.push(" of at least ").push(&min)),
+                (i64::MIN, max) => drop(text.push(" of at most ").push(&max)),
+                (min, max) => drop(text.push(" from ").push(&min).push(" to ").push(&max)),
+            }
+            Err(text.into())
+        }
     }
+}
+
+/// The characters of `s` (Unicode scalar values), counted as JSON Schema's
+/// `minLength` counts them.
+fn chars(s: &str) -> usize {
+    s.bytes().filter(|b| b & 0xC0 != 0x80).count()
 }

@@ -94,6 +94,34 @@ pub mod __private {
 #[doc(hidden)]
 pub use sys::dlmalloc as __dlmalloc;
 
+/// What a tool file uses, in one line: `use subako_tiny::prelude::*;`. It
+/// brings the table types, the reply and error types, the writers, `text!`
+/// and `fail!`, the JSON reader, and alloc's `Cow`, `String`, `Vec` and
+/// `ToString` (so a `no_std` tool file needs no `extern crate alloc`).
+///
+/// ```
+/// use subako_tiny::prelude::*;
+///
+/// fn greet(args: &Args<'_>) -> Result<Reply, ToolError> {
+///     let name: Cow<'_, str> = args.str_or("name", "world")?;
+///     if name.is_empty() {
+///         fail!("`name` must not be empty");
+///     }
+///     Ok(Reply::object(|o| o.text("message", ("Hello, ", &name, "!"))))
+/// }
+/// # let args = json::parse(br#"{"name":"Ada"}"#).unwrap();
+/// # let reply = greet(&Args::new(args.as_object().unwrap())).unwrap();
+/// # assert_eq!(reply.structured(), Some(&br#"{"message":"Hello, Ada!"}"#[..]));
+/// ```
+pub mod prelude {
+    pub use crate::json::{self, ArrayWriter, JsonWriter, ObjectWriter, ToJson, Value};
+    pub use crate::text::Text;
+    pub use crate::{Args, Package, Reply, Tool, ToolError, ToolFn, fail, text};
+    pub use alloc::borrow::{Cow, ToOwned};
+    pub use alloc::string::{String, ToString};
+    pub use alloc::vec::Vec;
+}
+
 pub use args::Args;
 pub use json::{JsonWriter, Value};
 pub use package::{Package, Tool, ToolFn};

@@ -148,6 +148,7 @@ impl Reply {
     /// let reply = Reply::json(out);
     /// assert_eq!(reply.structured(), Some(&br#"{"total":42}"#[..]));
     /// ```
+    #[must_use]
     pub fn json(value: JsonWriter) -> Reply {
         let check = value.check();
         let json = value.into_bytes();
@@ -177,6 +178,7 @@ impl Reply {
     /// let called = testing::call(&PACKAGE, "convert", r#"{"amount": 2.5}"#);
     /// assert_eq!(called.structured(), Some(r#"{"amount":2.5,"rate":1.08,"result":2.7}"#));
     /// ```
+    #[must_use]
     pub fn object(members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> Reply {
         let mut out = JsonWriter::whole();
         out.object(members);
@@ -204,7 +206,8 @@ impl Reply {
     /// assert_eq!(called.text(), "HELLO");
     /// assert_eq!(called.structured(), None);
     /// ```
-    pub fn text(text: &str) -> Reply {
+    #[must_use]
+    pub fn text(text: impl Piece) -> Reply {
         Reply::default().with_text(text)
     }
 
@@ -224,15 +227,20 @@ impl Reply {
     /// let reply = Reply::json(out).with_text("3 rows; ask for `page` 2 to see more.");
     /// assert_eq!(reply.structured(), Some(&br#"{"rows":3}"#[..]));
     /// ```
-    pub fn with_text(self, text: &str) -> Reply {
+    #[must_use]
+    pub fn with_text(self, text: impl Piece) -> Reply {
         let mut reply = self.block();
-        write_text_block(&mut reply.json, text.as_bytes());
+        let out = &mut reply.json;
+        put(out, b"{\"text\":\"");
+        text.write_escaped_to(out);
+        put(out, b"\",\"type\":\"text\"}");
         reply
     }
 
-    /// Adds the image at `path` (absolute, in the session volume) as a
-    /// `resource_link`, which Subako reads after the call and shows the
-    /// model, named by its file name.
+    /// Adds the file at `path` (absolute, in the session volume) as a
+    /// `resource_link` named by its file name: Subako shows an image (PNG,
+    /// JPEG, GIF, WebP) there to the model after the call, and any other
+    /// file as a line naming it.
     ///
     /// # Examples
     /// ```
@@ -240,7 +248,7 @@ impl Reply {
     ///
     /// fn chart(_: &Args<'_>) -> Result<Reply, ToolError> {
     ///     // The tool writes /volume/tmp/charts/sales q3.png first.
-    ///     Ok(Reply::text("the chart:").with_image_file("/volume/tmp/charts/sales q3.png"))
+    ///     Ok(Reply::text("the chart:").with_file("/volume/tmp/charts/sales q3.png"))
     /// }
     ///
     /// const PACKAGE: Package = Package::new("charts", "0.1.0", "Draws charts.", &[Tool::new(
@@ -256,7 +264,8 @@ impl Reply {
     ///     r#"[{"text":"the chart:","type":"text"},{"name":"sales q3.png","type":"resource_link","uri":"volume:///tmp/charts/sales%20q3.png"}]"#
     /// );
     /// ```
-    pub fn with_image_file(self, path: &str) -> Reply {
+    #[must_use]
+    pub fn with_file(self, path: &str) -> Reply {
         let mut reply = self.block();
         let out = &mut reply.json;
         let name = match path.as_bytes().iter().rposition(|&b| b == b'/') {
@@ -273,8 +282,18 @@ impl Reply {
         reply
     }
 
+    /// Adds the image at `path` (absolute, in the session volume): the same
+    /// `resource_link` as [`with_file`](Self::with_file), which Subako shows
+    /// the model after the call.
+    #[must_use]
+    #[inline]
+    pub fn with_image_file(self, path: &str) -> Reply {
+        self.with_file(path)
+    }
+
     /// Adds an image inline: its MIME type and its bytes, already in base64.
     /// It counts against the call's output, so a large image goes as a file.
+    #[must_use]
     pub fn with_image_base64(self, mime_type: &str, base64: &str) -> Reply {
         let mut reply = self.block();
         let out = &mut reply.json;

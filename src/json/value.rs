@@ -142,6 +142,36 @@ impl<'a> Value<'a> {
         }
     }
 
+    /// The value at `path` inside this one: each step a member's name in
+    /// an object, or an index (decimal) in an array; `None` where a step
+    /// finds nothing.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// let answer = json::parse(br#"{"rates": {"USD": 1.08}, "days": [{"max": 21.5}]}"#).unwrap();
+    /// let to = "USD";
+    /// assert_eq!(answer.at(&["rates", to]).and_then(|v| v.as_f64()), Some(1.08));
+    /// assert_eq!(answer.at(&["days", "0", "max"]).and_then(|v| v.as_f64()), Some(21.5));
+    /// assert_eq!(answer.at(&["rates", "JPY"]), None);
+    /// assert_eq!(answer.at(&[]), Some(answer));
+    /// ```
+    pub fn at(&self, path: &[&str]) -> Option<Value<'a>> {
+        let mut value = *self;
+        for step in path {
+            value = match value.first() {
+                b'{' => Object { raw: value.raw }.get(step)?,
+                b'[' => {
+                    let index = usize::try_from(parse_digits(step.as_bytes())?).ok()?;
+                    Array { raw: value.raw }.iter().nth(index)?
+                }
+                _ => return None,
+            };
+        }
+        Some(value)
+    }
+
     /// The object, or `None` when the value is not an object.
     ///
     /// # Examples
@@ -228,6 +258,7 @@ fn parse_digits(digits: &[u8]) -> Option<u64> {
 }
 
 /// The items of an array or the members of an object, read in order.
+#[derive(Clone, Debug)]
 struct Items<'a> {
     pub(crate) raw: &'a [u8],
     at: usize,
@@ -281,7 +312,9 @@ impl<'a> Object<'a> {
     }
 
     /// The value of member `key` (compared after unescaping), or `None`
-    /// when the object has no such member.
+    /// when the object has no such member. It reads the whole object, so
+    /// that the last of duplicate members wins as in serde_json: to read
+    /// several members, [`fields`](Self::fields) reads them all in one walk.
     ///
     /// # Examples
     /// ```
@@ -301,6 +334,40 @@ impl<'a> Object<'a> {
         found
     }
 
+    /// The values of the members named by `keys`, in their order, read in
+    /// one walk of the object whatever their number and order (`None` for
+    /// a member it does not have; the last of duplicates wins, as in
+    /// serde_json). Each member's name is unescaped at most once.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// let note = json::parse(br#"{"id": 7, "title": "Tea", "tags": ["a"], "body": "Sencha", "id": 8}"#).unwrap();
+    /// let [body, id, due] = note.as_object().unwrap().fields(["body", "id", "due"]);
+    /// assert_eq!(body.and_then(|v| v.as_str()).map(|s| s.into_string()).as_deref(), Some("Sencha"));
+    /// assert_eq!(id.and_then(|v| v.as_i64()), Some(8));
+    /// assert_eq!(due, None);
+    /// ```
+    pub fn fields<const N: usize>(&self, keys: [&str; N]) -> [Option<Value<'a>>; N] {
+        let mut found = [None; N];
+        self.fill(&keys, &mut found);
+        found
+    }
+
+    /// [`fields`](Self::fields)' walk, once for every `N`.
+    #[inline(never)]
+    fn fill(&self, keys: &[&str], found: &mut [Option<Value<'a>>]) {
+        for (name, value) in self.iter() {
+            let name = name.to_str();
+            for (slot, key) in found.iter_mut().zip(keys) {
+                if crate::bytes::same(name.as_bytes(), key.as_bytes()) {
+                    *slot = Some(value);
+                }
+            }
+        }
+    }
+
     /// The number of members (duplicates counted).
     pub fn len(&self) -> usize {
         self.iter().count()
@@ -318,6 +385,7 @@ impl<'a> Object<'a> {
 }
 
 /// Iterator over an object's `(key, value)` pairs.
+#[derive(Clone, Debug)]
 pub struct Members<'a>(Items<'a>);
 
 impl<'a> Iterator for Members<'a> {
@@ -369,6 +437,7 @@ impl<'a> Array<'a> {
 }
 
 /// Iterator over an array's elements.
+#[derive(Clone, Debug)]
 pub struct Elements<'a>(Items<'a>);
 
 impl<'a> Iterator for Elements<'a> {
