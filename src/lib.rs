@@ -55,7 +55,13 @@ pub mod args;
 mod bytes;
 pub mod fs;
 pub mod http;
-pub mod image;
+/// Inline images moved into [`reply`]: [`reply::base64`] and
+/// [`Reply::with_image`].
+#[deprecated(note = "moved: `subako_tiny::reply::base64`")]
+#[doc(hidden)]
+pub mod image {
+    pub use crate::reply::base64;
+}
 pub mod json;
 mod package;
 pub mod png;
@@ -71,21 +77,28 @@ pub mod text;
 #[cfg(feature = "miniserde")]
 pub mod typed;
 
-/// What the macros expand to and the crate's own tests reach: not API, and
-/// free to change in any release.
+/// What the macros expand to: not API, and free to change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::json::write::{compact_into, escape_into, put, put_byte, write_escaped};
-    pub use crate::package::{DEFAULT_MAX_LINE, Message, check_part};
-    pub use crate::protocol::{
-        ABI, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, Io, IoError, MANIFEST_FLAG, METHOD_NOT_FOUND, MemoryIo,
-        PARSE_ERROR, PROTOCOL_VERSION, RunPlain, RunTool, UNSUPPORTED_PROTOCOL_VERSION, serve, serve_line,
-        serve_package,
-    };
-    pub use crate::rendered::{Rendered, array, len, tool_names, tool_runs};
+    pub use crate::package::check_part;
+    pub use crate::rendered::{Rendered, array, len, tool_fns, tool_names};
     pub use crate::rt::run;
-    pub use crate::schema::rules::{Fault, check_supported, check_tool_schema};
     pub use crate::schema::{check_args, require_supported};
+}
+
+/// What the crate's own tests, fuzz targets and benches reach beneath the
+/// API: not API, and free to change in any release.
+#[doc(hidden)]
+pub mod __test {
+    pub use crate::json::write::{compact_into, escape_into, put, put_byte, write_escaped};
+    pub use crate::package::{DEFAULT_MAX_LINE, Message};
+    pub use crate::protocol::{
+        INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, Io, IoError, MANIFEST_FLAG, METHOD_NOT_FOUND, MemoryIo,
+        PARSE_ERROR, RunPlain, RunTool, UNSUPPORTED_PROTOCOL_VERSION, serve, serve_line, serve_package,
+    };
+    pub use crate::rendered::{ABI, PROTOCOL_VERSION};
+    pub use crate::schema::check_args;
+    pub use crate::schema::rules::{Fault, check_supported, check_tool_schema};
 }
 
 /// The dlmalloc port with its invariant walkers, for the fuzz target
@@ -146,13 +159,13 @@ macro_rules! main {
             $crate::__private::array(&__SUBAKO_PACKAGE);
         static __SUBAKO_TOOL_NAMES: [&str; __SUBAKO_PACKAGE.tools.len()] =
             $crate::__private::tool_names(&__SUBAKO_PACKAGE);
-        static __SUBAKO_TOOL_RUNS: [$crate::ToolFn; __SUBAKO_PACKAGE.tools.len()] =
-            $crate::__private::tool_runs(&__SUBAKO_PACKAGE);
+        static __SUBAKO_TOOL_FNS: [$crate::ToolFn; __SUBAKO_PACKAGE.tools.len()] =
+            $crate::__private::tool_fns(&__SUBAKO_PACKAGE);
         static __SUBAKO_RENDERED: $crate::__private::Rendered<'static> = $crate::__private::Rendered::new(
             &__SUBAKO_PACKAGE,
             &__SUBAKO_TEXT,
             &__SUBAKO_TOOL_NAMES,
-            &__SUBAKO_TOOL_RUNS,
+            &__SUBAKO_TOOL_FNS,
         );
 
         #[cfg(target_arch = "wasm32")]

@@ -134,15 +134,8 @@ impl Tool {
         None
     }
 
-    /// Fails the build if the tool's table entry is malformed.
-    pub const fn check(&self) {
-        if let Some(message) = self.fault() {
-            panic!("{}", message.as_str());
-        }
-    }
-
-    /// What [`check`](Tool::check) fails with, if anything.
-    pub const fn fault(&self) -> Option<Message> {
+    /// What a malformed table entry fails the build with, if anything.
+    pub(crate) const fn fault(&self) -> Option<Message> {
         if let Some(m) = self.entry_fault() {
             return Some(m);
         }
@@ -352,11 +345,6 @@ impl Message {
                 Err(_) => "invalid package table",
             },
         }
-    }
-
-    /// Stops const evaluation with this message.
-    pub const fn fail(&self) -> ! {
-        panic!("{}", self.as_str())
     }
 }
 

@@ -282,7 +282,7 @@ const CRC_NIBBLES: [u32; 16] = {
 };
 
 /// Runs the CRC register `crc` over `bytes` (start from `!0`, invert at the end).
-pub fn crc32_update(mut crc: u32, bytes: &[u8]) -> u32 {
+pub(crate) fn crc32_update(mut crc: u32, bytes: &[u8]) -> u32 {
     for &b in bytes {
         crc ^= b as u32;
         crc = (crc >> 4) ^ CRC_NIBBLES[(crc & 15) as usize];

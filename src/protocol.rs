@@ -13,16 +13,12 @@ use crate::json::scan::find;
 use crate::json::write::{escape_into, put};
 use crate::json::{Str, Value, num};
 use crate::package::{Package, ToolFn};
-use crate::rendered::{self, Rendered};
+use crate::rendered::{self, PROTOCOL_VERSION, Rendered};
 use crate::reply::{self, Reply, ToolError};
 use crate::text::concat;
 
-/// The MCP revision this crate speaks.
-pub const PROTOCOL_VERSION: &str = "2026-07-28";
 /// The argument that prints the manifest instead of serving.
 pub const MANIFEST_FLAG: &str = "--subako-manifest";
-/// The function ABI, as `subako-package.json` names it.
-pub const ABI: u32 = 1;
 
 /// JSON-RPC: the line is not JSON.
 pub const PARSE_ERROR: i64 = -32700;
@@ -409,7 +405,7 @@ fn call(
     runner: &impl RunTool,
 ) -> Result<Reply, ToolError> {
     let found = package.tool_names.iter().position(|&n| name.eq_str(n));
-    let Some(&run) = found.and_then(|i| package.tool_runs.get(i)) else {
+    let Some(&run) = found.and_then(|i| package.tool_fns.get(i)) else {
         return Err(ToolError::from(concat("unknown tool: ", &name.to_str(), "", "")));
     };
     // MCP lets a call leave its arguments out.

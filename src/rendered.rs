@@ -10,8 +10,12 @@
 use crate::args::Args;
 use crate::json::write::escape_byte;
 use crate::package::{Package, ToolFn};
-use crate::protocol::{ABI, PROTOCOL_VERSION};
 use crate::reply::{Reply, ToolError};
+
+/// The MCP revision this crate speaks.
+pub const PROTOCOL_VERSION: &str = "2026-07-28";
+/// The function ABI, as `subako-package.json` names it.
+pub const ABI: u32 = 1;
 
 /// What a module serves from: the fixed answers, and of each tool only
 /// what a call needs (its schemas are in the answers).
@@ -31,26 +35,26 @@ pub struct Rendered<'a> {
     /// Each tool's function, in the same order. Apart from the names: a
     /// module with one tool then calls it directly, and keeps no table of
     /// function pointers (the optimizer sees the only index a name can have).
-    pub tool_runs: &'a [ToolFn],
+    pub tool_fns: &'a [ToolFn],
     /// The package's [`Package::max_line`].
     pub max_line: usize,
 }
 
 impl<'a> Rendered<'a> {
     /// `text` must be what [`render`] wrote for `package`, and `tool_names`
-    /// and `tool_runs` what [`tool_names`] and [`tool_runs`] made of it; the
+    /// and `tool_fns` what [`tool_names`] and [`tool_fns`] made of it; the
     /// parts are found by rendering again without writing.
     pub const fn new(
         package: &Package,
         text: &'a [u8],
         tool_names: &'a [&'static str],
-        tool_runs: &'a [ToolFn],
+        tool_fns: &'a [ToolFn],
     ) -> Rendered<'a> {
         let ends = render(package, &mut []);
         let (result_prefix, rest) = split(text, ends[0]);
         let (discover, rest) = split(rest, ends[1] - ends[0]);
         let (tools_list, manifest) = split(rest, ends[2] - ends[1]);
-        Rendered { result_prefix, discover, tools_list, manifest, tool_names, tool_runs, max_line: package.max_line }
+        Rendered { result_prefix, discover, tools_list, manifest, tool_names, tool_fns, max_line: package.max_line }
     }
 }
 
@@ -76,8 +80,8 @@ pub const fn tool_names<const N: usize>(package: &Package) -> [&'static str; N] 
 }
 
 /// The package's tool functions, for a `static`; `N` as for [`tool_names`].
-pub const fn tool_runs<const N: usize>(package: &Package) -> [ToolFn; N] {
-    assert!(N == package.tools.len(), "tool_runs: N must be the package's number of tools");
+pub const fn tool_fns<const N: usize>(package: &Package) -> [ToolFn; N] {
+    assert!(N == package.tools.len(), "tool_fns: N must be the package's number of tools");
     let mut runs: [ToolFn; N] = [placeholder; N];
     let mut i = 0;
     while i < N {
@@ -87,7 +91,7 @@ pub const fn tool_runs<const N: usize>(package: &Package) -> [ToolFn; N] {
     runs
 }
 
-/// Fills [`tool_runs`]' array until each slot is written; never called.
+/// Fills [`tool_fns`]' array until each slot is written; never called.
 fn placeholder(_: &Args<'_>) -> Result<Reply, ToolError> {
     Err(ToolError::from(crate::text::Text::new()))
 }
@@ -287,7 +291,7 @@ mod tests {
 
     #[test]
     fn every_part_is_what_serde_json_writes() {
-        let (names, runs) = (tool_names::<2>(&PACKAGE), tool_runs::<2>(&PACKAGE));
+        let (names, runs) = (tool_names::<2>(&PACKAGE), tool_fns::<2>(&PACKAGE));
         let r = Rendered::new(&PACKAGE, &TEXT, &names, &runs);
         let answer = |rest: &[u8]| json(&[b"{\"id\":1".as_slice(), r.result_prefix, rest].concat());
         let server_info = serde_json::json!({"name": PACKAGE.name, "version": PACKAGE.version});
@@ -321,6 +325,6 @@ mod tests {
             serde_json::json!({"abi": 1, "name": PACKAGE.name, "description": PACKAGE.description})
         );
         assert_eq!(r.tool_names, ["first", "second"]);
-        assert_eq!(r.tool_runs.len(), 2);
+        assert_eq!(r.tool_fns.len(), 2);
     }
 }

@@ -48,7 +48,7 @@ use crate::http::{HttpError, HttpErrorKind, INLINE_MAX_BYTES, Method, Response, 
 use crate::json::write::{compact_into, put, write_escaped};
 use crate::json::{self, JsonWriter, Object, Value};
 use crate::package::Package;
-use crate::protocol::PROTOCOL_VERSION;
+use crate::rendered::PROTOCOL_VERSION;
 
 /// The answer to one [`call`]: the `CallToolResult` a module sent, read.
 #[derive(Clone, Debug, PartialEq, Eq)]

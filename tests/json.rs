@@ -389,3 +389,15 @@ fn json_lines_yield_each_whole_value_and_skip_the_rest() {
         assert_eq!(json::lines(text.as_bytes()).count(), ours.len(), "{text:?}");
     }
 }
+
+/// The crate's errors print with `{}` and go into any `Box<dyn Error>`.
+#[test]
+fn errors_display_and_are_errors() {
+    let read = subako_tiny::json::parse(b"[1,]").unwrap_err();
+    assert_eq!(read.to_string(), "expected value at byte 3");
+    let boxed: Box<dyn std::error::Error> = Box::new(read);
+    assert_eq!(boxed.to_string(), "expected value at byte 3");
+    let tool = subako_tiny::ToolError::invalid_input(("`n` must be below ", 3));
+    assert_eq!(format!("{tool}"), "invalid input: `n` must be below 3");
+    let _: &dyn std::error::Error = &tool;
+}

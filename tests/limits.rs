@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use subako_tiny::__private::{self as protocol, Io, IoError, MemoryIo};
+use subako_tiny::__test::{self as protocol, Io, IoError, MemoryIo};
 use subako_tiny::Package;
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
@@ -127,7 +127,7 @@ fn lines_are_split_alike_however_the_bytes_arrive() {
 #[test]
 fn the_default_limit_is_16_mib() {
     assert_eq!(hello::PACKAGE.max_line, 16 << 20);
-    assert_eq!(subako_tiny::__private::DEFAULT_MAX_LINE, 16 << 20);
+    assert_eq!(subako_tiny::__test::DEFAULT_MAX_LINE, 16 << 20);
     // Padding after the value is white space, so this line is a request of
     // exactly the limit; one byte more is refused.
     let request = discover(1);

@@ -2,7 +2,7 @@
 //! the writer's escaping is serde_json's, reading back to the same text.
 #![no_main]
 
-use subako_tiny::__private::write_escaped;
+use subako_tiny::__test::write_escaped;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     // The input as the body of a string literal.

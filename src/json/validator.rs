@@ -37,6 +37,18 @@ pub enum ReadErrorKind {
     Trailing,
 }
 
+/// `invalid number at byte 4`: the words of [`ReadErrorKind::describe`]
+/// and the offset.
+impl core::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.kind.describe())?;
+        f.write_str(" at byte ")?;
+        f.write_str(crate::text::Text::of(self.offset).as_str())
+    }
+}
+
+impl core::error::Error for ReadError {}
+
 impl ReadErrorKind {
     /// What went wrong, in the words of an error message.
     pub const fn describe(self) -> &'static str {
