@@ -246,7 +246,7 @@ fn a_write_budget_stops_the_image_and_leaves_nothing_behind() {
     let outcome = plot(&module, json!({"values": [1, 2, 3]}), &tight);
     assert_eq!(
         error_text(&outcome),
-        "write /volume/tmp/plot/plot-1.png: disk quota exceeded (the call's file write budget is spent)"
+        "write /volume/tmp/plot/plot-1.png: disk quota exceeded (EDQUOT): the call's file write budget is spent"
     );
     assert_eq!(std::fs::read_dir(volume.path().join("plot")).unwrap().count(), 0, "the partial file was removed");
 }

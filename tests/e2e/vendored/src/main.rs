@@ -1,6 +1,7 @@
 //! A package built as a vendoring user builds one, with a tool that has a
-//! bug: `bug` unwraps a `None`, to show what the model reads then; and
-//! `heap` and `grown`, the allocator's tests inside a module.
+//! bug: `bug` unwraps a `None`, to show what the model reads then;
+//! `heap` and `grown`, the allocator's tests inside a module; and `write`,
+//! which writes at any path it is given.
 #![cfg_attr(target_arch = "wasm32", no_std, no_main)]
 
 extern crate alloc;
@@ -17,6 +18,12 @@ fn bug(args: &Args<'_>) -> Result<Reply, ToolError> {
 
 fn fine(_: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::text("fine"))
+}
+
+/// Writes `text` at `path`, as given: what the crate does with any path.
+fn write(args: &Args<'_>) -> Result<Reply, ToolError> {
+    subako_tiny::fs::write(&args.str("path")?, args.str("text")?.as_bytes())?;
+    Ok(Reply::text("written"))
 }
 
 /// Allocates, fills, checks and frees blocks of many sizes in a fixed
@@ -87,6 +94,7 @@ const PACKAGE: Package = Package::new(
         Tool::new("fine", "Answers.", EMPTY, fine),
         Tool::new("heap", "Tests the allocator.", EMPTY, heap),
         Tool::new("grown", "Grows memory, then allocates.", EMPTY, grown),
+        Tool::new("write", "Writes text at a path.", r#"{"type": "object", "properties": {"path": {"type": "string"}, "text": {"type": "string"}}, "required": ["path", "text"]}"#, write),
     ],
 );
 
