@@ -3,6 +3,7 @@
 //!
 //! The file is `/volume/tmp/plot/<title or "plot">-<n>.png`, numbered past
 //! the charts already there: the volume outlives the call, memory does not.
+//! A long title is cut, between characters, to a name of at most 255 bytes.
 //!
 //! The chart is drawn one row of pixels at a time straight into the PNG
 //! encoder, which streams into the file: memory holds a row, never the
@@ -272,11 +273,20 @@ fn values(args: &Args<'_>) -> Result<Vec<f64>, ToolError> {
     Ok(values)
 }
 
+/// The longest file name a volume takes, in bytes.
+const MAX_NAME_BYTES: usize = 255;
+/// The longest stem: what is left of a name after the longest `-<n>.png`.
+const MAX_STEM_BYTES: usize = MAX_NAME_BYTES - "-18446744073709551615.png".len();
+
 /// The file's stem: the title, made safe as one file name (at most 64
-/// characters, no `/`, no control characters, no leading `.`), or `plot`.
+/// characters and as many whole ones as fit in [`MAX_STEM_BYTES`], no `/`,
+/// no control characters, no leading `.`), or `plot`.
 fn file_stem(title: Option<&str>) -> String {
     let mut stem = String::new();
     for c in title.unwrap_or("").chars().take(64) {
+        if stem.len() + c.len_utf8() > MAX_STEM_BYTES {
+            break;
+        }
         let unsafe_here = c == '/' || c == '\\' || c.is_control() || (stem.is_empty() && c == '.');
         stem.push(if unsafe_here { '_' } else { c });
     }
