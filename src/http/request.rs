@@ -3,7 +3,7 @@
 use alloc::vec::Vec;
 
 use super::error::{HttpError, HttpErrorKind, with_number};
-use super::response::{Response, parse_answer_to};
+use super::response::{Response, parse_answer};
 use super::{REQUEST_MAX_BYTES, raw};
 use crate::json::JsonWriter;
 use crate::json::write::{put_byte, write_escaped};
@@ -290,7 +290,7 @@ impl<'a> Request<'a> {
             return Err(too_big(json.len()));
         }
         match raw::exchange(&json) {
-            Ok(answer) => parse_answer_to(&answer, self.save_to.is_some()),
+            Ok(answer) => parse_answer(&answer, self.save_to),
             Err(code) => Err(HttpError::abi_code(code)),
         }
     }

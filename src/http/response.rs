@@ -149,20 +149,49 @@ impl Response {
     }
 }
 
-/// Reads an answer: `{"ok": RESPONSE}` or `{"error": {"kind", "message"}}`.
-/// Anything else is an error of kind `abi` saying what is wrong with it.
-pub fn parse_answer(answer: &[u8]) -> Result<Response, HttpError> {
-    parse_answer_to(answer, true)
-}
-
-/// [`parse_answer`] for a request whose body was saved to a file when
-/// `saved`, or sent inline: the worker answers with that body only. A
-/// module that never saves one carries no code to read a file body.
-pub(crate) fn parse_answer_to(answer: &[u8], saved: bool) -> Result<Response, HttpError> {
-    read_answer(answer, saved).unwrap_or_else(|why| Err(HttpError::malformed(why)))
+/// Reads the answer to a request that saved its body to `save_to` (`None`:
+/// a request for an inline body): `{"ok": RESPONSE}` or `{"error": {"kind",
+/// "message"}}`. Anything else is an error of kind `abi` saying what is
+/// wrong with it, and so is a body saved anywhere but `save_to`: the
+/// answer names the file the module then reads, and a host that named
+/// another (`/etc/passwd`, another tool's file) is not believed.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::http::{HttpErrorKind, ResponseBody, parse_answer};
+///
+/// let answer = br#"{"ok":{"status":200,"headers":{},"body":{"type":"file","path":"/volume/tmp/a.bin","bytes":3}}}"#;
+/// let response = parse_answer(answer, Some("/volume/tmp/a.bin")).unwrap();
+/// assert_eq!(response.body, ResponseBody::File { path: "/volume/tmp/a.bin".into(), bytes: 3 });
+///
+/// let error = parse_answer(answer, Some("/volume/tmp/b.bin")).unwrap_err();
+/// assert_eq!(error.kind, HttpErrorKind::Abi);
+/// assert_eq!(
+///     error.message,
+///     "subako_http answered with a file body at /volume/tmp/a.bin, but the request saved its body to /volume/tmp/b.bin"
+/// );
+/// ```
+pub fn parse_answer(answer: &[u8], save_to: Option<&str>) -> Result<Response, HttpError> {
+    let response = read_answer(answer, save_to.is_some()).unwrap_or_else(|why| Err(HttpError::malformed(why)))?;
+    match (&response.body, save_to) {
+        (ResponseBody::File { path, .. }, Some(save_to)) if !crate::sys::same(path.as_bytes(), save_to.as_bytes()) => {
+            Err(HttpError::new(
+                HttpErrorKind::Abi,
+                join(&[
+                    "subako_http answered with a file body at ",
+                    path,
+                    ", but the request saved its body to ",
+                    save_to,
+                ]),
+            ))
+        }
+        _ => Ok(response),
+    }
 }
 
 /// The response or the error the answer holds, or what is wrong with it.
+/// A file body only when `saved`: a module that never saves one carries
+/// no code to read one.
 fn read_answer(answer: &[u8], saved: bool) -> Result<Result<Response, HttpError>, &'static str> {
     let value = json::parse(answer).map_err(|e| e.kind.describe())?;
     if value.as_object().is_none() {
