@@ -1,22 +1,28 @@
 //! The fetch example in wasmtime against a `subako_http` that answers what
 //! no honest worker would: a saved body at a path the request did not
-//! name. The module must not trust it: an `abi` error naming both paths.
+//! name, and one header name several times. The module must not trust the
+//! first (an `abi` error naming both paths) and must write the second as
+//! one member per name, as strict JSON readers require.
 
 mod scripted;
 
 use std::fmt;
 
-use scripted::{Script, call_line, compile, run};
+use scripted::{Script, call_line, call_line_raw, compile, run};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Value, json};
 use subako_tiny_e2e::{Variant, example_variant};
 
 /// Runs one `fetch` call whose request the scripted host answers with `answer`.
 fn fetch(arguments: Value, answer: &'static str) -> (Value, Vec<Vec<u8>>) {
+    fetch_line(call_line("fetch", arguments), answer)
+}
+
+fn fetch_line(line: Vec<u8>, answer: &'static str) -> (Value, Vec<Vec<u8>>) {
     let module = compile(&example_variant("fetch", &Variant::default()));
     let volume = tempfile::tempdir().unwrap();
     let script = Script { http: Some(Box::new(move |_| answer.as_bytes().to_vec())), ..Script::default() };
-    let ran = run(&module, &["fetch"], &call_line("fetch", arguments), &[("/volume/tmp", volume.path())], script);
+    let ran = run(&module, &["fetch"], &line, &[("/volume/tmp", volume.path())], script);
     assert_eq!(ran.exit, Ok(0), "{}", ran.stderr_text());
     assert_no_duplicate_members(ran.stdout_text());
     (ran.answer()["result"].clone(), ran.counts.http_requests)
@@ -60,6 +66,45 @@ fn a_saved_body_at_another_path_is_an_abi_error() {
         result["structuredContent"],
         json!({"status": 200, "headers": {}, "path": "/volume/tmp/page.bin", "bytes": 9})
     );
+}
+
+#[test]
+fn a_header_named_twice_comes_out_once_with_its_values_joined() {
+    let (result, _) = fetch(
+        json!({"url": "https://api.example.com/"}),
+        r#"{"ok":{"status":200,"headers":{"x-a":"1","content-type":"text/plain","x-a":"2","X-A":"3","set-cookie":"a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT","set-cookie":"b=2"},"body":{"type":"inline","text":"hi"}}}"#,
+    );
+    assert_eq!(result.get("isError"), None, "{result}");
+    let headers = &result["structuredContent"]["headers"];
+    assert_eq!(
+        headers,
+        &json!({
+            "x-a": "1, 2, 3",
+            "content-type": "text/plain",
+            "set-cookie": "a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, b=2",
+        })
+    );
+    // In the order each name first came.
+    let order: Vec<&String> = headers.as_object().unwrap().keys().collect();
+    assert_eq!(order, ["content-type", "set-cookie", "x-a"], "serde_json sorts; the text keeps the order");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains(r#""headers":{"x-a":"1, 2, 3","content-type":"text/plain","set-cookie":"#), "{text}");
+}
+
+#[test]
+fn headers_named_twice_in_the_arguments_go_out_once() {
+    let (result, requests) = fetch_line(
+        call_line_raw(
+            "fetch",
+            r#"{"url": "https://api.example.com/", "headers": {"x-a": "1", "accept": "*/*", "X-A": "2", "x-a": "3"}}"#,
+        ),
+        r#"{"ok":{"status":204,"headers":{},"body":{"type":"inline","text":""}}}"#,
+    );
+    assert_eq!(result.get("isError"), None, "{result}");
+    let request = String::from_utf8(requests[0].clone()).unwrap();
+    assert_no_duplicate_members(&request);
+    let request: Value = serde_json::from_str(&request).unwrap();
+    assert_eq!(request["headers"], json!({"x-a": "1, 2, 3", "accept": "*/*"}));
 }
 
 /// Panics when any object in the JSON `text` (one value per line) names a

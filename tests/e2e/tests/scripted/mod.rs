@@ -269,3 +269,10 @@ pub fn call_line(tool: &str, arguments: serde_json::Value) -> Vec<u8> {
     )
     .into_bytes()
 }
+
+/// [`call_line`] with `arguments` as JSON text, put in as it is: for
+/// arguments serde_json's `Value` cannot hold (a member named twice).
+pub fn call_line_raw(tool: &str, arguments: &str) -> Vec<u8> {
+    let line = String::from_utf8(call_line(tool, serde_json::json!("ARGUMENTS"))).unwrap();
+    line.replacen(r#""arguments":"ARGUMENTS""#, &format!(r#""arguments":{arguments}"#), 1).into_bytes()
+}
