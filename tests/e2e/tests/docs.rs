@@ -3,6 +3,8 @@
 //! docs/report.json, so the docs do not drift from the record (and
 //! `budgets.rs` holds every module to it, to the byte).
 
+mod required;
+
 use std::process::Command;
 
 use subako_tiny_e2e::crate_root;
@@ -34,7 +36,7 @@ fn the_docs_are_what_the_record_gives() {
     let python = match python() {
         Ok(p) => p,
         Err(found) => {
-            eprintln!("SKIPPED: size-report --docs-check needs Python 3.11 or newer ({found})");
+            required::skip("python", &format!("size-report --docs-check needs Python 3.11 or newer ({found})"));
             return;
         }
     };
