@@ -400,6 +400,8 @@ subako_tiny::main!(PACKAGE);
 /// Natively, through the host back end: `cargo test --example plot`.
 #[cfg(test)]
 mod tests {
+    use subako_tiny::testing;
+
     use super::{Chart, PACKAGE};
 
     #[test]
@@ -436,17 +438,28 @@ mod tests {
         let _ = std::fs::remove_dir_all(&volume);
         std::fs::create_dir_all(&volume).unwrap();
         subako_tiny::fs::mount("/volume/tmp", &volume);
-        let line = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"plot","arguments":{"values":[2,-1,3],"width":200,"height":100},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
-        let (out, code) = subako_tiny::execute(&PACKAGE, &["plot"], line.as_bytes());
-        assert_eq!(code, 0);
-        let out = String::from_utf8(out).unwrap();
-        assert!(out.contains(r#""uri":"volume:///tmp/plot/plot-1.png""#), "{out}");
+        let called = testing::call(&PACKAGE, "plot", r#"{"values":[2,-1,3],"width":200,"height":100}"#);
+        assert!(!called.is_error(), "{}", called.line());
         let bytes = std::fs::read(volume.join("plot/plot-1.png")).unwrap();
+        let value =
+            format!(r#"{{"path":"/volume/tmp/plot/plot-1.png","width":200,"height":100,"bytes":{}}}"#, bytes.len());
+        assert_eq!(called.structured(), Some(value.as_str()));
+        assert_eq!(
+            called.content(),
+            format!(
+                r#"[{{"text":{},"type":"text"}},{{"name":"plot-1.png","type":"resource_link","uri":"volume:///tmp/plot/plot-1.png"}}]"#,
+                serde_json::Value::from(value.as_str())
+            )
+        );
         let decoder = png::Decoder::new(&bytes[..]);
         let mut reader = decoder.read_info().unwrap();
         let mut pixels = vec![0; reader.output_buffer_size()];
         let info = reader.next_frame(&mut pixels).unwrap();
         assert_eq!((info.width, info.height), (200, 100));
+        // The next chart of the session is numbered past it.
+        let next = testing::call(&PACKAGE, "plot", r#"{"values":[1],"title":"plot"}"#);
+        assert!(next.structured().unwrap().starts_with(r#"{"path":"/volume/tmp/plot/plot-2.png","#), "{}", next.line());
+        subako_tiny::fs::unmount("/volume/tmp");
         let _ = std::fs::remove_dir_all(&volume);
     }
 }
