@@ -16,7 +16,7 @@ pub enum Reason {
     Relative,
     /// A `..` in the path climbs out of its preopened directory.
     LeavesMount,
-    /// The file is not UTF-8 text (from [`read_to_string`]).
+    /// The file is not UTF-8 text (from [`read_to_string`](super::read_to_string)).
     NotUtf8,
     /// A path given for a file names a directory: it ends in `/`, `/.` or
     /// `/..`. Refused before any call, rather than taken as the file the

@@ -6,9 +6,10 @@
 //! to it. A relative path (there is no working directory), or one whose
 //! `..` would climb out of its preopened directory, is refused before any
 //! call is made. Every error names the operation, the path and what went
-//! wrong, and `?` turns it into a [`ToolError`] the model can act on:
-//! `write /volume/tmp/a.bin: disk quota exceeded (EDQUOT): …`. A path
-//! given for a file that ends in `/` names a directory, and is refused.
+//! wrong, and `?` turns it into a [`ToolError`](crate::ToolError) the
+//! model can act on: `write /volume/tmp/a.bin: disk quota exceeded
+//! (EDQUOT): …`. A path given for a file that ends in `/` names a
+//! directory, and is refused.
 //!
 //! On the host the same paths map onto directories named by
 //! `SUBAKO_TINY_MOUNTS` or `fs::mount` (host builds), so a package's tools unit-test

@@ -38,7 +38,7 @@ fn list(module: &wasmtime::Module, files: usize) -> Cost {
     }
     names.sort();
     let ran =
-        run(&module, &["files"], &call_line("list", json!({})), &[("/volume/tmp", volume.path())], Script::default());
+        run(module, &["files"], &call_line("list", json!({})), &[("/volume/tmp", volume.path())], Script::default());
     assert_eq!(ran.exit, Ok(0), "{}", ran.stderr_text());
     let answer = ran.answer();
     assert_eq!(answer["result"]["structuredContent"], json!({"names": names}), "{files} files");
