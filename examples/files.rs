@@ -139,20 +139,25 @@ subako_tiny::main!(PACKAGE);
 /// Natively, through the host back end: `cargo test --example files`.
 #[cfg(test)]
 mod tests {
+    use subako_tiny::testing;
+
     use super::PACKAGE;
 
-    fn call(tool: &str, arguments: &str) -> String {
-        let line = [
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":""#,
-            tool,
-            r#"","arguments":"#,
-            arguments,
-            r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
-        ]
-        .concat();
-        let (out, code) = subako_tiny::execute(&PACKAGE, &["files"], line.as_bytes());
-        assert_eq!(code, 0);
-        String::from_utf8(out).unwrap()
+    /// The answer of a call that succeeded: its `structuredContent`.
+    #[track_caller]
+    fn structured(tool: &str, arguments: &str) -> String {
+        let called = testing::call(&PACKAGE, tool, arguments);
+        assert!(!called.is_error(), "{}", called.line());
+        assert_eq!(called.text(), called.structured().unwrap(), "the text block is the JSON");
+        called.structured().unwrap().to_string()
+    }
+
+    /// The message of a call that failed.
+    #[track_caller]
+    fn error(tool: &str, arguments: &str) -> String {
+        let called = testing::call(&PACKAGE, tool, arguments);
+        assert!(called.is_error(), "{}", called.line());
+        called.text().to_string()
     }
 
     #[test]
@@ -160,24 +165,40 @@ mod tests {
         let volume = std::env::temp_dir().join(format!("subako-tiny-files-example-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&volume);
         std::fs::create_dir_all(&volume).unwrap();
+        let assets = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/assets/files");
         subako_tiny::fs::mount("/volume/tmp", &volume);
-        subako_tiny::fs::mount("/package", concat!(env!("CARGO_MANIFEST_DIR"), "/examples/assets/files"));
+        subako_tiny::fs::mount("/package", assets);
 
-        assert!(call("list", "{}").contains(r#""structuredContent":{"names":[]}"#));
-        assert!(
-            call("save", r#"{"name":"b.txt","text":"bee"}"#)
-                .contains(r#"{"path":"/volume/tmp/files/b.txt","bytes":3}"#)
+        assert_eq!(structured("list", "{}"), r#"{"names":[]}"#, "nothing saved yet");
+        assert_eq!(
+            structured("save", r#"{"name":"b.txt","text":"bee"}"#),
+            r#"{"path":"/volume/tmp/files/b.txt","bytes":3}"#
         );
-        call("save", r#"{"name":"a.txt","text":"ay"}"#);
+        assert_eq!(structured("list", "{}"), r#"{"names":["b.txt"]}"#);
+        assert_eq!(
+            structured("save", r#"{"name":"a.txt","text":"ay"}"#),
+            r#"{"path":"/volume/tmp/files/a.txt","bytes":2}"#
+        );
         assert_eq!(std::fs::read_to_string(volume.join("files/b.txt")).unwrap(), "bee");
-        assert!(call("list", "{}").contains(r#"{"names":["a.txt","b.txt"]}"#));
-        assert!(call("load", r#"{"name":"b.txt"}"#).contains(r#""structuredContent":{"text":"bee"}"#));
-        assert!(
-            call("load", r#"{"name":"c.txt"}"#).contains("read /volume/tmp/files/c.txt: no such file or directory")
+        assert_eq!(structured("list", "{}"), r#"{"names":["a.txt","b.txt"]}"#);
+        assert_eq!(structured("load", r#"{"name":"b.txt"}"#), r#"{"text":"bee"}"#);
+        assert_eq!(
+            error("load", r#"{"name":"c.txt"}"#),
+            "read /volume/tmp/files/c.txt: no such file or directory (ENOENT)"
         );
-        assert!(call("load", r#"{"name":"../x"}"#).contains(r#""isError":true"#));
-        assert!(call("template", r#"{"name":"greeting"}"#).contains("Hello"));
-        assert!(call("save", r#"{"name":"k","text":"x","keep":true}"#).contains("/volume/data is not mounted"));
+        assert_eq!(
+            error("load", r#"{"name":"../x"}"#),
+            "invalid input: `name` must be a file name: not empty, without `/` or `..`"
+        );
+        let greeting = std::fs::read_to_string(format!("{assets}/templates/greeting.txt")).unwrap();
+        let expected = serde_json::json!({"text": greeting}).to_string();
+        assert_eq!(structured("template", r#"{"name":"greeting"}"#), expected);
+        assert_eq!(
+            error("save", r#"{"name":"k","text":"x","keep":true}"#),
+            "create directory /volume/data/files: /volume/data is not mounted: the agent has not enabled it"
+        );
+        subako_tiny::fs::unmount("/volume/tmp");
+        subako_tiny::fs::unmount("/package");
         let _ = std::fs::remove_dir_all(&volume);
     }
 }

@@ -3,6 +3,7 @@
 //!
 //! The file is `/volume/tmp/plot/<title or "plot">-<n>.png`, numbered past
 //! the charts already there: the volume outlives the call, memory does not.
+//! A long title is cut, between characters, to a name of at most 255 bytes.
 //!
 //! The chart is drawn one row of pixels at a time straight into the PNG
 //! encoder, which streams into the file: memory holds a row, never the
@@ -272,11 +273,20 @@ fn values(args: &Args<'_>) -> Result<Vec<f64>, ToolError> {
     Ok(values)
 }
 
+/// The longest file name a volume takes, in bytes.
+const MAX_NAME_BYTES: usize = 255;
+/// The longest stem: what is left of a name after the longest `-<n>.png`.
+const MAX_STEM_BYTES: usize = MAX_NAME_BYTES - "-18446744073709551615.png".len();
+
 /// The file's stem: the title, made safe as one file name (at most 64
-/// characters, no `/`, no control characters, no leading `.`), or `plot`.
+/// characters and as many whole ones as fit in [`MAX_STEM_BYTES`], no `/`,
+/// no control characters, no leading `.`), or `plot`.
 fn file_stem(title: Option<&str>) -> String {
     let mut stem = String::new();
     for c in title.unwrap_or("").chars().take(64) {
+        if stem.len() + c.len_utf8() > MAX_STEM_BYTES {
+            break;
+        }
         let unsafe_here = c == '/' || c == '\\' || c.is_control() || (stem.is_empty() && c == '.');
         stem.push(if unsafe_here { '_' } else { c });
     }
@@ -390,6 +400,8 @@ subako_tiny::main!(PACKAGE);
 /// Natively, through the host back end: `cargo test --example plot`.
 #[cfg(test)]
 mod tests {
+    use subako_tiny::testing;
+
     use super::{Chart, PACKAGE};
 
     #[test]
@@ -426,17 +438,28 @@ mod tests {
         let _ = std::fs::remove_dir_all(&volume);
         std::fs::create_dir_all(&volume).unwrap();
         subako_tiny::fs::mount("/volume/tmp", &volume);
-        let line = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"plot","arguments":{"values":[2,-1,3],"width":200,"height":100},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
-        let (out, code) = subako_tiny::execute(&PACKAGE, &["plot"], line.as_bytes());
-        assert_eq!(code, 0);
-        let out = String::from_utf8(out).unwrap();
-        assert!(out.contains(r#""uri":"volume:///tmp/plot/plot-1.png""#), "{out}");
+        let called = testing::call(&PACKAGE, "plot", r#"{"values":[2,-1,3],"width":200,"height":100}"#);
+        assert!(!called.is_error(), "{}", called.line());
         let bytes = std::fs::read(volume.join("plot/plot-1.png")).unwrap();
+        let value =
+            format!(r#"{{"path":"/volume/tmp/plot/plot-1.png","width":200,"height":100,"bytes":{}}}"#, bytes.len());
+        assert_eq!(called.structured(), Some(value.as_str()));
+        assert_eq!(
+            called.content(),
+            format!(
+                r#"[{{"text":{},"type":"text"}},{{"name":"plot-1.png","type":"resource_link","uri":"volume:///tmp/plot/plot-1.png"}}]"#,
+                serde_json::Value::from(value.as_str())
+            )
+        );
         let decoder = png::Decoder::new(&bytes[..]);
         let mut reader = decoder.read_info().unwrap();
         let mut pixels = vec![0; reader.output_buffer_size()];
         let info = reader.next_frame(&mut pixels).unwrap();
         assert_eq!((info.width, info.height), (200, 100));
+        // The next chart of the session is numbered past it.
+        let next = testing::call(&PACKAGE, "plot", r#"{"values":[1],"title":"plot"}"#);
+        assert!(next.structured().unwrap().starts_with(r#"{"path":"/volume/tmp/plot/plot-2.png","#), "{}", next.line());
+        subako_tiny::fs::unmount("/volume/tmp");
         let _ = std::fs::remove_dir_all(&volume);
     }
 }

@@ -72,10 +72,15 @@ fn url_and_headers_are_escaped() {
     );
 }
 
+/// Once, as strict readers require (serde_json's `Value` would keep the
+/// last of two members silently), its values joined as HTTP joins them.
 #[test]
-fn a_header_named_twice_sends_the_last_value() {
-    let v = written(&Request::get("https://h/").header("a", "1").header("a", "2"));
-    assert_eq!(v["headers"], json!({"a": "2"}));
+fn a_header_named_twice_is_sent_once_with_its_values_joined() {
+    let request = Request::get("https://h/").header("a", "1").header("b", "x").header("A", "2").header("a", "3");
+    assert_eq!(
+        request.to_json(),
+        br#"{"method":"GET","url":"https://h/","headers":{"a":"1, 2, 3","b":"x"},"output":{"type":"inline"},"follow_redirects":true}"#
+    );
 }
 
 #[test]
@@ -362,7 +367,7 @@ fn abi_codes_are_named() {
 #[test]
 fn an_inline_answer() {
     let answer = br#"{"ok":{"status":200,"headers":{"content-type":"text/plain; charset=utf-8","x-multi":"a, b","x-esc":"\u00e9\"\n"},"body":{"type":"inline","text":"caf\u00e9 \ud83d\ude00\n"}}}"#;
-    let response = parse_answer(answer).unwrap();
+    let response = parse_answer(answer, None).unwrap();
     assert_eq!(response.status, 200);
     assert_eq!(
         response.headers().collect::<Vec<_>>(),
@@ -379,14 +384,66 @@ fn an_inline_answer() {
 #[test]
 fn a_file_answer() {
     let answer = br#" {"ok": {"status": 404, "headers": {}, "body": {"type": "file", "path": "/volume/tmp/out.bin", "bytes": 48211}}} "#;
-    let response = parse_answer(answer).unwrap();
+    let response = parse_answer(answer, Some("/volume/tmp/out.bin")).unwrap();
     assert_eq!(response, Response::new(404, ResponseBody::File { path: "/volume/tmp/out.bin".into(), bytes: 48211 }));
     assert_eq!(response.text(), None);
 }
 
 #[test]
+fn a_file_answer_at_a_path_the_request_did_not_name_is_abi() {
+    let answer = br#"{"ok":{"status":200,"headers":{},"body":{"type":"file","path":"/etc/passwd","bytes":9}}}"#;
+    let error = parse_answer(answer, Some("/volume/tmp/out.bin")).unwrap_err();
+    assert_eq!(
+        error,
+        HttpError::new(
+            HttpErrorKind::Abi,
+            "subako_http answered with a file body at /etc/passwd, but the request saved its body to /volume/tmp/out.bin"
+        )
+    );
+    // A request for an inline body takes no file body at all.
+    let error = parse_answer(answer, None).unwrap_err();
+    assert_eq!(
+        error.message,
+        "subako_http answered with something that is not an answer: `ok.body` is not the inline or file body the \
+         request asked for"
+    );
+    // Nor does a hook's answer get through `send` (the testing hook passes a file body as given).
+    let error = testing::with_http(
+        |_| Ok(Response::new(200, ResponseBody::File { path: "/volume/tmp/b".into(), bytes: 1 })),
+        || Request::get("https://h/").save_to("/volume/tmp/a").send(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.message,
+        "subako_http answered with a file body at /volume/tmp/b, but the request saved its body to /volume/tmp/a"
+    );
+}
+
+#[test]
+fn a_header_named_twice_is_read_once_with_its_values_joined() {
+    let answer = br#"{"ok":{"status":200,"headers":{"x-a":"1","vary":"accept","X-A":"2","b":"","x-a":"3","B":"4"},"body":{"type":"inline","text":""}}}"#;
+    let response = parse_answer(answer, None).unwrap();
+    assert_eq!(response.headers().collect::<Vec<_>>(), [("x-a", "1, 2, 3"), ("vary", "accept"), ("b", ", 4")]);
+    assert_eq!(response.header("X-a"), Some("1, 2, 3"));
+    // Many names, many repeats: each name once, in first-seen order.
+    let mut headers = String::new();
+    for i in 0..3000 {
+        headers.push_str(&format!(r#""h{}":"{i}","#, i % 1000));
+    }
+    headers.pop();
+    let answer = format!(r#"{{"ok":{{"status":200,"headers":{{{headers}}},"body":{{"type":"inline","text":""}}}}}}"#);
+    let response = parse_answer(answer.as_bytes(), None).unwrap();
+    let read: Vec<(&str, &str)> = response.headers().collect();
+    assert_eq!(read.len(), 1000);
+    for (i, (name, value)) in read.into_iter().enumerate() {
+        assert_eq!(name, format!("h{i}"));
+        assert_eq!(value, format!("{i}, {}, {}", i + 1000, i + 2000));
+    }
+}
+
+#[test]
 fn an_answer_with_no_headers_member_has_none() {
-    let response = parse_answer(br#"{"ok":{"status":204,"body":{"type":"inline","text":""}}}"#).unwrap();
+    let response = parse_answer(br#"{"ok":{"status":204,"body":{"type":"inline","text":""}}}"#, None).unwrap();
     assert_eq!(response.headers().count(), 0);
     assert_eq!(response.text(), Some(""));
 }
@@ -413,7 +470,7 @@ fn every_error_kind() {
         assert_eq!(kind.as_str(), name);
         assert_eq!(HttpErrorKind::from_name(name), Some(kind));
         let answer = format!(r#"{{"error":{{"kind":"{name}","message":"it failed: \"{name}\""}}}}"#);
-        let error = parse_answer(answer.as_bytes()).unwrap_err();
+        let error = parse_answer(answer.as_bytes(), None).unwrap_err();
         assert_eq!(error, HttpError::new(kind, format!("it failed: \"{name}\"")));
         assert_eq!(kind.needs_file(), matches!(name, "too_large" | "not_text"));
         assert_eq!(ToolError::from(error).message(), format!("HTTP request failed ({name}): it failed: \"{name}\""));
@@ -422,7 +479,7 @@ fn every_error_kind() {
 
 #[test]
 fn an_unknown_error_kind_keeps_its_name() {
-    let error = parse_answer(br#"{"error":{"kind":"rate_limited","message":"slow down"}}"#).unwrap_err();
+    let error = parse_answer(br#"{"error":{"kind":"rate_limited","message":"slow down"}}"#, None).unwrap_err();
     assert_eq!(error.kind, HttpErrorKind::Abi);
     assert_eq!(error.message, "error kind `rate_limited` from subako_http: slow down");
 }
@@ -490,7 +547,7 @@ fn malformed_answers_are_abi_errors_saying_why() {
         (br#"{"error":{"kind":1,"message":"m"}}"#, "`error` is not an object with a string `kind` and `message`"),
     ];
     for (answer, why) in cases {
-        let error = parse_answer(answer).unwrap_err();
+        let error = parse_answer(answer, Some("/p")).unwrap_err();
         assert_eq!(error.kind, HttpErrorKind::Abi, "{}", String::from_utf8_lossy(answer));
         assert_eq!(
             error.message,
@@ -506,15 +563,17 @@ fn any_bytes_as_an_answer_never_panic() {
     // Every prefix of a valid answer, and some byte soup.
     let answer = br#"{"ok":{"status":200,"headers":{"a":"b"},"body":{"type":"file","path":"/p","bytes":1}}}"#;
     for end in 0..answer.len() {
-        assert!(parse_answer(&answer[..end]).is_err());
+        assert!(parse_answer(&answer[..end], Some("/p")).is_err());
     }
+    assert!(parse_answer(answer, Some("/p")).is_ok());
+    {}
     for soup in [
         &b"\xff\xfe"[..],
         b"{\"ok\":\"\xff\"}",
         b"\0",
         b"{\"ok\":{\"status\":200,\"body\":{\"type\":\"inline\",\"text\":\"\\ud800\"}}}",
     ] {
-        assert_eq!(parse_answer(soup).unwrap_err().kind, HttpErrorKind::Abi);
+        assert_eq!(parse_answer(soup, Some("/p")).unwrap_err().kind, HttpErrorKind::Abi);
     }
 }
 

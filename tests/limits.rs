@@ -171,27 +171,8 @@ fn nesting_127_deep_is_read_and_128_is_a_parse_error() {
     assert_eq!(error(&deep[0]).0, -32700);
 }
 
-#[test]
-fn an_object_with_100k_members_is_answered_in_linear_time() {
-    let time = |members: usize| {
-        let mut arguments = String::from("{");
-        for i in 0..members {
-            arguments.push_str(&format!(r#""k{i}":{i},"#));
-        }
-        arguments.push_str(r#""name":"Ada"}"#);
-        let started = Instant::now();
-        let called = subako_tiny::testing::call(&hello::PACKAGE, "greet", &arguments);
-        let elapsed = started.elapsed();
-        assert_eq!(called.structured(), Some(r#"{"message":"Hello, Ada!"}"#));
-        elapsed
-    };
-    // The fastest of three: other tests share the machine.
-    let small = (0..3).map(|_| time(10_000)).min().unwrap();
-    let large = (0..3).map(|_| time(100_000)).min().unwrap();
-    // Ten times the members: about ten times the time; quadratic would be 100.
-    assert!(large < small * 40 + Duration::from_millis(200), "10k members: {small:?}, 100k: {large:?}");
-    assert!(large < Duration::from_secs(5), "{large:?}");
-}
+// Linearity (an object of many members, a long line) is counted in fuel in
+// wasmtime: tests/e2e/tests/linearity.rs.
 
 /// Stdin that serves `stdin` and then fails with `errno`.
 struct FailingStdin<'a> {

@@ -2,8 +2,8 @@
 
 use alloc::string::String;
 
+use crate::json::scan::find;
 use crate::reply::{ToolError, join};
-use crate::sys::errno;
 
 /// Why a file operation failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,6 +18,10 @@ pub enum Reason {
     LeavesMount,
     /// The file is not UTF-8 text (from [`read_to_string`](super::read_to_string)).
     NotUtf8,
+    /// A path given for a file names a directory: it ends in `/`, `/.` or
+    /// `/..`. Refused before any call, rather than taken as the file the
+    /// path would name without its end.
+    NamesADirectory,
 }
 
 /// A failed file operation: what was tried, on which path, and why.
@@ -65,24 +69,47 @@ impl FsError {
         }
     }
 
-    /// `OP PATH: WHAT HAPPENED`, e.g. `read /volume/tmp/a.txt: no such
-    /// file or directory`.
+    /// `OP PATH: WHAT HAPPENED`. A refusal by the platform says what its
+    /// errno means and names it as POSIX does, then, for some, what to do:
+    /// `read /volume/tmp/a.txt: no such file or directory (ENOENT)`,
+    /// `write /volume/tmp/a.bin: disk quota exceeded (EDQUOT): the call's
+    /// file write budget is spent`.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::fs;
+    ///
+    /// let dir = std::env::temp_dir().join(format!("subako-tiny-doc-fs-message-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// fs::mount("/volume/tmp", &dir);
+    ///
+    /// let error = fs::read("/volume/tmp/missing.txt").unwrap_err();
+    /// assert_eq!(error.message(), "read /volume/tmp/missing.txt: no such file or directory (ENOENT)");
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
     pub fn message(&self) -> String {
         let mut digits = [0u8; 20];
-        let (colon, what) = match self.reason {
+        // What happened; for an errno WASI does not define, its number and
+        // a parenthesis to close.
+        let (what, number, close) = match self.reason {
             Reason::Errno(e) => match errno_words(e) {
-                Some(words) => (": ", words),
+                Some(words) => (words, "", ""),
                 // SAFETY: decimal digits are ASCII.
-                None => (": errno ", unsafe {
-                    crate::sys::validated_str(crate::json::num::usize_digits(usize::from(e), &mut digits))
-                }),
+                None => (
+                    "an error WASI does not define (errno ",
+                    unsafe { crate::sys::validated_str(crate::json::num::usize_digits(usize::from(e), &mut digits)) },
+                    ")",
+                ),
             },
-            Reason::NotMounted => (": ", not_mounted_words(&self.path)),
-            Reason::Relative => (": ", "not an absolute path (there is no working directory)"),
-            Reason::LeavesMount => (": ", "`..` climbs out of the mounted directory"),
-            Reason::NotUtf8 => (": ", "not UTF-8 text"),
+            Reason::NotMounted => (not_mounted_words(&self.path), "", ""),
+            Reason::Relative => ("not an absolute path (there is no working directory)", "", ""),
+            Reason::LeavesMount => ("`..` climbs out of the mounted directory", "", ""),
+            Reason::NotUtf8 => ("not UTF-8 text", "", ""),
+            Reason::NamesADirectory => {
+                ("the path names a directory (it ends in `/`, `/.` or `/..`): end it with a file name", "", "")
+            }
         };
-        join(&[self.op, " ", &self.path, colon, what])
+        join(&[self.op, " ", &self.path, ": ", what, number, close])
     }
 }
 
@@ -92,44 +119,100 @@ impl From<FsError> for ToolError {
     }
 }
 
-/// The errno values a tool is likely to meet, and at the same index in
-/// [`ERRNO_WORDS`] their words. A table and a search rather than a `match`:
-/// smaller in every module that does files. Two arrays, not one of pairs:
-/// a pair is padded to 12 bytes.
-const ERRNOS: [u16; 13] = [
-    errno::DQUOT,
-    errno::NOTSUP,
-    errno::NOENT,
-    errno::ACCES,
-    errno::PERM,
-    errno::NOTCAPABLE,
-    errno::ROFS,
-    errno::EXIST,
-    errno::ISDIR,
-    errno::NOTDIR,
-    errno::NOTEMPTY,
-    errno::NOSPC,
-    errno::NOMEM,
-];
+/// What each WASI errno means, its name as POSIX spells it and, for some,
+/// what to do, in the order of their numbers from 0, one a line. One text and a walk over
+/// its lines rather than a `match` or a table of `&str`s: those cost a
+/// pointer and a length per errno in every module that does files, the
+/// text only its bytes.
+const ERRNO_TEXT: &str = "no error (ESUCCESS)
+argument list too long (E2BIG)
+permission denied (EACCES)
+address in use (EADDRINUSE)
+address not available (EADDRNOTAVAIL)
+address family not supported (EAFNOSUPPORT)
+resource unavailable, try again (EAGAIN)
+connection already in progress (EALREADY)
+bad file descriptor (EBADF)
+bad message (EBADMSG)
+device or resource busy (EBUSY)
+operation canceled (ECANCELED)
+no child processes (ECHILD)
+connection aborted (ECONNABORTED)
+connection refused (ECONNREFUSED)
+connection reset (ECONNRESET)
+resource deadlock would occur (EDEADLK)
+destination address required (EDESTADDRREQ)
+argument out of the function's domain (EDOM)
+disk quota exceeded (EDQUOT): the call's file write budget is spent
+file exists (EEXIST)
+bad address (EFAULT)
+file too large (EFBIG)
+host is unreachable (EHOSTUNREACH)
+identifier removed (EIDRM)
+illegal byte sequence (EILSEQ)
+operation in progress (EINPROGRESS)
+interrupted (EINTR): the platform interrupted every retry
+invalid argument (EINVAL)
+input/output error (EIO)
+socket is connected (EISCONN)
+is a directory (EISDIR)
+too many levels of symbolic links (ELOOP)
+too many open files (EMFILE)
+too many links (EMLINK)
+message too large (EMSGSIZE)
+multihop attempted (EMULTIHOP)
+file name too long (ENAMETOOLONG): a name in a path may be at most 255 bytes
+network is down (ENETDOWN)
+connection aborted by the network (ENETRESET)
+network unreachable (ENETUNREACH)
+too many files open in the system (ENFILE)
+no buffer space available (ENOBUFS)
+no such device (ENODEV)
+no such file or directory (ENOENT)
+executable file format error (ENOEXEC)
+no locks available (ENOLCK)
+link has been severed (ENOLINK)
+not enough memory (ENOMEM): too large to hold in memory: read it in chunks with fs::File
+no message of the desired type (ENOMSG)
+protocol not available (ENOPROTOOPT)
+no space left on device (ENOSPC): the session volume is full: delete files to write again
+function not supported (ENOSYS)
+socket is not connected (ENOTCONN)
+not a directory (ENOTDIR)
+directory not empty (ENOTEMPTY)
+state not recoverable (ENOTRECOVERABLE)
+not a socket (ENOTSOCK)
+not supported (ENOTSUP)
+inappropriate input/output control operation (ENOTTY)
+no such device or address (ENXIO)
+value too large for its data type (EOVERFLOW)
+previous owner died (EOWNERDEAD)
+operation not permitted (EPERM)
+broken pipe (EPIPE)
+protocol error (EPROTO)
+protocol not supported (EPROTONOSUPPORT)
+protocol wrong type for socket (EPROTOTYPE)
+result too large (ERANGE)
+read-only file system (EROFS)
+invalid seek (ESPIPE)
+no such process (ESRCH)
+stale file handle (ESTALE)
+timed out (ETIMEDOUT)
+text file busy (ETXTBSY)
+cross-device link (EXDEV)
+not allowed by the directory's rights (ENOTCAPABLE)";
 
-const ERRNO_WORDS: [&str; 13] = [
-    "disk quota exceeded (the call's file write budget is spent)",
-    "not supported",
-    "no such file or directory",
-    "permission denied",
-    "permission denied",
-    "permission denied",
-    "read-only file system",
-    "file exists",
-    "is a directory",
-    "not a directory",
-    "directory not empty",
-    "no space left (the session volume is full: delete files to write again)",
-    "too large to hold in memory (read it in chunks with fs::File)",
-];
-
+/// The line of [`ERRNO_TEXT`] for errno `e`; `None` for a number WASI
+/// does not define.
 fn errno_words(e: u16) -> Option<&'static str> {
-    ERRNO_WORDS.get(ERRNOS.iter().position(|&n| n == e)?).copied()
+    let text = ERRNO_TEXT.as_bytes();
+    let mut start = 0;
+    for _ in 0..e {
+        start = find(text, start, b'\n') + 1;
+    }
+    let line = text.get(start..find(text, start, b'\n'))?;
+    // SAFETY: cut from a `str` at ASCII newlines.
+    Some(unsafe { crate::sys::validated_str(line) })
 }
 
 /// True when `path` is `dir` or beneath it.

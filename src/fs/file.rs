@@ -5,7 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::error::{FsError, Reason};
-use super::path::resolve_for;
+use super::path::resolve_file;
 use crate::reply::join;
 use crate::sys::OpenMode;
 use crate::sys::errno;
@@ -69,7 +69,7 @@ impl File {
     fn open_as(op: &'static str, path: &str, mode: OpenMode) -> Result<File, FsError> {
         // `open`'s steps, not a call of it: its `Result` then passed on
         // made every module that opens a `File` larger.
-        let (dir, relative) = resolve_for(op, path)?;
+        let (dir, relative) = resolve_file(op, path)?;
         match fs_sys::open(&dir, &relative, mode) {
             Ok(handle) => Ok(File { handle, path: join(&[path]) }),
             Err(e) => Err(FsError::new(op, path, Reason::Errno(e))),

@@ -6,8 +6,10 @@
 //! to it. A relative path (there is no working directory), or one whose
 //! `..` would climb out of its preopened directory, is refused before any
 //! call is made. Every error names the operation, the path and what went
-//! wrong, and `?` turns it into a [`ToolError`](crate::ToolError) the model can act on:
-//! `write /volume/tmp/a.bin: disk quota exceeded (…)`.
+//! wrong, and `?` turns it into a [`ToolError`](crate::ToolError) the
+//! model can act on: `write /volume/tmp/a.bin: disk quota exceeded
+//! (EDQUOT): …`. A path given for a file that ends in `/` names a
+//! directory, and is refused.
 //!
 //! On the host the same paths map onto directories named by
 //! `SUBAKO_TINY_MOUNTS` or `fs::mount` (host builds), so a package's tools unit-test
@@ -33,7 +35,7 @@ pub use error::{FsError, Reason};
 pub use file::File;
 
 use file::At;
-use path::{open, resolve, resolve_for};
+use path::{open, resolve, resolve_file, resolve_for};
 
 use crate::json::scan::find;
 use crate::json::write::{put, put_byte};
@@ -50,7 +52,8 @@ use crate::sys::OpenMode;
 /// The whole file at `path`.
 ///
 /// # Errors
-/// When the path is not under a preopened directory, or the file cannot be
+/// When the path is not under a preopened directory or names a directory
+/// (it ends in `/`: [`Reason::NamesADirectory`]), or the file cannot be
 /// opened or read; a missing file has errno [`errno::NOENT`].
 ///
 /// # Examples
@@ -85,9 +88,11 @@ pub fn read_to_string(path: &str) -> Result<String, FsError> {
 /// what it held. The directory it is in must exist.
 ///
 /// # Errors
-/// When the path is not under a preopened directory, or the platform
-/// refuses the write (errno [`errno::DQUOT`] once the call's write budget
-/// is spent, [`errno::NOSPC`] when the volume is full).
+/// When the path is not under a preopened directory or names a directory
+/// (it ends in `/`: [`Reason::NamesADirectory`], never taken for the file
+/// it would name without the slash), or the platform refuses the write
+/// (errno [`errno::DQUOT`] once the call's write budget is spent,
+/// [`errno::NOSPC`] when the volume is full).
 ///
 /// # Examples
 /// ```
@@ -202,8 +207,13 @@ pub fn create_dir_all(path: &str) -> Result<(), FsError> {
 }
 
 /// Removes the file at `path`.
+///
+/// # Errors
+/// When the path is not under a preopened directory, names a directory
+/// ([`Reason::NamesADirectory`]), or the file cannot be removed (errno
+/// [`errno::NOENT`] when there is none).
 pub fn remove_file(path: &str) -> Result<(), FsError> {
-    let (dir, relative) = resolve_for("remove", path)?;
+    let (dir, relative) = resolve_file("remove", path)?;
     fs_sys::remove_file(&dir, &relative).map_err(|e| FsError::new("remove", path, Reason::Errno(e)))
 }
 

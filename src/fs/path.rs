@@ -90,9 +90,19 @@ pub(super) fn resolve_for(op: &'static str, path: &str) -> Result<(Dir, String),
     resolve(path).map_err(|reason| FsError::new(op, path, reason))
 }
 
+/// [`resolve_for`] for a path that must name a file: one that ends in
+/// `/`, `/.` or `/..` names a directory, and is refused rather than taken
+/// for the file it would name without its end.
+pub(super) fn resolve_file(op: &'static str, path: &str) -> Result<(Dir, String), FsError> {
+    if let [.., b'/'] | [.., b'/', b'.'] | [.., b'/', b'.', b'.'] = path.as_bytes() {
+        return Err(FsError::new(op, path, Reason::NamesADirectory));
+    }
+    resolve_for(op, path)
+}
+
 /// Opens the file at `path`; `op` names the operation in an error.
 pub(super) fn open(op: &'static str, path: &str, mode: OpenMode) -> Result<Handle, FsError> {
-    let (dir, relative) = resolve_for(op, path)?;
+    let (dir, relative) = resolve_file(op, path)?;
     match fs_sys::open(&dir, &relative, mode) {
         Ok(handle) => Ok(handle),
         Err(e) => Err(FsError::new(op, path, Reason::Errno(e))),

@@ -62,7 +62,7 @@ fn dot_dot_may_not_leave_its_mount() {
     write("/volume/tmp/a/../b.txt", b"b").unwrap();
     assert_eq!(std::fs::read(tmp.0.join("b.txt")).unwrap(), b"b");
     assert_eq!(read("/volume/tmp/./x/.././b.txt").unwrap(), b"b");
-    for path in ["/volume/tmp/../data/b.txt", "/volume/tmp/..", "/volume/../volume/tmp/b.txt", "/../etc/passwd"] {
+    for path in ["/volume/tmp/../data/b.txt", "/volume/tmp/../x", "/volume/../volume/tmp/b.txt", "/../etc/passwd"] {
         let e = read(path).unwrap_err();
         assert_eq!(e.reason(), Reason::LeavesMount, "{path}");
         assert_eq!(e.message(), std::format!("read {path}: `..` climbs out of the mounted directory"));
@@ -107,19 +107,65 @@ fn errno_words() {
     let words = |errno: u16, op: &'static str| FsError::new(op, "/volume/tmp/a.bin", Reason::Errno(errno)).message();
     assert_eq!(
         words(errno::DQUOT, "write"),
-        "write /volume/tmp/a.bin: disk quota exceeded (the call's file write budget is spent)"
+        "write /volume/tmp/a.bin: disk quota exceeded (EDQUOT): the call's file write budget is spent"
     );
-    assert_eq!(words(errno::NOENT, "read"), "read /volume/tmp/a.bin: no such file or directory");
-    assert_eq!(words(errno::NOTSUP, "write"), "write /volume/tmp/a.bin: not supported");
-    assert_eq!(words(errno::NOTCAPABLE, "write"), "write /volume/tmp/a.bin: permission denied");
-    assert_eq!(words(errno::ACCES, "write"), "write /volume/tmp/a.bin: permission denied");
-    assert_eq!(words(errno::EXIST, "create"), "create /volume/tmp/a.bin: file exists");
-    assert_eq!(words(errno::ISDIR, "read"), "read /volume/tmp/a.bin: is a directory");
-    assert_eq!(words(errno::NOTDIR, "read"), "read /volume/tmp/a.bin: not a directory");
-    assert!(words(errno::NOSPC, "write").starts_with("write /volume/tmp/a.bin: no space left"));
-    assert_eq!(words(99, "read"), "read /volume/tmp/a.bin: errno 99");
+    assert_eq!(words(errno::NOENT, "read"), "read /volume/tmp/a.bin: no such file or directory (ENOENT)");
+    assert_eq!(words(errno::NOTSUP, "write"), "write /volume/tmp/a.bin: not supported (ENOTSUP)");
+    assert_eq!(
+        words(errno::NOTCAPABLE, "write"),
+        "write /volume/tmp/a.bin: not allowed by the directory's rights (ENOTCAPABLE)"
+    );
+    assert_eq!(words(errno::ACCES, "write"), "write /volume/tmp/a.bin: permission denied (EACCES)");
+    assert_eq!(words(errno::EXIST, "create"), "create /volume/tmp/a.bin: file exists (EEXIST)");
+    assert_eq!(words(errno::ISDIR, "read"), "read /volume/tmp/a.bin: is a directory (EISDIR)");
+    assert_eq!(words(errno::NOTDIR, "read"), "read /volume/tmp/a.bin: not a directory (ENOTDIR)");
+    assert_eq!(
+        words(errno::NOSPC, "write"),
+        "write /volume/tmp/a.bin: no space left on device (ENOSPC): the session volume is full: delete files to \
+         write again"
+    );
+    assert_eq!(words(0, "read"), "read /volume/tmp/a.bin: no error (ESUCCESS)");
+    assert_eq!(words(8, "read"), "read /volume/tmp/a.bin: bad file descriptor (EBADF)");
+    assert_eq!(words(76, "read"), "read /volume/tmp/a.bin: not allowed by the directory's rights (ENOTCAPABLE)");
+    assert_eq!(words(77, "read"), "read /volume/tmp/a.bin: an error WASI does not define (errno 77)");
+    assert_eq!(words(u16::MAX, "read"), "read /volume/tmp/a.bin: an error WASI does not define (errno 65535)");
     let tool: ToolError = FsError::new("write", "/volume/tmp/a.bin", Reason::Errno(errno::DQUOT)).into();
     assert!(tool.message().starts_with("write /volume/tmp/a.bin: disk quota exceeded"));
+}
+
+#[test]
+fn a_path_for_a_file_that_names_a_directory_is_refused() {
+    let tmp = TempDir::new("slash");
+    mount("/volume/tmp", &tmp.0);
+    create_dir_all("/volume/tmp/d").unwrap();
+    // Before any other check: `/volume/tmp/..` would climb out, `a/` is not absolute.
+    for path in [
+        "/volume/tmp/d/",
+        "/volume/tmp/d/.",
+        "/volume/tmp/d/..",
+        "/volume/tmp/",
+        "/volume/tmp/d//",
+        "/volume/tmp/..",
+        "a/",
+    ] {
+        let e = write(path, b"x").unwrap_err();
+        assert_eq!(e.reason(), Reason::NamesADirectory, "{path}");
+        assert_eq!(
+            e.message(),
+            alloc::format!(
+                "write {path}: the path names a directory (it ends in `/`, `/.` or `/..`): end it with a file name"
+            )
+        );
+        assert_eq!(append(path, b"x").unwrap_err().reason(), Reason::NamesADirectory, "{path}");
+        assert_eq!(read(path).unwrap_err().reason(), Reason::NamesADirectory, "{path}");
+        assert_eq!(File::create(path).err().map(|e| e.reason()), Some(Reason::NamesADirectory), "{path}");
+        assert_eq!(remove_file(path).unwrap_err().reason(), Reason::NamesADirectory, "{path}");
+    }
+    assert_eq!(std::fs::read_dir(&tmp.0).unwrap().count(), 1, "only `d`");
+    // A name that merely ends in dots is a file's.
+    write("/volume/tmp/d/x..", b"x").unwrap();
+    write("/volume/tmp/.hidden", b"x").unwrap();
+    assert_eq!(read_dir("/volume/tmp/d").unwrap(), ["x.."]);
 }
 
 #[test]
@@ -144,7 +190,7 @@ fn whole_file_operations() {
     assert!(!exists("/volume/tmp/x/b.txt"));
     assert_eq!(
         remove_file("/volume/tmp/x/b.txt").unwrap_err().message(),
-        "remove /volume/tmp/x/b.txt: no such file or directory"
+        "remove /volume/tmp/x/b.txt: no such file or directory (ENOENT)"
     );
     assert_eq!(read("/volume/tmp/x/y").unwrap_err().errno(), Some(errno::ISDIR));
     // A file in the way of a directory.

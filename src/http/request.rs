@@ -3,10 +3,10 @@
 use alloc::vec::Vec;
 
 use super::error::{HttpError, HttpErrorKind, with_number};
-use super::response::{Response, parse_answer_to};
+use super::response::{END, Response, field, join_repeated, parse_answer};
 use super::{REQUEST_MAX_BYTES, raw};
 use crate::json::JsonWriter;
-use crate::json::write::{put_byte, write_escaped};
+use crate::json::write::{put, put_byte, write_escaped};
 
 /// The methods a request may use. CONNECT, TRACE and TRACK have none: the
 /// platform refuses tunnels and requests that echo credentials back.
@@ -100,7 +100,8 @@ enum Body<'a> {
 pub struct Request<'a> {
     method: Method,
     url: &'a str,
-    /// The `headers` object's members, already written: `"name":"value",…`.
+    /// Each header's name and then its value, each followed by
+    /// [`END`](super::response::END), as they were added.
     headers: Vec<u8>,
     body: Body<'a>,
     /// `Some(path)`: the body goes to this volume file, not inline.
@@ -161,18 +162,29 @@ impl<'a> Request<'a> {
     /// Adds a header, sent as given on the first hop. Connection headers
     /// (`host`, `content-length`…) are the worker's own; a header a
     /// credential sets for the origin is refused (`credential_header`).
-    /// Naming a header twice sends the last value.
+    /// Naming a header twice (ASCII case ignored) sends it once, where it
+    /// was first named, with its values joined with `, ` (HTTP's rule for
+    /// a repeated field), so the request's `headers` object names each once.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::http::Request;
+    ///
+    /// let request = Request::get("https://h/").header("accept", "text/html").header("Accept", "*/*");
+    /// assert_eq!(
+    ///     request.to_json(),
+    ///     br#"{"method":"GET","url":"https://h/","headers":{"accept":"text/html, */*"},"output":{"type":"inline"},"follow_redirects":true}"#
+    /// );
+    /// ```
     pub fn header(mut self, name: &str, value: &str) -> Request<'a> {
         // Written into a local, not through `&mut self.headers`: a pointer
         // into the request would make the compiler assume every field may
         // change, and keep the code for bodies and outputs it never sends.
         let mut headers = core::mem::take(&mut self.headers);
-        if !headers.is_empty() {
-            put_byte(&mut headers, b',');
+        for part in [name, value] {
+            put(&mut headers, part.as_bytes());
+            put_byte(&mut headers, END);
         }
-        write_escaped(&mut headers, name.as_bytes());
-        put_byte(&mut headers, b':');
-        write_escaped(&mut headers, value.as_bytes());
         self.headers = headers;
         self
     }
@@ -226,7 +238,21 @@ impl<'a> Request<'a> {
         out.begin_object();
         out.key("method").string(self.method.as_str());
         out.key("url").string(self.url);
-        out.key("headers").begin_object().trusted_raw(&self.headers).end_object();
+        let mut headers = Vec::new();
+        let pairs = join_repeated(&self.headers);
+        let mut at = 0;
+        while at < pairs.len() {
+            let name = field(&pairs, at);
+            let value = field(&pairs, at + name.len() + 1);
+            at += name.len() + value.len() + 2;
+            if !headers.is_empty() {
+                put_byte(&mut headers, b',');
+            }
+            write_escaped(&mut headers, name);
+            put_byte(&mut headers, b':');
+            write_escaped(&mut headers, value);
+        }
+        out.key("headers").begin_object().trusted_raw(&headers).end_object();
         // Each body's type, the member that holds it, and its text (JSON's
         // is written as it is): one writer call for each part of any body.
         let (kind, member, text) = match self.body {
@@ -290,7 +316,7 @@ impl<'a> Request<'a> {
             return Err(too_big(json.len()));
         }
         match raw::exchange(&json) {
-            Ok(answer) => parse_answer_to(&answer, self.save_to.is_some()),
+            Ok(answer) => parse_answer(&answer, self.save_to),
             Err(code) => Err(HttpError::abi_code(code)),
         }
     }

@@ -28,7 +28,7 @@ pub struct Response {
 
 /// What ends each name and value in [`Response`]'s headers: the byte no
 /// UTF-8 text holds that also separates the keys given to `members`.
-const END: u8 = KEY_SEPARATOR;
+pub(super) const END: u8 = KEY_SEPARATOR;
 
 impl fmt::Debug for Response {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -41,7 +41,8 @@ impl fmt::Debug for Response {
 }
 
 /// The headers of a [`Response`], as `(name, value)` in the worker's
-/// order: names are lowercase, repeated headers joined with `, `. Made by
+/// order: names are lowercase, and each comes once, a repeated header's
+/// values joined with `, ` ([`parse_answer`] says how). Made by
 /// [`Response::headers`].
 #[derive(Clone)]
 pub struct Headers<'a>(&'a [u8]);
@@ -149,20 +150,57 @@ impl Response {
     }
 }
 
-/// Reads an answer: `{"ok": RESPONSE}` or `{"error": {"kind", "message"}}`.
-/// Anything else is an error of kind `abi` saying what is wrong with it.
-pub fn parse_answer(answer: &[u8]) -> Result<Response, HttpError> {
-    parse_answer_to(answer, true)
-}
-
-/// [`parse_answer`] for a request whose body was saved to a file when
-/// `saved`, or sent inline: the worker answers with that body only. A
-/// module that never saves one carries no code to read a file body.
-pub(crate) fn parse_answer_to(answer: &[u8], saved: bool) -> Result<Response, HttpError> {
-    read_answer(answer, saved).unwrap_or_else(|why| Err(HttpError::malformed(why)))
+/// Reads the answer to a request that saved its body to `save_to` (`None`:
+/// a request for an inline body): `{"ok": RESPONSE}` or `{"error": {"kind",
+/// "message"}}`. Anything else is an error of kind `abi` saying what is
+/// wrong with it, and so is a body saved anywhere but `save_to`: the
+/// answer names the file the module then reads, and a host that named
+/// another (`/etc/passwd`, another tool's file) is not believed.
+///
+/// A header named more than once (ASCII case ignored) is read as one, in
+/// the place it first came, its values joined with `, ` in the order they
+/// came: HTTP's rule for repeated fields (RFC 9110, section 5.3). The
+/// worker joins repeated header lines so itself; `set-cookie`, whose
+/// values may hold commas, is joined the same way (as the worker does), so
+/// a tool that needs each cookie cannot tell them apart.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::http::{HttpErrorKind, ResponseBody, parse_answer};
+///
+/// let answer = br#"{"ok":{"status":200,"headers":{"vary":"accept","Vary":"origin"},"body":{"type":"file","path":"/volume/tmp/a.bin","bytes":3}}}"#;
+/// let response = parse_answer(answer, Some("/volume/tmp/a.bin")).unwrap();
+/// assert_eq!(response.headers().collect::<Vec<_>>(), [("vary", "accept, origin")]);
+/// assert_eq!(response.body, ResponseBody::File { path: "/volume/tmp/a.bin".into(), bytes: 3 });
+///
+/// let error = parse_answer(answer, Some("/volume/tmp/b.bin")).unwrap_err();
+/// assert_eq!(error.kind, HttpErrorKind::Abi);
+/// assert_eq!(
+///     error.message,
+///     "subako_http answered with a file body at /volume/tmp/a.bin, but the request saved its body to /volume/tmp/b.bin"
+/// );
+/// ```
+pub fn parse_answer(answer: &[u8], save_to: Option<&str>) -> Result<Response, HttpError> {
+    let response = read_answer(answer, save_to.is_some()).unwrap_or_else(|why| Err(HttpError::malformed(why)))?;
+    match (&response.body, save_to) {
+        (ResponseBody::File { path, .. }, Some(save_to)) if !crate::sys::same(path.as_bytes(), save_to.as_bytes()) => {
+            Err(HttpError::new(
+                HttpErrorKind::Abi,
+                join(&[
+                    "subako_http answered with a file body at ",
+                    path,
+                    ", but the request saved its body to ",
+                    save_to,
+                ]),
+            ))
+        }
+        _ => Ok(response),
+    }
 }
 
 /// The response or the error the answer holds, or what is wrong with it.
+/// A file body only when `saved`: a module that never saves one carries
+/// no code to read one.
 fn read_answer(answer: &[u8], saved: bool) -> Result<Result<Response, HttpError>, &'static str> {
     let value = json::parse(answer).map_err(|e| e.kind.describe())?;
     if value.as_object().is_none() {
@@ -207,6 +245,7 @@ fn read_response(ok: Value<'_>, saved: bool) -> Result<Response, &'static str> {
                 put_byte(&mut headers, END);
             }
         }
+        headers = join_repeated(&headers);
     }
     let body = body
         .and_then(|body| read_body(body, saved))
@@ -225,4 +264,104 @@ fn read_body(body: Value<'_>, saved: bool) -> Option<ResponseBody> {
     } else {
         None
     }
+}
+
+/// `pairs`, headers each a name and a value ended by [`END`], with each
+/// name once: where it first came, with the values of every header of that
+/// name (ASCII case ignored) joined with `, `. Linear in the headers, as a
+/// host may send any number: a hash table finds each name's first header,
+/// and each header links to the next of its name.
+#[inline(never)]
+pub(super) fn join_repeated(pairs: &[u8]) -> Vec<u8> {
+    let count = pairs.iter().filter(|&&b| b == END).count() / 2;
+    // One block of 32-bit words, zeroed: for each header, where it starts
+    // in `pairs`, 1 + the index of the next header of its name (0: none),
+    // and for a name's first header 1 + the index of its last so far (0
+    // for a later header); then the hash table's slots, each 1 + the index
+    // of a name's first header (0: free). Through the crate's own buffer
+    // growth, not `vec!`, whose allocation links code of its own.
+    let slots = count.saturating_mul(2).next_power_of_two();
+    let mut words = Vec::new();
+    crate::sys::resize_zeroed(&mut words, (3 * count + slots).saturating_mul(4));
+    let (start, next, last, slot_at) = (0, count, 2 * count, 3 * count);
+    let mut at = 0;
+    for i in 0..count {
+        let name = field(pairs, at);
+        set_word(&mut words, start + i, at);
+        at += name.len() + 1;
+        at += field(pairs, at).len() + 1;
+        // FNV-1a, each byte with bit 5 set: names that differ only in the
+        // case of letters hash alike.
+        let mut slot =
+            name.iter().fold(0x811c_9dc5u32, |h, b| (h ^ u32::from(b | 0x20)).wrapping_mul(0x0100_0193)) as usize;
+        loop {
+            slot &= slots - 1;
+            let first = word(&words, slot_at + slot);
+            if first == 0 {
+                set_word(&mut words, slot_at + slot, i + 1);
+                set_word(&mut words, last + i, i + 1);
+                break;
+            }
+            if same_name(field(pairs, word(&words, start + first - 1)), name) {
+                let tail = word(&words, last + first - 1);
+                set_word(&mut words, next + tail - 1, i + 1);
+                set_word(&mut words, last + first - 1, i + 1);
+                break;
+            }
+            slot += 1;
+        }
+    }
+    let mut joined = Vec::new();
+    crate::sys::reserve(&mut joined, pairs.len());
+    for i in 0..count {
+        if word(&words, last + i) == 0 {
+            continue;
+        }
+        let name_at = word(&words, start + i);
+        put(&mut joined, field(pairs, name_at));
+        put_byte(&mut joined, END);
+        let mut j = i + 1;
+        while j > 0 {
+            if j != i + 1 {
+                put(&mut joined, b", ");
+            }
+            let name_at = word(&words, start + j - 1);
+            put(&mut joined, field(pairs, name_at + field(pairs, name_at).len() + 1));
+            j = word(&words, next + j - 1);
+        }
+        put_byte(&mut joined, END);
+    }
+    joined
+}
+
+/// Word `i` of [`join_repeated`]'s block (0 past its end).
+#[inline(never)]
+fn word(words: &[u8], i: usize) -> usize {
+    match words.get(i * 4..).and_then(|w| w.first_chunk::<4>()) {
+        Some(w) => u32::from_le_bytes(*w) as usize,
+        None => 0,
+    }
+}
+
+#[inline(never)]
+fn set_word(words: &mut [u8], i: usize, value: usize) {
+    if let Some(w) = words.get_mut(i * 4..).and_then(|w| w.first_chunk_mut::<4>()) {
+        *w = (value as u32).to_le_bytes();
+    }
+}
+
+/// Whether two header names are the same, ASCII case ignored: a loop of
+/// its own, as [`crate::sys::same`] is, and smaller than core's.
+fn same_name(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| lower(x) == lower(y))
+}
+
+/// `b` with an ASCII capital made small, without core's table.
+fn lower(b: u8) -> u8 {
+    b | (u8::from(b.wrapping_sub(b'A') < 26) << 5)
+}
+
+/// The bytes of `pairs` from `at` up to the next [`END`].
+pub(super) fn field(pairs: &[u8], at: usize) -> &[u8] {
+    pairs.get(at..find(pairs, at, END)).unwrap_or(&[])
 }

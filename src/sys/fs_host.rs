@@ -102,16 +102,22 @@ fn errno(e: &std::io::Error) -> u16 {
     }
 }
 
-/// Runs `op` again while it is interrupted: the one retry loop of the
-/// host's reads and writes.
+/// Runs `op` again while it is interrupted, up to as many tries in all as
+/// on wasm32 (`INTERRUPTED_TRIES`): the one retry loop of the host's reads
+/// and writes.
 pub(super) fn retrying<T>(mut op: impl FnMut() -> std::io::Result<T>) -> std::io::Result<T> {
+    let mut tries = INTERRUPTED_TRIES;
     loop {
         match op() {
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == ErrorKind::Interrupted && tries > 1 => tries -= 1,
             other => return other,
         }
     }
 }
+
+/// How many times in a row a read or write is tried while it is
+/// interrupted, as on wasm32: a stream interrupted every time is broken.
+pub const INTERRUPTED_TRIES: u32 = 64;
 
 pub fn open(dir: &Dir, path: &str, mode: OpenMode) -> Result<Handle, u16> {
     let mut options = std::fs::OpenOptions::new();

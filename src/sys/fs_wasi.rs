@@ -186,7 +186,7 @@ pub fn read_dir(dir: &Dir, path: &str) -> Result<Vec<String>, u16> {
     // Each entry: d_next u64, d_ino u64, d_namlen u32, d_type u8, 3 pad, name.
     const HEADER: usize = 24;
     let mut names = Vec::new();
-    let mut buf = alloc::vec![0u8; 4096];
+    let mut buf = alloc::vec![0u8; FIRST_READDIR_BYTES];
     let mut cookie: wasi::Dircookie = 0;
     loop {
         // SAFETY: `buf` is writable for its whole length.
@@ -195,7 +195,6 @@ pub fn read_dir(dir: &Dir, path: &str) -> Result<Vec<String>, u16> {
             Err(e) => return Err(e.raw()),
         };
         let mut at = 0;
-        let mut complete = 0;
         while at + HEADER <= filled {
             let next = u64::from_le_bytes(le8(&buf[at..at + 8]));
             let len = u32::from_le_bytes(le4(&buf[at + 16..at + 20])) as usize;
@@ -211,18 +210,24 @@ pub fn read_dir(dir: &Dir, path: &str) -> Result<Vec<String>, u16> {
             }
             cookie = next;
             at += HEADER + len;
-            complete += 1;
         }
         if filled < buf.len() {
             return Ok(names);
         }
-        if complete == 0 {
-            // One entry larger than the buffer: make room and ask again.
-            let bigger = buf.len() * 2;
-            buf.resize(bigger, 0);
-        }
+        // More to come. Runtimes may read the whole directory again for
+        // each call (wasmtime does, to find the cookie), so each call asks
+        // for several times more than the last: a few calls for any
+        // directory, not one per few kilobytes. This also makes room for
+        // an entry larger than the buffer.
+        buf = alloc::vec![0u8; buf.len().saturating_mul(READDIR_GROWTH)];
     }
 }
+
+/// What the first `fd_readdir` of a listing asks for: a small directory's
+/// whole listing, within a module's first pages.
+const FIRST_READDIR_BYTES: usize = 8 << 10;
+/// How many times larger each further `fd_readdir` buffer is than the one before.
+const READDIR_GROWTH: usize = 8;
 
 fn le8(b: &[u8]) -> [u8; 8] {
     let mut out = [0; 8];

@@ -26,6 +26,12 @@ pub const STDOUT: u32 = 1;
 /// Standard error's file descriptor.
 pub const STDERR: u32 = 2;
 
+/// How many times in a row a read or write is tried while the platform
+/// answers EINTR: an interruption is retried, a platform that interrupts
+/// every try is a broken stream (and the call fails with EINTR), not a
+/// loop until the time limit.
+pub const INTERRUPTED_TRIES: u32 = 64;
+
 /// Reads from `fd` into the `len` bytes at `at`, retrying when
 /// interrupted; how many it wrote there, 0 at the end.
 ///
@@ -33,7 +39,7 @@ pub const STDERR: u32 = 2;
 /// `at` must be valid for writes of `len` bytes (which need not be
 /// initialized).
 unsafe fn read_raw(fd: u32, at: *mut u8, len: usize) -> Result<usize, u16> {
-    loop {
+    for _ in 0..INTERRUPTED_TRIES {
         let iov = wasi::Iovec { buf: at, buf_len: len };
         // SAFETY: `iov` is the caller's writable block, and outlives the call.
         match unsafe { wasi::fd_read(fd, &[iov]) } {
@@ -42,6 +48,7 @@ unsafe fn read_raw(fd: u32, at: *mut u8, len: usize) -> Result<usize, u16> {
             Err(e) => return Err(e.raw()),
         }
     }
+    Err(wasi::ERRNO_INTR.raw())
 }
 
 /// Reads into `buf` from `fd`, retrying when interrupted; 0 at the end.
@@ -66,7 +73,7 @@ pub fn read_spare(fd: u32, out: &mut Vec<u8>) -> Result<usize, u16> {
 
 /// Writes some of `bytes` to `fd`, retrying when interrupted; how many.
 pub fn write(fd: u32, bytes: &[u8]) -> Result<usize, u16> {
-    loop {
+    for _ in 0..INTERRUPTED_TRIES {
         let iov = wasi::Ciovec { buf: bytes.as_ptr(), buf_len: bytes.len() };
         // SAFETY: `iov` points into `bytes`, which outlives the call.
         match unsafe { wasi::fd_write(fd, &[iov]) } {
@@ -75,6 +82,7 @@ pub fn write(fd: u32, bytes: &[u8]) -> Result<usize, u16> {
             Err(e) => return Err(e.raw()),
         }
     }
+    Err(wasi::ERRNO_INTR.raw())
 }
 
 /// Writes all of `bytes` to `fd`, looping on partial writes.

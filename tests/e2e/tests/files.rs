@@ -83,7 +83,7 @@ fn templates_come_from_the_package_assets() {
     }
     assert_eq!(
         error_text(&run(&module, "template", json!({"name": "missing"}), &opts)),
-        "read /package/templates/missing.txt: no such file or directory"
+        "read /package/templates/missing.txt: no such file or directory (ENOENT)"
     );
     // A package without assets has no /package.
     let bare = CallOptions { assets_dir: None, ..session(&volume) };
@@ -99,7 +99,7 @@ fn a_missing_file_is_a_readable_error() {
     let volume = tempfile::tempdir().unwrap();
     assert_eq!(
         error_text(&run(&module, "load", json!({"name": "nope.txt"}), &session(&volume))),
-        "read /volume/tmp/files/nope.txt: no such file or directory"
+        "read /volume/tmp/files/nope.txt: no such file or directory (ENOENT)"
     );
 }
 
@@ -165,7 +165,7 @@ fn writes_past_the_budget_are_refused() {
     );
     assert_eq!(
         error_text(&run(&module, "save", json!({"name": "big.txt", "text": "x".repeat(101)}), &tight)),
-        "write /volume/tmp/files/big.txt: disk quota exceeded (the call's file write budget is spent)"
+        "write /volume/tmp/files/big.txt: disk quota exceeded (EDQUOT): the call's file write budget is spent"
     );
     // The budget is per call: the next call starts afresh.
     assert_eq!(

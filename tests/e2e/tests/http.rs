@@ -87,6 +87,12 @@ fn serve(stream: TcpStream, port: u16, hits: &AtomicUsize) {
         "/binary" => ("200 OK", "application/octet-stream", String::new(), binary_body()),
         "/large" => ("200 OK", "text/plain", String::new(), vec![b'a'; LARGE]),
         "/redirect" => ("302 Found", "text/plain", "location: /text\r\n".into(), b"moved".to_vec()),
+        "/repeated" => (
+            "200 OK",
+            "text/plain",
+            "x-a: 1\r\nset-cookie: a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT\r\nX-A: 2\r\nset-cookie: b=2\r\n".into(),
+            b"twice".to_vec(),
+        ),
         "/redirect-out" => {
             let out = format!("location: http://localhost:{port}/text\r\n");
             ("302 Found", "text/plain", out, b"moved".to_vec())
@@ -191,6 +197,18 @@ fn an_inline_text_response() {
     let out = fetched(&fetch(json!({"url": server.url("/nowhere")})));
     assert_eq!(out["status"], json!(404));
     assert_eq!(out["body"], json!("no such route"));
+}
+
+/// A real server's repeated header lines reach the module joined, one
+/// member per name (the worker joins them; the crate would too), cookies
+/// included.
+#[test]
+fn repeated_headers_from_a_real_server_come_joined() {
+    let server = Server::start();
+    let out = fetched(&fetch(json!({"url": server.url("/repeated")})));
+    assert_eq!(out["headers"]["x-a"], json!("1, 2"), "{out}");
+    assert_eq!(out["headers"]["set-cookie"], json!("a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, b=2"), "{out}");
+    assert_eq!(out["body"], json!("twice"));
 }
 
 #[test]

@@ -6,7 +6,10 @@
 //! it for hello's golden transcript and for each example's manifest, upload
 //! sequence and tool calls.
 //!
-//! Without `node` (20+) on the PATH each test says it is skipped and passes.
+//! Without `node` (20+) on the PATH each test says it is skipped and
+//! passes, or fails when `SUBAKO_REQUIRE` names `node` (as in CI).
+
+mod required;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -18,12 +21,13 @@ use serde_json::{Value, json};
 use subako_tiny_e2e::{Variant, crate_root, example_variant, examples};
 use subako_tiny_runner::{Exit, Module, PROTOCOL_VERSION, RunOptions, request_line, run};
 
-const SKIPPED: &str = "skipped: node is not on the PATH; install Node.js 20+ to run the module under a second engine";
+const SKIPPED: &str = "node is not on the PATH; install Node.js 20+ to run the module under a second engine";
 /// Per run, in either engine; the platform's own limit is 10 s.
 const TIME_LIMIT: Duration = Duration::from_secs(30);
 
 /// `node` on the PATH, if it is there and new enough for WASI preview 1;
-/// otherwise `None`, having printed why the test is skipped.
+/// otherwise `None`, having said why the test is skipped (or failed, when
+/// node is required).
 fn node() -> Option<PathBuf> {
     static NODE: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     let found = NODE.get_or_init(|| {
@@ -36,7 +40,7 @@ fn node() -> Option<PathBuf> {
         let major: u32 = version.trim_start_matches('v').split('.').next().and_then(|m| m.parse().ok()).unwrap_or(0);
         if major < 20 {
             return Err(format!(
-                "skipped: {} is Node.js {version}; install Node.js 20+ to run the module under a second engine",
+                "{} is Node.js {version}; install Node.js 20+ to run the module under a second engine",
                 node.display()
             ));
         }
@@ -45,7 +49,7 @@ fn node() -> Option<PathBuf> {
     match found {
         Ok(node) => Some(node.clone()),
         Err(why) => {
-            println!("{why}");
+            required::skip("node", why);
             None
         }
     }

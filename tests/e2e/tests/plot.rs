@@ -192,6 +192,26 @@ fn names_are_percent_encoded_in_the_link() {
     assert_eq!(linked_image(&slashed).0["path"], "/volume/tmp/plot/a_b-1.png");
 }
 
+/// A file name may be 255 bytes: the title's part of one is cut, between
+/// characters, so that the number and `.png` fit after it.
+#[test]
+fn a_title_of_four_byte_characters_names_a_file_that_fits() {
+    let module = module();
+    let volume = tempfile::tempdir().unwrap();
+    // 64 characters, 256 bytes: the longest title the file name takes whole in characters.
+    let clef = "\u{1d11e}";
+    for (title, stem) in
+        [(clef.repeat(64), clef.repeat(57)), (format!("a{}", clef.repeat(63)), format!("a{}", clef.repeat(57)))]
+    {
+        let outcome = plot(&module, json!({"values": [1, 2], "title": title}), &session(&volume));
+        let (value, _) = linked_image(&outcome);
+        let name = format!("{stem}-1.png");
+        assert!(name.len() <= 255, "{} bytes", name.len());
+        assert_eq!(value["path"], format!("/volume/tmp/plot/{name}"));
+        assert!(volume.path().join("plot").join(&name).is_file());
+    }
+}
+
 #[test]
 fn bad_inputs_are_tool_errors() {
     let module = module();
@@ -246,7 +266,7 @@ fn a_write_budget_stops_the_image_and_leaves_nothing_behind() {
     let outcome = plot(&module, json!({"values": [1, 2, 3]}), &tight);
     assert_eq!(
         error_text(&outcome),
-        "write /volume/tmp/plot/plot-1.png: disk quota exceeded (the call's file write budget is spent)"
+        "write /volume/tmp/plot/plot-1.png: disk quota exceeded (EDQUOT): the call's file write budget is spent"
     );
     assert_eq!(std::fs::read_dir(volume.path().join("plot")).unwrap().count(), 0, "the partial file was removed");
 }

@@ -164,6 +164,6 @@ fn a_full_volume_is_a_readable_error() {
     assert_eq!(
         failure(&run("convert", convert("ok", "USD"), &full)),
         "converted, but the history could not be written: \
-         write /volume/tmp/rates/history.jsonl: disk quota exceeded (the call's file write budget is spent)"
+         write /volume/tmp/rates/history.jsonl: disk quota exceeded (EDQUOT): the call's file write budget is spent"
     );
 }

@@ -1,6 +1,8 @@
 //! A package built as a vendoring user builds one, with a tool that has a
-//! bug: `bug` unwraps a `None`, to show what the model reads then; and
-//! `heap` and `grown`, the allocator's tests inside a module.
+//! bug: `bug` unwraps a `None`, to show what the model reads then;
+//! `heap` and `grown`, the allocator's tests inside a module; `write`,
+//! which writes at any path it is given; and `greet`. Without the crate's
+//! allocators or panic handler (its features off) it brings its own.
 #![cfg_attr(target_arch = "wasm32", no_std, no_main)]
 
 extern crate alloc;
@@ -17,6 +19,16 @@ fn bug(args: &Args<'_>) -> Result<Reply, ToolError> {
 
 fn fine(_: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::text("fine"))
+}
+
+fn greet(args: &Args<'_>) -> Result<Reply, ToolError> {
+    Ok(Reply::text(&["Hello, ", &args.str("name")?, "!"].concat()))
+}
+
+/// Writes `text` at `path`, as given: what the crate does with any path.
+fn write(args: &Args<'_>) -> Result<Reply, ToolError> {
+    subako_tiny::fs::write(&args.str("path")?, args.str("text")?.as_bytes())?;
+    Ok(Reply::text("written"))
 }
 
 /// Allocates, fills, checks and frees blocks of many sizes in a fixed
@@ -85,9 +97,70 @@ const PACKAGE: Package = Package::new(
     &[
         Tool::new("bug", "Panics.", EMPTY, bug),
         Tool::new("fine", "Answers.", EMPTY, fine),
+        Tool::new(
+            "greet",
+            "Greets.",
+            r#"{"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}"#,
+            greet,
+        ),
         Tool::new("heap", "Tests the allocator.", EMPTY, heap),
         Tool::new("grown", "Grows memory, then allocates.", EMPTY, grown),
+        Tool::new("write", "Writes text at a path.", r#"{"type": "object", "properties": {"path": {"type": "string"}, "text": {"type": "string"}}, "required": ["path", "text"]}"#, write),
     ],
 );
 
 subako_tiny::main!(PACKAGE);
+
+/// What an author brings when the crate's features are off: the
+/// configurations the crate's docs offer, built and run by the e2e tests.
+#[cfg(target_arch = "wasm32")]
+mod own {
+    /// A bump allocator from the end of memory, a page at a time, that
+    /// never gives anything back (every call is a fresh instance): with
+    /// neither `dlmalloc` nor `lean-alloc`.
+    #[cfg(not(any(feature = "dlmalloc", feature = "lean-alloc")))]
+    mod allocator {
+        use core::alloc::{GlobalAlloc, Layout};
+        use core::arch::wasm32::{memory_grow, memory_size};
+        use core::cell::Cell;
+
+        const PAGE: usize = 64 << 10;
+
+        struct Bump(Cell<usize>);
+
+        // SAFETY: a wasm32-wasip1 command has one thread.
+        unsafe impl Sync for Bump {}
+
+        // SAFETY: each block is aligned as asked, lies in memory the module
+        // owns (grown for it) and is never handed out again.
+        unsafe impl GlobalAlloc for Bump {
+            unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+                let next = match self.0.get() {
+                    0 => memory_size(0) * PAGE,
+                    next => next,
+                };
+                let start = next.next_multiple_of(layout.align());
+                let Some(end) = start.checked_add(layout.size()) else { return core::ptr::null_mut() };
+                let have = memory_size(0) * PAGE;
+                if end > have && memory_grow(0, (end - have).div_ceil(PAGE)) == usize::MAX {
+                    return core::ptr::null_mut();
+                }
+                self.0.set(end);
+                start as *mut u8
+            }
+
+            unsafe fn dealloc(&self, _: *mut u8, _: Layout) {}
+        }
+
+        #[global_allocator]
+        static ALLOCATOR: Bump = Bump(Cell::new(0));
+    }
+
+    /// Without `panic-handler`: says so on stderr, then traps.
+    #[cfg(not(feature = "panic-handler"))]
+    #[panic_handler]
+    fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+        subako_tiny::log("the package's own panic handler ran\n");
+        core::arch::wasm32::unreachable()
+    }
+}

@@ -1,0 +1,113 @@
+//! The crate's promise of no `core::fmt` and no formatted panic on its
+//! default paths, checked in the module itself: hello, built as the README
+//! builds it but with its name section kept (`CARGO_PROFILE_RELEASE_STRIP=
+//! false`), with each allocator, holds no function of `core::fmt` and not
+//! `core::panicking::panic_fmt`, by the runner's `size` explain (demangled
+//! names). A probe package that formats a number shows the check finds
+//! `core::fmt` where it is.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use subako_tiny_e2e::crate_root;
+
+fn cargo() -> Command {
+    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+}
+
+/// Builds for wasm32-wasip1 in release, the name section kept, into
+/// `target/e2e/unstripped/<dir>`; `args` say what.
+fn build_unstripped(dir: &str, cwd: &Path, args: &[&str]) -> PathBuf {
+    let target = crate_root().join("target/e2e/unstripped").join(dir);
+    let output = cargo()
+        .current_dir(cwd)
+        .env("CARGO_PROFILE_RELEASE_STRIP", "false")
+        .args(["build", "--quiet", "--release", "--target", "wasm32-wasip1", "--target-dir"])
+        .arg(&target)
+        .args(args)
+        .output()
+        .expect("cargo runs");
+    assert!(output.status.success(), "building {dir} failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    target.join("wasm32-wasip1/release")
+}
+
+/// The functions of the module at `path` that break the promise, by name.
+fn formatting(path: &Path) -> Vec<String> {
+    let report = subako_tiny_runner::size(&std::fs::read(path).unwrap()).unwrap();
+    assert!(report.has_names, "{} has no name section: the check would see nothing", path.display());
+    assert!(report.funcs.len() > 20, "{}: {} functions", path.display(), report.funcs.len());
+    report
+        .funcs
+        .iter()
+        .map(|f| f.name.clone())
+        .filter(|name| {
+            name.starts_with("core::fmt::")
+                || name.contains(" as core::fmt::")
+                || name.starts_with("<core::fmt::")
+                || name == "core::panicking::panic_fmt"
+        })
+        .collect()
+}
+
+#[test]
+fn hello_holds_no_core_fmt_and_no_panic_fmt_with_either_allocator() {
+    let root = crate_root();
+    for (dir, features) in [
+        ("default", &["-p", "subako-tiny", "--example", "hello"][..]),
+        (
+            "lean",
+            &[
+                "-p",
+                "subako-tiny",
+                "--example",
+                "hello",
+                "--no-default-features",
+                "--features",
+                "lean-alloc,panic-handler",
+            ],
+        ),
+    ] {
+        let module = build_unstripped(dir, &root, features).join("examples/hello.wasm");
+        let found = formatting(&module);
+        assert!(found.is_empty(), "hello ({dir}) links core::fmt or panic_fmt: {found:#?}");
+    }
+}
+
+#[test]
+fn the_check_finds_core_fmt_in_a_tool_that_formats() {
+    let root = crate_root();
+    let dir = tempfile::Builder::new().prefix("subako-fmt-probe").tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"probe\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[dependencies]\nsubako-tiny = {{ \
+             path = {:?} }}\n\n[workspace]\n\n[profile.release]\nopt-level = \"z\"\nlto = true\ncodegen-units = \
+             1\npanic = \"abort\"\nstrip = true\n",
+            root.display().to_string()
+        ),
+    )
+    .unwrap();
+    std::fs::copy(root.join("tests/e2e/vendored/build.rs"), dir.path().join("build.rs")).unwrap();
+    std::fs::write(
+        dir.path().join("src/main.rs"),
+        r##"#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+extern crate alloc;
+use subako_tiny::{Args, Package, Reply, Tool, ToolError};
+fn half(args: &Args<'_>) -> Result<Reply, ToolError> {
+    Ok(Reply::text(&alloc::format!("{}", args.float("x")? / 2.0)))
+}
+const PACKAGE: Package = Package::new("probe", "0.1.0", "Formats.", &[Tool::new(
+    "half",
+    "Halves.",
+    r#"{"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"]}"#,
+    half,
+)]);
+subako_tiny::main!(PACKAGE);
+"##,
+    )
+    .unwrap();
+    let module = build_unstripped("probe", dir.path(), &[]).join("probe.wasm");
+    let found = formatting(&module);
+    assert!(found.iter().any(|name| name.starts_with("core::fmt::")), "the probe's format! was not found: {found:#?}");
+}
