@@ -6,19 +6,13 @@
 //! Unknown input members are refused with `Args::only` rather than with
 //! `validated!`: the tools check few rules, and the validator would cost
 //! a large part of a module that should stay small (docs/GUIDE.md, "Typed tools").
-//! Text is built with `text!` and buffers with the crate's writers rather
-//! than `concat`, `push` and `collect`, which link alloc's growth routines.
+//! Text is built with `text!`, replies with `Reply::object`, and nothing is
+//! collected: `push`, `collect` and `format!` link alloc's growth routines.
 #![cfg_attr(target_arch = "wasm32", no_std, no_main)]
-
-extern crate alloc;
-
-use alloc::borrow::Cow;
-use alloc::vec::Vec;
 
 use subako_tiny::fs::{self, errno};
 use subako_tiny::http::Request;
-use subako_tiny::json;
-use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError, text};
+use subako_tiny::prelude::*;
 
 /// Where rates come from when the call names no `api`.
 const DEFAULT_API: &str = "https://api.frankfurter.app";
@@ -30,11 +24,10 @@ const HISTORY: &str = "/volume/tmp/rates/history.jsonl";
 /// A currency code: three uppercase ASCII letters.
 fn currency<'a>(args: &Args<'a>, field: &str) -> Result<Cow<'a, str>, ToolError> {
     let code = args.str(field)?;
-    if code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase()) {
-        Ok(code)
-    } else {
-        Err(ToolError::invalid_input(("`", field, "` must be three uppercase letters, such as EUR")))
+    if code.len() != 3 || !code.bytes().all(|b| b.is_ascii_uppercase()) {
+        return Err(ToolError::invalid_input(("`", field, "` must be three uppercase letters, such as EUR")));
     }
+    Ok(code)
 }
 
 fn convert(args: &Args<'_>) -> Result<Reply, ToolError> {
@@ -43,40 +36,34 @@ fn convert(args: &Args<'_>) -> Result<Reply, ToolError> {
     if !(amount > 0.0 && amount <= 1e12) {
         return Err(ToolError::invalid_input("`amount` must be a number above 0 and at most 1000000000000"));
     }
-    let from = currency(args, "from")?;
-    let to = currency(args, "to")?;
-    let api = args.opt_str("api")?.unwrap_or(Cow::Borrowed(DEFAULT_API));
-    let api = &*api;
-    let url = text!(api.strip_suffix('/').unwrap_or(api), "/latest?base=", from);
+    let (from, to, api) = (currency(args, "from")?, currency(args, "to")?, args.str_or("api", DEFAULT_API)?);
+    let url = text!(api.strip_suffix('/').unwrap_or(&api), "/latest?base=", from);
 
-    let response = Request::get(url.as_str()).header("accept", "application/json").timeout_ms(10_000).send()?;
-    if !(200..300).contains(&response.status) {
-        return Err(text!("rates API answered ", response.status, " for ", url).into());
-    }
-    let answer =
-        response.text().and_then(|text| json::parse(text.as_bytes()).ok()).and_then(|v| v.as_object()).ok_or_else(
-            || ToolError::from(text!("rates API answered something that is not a JSON object for ", url)),
-        )?;
-    let rates = answer
-        .get("rates")
-        .and_then(|v| v.as_object())
-        .ok_or_else(|| ToolError::from(text!("no `rates` object in the answer for ", url)))?;
+    let response = Request::get(url.as_str()).header("accept", "application/json").timeout_ms(10_000).send_ok()?;
+    let answer = response.json()?;
     // The API leaves the base out of its rates: FROM to FROM is 1.
-    let rate = match rates.get(&to).and_then(|v| v.as_f64()) {
+    let rate = match answer.at(&["rates", &to]).and_then(|v| v.as_f64()) {
         Some(rate) if rate.is_finite() && rate > 0.0 => rate,
         None if from == to => 1.0,
-        _ => return Err(text!("no rate for \"", to, "\" in the answer").into()),
+        _ => fail!("no rate for \"", to, "\" in the answer from ", url),
     };
-    let date = answer.get("date").and_then(|v| v.as_str()).map(|s| s.to_str()).unwrap_or_default();
+    let result = amount * rate;
+    if !result.is_finite() {
+        fail!(amount, " ", from, " at ", rate, " is beyond what a number holds: convert a smaller amount");
+    }
+    let date = answer.at(&["date"]).and_then(|v| v.as_str());
 
-    let mut out = JsonWriter::new();
-    out.begin_object().key("amount").float(amount).key("from").string(&from).key("to").string(&to);
-    out.key("rate").float(rate).key("result").float(amount * rate).key("date").string(&date).end_object();
-
+    let reply = Reply::object(|o| {
+        o.field("amount", amount).field("from", &from).field("to", &to).field("rate", rate).field("result", result);
+        match date {
+            Some(date) => o.field("date", date),
+            None => o.field("date", ""),
+        }
+    });
     fs::create_dir_all(DIR)
-        .and_then(|()| fs::append_line(HISTORY, out.as_bytes()))
+        .and_then(|()| fs::append_line(HISTORY, reply.structured().unwrap_or(b"{}")))
         .map_err(|e| ToolError::from(text!("converted, but the history could not be written: ", e.message())))?;
-    Ok(Reply::json(out))
+    Ok(reply)
 }
 
 fn history(args: &Args<'_>) -> Result<Reply, ToolError> {
@@ -90,18 +77,15 @@ fn history(args: &Args<'_>) -> Result<Reply, ToolError> {
     };
     // Whole JSON lines only: a write cut short by a full volume is skipped.
     // The last `limit`: count them, then skip to them.
-    let mut skip = json::lines(&text).count().saturating_sub(limit);
-    let mut out = JsonWriter::new();
-    out.begin_object().key("entries").begin_array();
-    for entry in json::lines(&text) {
-        if skip == 0 {
-            out.raw(entry.raw());
-        } else {
-            skip -= 1;
-        }
-    }
-    out.end_array().end_object();
-    Ok(Reply::json(out))
+    let skip = json::lines(&text).count().saturating_sub(limit);
+    Ok(Reply::object(|o| {
+        o.array("entries", |a| {
+            for entry in json::lines(&text).skip(skip) {
+                a.push(entry);
+            }
+            a
+        })
+    }))
 }
 
 pub const PACKAGE: Package = Package::new(
@@ -230,31 +214,52 @@ mod tests {
     #[test]
     fn a_status_that_is_not_2xx_names_it_and_the_url() {
         let called = convert(r#"{"amount": 1, "from": "EUR", "to": "USD", "api": "https://h"}"#, 503, "busy");
-        assert_eq!(error(&called), "rates API answered 503 for https://h/latest?base=EUR");
+        assert_eq!(error(&called), "GET https://h/latest?base=EUR answered 503: busy");
     }
 
     #[test]
     fn a_body_that_is_not_json_is_an_error() {
         let arguments = r#"{"amount": 1, "from": "EUR", "to": "USD", "api": "https://h"}"#;
-        for body in ["<html>oops</html>", r#"{"rates": "#, "[1, 2]"] {
-            assert_eq!(
-                error(&convert(arguments, 200, body)),
-                "rates API answered something that is not a JSON object for https://h/latest?base=EUR",
-                "{body}"
-            );
+        for (body, message) in [
+            ("<html>oops</html>", "the response body is not JSON (expected value at byte 0)"),
+            (r#"{"rates": "#, "the response body is not JSON (EOF while parsing a value at byte 10)"),
+            ("[1, 2]", r#"no rate for "USD" in the answer from https://h/latest?base=EUR"#),
+            (
+                r#"{"base": "EUR", "rates": [1.05]}"#,
+                r#"no rate for "USD" in the answer from https://h/latest?base=EUR"#,
+            ),
+        ] {
+            assert_eq!(error(&convert(arguments, 200, body)), message, "{body}");
         }
-        assert_eq!(
-            error(&convert(arguments, 200, r#"{"base": "EUR", "rates": [1.05]}"#)),
-            "no `rates` object in the answer for https://h/latest?base=EUR"
-        );
     }
 
     #[test]
     fn a_currency_missing_from_the_answer_is_named() {
         let called = convert(r#"{"amount": 1, "from": "EUR", "to": "XYZ"}"#, 200, LATEST);
-        assert_eq!(error(&called), r#"no rate for "XYZ" in the answer"#);
+        assert_eq!(
+            error(&called),
+            r#"no rate for "XYZ" in the answer from https://api.frankfurter.app/latest?base=EUR"#
+        );
         let called = convert(r#"{"amount": 1, "from": "EUR", "to": "USD"}"#, 200, r#"{"rates": {"USD": "1.05"}}"#);
-        assert_eq!(error(&called), r#"no rate for "USD" in the answer"#);
+        assert_eq!(
+            error(&called),
+            r#"no rate for "USD" in the answer from https://api.frankfurter.app/latest?base=EUR"#
+        );
+    }
+
+    /// A result beyond f64 is refused, not written as the `null` its schema
+    /// forbids (and not recorded).
+    #[test]
+    fn a_result_beyond_a_number_is_an_error() {
+        let dir = volume("huge");
+        let called = convert(r#"{"amount": 1e12, "from": "EUR", "to": "USD"}"#, 200, r#"{"rates": {"USD": 1e300}}"#);
+        assert_eq!(
+            error(&called),
+            "1000000000000.0 EUR at 1e+300 is beyond what a number holds: convert a smaller amount"
+        );
+        assert!(!dir.join("rates/history.jsonl").exists());
+        subako_tiny::fs::unmount("/volume/tmp");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -113,6 +113,15 @@ impl FsError {
     }
 }
 
+/// The same words as [`FsError::message`].
+impl core::fmt::Display for FsError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+
+impl core::error::Error for FsError {}
+
 impl From<FsError> for ToolError {
     fn from(e: FsError) -> ToolError {
         ToolError::new(e.message())
@@ -120,84 +129,86 @@ impl From<FsError> for ToolError {
 }
 
 /// What each WASI errno means, its name as POSIX spells it and, for some,
-/// what to do, in the order of their numbers from 0, one a line. One text and a walk over
+/// what to do, in the order of their numbers from 0, one a line; the
+/// errnos of sockets and processes, which no file operation meets, by
+/// their names alone. One text and a walk over
 /// its lines rather than a `match` or a table of `&str`s: those cost a
 /// pointer and a length per errno in every module that does files, the
 /// text only its bytes.
-const ERRNO_TEXT: &str = "no error (ESUCCESS)
+const ERRNO_TEXT: &str = "ESUCCESS
 argument list too long (E2BIG)
 permission denied (EACCES)
-address in use (EADDRINUSE)
-address not available (EADDRNOTAVAIL)
-address family not supported (EAFNOSUPPORT)
+EADDRINUSE
+EADDRNOTAVAIL
+EAFNOSUPPORT
 resource unavailable, try again (EAGAIN)
-connection already in progress (EALREADY)
+EALREADY
 bad file descriptor (EBADF)
-bad message (EBADMSG)
+EBADMSG
 device or resource busy (EBUSY)
-operation canceled (ECANCELED)
-no child processes (ECHILD)
-connection aborted (ECONNABORTED)
-connection refused (ECONNREFUSED)
-connection reset (ECONNRESET)
-resource deadlock would occur (EDEADLK)
-destination address required (EDESTADDRREQ)
-argument out of the function's domain (EDOM)
+ECANCELED
+ECHILD
+ECONNABORTED
+ECONNREFUSED
+ECONNRESET
+EDEADLK
+EDESTADDRREQ
+EDOM
 disk quota exceeded (EDQUOT): the call's file write budget is spent
 file exists (EEXIST)
 bad address (EFAULT)
 file too large (EFBIG)
-host is unreachable (EHOSTUNREACH)
-identifier removed (EIDRM)
+EHOSTUNREACH
+EIDRM
 illegal byte sequence (EILSEQ)
-operation in progress (EINPROGRESS)
+EINPROGRESS
 interrupted (EINTR): the platform interrupted every retry
 invalid argument (EINVAL)
 input/output error (EIO)
-socket is connected (EISCONN)
+EISCONN
 is a directory (EISDIR)
 too many levels of symbolic links (ELOOP)
 too many open files (EMFILE)
 too many links (EMLINK)
-message too large (EMSGSIZE)
-multihop attempted (EMULTIHOP)
+EMSGSIZE
+EMULTIHOP
 file name too long (ENAMETOOLONG): a name in a path may be at most 255 bytes
-network is down (ENETDOWN)
-connection aborted by the network (ENETRESET)
-network unreachable (ENETUNREACH)
+ENETDOWN
+ENETRESET
+ENETUNREACH
 too many files open in the system (ENFILE)
-no buffer space available (ENOBUFS)
+ENOBUFS
 no such device (ENODEV)
 no such file or directory (ENOENT)
-executable file format error (ENOEXEC)
-no locks available (ENOLCK)
-link has been severed (ENOLINK)
+ENOEXEC
+ENOLCK
+ENOLINK
 not enough memory (ENOMEM): too large to hold in memory: read it in chunks with fs::File
-no message of the desired type (ENOMSG)
-protocol not available (ENOPROTOOPT)
+ENOMSG
+ENOPROTOOPT
 no space left on device (ENOSPC): the session volume is full: delete files to write again
 function not supported (ENOSYS)
-socket is not connected (ENOTCONN)
+ENOTCONN
 not a directory (ENOTDIR)
 directory not empty (ENOTEMPTY)
-state not recoverable (ENOTRECOVERABLE)
-not a socket (ENOTSOCK)
+ENOTRECOVERABLE
+ENOTSOCK
 not supported (ENOTSUP)
 inappropriate input/output control operation (ENOTTY)
 no such device or address (ENXIO)
 value too large for its data type (EOVERFLOW)
-previous owner died (EOWNERDEAD)
+EOWNERDEAD
 operation not permitted (EPERM)
 broken pipe (EPIPE)
-protocol error (EPROTO)
-protocol not supported (EPROTONOSUPPORT)
-protocol wrong type for socket (EPROTOTYPE)
-result too large (ERANGE)
+EPROTO
+EPROTONOSUPPORT
+EPROTOTYPE
+ERANGE
 read-only file system (EROFS)
 invalid seek (ESPIPE)
-no such process (ESRCH)
+ESRCH
 stale file handle (ESTALE)
-timed out (ETIMEDOUT)
+ETIMEDOUT
 text file busy (ETXTBSY)
 cross-device link (EXDEV)
 not allowed by the directory's rights (ENOTCAPABLE)";

@@ -3,7 +3,6 @@
 use alloc::string::String;
 
 use super::raw::{ABI_LENGTH_MISMATCH, ABI_NOTHING_HELD, ABI_OUT_OF_BOUNDS};
-use crate::json::num;
 use crate::reply::{ToolError, join};
 
 /// The kinds of failure the platform names, plus `abi` for the import
@@ -130,7 +129,7 @@ impl HttpError {
             ABI_LENGTH_MISMATCH => ": length mismatch: read_response's length is not the answer's",
             _ => ": a code the subako_http ABI does not define",
         };
-        HttpError::new(HttpErrorKind::Abi, with_number("subako_http returned ", code as isize, meaning))
+        HttpError::new(HttpErrorKind::Abi, crate::text!("subako_http returned ", code, meaning))
     }
 
     /// Kind `abi`, for an answer that is not one: `why` says what is wrong.
@@ -147,16 +146,16 @@ impl From<HttpErrorKind> for HttpError {
     }
 }
 
-/// `before`, `n` in decimal, `after`: a message with a number, without
-/// `core::fmt`. An `isize`, which the crate's own numbers (a length, an ABI
-/// code) fit, so that no 64-bit digit loop is linked for them.
-pub(crate) fn with_number(before: &str, n: isize, after: &str) -> String {
-    let mut digits = [0u8; 20];
-    // SAFETY: decimal digits are ASCII, so UTF-8 (and checking it would
-    // link core's whole UTF-8 validator into every module that does HTTP).
-    let digits = unsafe { crate::sys::validated_str(num::usize_digits(n.unsigned_abs(), &mut digits)) };
-    join(&[before, if n < 0 { "-" } else { "" }, digits, after])
+/// `KIND: MESSAGE`, as the model would read it after "HTTP request failed".
+impl core::fmt::Display for HttpError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.kind.as_str())?;
+        f.write_str(": ")?;
+        f.write_str(&self.message)
+    }
 }
+
+impl core::error::Error for HttpError {}
 
 /// `HTTP request failed (KIND): MESSAGE`, which the model reads.
 impl From<HttpError> for ToolError {

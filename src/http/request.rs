@@ -2,11 +2,12 @@
 
 use alloc::vec::Vec;
 
-use super::error::{HttpError, HttpErrorKind, with_number};
-use super::response::{END, Response, field, join_repeated, parse_answer};
+use super::error::{HttpError, HttpErrorKind};
+use super::response::{END, Response, field, parse_answer, same_name};
 use super::{REQUEST_MAX_BYTES, raw};
 use crate::json::JsonWriter;
-use crate::json::write::{put, put_byte, write_escaped};
+use crate::json::write::{escape_into, put, put_byte, write_escaped};
+use crate::reply::ToolError;
 
 /// The methods a request may use. CONNECT, TRACE and TRACK have none: the
 /// platform refuses tunnels and requests that echo credentials back.
@@ -113,6 +114,7 @@ pub struct Request<'a> {
 impl<'a> Request<'a> {
     /// A request with no headers and no body, its answer's body inline,
     /// redirects followed and no timeout of its own.
+    #[must_use]
     pub fn new(method: Method, url: &'a str) -> Request<'a> {
         Request {
             method,
@@ -137,6 +139,7 @@ impl<'a> Request<'a> {
     ///     br#"{"method":"GET","url":"https://api.example.com/items?page=2","headers":{"accept":"application/json"},"output":{"type":"inline"},"follow_redirects":true}"#
     /// );
     /// ```
+    #[must_use]
     pub fn get(url: &'a str) -> Request<'a> {
         Request::new(Method::Get, url)
     }
@@ -155,6 +158,7 @@ impl<'a> Request<'a> {
     ///     br#"{"method":"POST","url":"https://api.example.com/notes","headers":{},"body":{"type":"text","text":"remember the milk"},"output":{"type":"inline"},"follow_redirects":true}"#
     /// );
     /// ```
+    #[must_use]
     pub fn post(url: &'a str) -> Request<'a> {
         Request::new(Method::Post, url)
     }
@@ -176,6 +180,7 @@ impl<'a> Request<'a> {
     ///     br#"{"method":"GET","url":"https://h/","headers":{"accept":"text/html, */*"},"output":{"type":"inline"},"follow_redirects":true}"#
     /// );
     /// ```
+    #[must_use]
     pub fn header(mut self, name: &str, value: &str) -> Request<'a> {
         // Written into a local, not through `&mut self.headers`: a pointer
         // into the request would make the compiler assume every field may
@@ -191,6 +196,7 @@ impl<'a> Request<'a> {
 
     /// Sends `text`, as `text/plain; charset=utf-8` unless a
     /// `content-type` header says otherwise.
+    #[must_use]
     pub fn body_text(mut self, text: &'a str) -> Request<'a> {
         self.body = Body::Text(text);
         self
@@ -198,6 +204,7 @@ impl<'a> Request<'a> {
 
     /// Sends the value `json` holds, as `application/json` unless a
     /// `content-type` header says otherwise. An empty writer sends `null`.
+    #[must_use]
     pub fn body_json(mut self, json: &'a JsonWriter) -> Request<'a> {
         self.body = Body::Json(json.as_bytes());
         self
@@ -205,6 +212,7 @@ impl<'a> Request<'a> {
 
     /// Streams the volume file at `path` (absolute, under `/volume`) as the
     /// body; it never passes through this module's memory.
+    #[must_use]
     pub fn body_file(mut self, path: &'a str) -> Request<'a> {
         self.body = Body::File(path);
         self
@@ -213,6 +221,7 @@ impl<'a> Request<'a> {
     /// Saves the response body to the volume file at `path` (overwritten,
     /// counted against the call's write budget) instead of returning it
     /// inline: for bodies over 256 KiB or not UTF-8.
+    #[must_use]
     pub fn save_to(mut self, path: &'a str) -> Request<'a> {
         self.save_to = Some(path);
         self
@@ -220,6 +229,7 @@ impl<'a> Request<'a> {
 
     /// Whether to follow up to 10 redirects, each checked like the first
     /// (on by default).
+    #[must_use]
     pub fn follow_redirects(mut self, follow: bool) -> Request<'a> {
         self.follow_redirects = follow;
         self
@@ -227,6 +237,7 @@ impl<'a> Request<'a> {
 
     /// Bounds the whole request, every hop and the body included; the
     /// call's own time limit applies regardless.
+    #[must_use]
     pub fn timeout_ms(mut self, ms: u64) -> Request<'a> {
         self.timeout_ms = Some(ms);
         self
@@ -238,19 +249,38 @@ impl<'a> Request<'a> {
         out.begin_object();
         out.key("method").string(self.method.as_str());
         out.key("url").string(self.url);
+        // Each name once, where it was first named, its values joined: a
+        // request names a header a few times at most, so each pair looks at
+        // the others rather than through a table.
         let mut headers = Vec::new();
-        let pairs = join_repeated(&self.headers);
+        let pairs = &self.headers[..];
         let mut at = 0;
         while at < pairs.len() {
-            let name = field(&pairs, at);
-            let value = field(&pairs, at + name.len() + 1);
-            at += name.len() + value.len() + 2;
-            if !headers.is_empty() {
-                put_byte(&mut headers, b',');
+            let name = field(pairs, at);
+            let next = at + name.len() + field(pairs, at + name.len() + 1).len() + 2;
+            if !named_before(pairs, at, name) {
+                if !headers.is_empty() {
+                    put_byte(&mut headers, b',');
+                }
+                write_escaped(&mut headers, name);
+                put(&mut headers, b":\"");
+                let mut later = at;
+                let mut first = true;
+                while later < pairs.len() {
+                    let other = field(pairs, later);
+                    let value = field(pairs, later + other.len() + 1);
+                    if same_name(other, name) {
+                        if !first {
+                            put(&mut headers, b", ");
+                        }
+                        escape_into(&mut headers, value);
+                        first = false;
+                    }
+                    later += other.len() + value.len() + 2;
+                }
+                put_byte(&mut headers, b'"');
             }
-            write_escaped(&mut headers, name);
-            put_byte(&mut headers, b':');
-            write_escaped(&mut headers, value);
+            at = next;
         }
         out.key("headers").begin_object().trusted_raw(&headers).end_object();
         // Each body's type, the member that holds it, and its text (JSON's
@@ -322,12 +352,66 @@ impl<'a> Request<'a> {
     }
 }
 
+impl Request<'_> {
+    /// [`send`](Self::send), with a status outside 200–299 an error too,
+    /// saying the request, the status and the start of the body:
+    /// `GET https://api.example.com/x answered 503: try again later`.
+    ///
+    /// # Errors
+    /// As [`send`](Self::send), and for a status that is not a success.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::http::{Request, Response};
+    /// use subako_tiny::testing;
+    ///
+    /// let failed = testing::with_http(|_| Ok(Response::inline(503, "try again later")), || {
+    ///     Request::get("https://api.example.com/x").send_ok()
+    /// });
+    /// assert_eq!(failed.unwrap_err().message(), "GET https://api.example.com/x answered 503: try again later");
+    /// ```
+    pub fn send_ok(&self) -> Result<Response, ToolError> {
+        let response = self.send()?;
+        if (200..300).contains(&response.status) {
+            return Ok(response);
+        }
+        let mut text = crate::text!(self.method.as_str(), " ", self.url, " answered ", response.status);
+        if let Some(body) = response.text().filter(|body| !body.is_empty()) {
+            // The start of the body, cut between characters.
+            let mut end = body.len().min(BODY_EXCERPT);
+            while !body.is_char_boundary(end) {
+                end -= 1;
+            }
+            text.push(": ").push(body.get(..end).unwrap_or(""));
+            if end < body.len() {
+                text.push("…");
+            }
+        }
+        Err(text.into())
+    }
+}
+
+/// How much of a failed response's body [`Request::send_ok`] quotes.
+const BODY_EXCERPT: usize = 200;
+
 fn too_big(bytes: usize) -> HttpError {
-    let message = with_number(
+    let message = crate::text!(
         "the request is ",
-        // A buffer holds at most `isize::MAX` bytes.
-        bytes as isize,
-        " bytes of JSON, over the 8 MiB (8388608 bytes) a request may hold: send a large body as a volume file (body_file)",
+        bytes,
+        " bytes of JSON, over the 8 MiB (8388608 bytes) a request may hold: send a large body as a volume file (body_file)"
     );
     HttpError::new(HttpErrorKind::InvalidRequest, message)
+}
+
+/// Whether a header before `at` in `pairs` has `name` (ASCII case ignored).
+fn named_before(pairs: &[u8], at: usize, name: &[u8]) -> bool {
+    let mut i = 0;
+    while i < at {
+        let other = field(pairs, i);
+        if same_name(other, name) {
+            return true;
+        }
+        i += other.len() + field(pairs, i + other.len() + 1).len() + 2;
+    }
+    false
 }

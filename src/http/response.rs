@@ -10,18 +10,23 @@ use crate::json::lookup::{KEY_SEPARATOR, members};
 use crate::json::scan::find;
 use crate::json::write::{put, put_byte};
 use crate::json::{self, Value};
-use crate::reply::join;
+use crate::reply::{ToolError, join};
 use crate::sys::validated_str;
 
 /// The final hop's response.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Response {
     /// The HTTP status code, from 100 to 999.
     pub status: u16,
     /// Each header's name and then its value, unescaped, each followed by
-    /// [`END`]. One buffer rather than a `Vec` of string pairs: a module
-    /// that never reads a header carries no code to build or free pairs.
+    /// [`END`], as the worker sent them. One buffer rather than a `Vec` of
+    /// string pairs: a module that never reads a header carries no code to
+    /// build or free pairs.
     headers: Vec<u8>,
+    /// The same with each name once, its values joined: made the first time
+    /// the headers are read, so a module that never reads one links no
+    /// joining.
+    joined: core::cell::OnceCell<Vec<u8>>,
     /// The body: inline text, or where it was saved.
     pub body: ResponseBody,
 }
@@ -29,6 +34,15 @@ pub struct Response {
 /// What ends each name and value in [`Response`]'s headers: the byte no
 /// UTF-8 text holds that also separates the keys given to `members`.
 pub(super) const END: u8 = KEY_SEPARATOR;
+
+/// Responses are equal when they hold the same status, headers and body.
+impl PartialEq for Response {
+    fn eq(&self, other: &Response) -> bool {
+        self.status == other.status && self.headers == other.headers && self.body == other.body
+    }
+}
+
+impl Eq for Response {}
 
 impl fmt::Debug for Response {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -111,15 +125,17 @@ impl Response {
     /// assert_eq!((response.status, response.text(), response.headers().count()), (200, None, 0));
     /// ```
     pub fn new(status: u16, body: ResponseBody) -> Response {
-        Response { status, headers: Vec::new(), body }
+        Response { status, headers: Vec::new(), joined: core::cell::OnceCell::new(), body }
     }
 
     /// Adds a header after those the response holds.
+    #[must_use]
     pub fn with_header(mut self, name: &str, value: &str) -> Response {
         for part in [name, value] {
             put(&mut self.headers, part.as_bytes());
             put_byte(&mut self.headers, END);
         }
+        self.joined = core::cell::OnceCell::new();
         self
     }
 
@@ -132,13 +148,47 @@ impl Response {
     /// assert_eq!(response.headers().collect::<Vec<_>>(), [("etag", "\"v2\""), ("vary", "accept")]);
     /// ```
     pub fn headers(&self) -> Headers<'_> {
-        Headers(&self.headers)
+        Headers(self.joined.get_or_init(|| join_repeated(&self.headers)))
     }
 
     /// The value of header `name`, which is compared ignoring ASCII case
     /// (the worker's names are lowercase).
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v)
+    }
+
+    /// The inline body read as JSON: one validation, then the value's
+    /// accessors ([`Value::at`] for a path).
+    ///
+    /// # Errors
+    /// When the body was saved to a file, or is not JSON (saying where).
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::http::Response;
+    ///
+    /// let response = Response::inline(200, r#"{"rates": {"USD": 1.08}}"#);
+    /// assert_eq!(response.json().unwrap().at(&["rates", "USD"]).and_then(|v| v.as_f64()), Some(1.08));
+    /// let broken = Response::inline(200, "<html>");
+    /// assert_eq!(broken.json().unwrap_err().message(), "the response body is not JSON (expected value at byte 0)");
+    /// ```
+    pub fn json(&self) -> Result<Value<'_>, ToolError> {
+        match &self.body {
+            ResponseBody::Inline { text } => json::parse(text.as_bytes()).map_err(|e| {
+                ToolError::from(crate::text!(
+                    "the response body is not JSON (",
+                    e.kind.describe(),
+                    " at byte ",
+                    e.offset,
+                    ")"
+                ))
+            }),
+            ResponseBody::File { path, .. } => Err(ToolError::from(crate::text!(
+                "the response body was saved to ",
+                path,
+                ", not read: read it with fs::read"
+            ))),
+        }
     }
 
     /// The body's text, when it came inline.
@@ -245,12 +295,11 @@ fn read_response(ok: Value<'_>, saved: bool) -> Result<Response, &'static str> {
                 put_byte(&mut headers, END);
             }
         }
-        headers = join_repeated(&headers);
     }
     let body = body
         .and_then(|body| read_body(body, saved))
         .ok_or("`ok.body` is not the inline or file body the request asked for")?;
-    Ok(Response { status: status as u16, headers, body })
+    Ok(Response { status: status as u16, headers, joined: core::cell::OnceCell::new(), body })
 }
 
 /// `None` for a value that is not an object, too: `members` finds nothing in one.
@@ -272,7 +321,7 @@ fn read_body(body: Value<'_>, saved: bool) -> Option<ResponseBody> {
 /// host may send any number: a hash table finds each name's first header,
 /// and each header links to the next of its name.
 #[inline(never)]
-pub(super) fn join_repeated(pairs: &[u8]) -> Vec<u8> {
+fn join_repeated(pairs: &[u8]) -> Vec<u8> {
     let count = pairs.iter().filter(|&&b| b == END).count() / 2;
     // One block of 32-bit words, zeroed: for each header, where it starts
     // in `pairs`, 1 + the index of the next header of its name (0: none),
@@ -352,7 +401,7 @@ fn set_word(words: &mut [u8], i: usize, value: usize) {
 
 /// Whether two header names are the same, ASCII case ignored: a loop of
 /// its own, as [`crate::sys::same`] is, and smaller than core's.
-fn same_name(a: &[u8], b: &[u8]) -> bool {
+pub(super) fn same_name(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| lower(x) == lower(y))
 }
 

@@ -124,17 +124,20 @@ fn every_failure_is_a_readable_error() {
     let base = server();
     assert_eq!(
         failure(&run("convert", convert("busy", "USD"), &options)),
-        format!("rates API answered 503 for {base}/busy/latest?base=EUR")
+        format!("GET {base}/busy/latest?base=EUR answered 503: try later")
     );
     assert_eq!(
         failure(&run("convert", convert("html", "USD"), &options)),
-        format!("rates API answered something that is not a JSON object for {base}/html/latest?base=EUR")
+        "the response body is not JSON (expected value at byte 0)"
     );
     assert_eq!(
         failure(&run("convert", convert("norates", "USD"), &options)),
-        format!("no `rates` object in the answer for {base}/norates/latest?base=EUR")
+        format!(r#"no rate for "USD" in the answer from {base}/norates/latest?base=EUR"#)
     );
-    assert_eq!(failure(&run("convert", convert("ok", "XYZ"), &options)), r#"no rate for "XYZ" in the answer"#);
+    assert_eq!(
+        failure(&run("convert", convert("ok", "XYZ"), &options)),
+        format!(r#"no rate for "XYZ" in the answer from {base}/ok/latest?base=EUR"#)
+    );
     let mut unknown = convert("ok", "USD");
     unknown["precision"] = json!(2);
     assert_eq!(failure(&run("convert", unknown, &options)), "invalid input: unknown field `precision`");
