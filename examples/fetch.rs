@@ -7,7 +7,7 @@ use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
 use subako_tiny::http::{HttpError, Method, Request, ResponseBody};
-use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError, text};
+use subako_tiny::{Args, Package, Reply, Tool, ToolError, text};
 
 /// Where `save_to` may point: the call's scratch space.
 const SAVE_DIR: &str = "/volume/tmp/";
@@ -43,19 +43,18 @@ fn fetch(args: &Args<'_>) -> Result<Reply, ToolError> {
     }
     let response = request.send().map_err(with_hint)?;
 
-    let mut out = JsonWriter::new();
-    out.begin_object().key("status").uint(response.status as u64);
-    out.key("headers").begin_object();
-    for (name, value) in response.headers() {
-        out.key(name).string(value);
-    }
-    out.end_object();
-    match &response.body {
-        ResponseBody::Inline { text } => out.key("body").string(text),
-        ResponseBody::File { path, bytes } => out.key("path").string(path).key("bytes").uint(*bytes),
-    };
-    out.end_object();
-    Ok(Reply::json(out))
+    Ok(Reply::object(|o| {
+        o.field("status", response.status).object("headers", |h| {
+            for (name, value) in response.headers() {
+                h.field(name, value);
+            }
+            h
+        });
+        match &response.body {
+            ResponseBody::Inline { text } => o.field("body", text),
+            ResponseBody::File { path, bytes } => o.field("path", path).field("bytes", *bytes),
+        }
+    }))
 }
 
 /// A header's name and value, borrowed from the request line when unescaped.

@@ -12,7 +12,7 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 
 use subako_tiny::fs::{self, errno};
-use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+use subako_tiny::{Args, Package, Reply, Tool, ToolError};
 
 /// This package's own directory in the session volume (all tools of a
 /// session share the volume).
@@ -47,16 +47,14 @@ fn save(args: &Args<'_>) -> Result<Reply, ToolError> {
     fs::create_dir_all(dir)?;
     let path = [dir, "/", &name].concat();
     fs::write(&path, text.as_bytes())?;
-    let mut out = JsonWriter::new();
-    out.begin_object().key("path").string(&path).key("bytes").uint(text.len() as u64).end_object();
-    Ok(Reply::json(out))
+    Ok(Reply::object(|o| o.field("path", &path).field("bytes", text.len())))
 }
 
 fn load(args: &Args<'_>) -> Result<Reply, ToolError> {
     let name = file_name(args)?;
     let path = [dir(args)?, "/", &name].concat();
     let text = fs::read_to_string(&path)?;
-    Ok(Reply::json(text_value(&text)))
+    Ok(Reply::object(|o| o.field("text", &text)))
 }
 
 fn list(args: &Args<'_>) -> Result<Reply, ToolError> {
@@ -66,26 +64,14 @@ fn list(args: &Args<'_>) -> Result<Reply, ToolError> {
         Err(e) if e.errno() == Some(errno::NOENT) => alloc::vec::Vec::new(),
         Err(e) => return Err(e.into()),
     };
-    let mut out = JsonWriter::new();
-    out.begin_object().key("names").begin_array();
-    for name in &names {
-        out.string(name);
-    }
-    out.end_array().end_object();
-    Ok(Reply::json(out))
+    Ok(Reply::object(|o| o.field("names", &names)))
 }
 
 fn template(args: &Args<'_>) -> Result<Reply, ToolError> {
     let name = file_name(args)?;
     let path: String = ["/package/templates/", &name, ".txt"].concat();
     let text = fs::read_to_string(&path)?;
-    Ok(Reply::json(text_value(&text)))
-}
-
-fn text_value(text: &str) -> JsonWriter {
-    let mut out = JsonWriter::new();
-    out.begin_object().key("text").string(text).end_object();
-    out
+    Ok(Reply::object(|o| o.field("text", &text)))
 }
 
 pub const PACKAGE: Package = Package::new(

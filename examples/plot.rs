@@ -16,9 +16,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use subako_tiny::fs::{self, errno};
-use subako_tiny::json::num;
 use subako_tiny::png::{Color, Writer};
-use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+use subako_tiny::{Args, Package, Reply, Tool, ToolError, text};
 
 /// This package's own directory in the session volume.
 const DIR: &str = "/volume/tmp/plot";
@@ -126,12 +125,11 @@ fn fill(row: &mut [u8], from: i64, to: i64, color: u8) {
 
 /// `x` as a short label: `12.5`, `3` (not `3.0`), `-0.25`.
 fn number_label(x: f64) -> String {
-    let mut text = Vec::new();
-    num::write_f64(&mut text, x);
-    if text.ends_with(b".0") {
-        text.truncate(text.len() - 2);
+    let text = text!(x).into_string();
+    match text.strip_suffix(".0") {
+        Some(whole) => String::from(whole),
+        None => text,
     }
-    String::from_utf8(text).unwrap_or_default()
 }
 
 /// A bar: its columns and rows, and whether it stands below zero.
@@ -308,10 +306,7 @@ fn new_plot_file(stem: &str) -> Result<(fs::File, String), ToolError> {
     let mut n = fs::read_dir(DIR)?.iter().filter_map(|name| file_number(name, stem)).max().unwrap_or(0);
     loop {
         n += 1;
-        let mut path = Vec::from([DIR, "/", stem, "-"].concat());
-        num::write_u64(&mut path, n);
-        path.extend_from_slice(b".png");
-        let path = String::from_utf8(path).unwrap_or_default();
+        let path = text!(DIR, "/", stem, "-", n, ".png").into_string();
         match fs::File::create_new(&path) {
             Ok(file) => return Ok((file, path)),
             // Another call of this session got there first.
@@ -354,18 +349,9 @@ fn plot(args: &Args<'_>) -> Result<Reply, ToolError> {
         }
     };
 
-    let mut out = JsonWriter::new();
-    out.begin_object()
-        .key("path")
-        .string(&path)
-        .key("width")
-        .int(width)
-        .key("height")
-        .int(height)
-        .key("bytes")
-        .uint(bytes)
-        .end_object();
-    Ok(Reply::json(out).with_image_file(&path))
+    let reply =
+        Reply::object(|o| o.field("path", &path).field("width", width).field("height", height).field("bytes", bytes));
+    Ok(reply.with_file(&path))
 }
 
 pub const PACKAGE: Package = Package::new(

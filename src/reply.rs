@@ -6,7 +6,6 @@ use alloc::vec::Vec;
 
 use crate::bytes::hex_upper;
 use crate::json::JsonWriter;
-use crate::json::output::Check;
 use crate::json::write::{escape_into, put, put_byte, write_escaped};
 use crate::json::{ObjectWriter, Str};
 use crate::text::Piece;
@@ -121,9 +120,6 @@ pub struct Reply {
     json: Vec<u8>,
     /// 0 when there is no structured value (JSON text is never empty).
     structured: usize,
-    /// What is checked of the structured value before it is sent (see
-    /// [`JsonWriter`]'s field of the same name).
-    check: Option<Check>,
 }
 
 /// Replies are equal when they send the same content.
@@ -150,9 +146,8 @@ impl Reply {
     /// ```
     #[must_use]
     pub fn json(value: JsonWriter) -> Reply {
-        let check = value.check();
         let json = value.into_bytes();
-        Reply { structured: json.len(), json, check }
+        Reply { structured: json.len(), json }
     }
 
     /// A JSON object whose members `members` writes: the model reads it as
@@ -344,8 +339,8 @@ impl Reply {
     /// nested too deep, or, where JSON text was copied in, a number beyond
     /// `f64` or a duplicate member.
     pub(crate) fn verified(self, tool: Str<'_>) -> Result<Reply, ToolError> {
-        if let Some(check) = self.check {
-            check(self.json.get(..self.structured).unwrap_or(&[]), tool)?;
+        if let (Some(check), Some(value)) = (crate::json::output::needed(), self.structured()) {
+            check(value, tool)?;
         }
         Ok(self)
     }

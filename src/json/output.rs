@@ -5,6 +5,7 @@
 //! in as it is (a file's line, an HTTP body), is checked here first.
 
 use alloc::vec::Vec;
+use core::sync::atomic::{AtomicBool, Ordering};
 
 use super::scan::{at, span};
 use super::unescape::unescape_into;
@@ -23,6 +24,35 @@ pub(crate) const MAX_VALUE_DEPTH: usize = MAX_DEPTH - 3;
 /// module links the checks its replies can need and no other (a reply
 /// written only through [`ObjectWriter`](super::ObjectWriter) needs none).
 pub(crate) type Check = fn(value: &[u8], tool: Str<'_>) -> Result<(), ToolError>;
+
+// The check every reply of this process gets before it is sent: none
+// until a `JsonWriter` is made (then `shape`), or JSON text is copied into
+// one (then `strict`); it only grows. One flag a check: a module that never
+// sets one never stores to it, so the optimizer knows it stays false and
+// links that check not at all.
+static SHAPE_NEEDED: AtomicBool = AtomicBool::new(false);
+static STRICT_NEEDED: AtomicBool = AtomicBool::new(false);
+
+/// From now on, replies are checked for their shape.
+pub(crate) fn need_shape() {
+    SHAPE_NEEDED.store(true, Ordering::Relaxed);
+}
+
+/// From now on, replies are checked as strict readers read them.
+pub(crate) fn need_strict() {
+    STRICT_NEEDED.store(true, Ordering::Relaxed);
+}
+
+/// The check replies get, if any.
+pub(crate) fn needed() -> Option<Check> {
+    if STRICT_NEEDED.load(Ordering::Relaxed) {
+        Some(strict)
+    } else if SHAPE_NEEDED.load(Ordering::Relaxed) {
+        Some(shape)
+    } else {
+        None
+    }
+}
 
 /// Checks `value` is one JSON value, nested at most [`MAX_VALUE_DEPTH`]
 /// deep: what a [`JsonWriter`](super::JsonWriter) written token by token

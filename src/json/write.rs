@@ -8,7 +8,7 @@
 use alloc::vec::Vec;
 
 use super::num;
-use super::output::{self, Check};
+use super::output;
 use super::scan::plain_end;
 use crate::bytes::HEX;
 use crate::text::Piece;
@@ -35,12 +35,6 @@ use crate::text::Piece;
 #[derive(Debug, Clone)]
 pub struct JsonWriter {
     buf: Vec<u8>,
-    /// What a reply made of the document checks before it is sent: its
-    /// shape, as tokens written one by one can break it; also what strict
-    /// readers refuse once JSON text was copied in as it is
-    /// ([`raw`](Self::raw), [`compact`](Self::compact)); nothing for a
-    /// document written through [`object`](Self::object) alone.
-    check: Option<Check>,
 }
 
 impl Default for JsonWriter {
@@ -50,21 +44,19 @@ impl Default for JsonWriter {
 }
 
 impl JsonWriter {
-    /// An empty writer.
+    /// An empty writer. Once a module makes one, its replies' structured
+    /// values are checked before they are sent (a module written with
+    /// [`Reply::object`](crate::Reply::object) alone links no check).
     #[must_use]
-    pub const fn new() -> JsonWriter {
-        JsonWriter { buf: Vec::new(), check: Some(output::shape) }
+    pub fn new() -> JsonWriter {
+        output::need_shape();
+        JsonWriter::whole()
     }
 
     /// An empty writer for a document that only closures write, whole by
-    /// construction (until JSON text is copied in).
+    /// construction.
     pub(crate) const fn whole() -> JsonWriter {
-        JsonWriter { buf: Vec::new(), check: None }
-    }
-
-    /// What a reply of this document must check before it is sent.
-    pub(crate) fn check(&self) -> Option<Check> {
-        self.check
+        JsonWriter { buf: Vec::new() }
     }
 
     /// The bytes written so far.
@@ -209,7 +201,7 @@ impl JsonWriter {
     /// JSON text that is already valid, such as a [`Value`](super::Value)'s
     /// raw bytes, written as it is.
     pub fn raw(&mut self, json: &[u8]) -> &mut Self {
-        self.check = Some(output::strict);
+        output::need_strict();
         self.trusted_raw(json)
     }
 
@@ -226,7 +218,7 @@ impl JsonWriter {
     /// so a pretty hand-written schema still travels on one line.
     pub fn compact(&mut self, json: &[u8]) -> &mut Self {
         self.separate();
-        self.check = Some(output::strict);
+        output::need_strict();
         compact_into(&mut self.buf, json);
         self
     }
