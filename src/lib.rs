@@ -54,10 +54,13 @@
 extern crate alloc;
 
 pub mod args;
+mod bits;
+pub mod case;
 pub mod fs;
 pub mod http;
 pub mod image;
 pub mod json;
+pub mod num;
 mod package;
 pub mod png;
 mod protocol;

@@ -1,7 +1,7 @@
 //! JSON, hand-rolled: a non-recursive validating reader that finds members
 //! without copying, and a compact writer. Neither uses `core::fmt`.
 
-mod float;
+pub(crate) mod float;
 pub mod num;
 pub mod read;
 pub(crate) mod write;
