@@ -68,6 +68,7 @@ mod rendered;
 pub mod reply;
 mod rt;
 pub mod schema;
+pub mod sort;
 mod sys;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod testing;
