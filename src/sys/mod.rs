@@ -34,6 +34,7 @@ pub mod fs_host;
 #[cfg(not(target_arch = "wasm32"))]
 pub use fs_host as fs_sys;
 
+pub mod float;
 pub mod http_raw;
 mod words;
 pub(crate) use words::counting_words;
