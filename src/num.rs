@@ -48,41 +48,25 @@
 /// assert_eq!(parse_f64("1e"), None);
 /// ```
 pub fn parse_f64(s: &str) -> Option<f64> {
-    let (negative, text) = sign(s.as_bytes(), true)?;
-    let magnitude = if same_letters(text, b"inf") || same_letters(text, b"infinity") {
-        f64::INFINITY
-    } else if same_letters(text, b"nan") {
-        f64::NAN
-    } else {
-        // Digits with at most one point, at least one digit; then an
-        // exponent: `e`, a sign, at least one digit.
-        let mut digits = 0;
-        let mut point = false;
-        let mut rest = text.iter();
-        let mut exponent = false;
-        for &b in rest.by_ref() {
-            match b {
-                b'0'..=b'9' => digits += 1,
-                b'.' if !point => point = true,
-                b'e' | b'E' => {
-                    exponent = true;
-                    break;
-                }
-                _ => return None,
-            }
-        }
-        if digits == 0 {
-            return None;
-        }
-        if exponent {
-            let after = rest.as_slice();
-            let (_, exponent_digits) = sign(after, true)?;
-            if exponent_digits.is_empty() || !exponent_digits.iter().all(u8::is_ascii_digit) {
-                return None;
-            }
-        }
-        // The reader takes this grammar (it skips an exponent's `+`).
-        crate::json::float::parse(text)
+    let b = s.as_bytes();
+    if let Some(x) = crate::json::float::parse_checked(b) {
+        return Some(x);
+    }
+    let (negative, text) = match b.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, b),
+    };
+    // The words: up to 8 bytes, each `| 0x20` (which lowercases letters
+    // and makes no other byte a letter), as a little-endian number.
+    let mut word = 0u64;
+    for &c in text.iter().rev() {
+        word = word << 8 | (c | 0x20) as u64;
+    }
+    let magnitude = match (text.len(), word) {
+        (3, 0x66_6E69) | (8, 0x7974_696E_6966_6E69) => f64::INFINITY,
+        (3, 0x6E_616E) => f64::NAN,
+        _ => return None,
     };
     Some(if negative { -magnitude } else { magnitude })
 }
@@ -157,11 +141,6 @@ fn sign(b: &[u8], minus: bool) -> Option<(bool, &[u8])> {
         _ => (false, b),
     };
     (!rest.is_empty()).then_some((negative, rest))
-}
-
-/// Whether `text` is `word` (lowercase ASCII letters) in any case.
-fn same_letters(text: &[u8], word: &[u8]) -> bool {
-    text.len() == word.len() && text.iter().zip(word).all(|(t, w)| t | 0x20 == *w)
 }
 
 /// Decimal digits (at least one) as a `u64`, if they fit.
