@@ -274,9 +274,8 @@ fn read<const CHECKED: bool>(text: &[u8]) -> Option<f64> {
                 let mut exp = 0i64;
                 let mut sign = 1;
                 // Checked: a sign only first, then at least one digit.
-                let mut at = 0;
                 let mut exponent_digits = false;
-                for &c in bytes.by_ref() {
+                for (at, &c) in bytes.by_ref().enumerate() {
                     match c {
                         b'-' | b'+' if CHECKED && at > 0 => return None,
                         b'-' => sign = -1,
@@ -290,7 +289,6 @@ fn read<const CHECKED: bool>(text: &[u8]) -> Option<f64> {
                         _ if CHECKED => return None,
                         _ => {}
                     }
-                    at += 1;
                 }
                 if CHECKED && !exponent_digits {
                     return None;
