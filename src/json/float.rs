@@ -275,7 +275,10 @@ fn read<const CHECKED: bool>(text: &[u8]) -> Option<f64> {
                 let mut sign = 1;
                 // Checked: a sign only first, then at least one digit.
                 let mut exponent_digits = false;
-                for (at, &c) in bytes.by_ref().enumerate() {
+                let mut at = 0;
+                // A counter of its own: `enumerate` here makes modules larger.
+                #[allow(clippy::explicit_counter_loop)]
+                for &c in bytes.by_ref() {
                     match c {
                         b'-' | b'+' if CHECKED && at > 0 => return None,
                         b'-' => sign = -1,
@@ -289,6 +292,7 @@ fn read<const CHECKED: bool>(text: &[u8]) -> Option<f64> {
                         _ if CHECKED => return None,
                         _ => {}
                     }
+                    at += 1;
                 }
                 if CHECKED && !exponent_digits {
                     return None;
