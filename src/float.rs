@@ -12,7 +12,7 @@
 //! `core::arch::wasm32::f64_sqrt` is unstable. These are wasi-libc's
 //! functions on wasm32, which compile to the instructions above, and std's
 //! elsewhere, so a package's host tests get std's answers; abs, copysign,
-//! min and max are core's. [`f32`] has the same for `f32`.
+//! min and max are core's. [`float::f32`](mod@f32) has the same for `f32`.
 //! `benches/idioms/measure.sh` checks that each is its instruction.
 //!
 //! # Examples
