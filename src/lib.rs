@@ -56,6 +56,7 @@ extern crate alloc;
 pub mod args;
 mod bits;
 pub mod case;
+pub mod chars;
 pub mod float;
 pub mod fs;
 pub mod http;
