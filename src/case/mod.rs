@@ -10,17 +10,20 @@
 //!
 //! std's `to_lowercase` brings about 13 KB of Unicode tables into a module,
 //! `to_uppercase` as much again; both here, with the final-sigma rule, cost
-//! under 3 KB of code and data together (`benches/idioms/measure.sh` prints
-//! the figures). The answers are std's for every string: a test compares
-//! every scalar value with `char::to_lowercase`/`to_uppercase` and strings
-//! of every script with `str::to_lowercase`/`to_uppercase`, for the Unicode
-//! version of the toolchain's core ([`UNICODE_VERSION`]).
+//! under 3 KiB of code and data together (`benches/idioms/measure.sh`
+//! prints the figures). The answers are std's for every string: a test
+//! compares every scalar value with `char::to_lowercase`/`to_uppercase` and
+//! strings of every script with `str::to_lowercase`/`to_uppercase`, for the
+//! Unicode version of the toolchain's core ([`UNICODE_VERSION`]).
 //!
-//! The price is speed on text outside ASCII: each such char scans a table
-//! of a few hundred bytes from its start (ASCII takes a shortcut), where
-//! std searches a larger one by halves. Tools that lowercase a few keys or
-//! a page of text do not notice; for megabytes of non-ASCII text, std's
-//! tables may be worth their bytes.
+//! The price is speed on letters outside ASCII that have a case (Latin
+//! beyond ASCII, Greek, Cyrillic, Armenian, Georgian…): each such char is
+//! looked up by reading a compressed table from its start, some
+//! microseconds, where std searches a larger one by halves. ASCII and the
+//! scripts without case (CJK, kana, Hangul, Arabic, Hebrew, Indic, Thai,
+//! emoji) take a shortcut and cost about what std's do. A tool that
+//! lowercases keys, names or a page of text does not notice; for megabytes
+//! of Greek or Cyrillic, std's tables are worth their bytes.
 //!
 //! # Examples
 //! ```
