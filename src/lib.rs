@@ -52,7 +52,11 @@
 extern crate alloc;
 
 pub mod args;
+mod bits;
 mod bytes;
+pub mod case;
+pub mod chars;
+pub mod float;
 pub mod fs;
 pub mod http;
 /// Inline images moved into [`reply`]: [`reply::base64`] and
@@ -63,6 +67,7 @@ pub mod image {
     pub use crate::reply::base64;
 }
 pub mod json;
+pub mod num;
 mod package;
 pub mod png;
 mod protocol;
@@ -70,6 +75,7 @@ mod rendered;
 pub mod reply;
 mod rt;
 pub mod schema;
+pub mod sort;
 mod sys;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod testing;

@@ -221,17 +221,40 @@ fn shift_for(dp: i64) -> u32 {
 /// returns for it, ±infinity past `f64::MAX` and ±0 below the least
 /// subnormal included. Other text reads as something, never a panic.
 pub fn parse(text: &[u8]) -> f64 {
+    read::<false>(text).unwrap_or(0.0)
+}
+
+/// Reads the numbers of core's float grammar as `str::parse::<f64>` does
+/// (`[+-]?` then digits with at most one `.` and at least one digit, then
+/// optionally `[eE][+-]?[0-9]+`); `None` for other text. The words `inf`
+/// and `nan` are the caller's.
+pub(crate) fn parse_checked(text: &[u8]) -> Option<f64> {
+    read::<true>(text)
+}
+
+/// [`parse`] (`CHECKED` false: the text is known to be a number) and
+/// [`parse_checked`], one loop: a module that reads both ways has two
+/// copies of it, and one of the arithmetic after it.
+fn read<const CHECKED: bool>(text: &[u8]) -> Option<f64> {
     let (negative, text) = match text.split_first() {
         Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) if CHECKED => (false, rest),
         _ => (false, text),
     };
     let mut dec = Decimal { d: [0; MAX_DIGITS], nd: 0, dp: 0, trunc: false };
     let mut bytes = text.iter();
     let mut dot = false;
+    let mut digits = false;
     while let Some(&c) = bytes.next() {
         match c {
-            b'.' => dot = true,
+            b'.' => {
+                if CHECKED && dot {
+                    return None;
+                }
+                dot = true;
+            }
             b'0'..=b'9' => {
+                digits = true;
                 if c == b'0' && dec.nd == 0 {
                     // A leading zero: only moves the point, after it.
                     dec.dp -= dot as i64;
@@ -242,25 +265,48 @@ pub fn parse(text: &[u8]) -> f64 {
                 }
             }
             _ => {
+                if CHECKED && c | 0x20 != b'e' {
+                    return None;
+                }
                 // `e` or `E`: the exponent, saturating far past where any
                 // number is 0 or infinite whatever its digits (a length of
                 // input beyond 10^12 digits is not to be had).
                 let mut exp = 0i64;
                 let mut sign = 1;
+                // Checked: a sign only first, then at least one digit.
+                let mut exponent_digits = false;
+                let mut at = 0;
+                // A counter of its own: `enumerate` here makes modules larger.
+                #[allow(clippy::explicit_counter_loop)]
                 for &c in bytes.by_ref() {
                     match c {
+                        b'-' | b'+' if CHECKED && at > 0 => return None,
                         b'-' => sign = -1,
-                        b'0'..=b'9' if exp < 1_000_000_000_000 => exp = exp * 10 + (c - b'0') as i64,
+                        b'0'..=b'9' => {
+                            exponent_digits = true;
+                            if exp < 1_000_000_000_000 {
+                                exp = exp * 10 + (c - b'0') as i64;
+                            }
+                        }
+                        b'+' => {}
+                        _ if CHECKED => return None,
                         _ => {}
                     }
+                    at += 1;
+                }
+                if CHECKED && !exponent_digits {
+                    return None;
                 }
                 dec.dp = dec.dp.saturating_add(sign * exp);
             }
         }
     }
+    if CHECKED && !digits {
+        return None;
+    }
     dec.trim();
     let magnitude = magnitude(&mut dec);
-    if negative { -magnitude } else { magnitude }
+    Some(if negative { -magnitude } else { magnitude })
 }
 
 fn magnitude(dec: &mut Decimal) -> f64 {

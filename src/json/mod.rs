@@ -7,7 +7,7 @@
 //! and elements are found by skipping over validated text, and strings are
 //! unescaped only when asked.
 
-mod float;
+pub(crate) mod float;
 mod lines;
 pub(crate) mod lookup;
 pub mod num;

@@ -38,7 +38,10 @@ pub mod fs_host;
 #[cfg(not(target_arch = "wasm32"))]
 pub use fs_host as fs_sys;
 
+pub mod float;
 pub mod http_raw;
+mod words;
+pub(crate) use words::counting_words;
 
 /// The program this layer serves. What the layer needs from it is a trait
 /// implemented on it by the entry point (`crate::rt`): the layer names

@@ -1,0 +1,7 @@
+//! `name.chars().count()`.
+#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+subako_idioms::probe! {
+    fn said(_: &Args<'_>, name: &str) -> &'static str {
+        if name.chars().count() > 5 { "long" } else { "short" }
+    }
+}

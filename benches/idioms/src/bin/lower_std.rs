@@ -1,0 +1,7 @@
+//! `name.to_lowercase()`
+#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+subako_idioms::probe! {
+    fn said(_: &Args<'_>, name: &str) -> String {
+        name.to_lowercase()
+    }
+}

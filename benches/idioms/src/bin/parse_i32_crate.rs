@@ -1,0 +1,11 @@
+//! `num::parse_i32(name)`.
+#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+subako_idioms::probe! {
+    fn said(_: &Args<'_>, name: &str) -> &'static str {
+        match subako_tiny::num::parse_i32(name) {
+            Some(x) if x > 15 => "big",
+            Some(_) => "small",
+            None => "not a number",
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! The probes' common part: examples/hello.rs, with the greeting passed
+//! through one statement.
+#![no_std]
+
+pub use subako_tiny;
+
+/// A hello module whose greeting says `said(args, name)` (anything that is
+/// `AsRef<str>`) in place of the name, `said` being the function the macro
+/// is given: the statement whose price is measured.
+#[macro_export]
+macro_rules! probe {
+    ($($said:tt)*) => {
+        extern crate alloc;
+        #[allow(unused_imports)]
+        use alloc::{borrow::ToOwned, string::String, vec, vec::Vec};
+        use $crate::subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+
+        $($said)*
+
+        fn greet(args: &Args<'_>) -> Result<Reply, ToolError> {
+            let name = args.str("name")?;
+            let said = said(args, &name);
+            let mut out = JsonWriter::new();
+            out.begin_object().key("message").string_parts(&["Hello, ", AsRef::<str>::as_ref(&said), "!"]).end_object();
+            Ok(Reply::json(out))
+        }
+
+        pub const PACKAGE: Package = Package::new(
+            "hello",
+            "0.1.0",
+            "Says hello.",
+            &[Tool::new(
+                "greet",
+                "Greet someone by name.",
+                r#"{
+                    "properties": {"name": {"description": "Who to greet.", "type": "string"}},
+                    "required": ["name"],
+                    "type": "object"
+                }"#,
+                greet,
+            )
+            .output_schema(r#"{"properties": {"message": {"type": "string"}}, "required": ["message"], "type": "object"}"#)],
+        );
+
+        $crate::subako_tiny::main!(PACKAGE);
+    };
+}

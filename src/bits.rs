@@ -1,0 +1,76 @@
+//! The compact encoding of the crate's Unicode tables ([`crate::case`]):
+//! streams of Exp-Golomb codes, read bit by bit from the front. A table is
+//! scanned from its start on each lookup, which is slower than a binary
+//! search over fixed-width entries and several times smaller: a run of
+//! code points or a small difference takes a few bits, not four bytes.
+//!
+//! Bits are read least significant first within each byte. Past the end
+//! of a stream every bit reads 1, so a truncated stream still ends each
+//! loop (each code then reads as small but nonzero) rather than hanging.
+
+/// A position in a bit stream.
+#[derive(Clone)]
+pub(crate) struct Bits {
+    data: &'static [u8],
+    at: usize,
+}
+
+impl Bits {
+    /// The start of `data`.
+    pub(crate) const fn new(data: &'static [u8]) -> Bits {
+        Bits { data, at: 0 }
+    }
+
+    /// The next bit.
+    #[inline(never)]
+    pub(crate) fn bit(&mut self) -> u32 {
+        let byte = match self.data.get(self.at >> 3) {
+            Some(&b) => b as u32,
+            None => 0xFF,
+        };
+        let bit = byte >> (self.at & 7) & 1;
+        self.at += 1;
+        bit
+    }
+
+    /// An Exp-Golomb code of order `k`: `z` zeros, then the `z + k + 1`
+    /// bits of `v + 2^k`, most significant first.
+    #[inline(never)]
+    pub(crate) fn number(&mut self, k: u32) -> u32 {
+        let mut n = k;
+        while self.bit() == 0 {
+            n += 1;
+        }
+        let mut v = 1u32;
+        for _ in 0..n {
+            v = v << 1 | self.bit();
+        }
+        v - (1 << k)
+    }
+
+    /// A sign bit (1: negative) and then a [`number`](Bits::number), as a
+    /// two's complement `u32` (to be added with `wrapping_add`).
+    pub(crate) fn signed(&mut self, k: u32) -> u32 {
+        let negative = self.bit();
+        let magnitude = self.number(k);
+        if negative == 1 { magnitude.wrapping_neg() } else { magnitude }
+    }
+}
+
+/// Whether `c` is in the set that `data` encodes: the lengths of the runs
+/// of code points outside and inside it, alternately from 0 (outside
+/// first), each less one, of order `k_out` and `k_in`. The last run ends
+/// past U+10FFFF.
+#[inline(never)]
+pub(crate) fn contains(data: &'static [u8], c: u32, k_out: u32, k_in: u32) -> bool {
+    let mut bits = Bits::new(data);
+    let mut end = 0u32;
+    let mut inside = false;
+    loop {
+        end = end.wrapping_add(bits.number(if inside { k_in } else { k_out }) + 1);
+        if c < end {
+            return inside;
+        }
+        inside = !inside;
+    }
+}

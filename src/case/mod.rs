@@ -1,0 +1,451 @@
+//! Unicode case mapping with std's answers, in a fraction of std's bytes.
+//!
+//! | std | here | what it costs a module |
+//! |---|---|---|
+//! | `s.to_lowercase()` | [`to_lowercase`] | see below |
+//! | `s.to_uppercase()` | [`to_uppercase`] | see below |
+//! | `c.to_lowercase()` / `c.to_uppercase()` (on a `char`) | [`lower`] / [`upper`] | the same tables |
+//! | `a.to_lowercase() == b.to_lowercase()` | [`eq_ignore_case`] | no allocation |
+//! | `h.to_lowercase().contains(&n.to_lowercase())` | [`contains_ignore_case`] | no allocation |
+//!
+//! std's `to_lowercase` brings about 13 KB of Unicode tables into a module,
+//! `to_uppercase` as much again; both here, with the final-sigma rule, cost
+//! under 3 KiB of code and data together (`benches/idioms/measure.sh`
+//! prints the figures). The answers are std's for every string: a test
+//! compares every scalar value with `char::to_lowercase`/`to_uppercase` and
+//! strings of every script with `str::to_lowercase`/`to_uppercase`, for the
+//! Unicode version of the toolchain's core ([`UNICODE_VERSION`]).
+//!
+//! The price is speed on letters outside ASCII that have a case (Latin
+//! beyond ASCII, Greek, Cyrillic, Armenian, Georgian…): each such char is
+//! looked up by reading a compressed table from its start, some
+//! microseconds, where std searches a larger one by halves. ASCII and the
+//! scripts without case (CJK, kana, Hangul, Arabic, Hebrew, Indic, Thai,
+//! emoji) take a shortcut and cost about what std's do. A tool that
+//! lowercases keys, names or a page of text does not notice; for megabytes
+//! of Greek or Cyrillic, std's tables are worth their bytes.
+//!
+//! # Examples
+//! ```
+//! use subako_tiny::case;
+//!
+//! assert_eq!(case::to_lowercase("ΟΔΥΣΣΕΥΣ"), "οδυσσευς"); // a final sigma
+//! assert_eq!(case::to_uppercase("straße"), "STRASSE");
+//! assert!(case::eq_ignore_case("Straße", "STRASSE") == false); // lowercase: "straße" vs "strasse"
+//! assert!(case::eq_ignore_case("ΚΑΛΗΜΕΡΑ", "καλημέρα") == false); // the accent differs
+//! assert!(case::eq_ignore_case("İstanbul", "i\u{307}stanbul"));
+//! assert_eq!(case::find_ignore_case("Hello, Wörld", "WÖR"), Some(7));
+//! ```
+
+mod tables;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::bits::{Bits, contains};
+use crate::json::write::put;
+
+/// The Unicode version whose case mappings the tables hold: core's
+/// `char::UNICODE_VERSION` for the toolchain the crate is built with (a
+/// test checks that they agree).
+pub const UNICODE_VERSION: (u8, u8, u8) = tables::UNICODE_VERSION;
+
+/// What one char maps to: one to three chars, as an iterator (std's
+/// `ToLowercase`/`ToUppercase` yield the same).
+///
+/// # Examples
+/// ```
+/// use subako_tiny::case;
+///
+/// assert!(case::upper('ß').eq(['S', 'S']));
+/// assert_eq!(case::lower('Σ').len(), 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct CaseMapping {
+    chars: Packed,
+    left: u8,
+}
+
+/// Up to three chars, 21 bits each from the lowest; the second and third
+/// are never U+0000, so a 0 there means none.
+type Packed = u64;
+
+/// The bits of one char in a [`Packed`].
+const CHAR: Packed = 0x1F_FFFF;
+
+impl CaseMapping {
+    fn new(chars: Packed) -> CaseMapping {
+        CaseMapping { chars, left: 1 + (chars >> 21 != 0) as u8 + (chars >> 42 != 0) as u8 }
+    }
+
+    /// How many chars are left to yield.
+    pub fn len(&self) -> usize {
+        self.left as usize
+    }
+
+    /// Whether all have been yielded.
+    pub fn is_empty(&self) -> bool {
+        self.left == 0
+    }
+}
+
+impl Iterator for CaseMapping {
+    type Item = char;
+
+    fn next(&mut self) -> Option<char> {
+        if self.left == 0 {
+            return None;
+        }
+        let c = (self.chars & CHAR) as u32;
+        self.chars >>= 21;
+        self.left -= 1;
+        char::from_u32(c)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.len(), Some(self.len()))
+    }
+}
+
+/// What `c.to_lowercase()` yields: one char, or two for U+0130 (İ → i̇).
+///
+/// # Examples
+/// ```
+/// use subako_tiny::case;
+///
+/// assert!(case::lower('Ä').eq(['ä']));
+/// assert!(case::lower('İ').eq(['i', '\u{307}']));
+/// assert!(case::lower('Σ').eq(['σ'])); // a char alone has no final sigma
+/// ```
+pub fn lower(c: char) -> CaseMapping {
+    CaseMapping::new(map(c as u32, false))
+}
+
+/// What `c.to_uppercase()` yields: one to three chars.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::case;
+///
+/// assert!(case::upper('ä').eq(['Ä']));
+/// assert!(case::upper('ﬃ').eq(['F', 'F', 'I']));
+/// ```
+pub fn upper(c: char) -> CaseMapping {
+    CaseMapping::new(map(c as u32, true))
+}
+
+/// `s.to_lowercase()`, with its final-sigma rule: Σ becomes ς at the end
+/// of a word (a cased letter before it and none after, skipping
+/// case-ignorable chars such as accents and apostrophes), σ elsewhere.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::case::to_lowercase;
+///
+/// assert_eq!(to_lowercase("Hello, WORLD"), "hello, world");
+/// assert_eq!(to_lowercase("ΣΑΣ ΛΕΣ"), "σας λες");
+/// assert_eq!(to_lowercase("ǅ"), "ǆ");
+/// ```
+pub fn to_lowercase(s: &str) -> String {
+    convert(s.as_bytes(), false)
+}
+
+/// `s.to_uppercase()`.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::case::to_uppercase;
+///
+/// assert_eq!(to_uppercase("Grüße, ǆ"), "GRÜSSE, Ǆ");
+/// assert_eq!(to_uppercase("ᾳ"), "ΑΙ");
+/// ```
+pub fn to_uppercase(s: &str) -> String {
+    convert(s.as_bytes(), true)
+}
+
+/// `a.to_lowercase() == b.to_lowercase()`, without building either.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::case::eq_ignore_case;
+///
+/// assert!(eq_ignore_case("Ünïcödé", "ÜNÏCÖDÉ"));
+/// assert!(eq_ignore_case("ΌΣΟΣ", "όσος"));
+/// assert!(!eq_ignore_case("ß", "SS")); // "ß" against "ss"
+/// ```
+pub fn eq_ignore_case(a: &str, b: &str) -> bool {
+    Lower::new(a.as_bytes(), 0).eq(Lower::new(b.as_bytes(), 0))
+}
+
+/// Where `needle` first occurs in `haystack` when both are lowercased:
+/// the byte offset in `haystack` of the char whose lowercase begins the
+/// first match of `needle.to_lowercase()` in `haystack.to_lowercase()`
+/// (or holds its start: U+0130's lowercase is two chars, and a match may
+/// begin at the second). Each string is lowercased whole, so a sigma in
+/// `haystack` is final or not by its own neighbours, not by where the
+/// match ends. An empty needle is found at 0.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::case::find_ignore_case;
+///
+/// assert_eq!(find_ignore_case("Grüße aus KÖLN", "köln"), Some(12));
+/// assert_eq!(find_ignore_case("ΟΔΟΣ", "ος"), Some(4)); // "οδος" holds "ος"
+/// assert_eq!(find_ignore_case("ΟΔΟΣ", "οσ"), None); // its sigma is final: "οδος"
+/// assert_eq!(find_ignore_case("abc", ""), Some(0));
+/// ```
+pub fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
+    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+    if n.is_empty() {
+        return Some(0);
+    }
+    let mut at = 0;
+    while at < h.len() {
+        let mut from = Lower::new(h, at);
+        loop {
+            // The match, if any, begins at `from`.
+            let mut hay = from.clone();
+            if Lower::new(n, 0).all(|c| hay.next() == Some(c)) {
+                return Some(at);
+            }
+            from.next();
+            if !from.pending {
+                break;
+            }
+        }
+        at = from.at;
+    }
+    None
+}
+
+/// Whether `needle` occurs in `haystack` when both are lowercased:
+/// `haystack.to_lowercase().contains(&needle.to_lowercase())`, without
+/// building either.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::case::contains_ignore_case;
+///
+/// assert!(contains_ignore_case("Fahrvergnügen", "VERGNÜG"));
+/// assert!(!contains_ignore_case("Fahrvergnügen", "vergnug"));
+/// ```
+pub fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
+    find_ignore_case(haystack, needle).is_some()
+}
+
+/// The lowercase (`upper` false) or uppercase of UTF-8 text, grown the
+/// crate's way.
+#[inline(never)]
+fn convert(s: &[u8], upper: bool) -> String {
+    let mut out = Vec::new();
+    let mut at = 0;
+    loop {
+        let (c, len) = split(decode(s, at));
+        if len == 0 {
+            break;
+        }
+        let mut mapping = if upper { map(c, true) } else { lower_at(s, at, c, len) };
+        loop {
+            put_char(&mut out, (mapping & CHAR) as u32);
+            mapping >>= 21;
+            if mapping == 0 {
+                break;
+            }
+        }
+        at += len;
+    }
+    // SAFETY: UTF-8, each char encoded whole.
+    unsafe { crate::sys::validated_string(out) }
+}
+
+/// Appends char `c` (a scalar value) as UTF-8.
+fn put_char(out: &mut Vec<u8>, c: u32) {
+    let mut bytes = [c as u8; 4];
+    let len = if c < 0x80 { 1 } else { 2 + (c >= 0x800) as usize + (c >= 0x1_0000) as usize };
+    if len > 1 {
+        let mut rest = c;
+        for i in (1..len).rev() {
+            if let Some(b) = bytes.get_mut(i) {
+                *b = 0x80 | (rest & 0x3F) as u8;
+            }
+            rest >>= 6;
+        }
+        // The lead byte: 110xxxxx, 1110xxxx or 11110xxx.
+        bytes[0] = (0xF00 >> len) as u8 | rest as u8;
+    }
+    put(out, bytes.get(..len).unwrap_or(&[]));
+}
+
+/// The lowercase of char `c`, `len` bytes at `at` in `s`: its own, or
+/// for Σ std's Final_Sigma test on the text around it.
+fn lower_at(s: &[u8], at: usize, c: u32, len: usize) -> Packed {
+    if c == 0x3A3 && cased_beside(s, at, true) && !cased_beside(s, at + len, false) {
+        return 0x3C2;
+    }
+    map(c, false)
+}
+
+/// The chars of a string's lowercase, in order, each with the context of
+/// the whole string for the final sigma.
+#[derive(Clone)]
+struct Lower<'a> {
+    s: &'a [u8],
+    /// The byte offset of the next char.
+    at: usize,
+    /// The U+0307 of U+0130's lowercase is still to come.
+    pending: bool,
+}
+
+impl<'a> Lower<'a> {
+    fn new(s: &'a [u8], at: usize) -> Lower<'a> {
+        Lower { s, at, pending: false }
+    }
+}
+
+impl Iterator for Lower<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        if self.pending {
+            self.pending = false;
+            return Some(0x307);
+        }
+        let (c, len) = split(decode(self.s, self.at));
+        if len == 0 {
+            return None;
+        }
+        let mapping = lower_at(self.s, self.at, c, len);
+        self.pending = mapping >> 21 != 0;
+        self.at += len;
+        Some((mapping & CHAR) as u32)
+    }
+}
+
+/// Whether the first char before `at` (`backward`) or from `at` on that
+/// is not case-ignorable is cased: std's `case_ignorable_then_cased`.
+#[inline(never)]
+fn cased_beside(s: &[u8], mut at: usize, backward: bool) -> bool {
+    loop {
+        let (c, len) = if backward {
+            at = match at.checked_sub(1) {
+                Some(i) => i,
+                None => return false,
+            };
+            // Back to the first byte of the char.
+            if s.get(at).is_some_and(|&b| b & 0xC0 == 0x80) {
+                continue;
+            }
+            (decode(s, at) & CHAR as u32, 0)
+        } else {
+            split(decode(s, at))
+        };
+        if !backward && len == 0 {
+            return false;
+        }
+        at += len;
+        if !contains(&tables::IGNORABLE, c, tables::IGNORABLE_OUT, tables::IGNORABLE_IN) {
+            // A char with a case mapping is cased.
+            return map(c, false) != c as Packed
+                || map(c, true) != c as Packed
+                || contains(&tables::CASED_UNMAPPED, c, tables::CASED_UNMAPPED_OUT, tables::CASED_UNMAPPED_IN);
+        }
+    }
+}
+
+/// The char at byte `at` of UTF-8 text (a char boundary), with its
+/// length in bytes above its 21 bits; 0 at the end.
+fn decode(s: &[u8], at: usize) -> u32 {
+    let Some(&first) = s.get(at) else { return 0 };
+    let mut c = first as u32;
+    let mut len = 1;
+    if c >= 0xC0 {
+        // 110xxxxx, 1110xxxx, 11110xxx: as many bytes as leading ones.
+        len = (c << 24).leading_ones();
+        c &= 0x7F >> len;
+        for i in 1..len as usize {
+            c = c << 6 | (s.get(at + i).map_or(0, |&b| b as u32 & 0x3F));
+        }
+    }
+    c | len << 21
+}
+
+/// A [`decode`]d char and its length.
+fn split(decoded: u32) -> (u32, usize) {
+    (decoded & CHAR as u32, (decoded >> 21) as usize)
+}
+
+/// `c`'s lowercase (`upper` false) or uppercase mapping.
+///
+/// The table ([`tables::MAP`]) is a list of entries sorted by key, each a
+/// run of `count` sources `stride` apart:
+/// - pairs `U`, `L = U + d`, where `U` is the key when `d > 0` and
+///   `key - d` otherwise (the key is the lesser): `U`'s lowercase is `L`
+///   (kind 1), `L`'s uppercase is `U` (kind 2), or both (kind 3);
+/// - lowercase chars (the key) whose uppercase is several chars (kind 0):
+///   the first is the source plus an offset, then one or two more, the
+///   same for the whole run.
+///
+/// Each entry: the key's difference from the previous key, the kind (2
+/// bits), `count - 1`, a stride bit when `count > 1`; then for kinds 1–3 a
+/// bit for `d = 1`, else `d`'s difference from the last `d` other than 1;
+/// for kind 0 the offset's difference from the last kind 0's, a bit for
+/// two further chars (else one), and each further char's difference from
+/// the char before.
+#[inline(never)]
+fn map(c: u32, upper: bool) -> Packed {
+    if c < 0x80 {
+        let from = if upper { b'a' } else { b'A' } as u32;
+        return (if c.wrapping_sub(from) < 26 { c ^ 0x20 } else { c }) as Packed;
+    }
+    if c == 0x130 && !upper {
+        return 0x69 | 0x307 << 21;
+    }
+    // CJK, Hangul, Arabic, Indic, emoji…: nothing to look up.
+    let [low, high] = tables::UNMAPPED_BLOCKS;
+    if c >= tables::END || c < 0x1_0000 && (if c < 0x8000 { low } else { high }) >> (c >> 9 & 63) & 1 == 1 {
+        return c as Packed;
+    }
+    let mut bits = Bits::new(&tables::MAP);
+    let mut key = 0u32;
+    let mut multi = 0u32;
+    // The last `d` other than 1.
+    let mut last = 0u32;
+    loop {
+        key = key.wrapping_add(bits.number(tables::MAP_GAP));
+        if c < key {
+            return c as Packed;
+        }
+        let kind = bits.bit() | bits.bit() << 1;
+        let count = bits.number(tables::MAP_COUNT) + 1;
+        let shift = if count > 1 { bits.bit() } else { 0 };
+        let (applies, from, delta) = if kind == 0 {
+            multi = multi.wrapping_add(bits.signed(tables::MAP_MULTI));
+            (upper, key, multi)
+        } else {
+            let d = if bits.bit() == 1 {
+                1
+            } else {
+                last = last.wrapping_add(bits.signed(tables::MAP_DELTA));
+                last
+            };
+            let u = if (d as i32) < 0 { key.wrapping_sub(d) } else { key };
+            if upper { (kind & 2 != 0, u.wrapping_add(d), d.wrapping_neg()) } else { (kind & 1 != 0, u, d) }
+        };
+        let i = c.wrapping_sub(from);
+        let mut out = c.wrapping_add(delta) as Packed;
+        if kind == 0 {
+            // The further chars, the same for the whole run.
+            let mut next = from.wrapping_add(delta);
+            let mut at = 21;
+            let end = 21 + 21 * bits.bit();
+            while at <= end {
+                next = next.wrapping_add(bits.signed(tables::MAP_TAIL));
+                out |= (next as Packed) << at;
+                at += 21;
+            }
+        }
+        if applies && i & shift == 0 && i >> shift < count {
+            return out;
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! Float operations with std's results, each one wasm instruction.
+//!
+//! | std (not in core) | here | what it costs a module |
+//! |---|---|---|
+//! | `x.sqrt()` | [`sqrt`] | `f64.sqrt`: a few bytes (`libm::sqrt` is about 900) |
+//! | `x.floor()`, `x.ceil()`, `x.trunc()` | [`floor`], [`ceil`], [`trunc`] | `f64.floor`, `f64.ceil`, `f64.trunc` |
+//! | `x.round_ties_even()` | [`round_ties_even`] | `f64.nearest` |
+//! | `x.abs()`, `x.copysign(y)` | [`abs`], [`copysign`] | `f64.abs`, `f64.copysign` |
+//! | `x.min(y)`, `x.max(y)` | [`min`], [`max`] | a few instructions: NaN loses, as in std (wasm's `f64.min` would answer NaN) |
+//!
+//! A `no_std` module has no `f64::sqrt` on stable Rust (it is std's), and
+//! `core::arch::wasm32::f64_sqrt` is unstable. These are wasi-libc's
+//! functions on wasm32, which compile to the instructions above, and std's
+//! elsewhere, so a package's host tests get std's answers; abs, copysign,
+//! min and max are core's. [`float::f32`](mod@f32) has the same for `f32`.
+//! `benches/idioms/measure.sh` checks that each is its instruction.
+//!
+//! # Examples
+//! ```
+//! use subako_tiny::float;
+//!
+//! assert_eq!(float::sqrt(2.25), 1.5);
+//! assert_eq!(float::floor(-1.5), -2.0);
+//! assert_eq!(float::round_ties_even(2.5), 2.0);
+//! assert_eq!(float::max(f64::NAN, 1.0), 1.0);
+//! ```
+
+use crate::sys::float as sys;
+
+/// `x.sqrt()`: NaN for a negative `x` (but −0.0 for −0.0).
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::sqrt(16.0), 4.0);
+/// assert!(subako_tiny::float::sqrt(-1.0).is_nan());
+/// ```
+#[inline]
+pub fn sqrt(x: f64) -> f64 {
+    sys::sqrt(x)
+}
+
+/// `x.floor()`: the greatest integer at most `x`.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::floor(2.7), 2.0);
+/// ```
+#[inline]
+pub fn floor(x: f64) -> f64 {
+    sys::floor(x)
+}
+
+/// `x.ceil()`: the least integer at least `x`.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::ceil(2.1), 3.0);
+/// assert_eq!(subako_tiny::float::ceil(-0.5).to_bits(), (-0.0f64).to_bits());
+/// ```
+#[inline]
+pub fn ceil(x: f64) -> f64 {
+    sys::ceil(x)
+}
+
+/// `x.trunc()`: the integer part, toward zero.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::trunc(-2.7), -2.0);
+/// ```
+#[inline]
+pub fn trunc(x: f64) -> f64 {
+    sys::trunc(x)
+}
+
+/// `x.round_ties_even()`: the nearest integer, halves to even.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::round_ties_even(3.5), 4.0);
+/// assert_eq!(subako_tiny::float::round_ties_even(-2.5), -2.0);
+/// ```
+#[inline]
+pub fn round_ties_even(x: f64) -> f64 {
+    sys::rint(x)
+}
+
+/// `x.abs()`.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::abs(-3.0), 3.0);
+/// ```
+#[inline]
+pub fn abs(x: f64) -> f64 {
+    x.abs()
+}
+
+/// `x.copysign(sign)`: `x`'s magnitude with `sign`'s sign.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::copysign(3.0, -0.0), -3.0);
+/// ```
+#[inline]
+pub fn copysign(x: f64, sign: f64) -> f64 {
+    x.copysign(sign)
+}
+
+/// `x.min(y)`: the lesser; when one is NaN, the other.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::min(f64::NAN, 2.0), 2.0);
+/// ```
+#[inline]
+pub fn min(x: f64, y: f64) -> f64 {
+    x.min(y)
+}
+
+/// `x.max(y)`: the greater; when one is NaN, the other.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::max(-1.0, f64::NAN), -1.0);
+/// ```
+#[inline]
+pub fn max(x: f64, y: f64) -> f64 {
+    x.max(y)
+}
+
+/// The same operations for `f32`, with `f32`'s std results.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::float::f32;
+///
+/// assert_eq!(f32::sqrt(6.25), 2.5);
+/// assert_eq!(f32::round_ties_even(0.5), 0.0);
+/// ```
+pub mod f32 {
+    use crate::sys::float as sys;
+
+    /// `x.sqrt()`.
+    #[inline]
+    pub fn sqrt(x: f32) -> f32 {
+        sys::sqrtf(x)
+    }
+
+    /// `x.floor()`.
+    #[inline]
+    pub fn floor(x: f32) -> f32 {
+        sys::floorf(x)
+    }
+
+    /// `x.ceil()`.
+    #[inline]
+    pub fn ceil(x: f32) -> f32 {
+        sys::ceilf(x)
+    }
+
+    /// `x.trunc()`.
+    #[inline]
+    pub fn trunc(x: f32) -> f32 {
+        sys::truncf(x)
+    }
+
+    /// `x.round_ties_even()`.
+    #[inline]
+    pub fn round_ties_even(x: f32) -> f32 {
+        sys::rintf(x)
+    }
+
+    /// `x.abs()`.
+    #[inline]
+    pub fn abs(x: f32) -> f32 {
+        x.abs()
+    }
+
+    /// `x.copysign(sign)`.
+    #[inline]
+    pub fn copysign(x: f32, sign: f32) -> f32 {
+        x.copysign(sign)
+    }
+
+    /// `x.min(y)`.
+    #[inline]
+    pub fn min(x: f32, y: f32) -> f32 {
+        x.min(y)
+    }
+
+    /// `x.max(y)`.
+    #[inline]
+    pub fn max(x: f32, y: f32) -> f32 {
+        x.max(y)
+    }
+}

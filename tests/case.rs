@@ -1,0 +1,604 @@
+//! `subako_tiny::case` against std: every scalar value through
+//! `char::to_lowercase`/`to_uppercase`, strings of every script and every
+//! final-sigma context through `str::to_lowercase`/`to_uppercase`, the
+//! case-insensitive comparisons through their std definitions.
+//!
+//! And the tables themselves: `src/case/tables.rs` is what
+//! [`tables_source`] makes from this toolchain's std. After a toolchain
+//! change (a new Unicode version) write them again with
+//! `SUBAKO_WRITE_TABLES=1 cargo test -p subako-tiny --test case tables`.
+//!
+//! Release builds (`cargo test --release -p subako-tiny --test case`) or
+//! `CASE_ALL=1` go through every scalar value; a debug build through a
+//! sample (every one below U+3000, where most case mappings are, and every
+//! 17th above; in strings, below U+0400 and every 997th).
+//! `CASE_CASES=N` sets how many random strings are compared (default 200;
+//! 50,000 in release builds), `CASE_SEED=S` their seed.
+
+use subako_tiny::case;
+
+/// splitmix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+fn scalar_values() -> impl Iterator<Item = char> {
+    (0..=0x10FFFF).filter_map(char::from_u32)
+}
+
+/// Every scalar value, or in a quick run a sample: every one below
+/// `dense` and every `step`th above (see the module docs).
+fn sampled(dense: u32, step: u32) -> impl Iterator<Item = char> {
+    let all = !cfg!(debug_assertions) || std::env::var_os("CASE_ALL").is_some();
+    scalar_values().filter(move |&c| all || (c as u32) < dense || (c as u32).is_multiple_of(step))
+}
+
+// ---------------------------------------------------------------------------
+// The generator.
+
+/// Exp-Golomb codes, least significant bit of each byte first (what
+/// `src/bits.rs` reads).
+#[derive(Default)]
+struct BitWriter {
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl BitWriter {
+    fn bit(&mut self, b: bool) {
+        if self.len.is_multiple_of(8) {
+            self.bytes.push(0);
+        }
+        if b {
+            *self.bytes.last_mut().unwrap() |= 1 << (self.len % 8);
+        }
+        self.len += 1;
+    }
+
+    fn number(&mut self, v: u64, k: u32) {
+        let w = v + (1 << k);
+        let n = 64 - w.leading_zeros();
+        for _ in 0..n - 1 - k {
+            self.bit(false);
+        }
+        for i in (0..n).rev() {
+            self.bit(w >> i & 1 == 1);
+        }
+    }
+
+    fn signed(&mut self, v: i64, k: u32) {
+        self.bit(v < 0);
+        self.number(v.unsigned_abs(), k);
+    }
+}
+
+/// One entry of the mapping table (see `map` in `src/case/mod.rs`).
+#[derive(Clone, Debug)]
+struct Entry {
+    kind: u8,
+    /// The first source: `U` for kinds 1 and 3, `U + d` for kind 2, the
+    /// lowercase char for kind 0.
+    source: u32,
+    count: u32,
+    stride: u32,
+    /// Kinds 1–3: `L - U`; kind 0: the first char's offset from the source.
+    d: i64,
+    /// Kind 0: the further chars.
+    tail: Vec<u32>,
+}
+
+impl Entry {
+    fn key(&self) -> u32 {
+        match self.kind {
+            0 => self.source,
+            2 => self.source.min((self.source as i64 - self.d) as u32),
+            _ => self.source.min((self.source as i64 + self.d) as u32),
+        }
+    }
+
+    /// Whether `c` is one of the entry's sources, and which.
+    fn extends(&self, c: u32, d: i64, tail: &[u32]) -> bool {
+        if self.d != d || self.tail != tail || c <= self.source {
+            return false;
+        }
+        let step = c - self.source;
+        if self.count == 1 { step <= 2 } else { step == self.count * self.stride }
+    }
+}
+
+fn one(mut it: impl Iterator<Item = char>) -> Option<char> {
+    let first = it.next()?;
+    it.next().is_none().then_some(first)
+}
+
+/// The mapping table's entries, from std.
+fn entries() -> Vec<Entry> {
+    let mut lists: [Vec<(u32, i64, Vec<u32>)>; 4] = Default::default();
+    // ASCII: `map` answers it without the table.
+    for c in scalar_values().filter(|c| !c.is_ascii()) {
+        let lower = one(c.to_lowercase());
+        let upper = one(c.to_uppercase());
+        match lower {
+            Some(l) if l != c => {
+                let both = one(l.to_uppercase()) == Some(c);
+                lists[if both { 3 } else { 1 }].push((c as u32, l as i64 - c as i64, vec![]));
+            }
+            Some(_) => {}
+            // The one lowercase of more than one char, written in the code.
+            None => assert_eq!((c, c.to_lowercase().collect::<String>()), ('\u{130}', "i\u{307}".into())),
+        }
+        match upper {
+            Some(u) if u != c => {
+                if one(u.to_lowercase()) != Some(c) {
+                    lists[2].push((c as u32, c as i64 - u as i64, vec![]));
+                }
+            }
+            Some(_) => {}
+            None => {
+                let chars: Vec<u32> = c.to_uppercase().map(|x| x as u32).collect();
+                assert!(chars.len() <= 3);
+                lists[0].push((c as u32, chars[0] as i64 - c as i64, chars[1..].to_vec()));
+            }
+        }
+    }
+    let mut entries = vec![];
+    for (kind, list) in lists.iter().enumerate() {
+        let mut runs: Vec<Entry> = vec![];
+        for (source, d, tail) in list {
+            if let Some(run) = runs.last_mut().filter(|run| run.extends(*source, *d, tail)) {
+                run.stride = (*source - run.source) / run.count;
+                run.count += 1;
+                continue;
+            }
+            runs.push(Entry { kind: kind as u8, source: *source, count: 1, stride: 1, d: *d, tail: tail.clone() });
+        }
+        entries.extend(runs);
+    }
+    entries.sort_by_key(|e| (e.key(), e.kind));
+    entries
+}
+
+/// The parameters of the mapping table's codes.
+#[derive(Clone, Copy, Debug)]
+struct MapOrders {
+    gap: u32,
+    count: u32,
+    delta: u32,
+    multi: u32,
+    tail: u32,
+}
+
+fn encode_map(entries: &[Entry], k: MapOrders) -> Vec<u8> {
+    let mut w = BitWriter::default();
+    let mut key = 0;
+    let mut multi = 0;
+    let mut last = 0;
+    for e in entries {
+        w.number((e.key() - key) as u64, k.gap);
+        key = e.key();
+        w.bit(e.kind & 1 == 1);
+        w.bit(e.kind & 2 == 2);
+        w.number(e.count as u64 - 1, k.count);
+        if e.count > 1 {
+            assert!(e.stride == 1 || e.stride == 2);
+            w.bit(e.stride == 2);
+        }
+        if e.kind == 0 {
+            w.signed(e.d - multi, k.multi);
+            multi = e.d;
+            assert!(matches!(e.tail.len(), 1 | 2));
+            w.bit(e.tail.len() == 2);
+            let mut last = e.source as i64 + e.d;
+            for &t in &e.tail {
+                w.signed(t as i64 - last, k.tail);
+                last = t as i64;
+            }
+        } else {
+            w.bit(e.d == 1);
+            if e.d != 1 {
+                w.signed(e.d - last, k.delta);
+                last = e.d;
+            }
+        }
+    }
+    // Past every scalar value: the end.
+    w.number((0x11_0000 - key) as u64, k.gap);
+    w.bytes
+}
+
+/// The runs of a set of code points, outside and inside alternately from
+/// 0 (the first outside), as `src/bits.rs`'s `contains` reads them, with
+/// the orders that make them shortest. Code points `ignored` are in
+/// whichever run holds them.
+fn encode_set(inside: &dyn Fn(u32) -> bool, ignored: &dyn Fn(u32) -> bool) -> (Vec<u8>, u32, u32) {
+    let mut runs = vec![];
+    let mut start = 0;
+    let mut state = false;
+    for cp in 0..=0x11_0000 {
+        // What is never asked about goes with the run it is in.
+        if cp < 0x11_0000 && ignored(cp) {
+            continue;
+        }
+        let now = cp < 0x11_0000 && inside(cp);
+        if now != state {
+            runs.push(cp - start);
+            start = cp;
+            state = now;
+        }
+    }
+    runs.push(0x11_0000 - start + 1);
+    assert!(runs.iter().all(|&r| r > 0));
+    let encode = |k_out: u32, k_in: u32| {
+        let mut w = BitWriter::default();
+        for (i, &r) in runs.iter().enumerate() {
+            w.number(r as u64 - 1, if i % 2 == 0 { k_out } else { k_in });
+        }
+        w.bytes
+    };
+    let (k_out, k_in) =
+        (0..12).flat_map(|o| (0..12).map(move |i| (o, i))).min_by_key(|&(o, i)| encode(o, i).len()).unwrap();
+    (encode(k_out, k_in), k_out, k_in)
+}
+
+/// Whether std's final-sigma rule skips `c` (Case_Ignorable), and whether
+/// it counts `c` as cased when it does not: read off `str::to_lowercase`.
+fn sigma_classes(c: char) -> (bool, bool) {
+    let alone = [c, 'Σ'].iter().collect::<String>().to_lowercase().ends_with('ς');
+    let after_cased = ['A', c, 'Σ'].iter().collect::<String>().to_lowercase().ends_with('ς');
+    // alone: not ignorable and cased; after_cased: ignorable or cased.
+    (after_cased && !alone, alone)
+}
+
+/// `src/case/tables.rs`, made from this toolchain's std.
+fn tables_source() -> String {
+    let entries = entries();
+    let mut best: Option<(Vec<u8>, MapOrders)> = None;
+    for gap in 1..6 {
+        for count in 0..3 {
+            for delta in 0..10 {
+                for multi in 0..8 {
+                    for tail in 0..8 {
+                        let k = MapOrders { gap, count, delta, multi, tail };
+                        let bytes = encode_map(&entries, k);
+                        if best.as_ref().is_none_or(|(b, _)| bytes.len() < b.len()) {
+                            best = Some((bytes, k));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let (map, k) = best.unwrap();
+
+    // Where nothing maps, for lookups to skip the table: past the last
+    // char with a mapping, and the 512-char blocks of the BMP with none.
+    let mapped: Vec<u32> = scalar_values()
+        .filter(|&c| one(c.to_lowercase()) != Some(c) || one(c.to_uppercase()) != Some(c))
+        .map(|c| c as u32)
+        .collect();
+    let end = mapped.last().unwrap() + 1;
+    let unmapped_blocks = (0..128).filter(|&b| !mapped.iter().any(|&c| c >> 9 == b)).fold(0u128, |m, b| m | 1 << b);
+
+    let mut ignorable = vec![false; 0x11_0000];
+    let mut cased_unmapped = vec![false; 0x11_0000];
+    // What `cased_beside` never asks CASED_UNMAPPED about.
+    let mut asked_elsewhere = vec![true; 0x11_0000];
+    for c in scalar_values() {
+        let (skip, cased) = sigma_classes(c);
+        let mapped = one(c.to_lowercase()) != Some(c) || one(c.to_uppercase()) != Some(c);
+        // The code reads "cased" as mapped or in CASED_UNMAPPED, for what
+        // is not ignorable.
+        assert!(skip || cased || !mapped, "{c:?} has a case mapping but is not cased");
+        ignorable[c as usize] = skip;
+        cased_unmapped[c as usize] = cased && !mapped;
+        asked_elsewhere[c as usize] = skip || mapped;
+    }
+    let (ignorable, ig_out, ig_in) = encode_set(&|cp| ignorable[cp as usize], &|_| false);
+    let (cased, ca_out, ca_in) = encode_set(&|cp| cased_unmapped[cp as usize], &|cp| asked_elsewhere[cp as usize]);
+
+    let bytes = |name: &str, doc: &str, data: &[u8]| {
+        let mut s = format!("{doc}\n#[rustfmt::skip]\npub(super) static {name}: [u8; {}] = [\n", data.len());
+        for line in data.chunks(16) {
+            s += "   ";
+            for b in line {
+                s += &format!(" 0x{b:02X},");
+            }
+            s += "\n";
+        }
+        s + "];\n"
+    };
+    let (major, minor, update) = char::UNICODE_VERSION;
+    let mut s = String::new();
+    s += "//! Generated by `tests/case.rs` from the toolchain's std (`char::to_lowercase`,\n";
+    s += "//! `char::to_uppercase`, `str::to_lowercase`): do not edit. Write it again with\n";
+    s += "//! `SUBAKO_WRITE_TABLES=1 cargo test -p subako-tiny --test case tables`.\n\n";
+    s += "/// The Unicode version of the std these were made from.\n";
+    s += &format!("pub(super) const UNICODE_VERSION: (u8, u8, u8) = ({major}, {minor}, {update});\n\n");
+    s += "/// The orders of [`MAP`]'s codes.\n";
+    s += &format!("pub(super) const MAP_GAP: u32 = {};\n", k.gap);
+    s += &format!("pub(super) const MAP_COUNT: u32 = {};\n", k.count);
+    s += &format!("pub(super) const MAP_DELTA: u32 = {};\n", k.delta);
+    s += &format!("pub(super) const MAP_MULTI: u32 = {};\n", k.multi);
+    s += &format!("pub(super) const MAP_TAIL: u32 = {};\n\n", k.tail);
+    s += &bytes("MAP", "/// The case mappings (`super::map` reads them).", &map);
+    s += "\n/// One past the last char with a case mapping.\n";
+    s += &format!("pub(super) const END: u32 = {end:#X};\n\n");
+    s += "/// The 512-char blocks of the BMP with no case mapping, a bit each.\n";
+    s += &format!(
+        "pub(super) const UNMAPPED_BLOCKS: [u64; 2] = [{:#018X}, {:#018X}];\n",
+        unmapped_blocks as u64,
+        (unmapped_blocks >> 64) as u64
+    );
+    s += "\n/// The orders of [`IGNORABLE`]'s runs.\n";
+    s += &format!("pub(super) const IGNORABLE_OUT: u32 = {ig_out};\n");
+    s += &format!("pub(super) const IGNORABLE_IN: u32 = {ig_in};\n\n");
+    s += &bytes("IGNORABLE", "/// Case_Ignorable: what the final-sigma rule skips.", &ignorable);
+    s += "\n/// The orders of [`CASED_UNMAPPED`]'s runs.\n";
+    s += &format!("pub(super) const CASED_UNMAPPED_OUT: u32 = {ca_out};\n");
+    s += &format!("pub(super) const CASED_UNMAPPED_IN: u32 = {ca_in};\n\n");
+    s += &bytes(
+        "CASED_UNMAPPED",
+        "/// Cased chars with no case mapping (all with one are cased), among those\n\
+         /// that are not case-ignorable (the rest are not asked about).",
+        &cased,
+    );
+    s
+}
+
+#[test]
+fn tables_are_std_s() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/case/tables.rs");
+    let made = tables_source();
+    if std::env::var_os("SUBAKO_WRITE_TABLES").is_some() {
+        std::fs::write(path, &made).unwrap();
+        return;
+    }
+    let committed = std::fs::read_to_string(path).unwrap();
+    assert!(
+        committed == made,
+        "src/case/tables.rs is not what this toolchain's std gives: write it again with \
+         `SUBAKO_WRITE_TABLES=1 cargo test -p subako-tiny --test case tables`"
+    );
+    assert_eq!(case::UNICODE_VERSION, char::UNICODE_VERSION);
+}
+
+// ---------------------------------------------------------------------------
+// The answers.
+
+#[test]
+fn every_scalar_value() {
+    for c in sampled(0x3000, 17) {
+        assert!(case::lower(c).eq(c.to_lowercase()), "lower({c:?} U+{:04X})", c as u32);
+        assert!(case::upper(c).eq(c.to_uppercase()), "upper({c:?} U+{:04X})", c as u32);
+        assert_eq!(case::lower(c).len(), c.to_lowercase().len());
+        assert_eq!(case::upper(c).len(), c.to_uppercase().len());
+    }
+}
+
+fn check(s: &str) {
+    assert_eq!(case::to_lowercase(s), s.to_lowercase(), "to_lowercase({s:?})");
+    assert_eq!(case::to_uppercase(s), s.to_uppercase(), "to_uppercase({s:?})");
+}
+
+/// Every scalar value's string alone, and beside a capital sigma either
+/// side, and between two: the first three tell whether the final-sigma
+/// rule skips it and whether it counts as cased.
+#[test]
+fn every_scalar_value_in_strings() {
+    let mut s = String::new();
+    for c in sampled(0x400, 997) {
+        for shape in [&[c, 'Σ'][..], &['A', c, 'Σ'], &['Σ', c, 'a'], &[c], &['Σ', c], &['Σ', c, 'Σ']] {
+            s.clear();
+            s.extend(shape);
+            check(&s);
+        }
+    }
+}
+
+#[test]
+fn final_sigma_in_every_context() {
+    for s in [
+        "Σ",
+        "ΣΣ",
+        "ΣΣΣ",
+        "ΑΣ",
+        "ΑΣ ",
+        "ΑΣΑ",
+        "ΑΣ.",
+        "ΑΣ'",
+        "Α'Σ",
+        "ΑΣ'Α",
+        "Α.Σ",
+        "Α.Σ.Α",
+        "ΑΣ\u{301}",
+        "ΑΣ\u{301}Α",
+        "Α\u{301}Σ",
+        "\u{301}Σ",
+        "ΑΣ\u{301}\u{301}\u{301}",
+        "Α\u{301}\u{345}\u{301}Σ",
+        "ΑΣ1",
+        "1Σ",
+        "aΣ",
+        "aΣb",
+        "ªΣ",
+        "ʰΣ",
+        "Σʰ",
+        "ΑʰΣ",
+        "ΑΣʰ",
+        "ΑΣʰb",
+        "ΟΔΥΣΣΕΥΣ",
+        "ΣΑΣ ΛΕΣ ΟΣΟ",
+        "ὈΔΥΣΣΕΎΣ",
+        "ΘΑΛΑΣΣΑ, ΘΑΛΑΣΣΕΣ!",
+        "\u{10400}Σ",
+        "Σ\u{10400}",
+        "\u{1D400}Σ",
+        "ǅΣ",
+        "ΣǄ",
+        "\u{E0001}Σ",
+        "Α\u{E0001}Σ",
+        "ΑΣ\u{E0001}",
+        "ΑΣ\u{E0001}b",
+        "日Σ",
+        "Α日Σ",
+        "ΑΣ日",
+    ] {
+        check(s);
+    }
+}
+
+#[test]
+fn scripts() {
+    for s in [
+        "",
+        "hello, WORLD 123",
+        "Grüße aus KÖLN, straße, ẞ",
+        "İstanbul, ıİiI, DİYARBAKIR",
+        "日本語のテキスト、カタカナ、ＡＢＣｄｅｆ",
+        "ΚΑΛΗΜΈΡΑ κόσμε, ΐΰ ᾳᾼῃῌῳῼ ᾀᾈ ᾷ ῗ",
+        "ქართული ᲥᲐᲠᲗᲣᲚᲘ",
+        "ᏣᎳᎩ ꮳꮃꭹ Ᏸ ᏸ",
+        "Ꭰ ꭰ ſ ß ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ ﬓ ﬔ ﬕ ﬖ ﬗ և ŉ ǰ ẖ ẗ ẘ ẙ ẚ",
+        "K Å Ω ℌ ⅰ Ⅰ ⓐ Ⓐ ꞵ Ꞵ 𐐀 𐐨 𞤀 𞤢",
+        "ǅǄǆ ǈǇǉ ǋǊǌ ǲǱǳ",
+        "Кириллица ЁЛКА ӀӏꙊ",
+        "Հայերեն ԵՒ",
+        "\u{0}\u{7F}\u{80}\u{FFFF}\u{10FFFF}",
+    ] {
+        check(s);
+    }
+}
+
+/// Random strings from a pool rich in what is mapped, ignorable or cased.
+fn random_string(rng: &mut Rng, pool: &[char]) -> String {
+    let len = rng.below(12);
+    (0..len)
+        .map(|_| match rng.below(8) {
+            0 => char::from_u32(rng.below(0x11_0000) as u32).unwrap_or('Σ'),
+            1 => 'Σ',
+            _ => pool[rng.below(pool.len())],
+        })
+        .collect()
+}
+
+fn pool() -> Vec<char> {
+    let mut pool: Vec<char> = concat!(
+        "aAzZ .,'`:^-_0ΣσςΑΩάΌ\u{301}\u{345}\u{307}ʰªİıiIßẞſK日本ᲥაᏣꮳǅ\u{E0001}\u{200D}\u{AD}",
+        "\u{483}\u{5BF}\u{610}\u{93C}\u{E31}\u{1AB0}\u{1DC0}\u{20D0}\u{FE00}\u{FE20}\u{1D167}ˆ˜·׳\u{2019}\u{2024}ℓ℘ⓐⒶ𝐀𝔞ꝰ",
+    )
+    .chars()
+    .collect();
+    // Every 7th char with a case mapping.
+    pool.extend(
+        scalar_values()
+            .filter(|&c| c.to_lowercase().ne([c]) || c.to_uppercase().ne([c]))
+            .filter(|&c| (c as u32).is_multiple_of(7)),
+    );
+    pool
+}
+
+#[test]
+fn random_strings() {
+    let cases = env("CASE_CASES", if cfg!(debug_assertions) { 200 } else { 50_000 });
+    let mut rng = Rng(env("CASE_SEED", 0xCA5E));
+    let pool = pool();
+    for _ in 0..cases {
+        let a = random_string(&mut rng, &pool);
+        check(&a);
+        let b = if rng.below(2) == 0 { random_string(&mut rng, &pool) } else { a.to_uppercase() };
+        // Every substring of the needles now and then.
+        if rng.below(16) == 0 {
+            compare(&a, &b);
+        } else {
+            compare_whole(&a, &b);
+        }
+        compare_whole(&a, &a.to_lowercase());
+    }
+}
+
+/// find_ignore_case's definition, with std: the char of `h` whose
+/// lowercase holds the first byte of `n.to_lowercase()`'s first match in
+/// `h.to_lowercase()`.
+fn find_reference(h: &str, n: &str) -> Option<usize> {
+    let lowered = h.to_lowercase();
+    let at = lowered.find(&n.to_lowercase())?;
+    if n.is_empty() {
+        return Some(0);
+    }
+    // Where each char of `h` lands in `lowered`: its own lowercase, except
+    // that a Σ's is decided by the whole string (one char either way).
+    let mut end = 0;
+    for (i, c) in h.char_indices() {
+        end += if c == 'Σ' { 'σ'.len_utf8() } else { c.to_lowercase().map(char::len_utf8).sum() };
+        if at < end {
+            return Some(i);
+        }
+    }
+    unreachable!()
+}
+
+fn compare(a: &str, b: &str) {
+    compare_whole(a, b);
+    for (h, n) in [(a, b), (b, a)] {
+        // Every substring of the needle, found in the haystack.
+        let ends: Vec<usize> = n.char_indices().map(|(i, _)| i).chain([n.len()]).collect();
+        for (x, &i) in ends.iter().enumerate() {
+            for &j in &ends[x..] {
+                let sub = &n[i..j];
+                assert_eq!(case::find_ignore_case(h, sub), find_reference(h, sub), "find_ignore_case({h:?}, {sub:?})");
+            }
+        }
+    }
+}
+
+/// The comparisons of `a` and `b` as wholes.
+fn compare_whole(a: &str, b: &str) {
+    assert_eq!(case::eq_ignore_case(a, b), a.to_lowercase() == b.to_lowercase(), "eq_ignore_case({a:?}, {b:?})");
+    for (h, n) in [(a, b), (b, a)] {
+        let want = find_reference(h, n);
+        assert_eq!(case::find_ignore_case(h, n), want, "find_ignore_case({h:?}, {n:?})");
+        assert_eq!(case::contains_ignore_case(h, n), want.is_some());
+    }
+}
+
+#[test]
+fn comparisons() {
+    for (a, b) in [
+        ("", ""),
+        ("", "a"),
+        ("abc", "ABC"),
+        ("Straße", "STRASSE"),
+        ("ΌΣΟΣ", "όσος"),
+        ("ΌΣΟΣ", "όσοσ"),
+        ("ΑΣ Α", "ας α"),
+        ("İ", "i\u{307}"),
+        ("İ", "i"),
+        ("xİy", "\u{307}y"),
+        ("xİy", "i\u{307}Y"),
+        ("K", "k"),
+        ("Ω", "ω"),
+        ("ǅ", "ǆ"),
+        ("Hello, Wörld", "WÖR"),
+        ("ΟΔΟΣ ΟΔΟΣ", "ος"),
+        ("ΟΔΟΣΑ", "οσα"),
+        ("aaaaab", "aab"),
+    ] {
+        compare(a, b);
+    }
+}
