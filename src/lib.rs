@@ -103,6 +103,7 @@ pub mod __test {
         PARSE_ERROR, RunPlain, RunTool, UNSUPPORTED_PROTOCOL_VERSION, serve, serve_line, serve_package,
     };
     pub use crate::rendered::{ABI, PROTOCOL_VERSION};
+    pub use crate::rt::Guarded;
     pub use crate::schema::check_args;
     pub use crate::schema::rules::{Fault, check_supported, check_tool_schema};
 }

@@ -122,6 +122,11 @@ pub struct Reply {
     structured: usize,
 }
 
+/// [`Reply::structured`]'s length for a [`JsonWriter`] that wrote nothing:
+/// past any buffer, so the reply reads as having no value, and the check
+/// before it is sent finds no JSON.
+const NOTHING_WRITTEN: usize = usize::MAX;
+
 /// Replies are equal when they send the same content.
 impl PartialEq for Reply {
     fn eq(&self, other: &Reply) -> bool {
@@ -147,7 +152,10 @@ impl Reply {
     #[must_use]
     pub fn json(value: JsonWriter) -> Reply {
         let json = value.into_bytes();
-        Reply { structured: json.len(), json }
+        // A writer given nothing wrote no value: marked, so that the check
+        // says so rather than the answer going out with no content.
+        let structured = if json.is_empty() { NOTHING_WRITTEN } else { json.len() };
+        Reply { structured, json }
     }
 
     /// A JSON object whose members `members` writes: the model reads it as
@@ -339,7 +347,8 @@ impl Reply {
     /// nested too deep, or, where JSON text was copied in, a number beyond
     /// `f64` or a duplicate member.
     pub(crate) fn verified(self, tool: Str<'_>) -> Result<Reply, ToolError> {
-        if let (Some(check), Some(value)) = (crate::json::output::needed(), self.structured()) {
+        let value = if self.structured == NOTHING_WRITTEN { Some(&b""[..]) } else { self.structured() };
+        if let (Some(check), Some(value)) = (crate::json::output::needed(), value) {
             check(value, tool)?;
         }
         Ok(self)
@@ -359,7 +368,7 @@ pub(crate) fn write_content(out: &mut Vec<u8>, result: &Result<Reply, ToolError>
             put(out, b"],\"isError\":true");
         }
         Ok(reply) => {
-            let (value, mut blocks) = reply.json.split_at_checked(reply.structured).unwrap_or((&[], &[]));
+            let (value, mut blocks) = reply.json.split_at_checked(reply.structured).unwrap_or((&[], &reply.json));
             if value.is_empty() {
                 // No text block before the first block's comma.
                 blocks = blocks.get(1..).unwrap_or(&[]);

@@ -24,6 +24,7 @@ pub fn run(package: &'static Rendered<'static>) -> i32 {
 }
 
 /// Runs tools under this target's failure policy (see the module's doc).
+#[derive(Default)]
 pub struct Guarded {
     /// What follows a result's id: the package's fixed `_meta`, which a
     /// failure's answer starts with as every result does.
