@@ -138,6 +138,7 @@ pub fn serve(package: &Rendered<'_>, manifest: bool, io: &mut impl Io, runner: &
     let mut lines = LineReader::new(package.max_line);
     let mut out = Vec::new();
     loop {
+        let mut reply = None;
         // The manifest is sent as a last answer is, without reading input.
         let more = if manifest {
             put(&mut out, package.manifest);
@@ -146,7 +147,7 @@ pub fn serve(package: &Rendered<'_>, manifest: bool, io: &mut impl Io, runner: &
             match lines.next(io) {
                 Line::End => return 0,
                 Line::Text(line) => {
-                    serve_line(package, line, &mut out, runner);
+                    serve_line(package, line, &mut out, &mut reply, runner);
                     true
                 }
                 Line::TooLong => {
@@ -164,13 +165,17 @@ pub fn serve(package: &Rendered<'_>, manifest: bool, io: &mut impl Io, runner: &
                 }
             }
         };
-        if !out.is_empty() {
-            if io.write(&out).is_err() {
-                // stdout is the only way back; a broken one is told by the exit code.
+        // A structured value goes out from its reply, after the answer's
+        // start, rather than copied behind it.
+        let value = reply.as_ref().and_then(|reply| reply.structured());
+        let tail: &[u8] = if value.is_some() { b"}}\n" } else { b"" };
+        for part in [&out[..], value.unwrap_or(b""), tail] {
+            // stdout is the only way back; a broken one is told by the exit code.
+            if !part.is_empty() && io.write(part).is_err() {
                 return 2;
             }
-            out.clear();
         }
+        out.clear();
         if !more {
             return 0;
         }
@@ -286,9 +291,18 @@ impl LineReader {
     }
 }
 
-/// Appends the answer to the message on `line`, if it asks for one.
+/// Appends the answer to the message on `line`, if it asks for one. A
+/// tool's answer with a structured value leaves its reply in `pending`:
+/// `out` then ends with `"structuredContent":`, and the caller writes the
+/// value after it, then `}}` and the newline.
 #[inline(never)]
-pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner: &impl RunTool) {
+pub fn serve_line(
+    package: &Rendered<'_>,
+    line: &[u8],
+    out: &mut Vec<u8>,
+    pending: &mut Option<Reply>,
+    runner: &impl RunTool,
+) {
     let mut ends = Ends::NONE;
     let message = match parse_with_ends(line, &mut ends) {
         Ok(message) => message,
@@ -339,15 +353,18 @@ pub fn serve_line(package: &Rendered<'_>, line: &[u8], out: &mut Vec<u8>, runner
         let result = call(package, name, arguments, id, runner).and_then(|reply| reply.verified(name));
         reply::write_content(out, &result);
         put(out, b",\"resultType\":\"complete\"");
-        if let Some(json) = result.as_ref().ok().and_then(|reply| reply.structured()) {
-            put(out, b",\"structuredContent\":");
-            put(out, json);
-        }
-        put(out, b"}}\n");
         // Until here, running out of memory (the answer's buffer growing
         // included) is answered as a panic is, from `id` and the package's
         // fixed prefix: the half-written answer is never sent.
         runner.answered();
+        if let Ok(reply) = result
+            && reply.structured().is_some()
+        {
+            put(out, b",\"structuredContent\":");
+            *pending = Some(reply);
+            return;
+        }
+        put(out, b"}}\n");
     } else {
         error_head(out, UNKNOWN_METHOD);
         write_normalized(out, method);

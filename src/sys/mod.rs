@@ -228,7 +228,12 @@ pub(crate) fn resize_zeroed(out: &mut Vec<u8>, len: usize) {
 #[inline(never)]
 fn grow(out: &mut Vec<u8>, more: usize) {
     let old = core::mem::ManuallyDrop::new(core::mem::take(out));
-    let cap = old.len().saturating_add(more).max(old.capacity() * 2).max(64);
+    let needed = old.len().saturating_add(more);
+    // Doubling keeps appends linear; one append larger than that gets an
+    // eighth more than it needs instead, so the few bytes written after it
+    // (a closing quote, a brace) do not double it again.
+    let doubled = old.capacity() * 2;
+    let cap = if needed > doubled { needed.saturating_add(needed / 8) } else { doubled }.max(64);
     // A capacity past `isize::MAX` is refused, as running out.
     let Ok(layout) = core::alloc::Layout::array::<u8>(cap) else { out_of_memory() };
     // `old`'s own layout: it was made by this function, so it is valid.
