@@ -85,7 +85,8 @@ pub mod __private {
     pub use crate::rendered::{Rendered, array, len, tool_names, tool_runs};
     pub use crate::rt::run;
     pub use crate::schema::rules::{Fault, check_supported, check_tool_schema};
-    pub use crate::schema::{check_args, require_supported};
+    #[allow(deprecated)]
+    pub use crate::schema::{check_args, require_supported, require_validated, validated_schema_and_tool, with_run};
 }
 
 /// The dlmalloc port with its invariant walkers, for the fuzz target

@@ -30,9 +30,9 @@
 //! # assert!(call(r#"{"name":"Ada"}"#).contains(r#""structuredContent":{"message":"Hello, Ada!"}"#));
 //! # assert!(call(r#"{"name":1}"#).contains(r#""text":"invalid input: the arguments do not fit the tool's input type"#));
 //! # const INPUT: &str = r#"{"properties":{"name":{"type":"string","maxLength":3}},"required":["name"],"type":"object"}"#;
-//! # const CHECKED: Package = Package::new("hello", "0.1.0", "Says hello.", &[Tool::new(
-//! #     "greet", "Greet.", INPUT, subako_tiny::validated!(INPUT, subako_tiny::typed!(greet)),
-//! # )]);
+//! # const CHECKED: Package = Package::new("hello", "0.1.0", "Says hello.", &[subako_tiny::validated!(Tool::new(
+//! #     "greet", "Greet.", INPUT, subako_tiny::typed!(greet),
+//! # ))]);
 //! # let call = |args: &str| {
 //! #     let line = [r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","arguments":"#, args,
 //! #         r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#].concat();

@@ -35,12 +35,12 @@
 //!     Ok(Reply::json(out))
 //! }
 //!
-//! const PACKAGE: Package = Package::new("math", "0.1.0", "Squares.", &[Tool::new(
+//! const PACKAGE: Package = Package::new("math", "0.1.0", "Squares.", &[subako_tiny::validated!(Tool::new(
 //!     "square",
 //!     "Square an integer.",
 //!     SQUARE_INPUT,
-//!     subako_tiny::validated!(SQUARE_INPUT, square),
-//! )]);
+//!     square,
+//! ))]);
 //! # let call = |args: &str| {
 //! #     let line = [r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"square","arguments":"#, args,
 //! #         r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#].concat();
@@ -84,12 +84,12 @@
 pub(crate) mod keywords;
 pub(crate) mod rules;
 pub(crate) mod syntax;
-mod validate;
+pub(crate) mod validate;
 
 pub use validate::check_args;
 
 use crate::json::validate;
-use crate::package::Message;
+use crate::package::{Message, Tool, ToolFn};
 
 /// Fails the build (from the `const` in [`validated!`](crate::validated))
 /// unless `schema` is JSON that the validator checks in full. `site` names
@@ -137,14 +137,83 @@ pub const fn tool_schema_fault(tool: &str, which: &str, schema: &str) -> Option<
     }
 }
 
-/// A [`ToolFn`](crate::ToolFn) that checks the call's arguments against
-/// `$schema` (the tool's `input_schema` const: pass the same one) and
-/// then runs `$tool`; a failure is an isError `invalid input: …` naming
-/// the path and the rule. Fails the build if the schema uses a keyword
-/// outside the checked subset (see [`schema`](crate::schema)).
+/// Fails the build (from the `const` in [`validated!`](crate::validated))
+/// unless `tool`'s input schema is one the validator checks in full.
+#[doc(hidden)]
+pub const fn require_validated(tool: &Tool) {
+    let site = Message::new().push("validated!: tool ").push_quoted(tool.name.as_bytes());
+    if let Err(e) = validate(tool.input_schema.as_bytes()) {
+        let m = syntax::explain(tool.input_schema.as_bytes(), e, site.push(": input schema is not JSON"));
+        panic!("{}", m.as_str());
+    }
+    if let Err(fault) = rules::check_supported(tool.input_schema.as_bytes()) {
+        let m = fault.explain(tool.input_schema, site.push(": input schema"));
+        panic!("{}", m.as_str());
+    }
+}
+
+/// `tool` answering with `run` (what [`validated!`](crate::validated)
+/// wraps its function in).
+#[doc(hidden)]
+pub const fn with_run(tool: Tool, run: ToolFn) -> Tool {
+    let mut tool = tool;
+    tool.run = run;
+    tool
+}
+
+/// What the two-argument form of [`validated!`](crate::validated) calls,
+/// so that it warns.
+#[doc(hidden)]
+#[deprecated(note = "write `validated!(Tool::new(name, description, SCHEMA, tool))`, which names the schema once")]
+pub const fn validated_schema_and_tool() {}
+
+/// A tool whose arguments are checked against its own input schema
+/// before its function runs; a failure is an isError `invalid input: …`
+/// naming the path and the rule. Fails the build if the schema uses a
+/// keyword outside the checked subset (see [`schema`](crate::schema)).
+///
+/// Give it the whole [`Tool`](crate::Tool), so that the schema checked is
+/// the one the tool declares:
+///
+/// ```
+/// use subako_tiny::{Args, Package, Reply, Tool, ToolError, testing, validated};
+///
+/// const INPUT: &str = r#"{"type": "object", "properties": {"n": {"type": "integer", "maximum": 9}}, "required": ["n"]}"#;
+///
+/// fn double(args: &Args<'_>) -> Result<Reply, ToolError> {
+///     let n = args.int("n", i64::MIN, i64::MAX)?;
+///     Ok(Reply::object(|o| o.field("double", 2 * n)))
+/// }
+///
+/// const PACKAGE: Package = Package::new("math", "0.1.0", "Doubles.", &[validated!(Tool::new(
+///     "double",
+///     "Double a digit.",
+///     INPUT,
+///     double,
+/// ))]);
+///
+/// assert_eq!(testing::call(&PACKAGE, "double", r#"{"n": 4}"#).text(), r#"{"double":8}"#);
+/// assert_eq!(testing::call(&PACKAGE, "double", r#"{"n": 10}"#).text(), "invalid input: /n must be at most 9");
+/// ```
+///
+/// Anything after `Tool::new(…)` (`.output_schema(…)`) is kept. The
+/// function the macro makes is named after the tool's function when that
+/// is a name (or `typed!(name)`): `PACKAGE::double::validated` in
+/// `subako-tiny size --explain`, so each tool's validator is told apart.
+/// Any other expression of a `Tool` works too, under a name of its own.
+///
+/// The older form `validated!(SCHEMA, tool)`, which names the schema a
+/// second time in `Tool::new`, still builds and is deprecated.
 #[macro_export]
 macro_rules! validated {
+    (Tool::new($name:expr, $description:expr, $schema:expr, $($run:tt)+) $($rest:tt)*) => {
+        $crate::__validated!([Tool::new($name, $description, $schema, $($run)+) $($rest)*] $($run)+)
+    };
+    ($krate:ident :: Tool::new($name:expr, $description:expr, $schema:expr, $($run:tt)+) $($rest:tt)*) => {
+        $crate::__validated!([$krate::Tool::new($name, $description, $schema, $($run)+) $($rest)*] $($run)+)
+    };
     ($schema:expr, $tool:expr $(,)?) => {{
+        const _: () = $crate::__private::validated_schema_and_tool();
         const _: () = $crate::__private::require_supported(
             $schema,
             ::core::concat!("validated!(", ::core::stringify!($schema), ", ", ::core::stringify!($tool), ")"),
@@ -154,6 +223,43 @@ macro_rules! validated {
             ($tool)(args)
         }
         validated as $crate::ToolFn
+    }};
+    ($tool:expr $(,)?) => {
+        $crate::__validated!(@named validated [$tool])
+    };
+}
+
+/// [`validated!`]'s work: the name its function goes by, from the tool's
+/// function (`run`, `typed!(run)`), then the tool with that function.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __validated {
+    ([$($tool:tt)*] $run:ident $(,)?) => {
+        $crate::__validated!(@named $run [$($tool)*])
+    };
+    ([$($tool:tt)*] $($wrapper:ident)::+ ! ($run:ident $(,)?) $(,)?) => {
+        $crate::__validated!(@named $run [$($tool)*])
+    };
+    ([$($tool:tt)*] $($other:tt)+) => {
+        $crate::__validated!(@named validated [$($tool)*])
+    };
+    (@named $name:ident [$($tool:tt)*]) => {{
+        const __SUBAKO_TOOL: $crate::Tool = $($tool)*;
+        const _: () = $crate::__private::require_validated(&__SUBAKO_TOOL);
+        // A block of its own: `$name` may be the tool's function, which
+        // the tool above names.
+        {
+            // Never in a module: it runs in the compiler, and makes the
+            // validator's path `…::$name::validated`.
+            const fn $name() -> $crate::ToolFn {
+                fn validated(args: &$crate::Args<'_>) -> ::core::result::Result<$crate::Reply, $crate::ToolError> {
+                    $crate::__private::check_args(__SUBAKO_TOOL.input_schema, args)?;
+                    (__SUBAKO_TOOL.run)(args)
+                }
+                validated
+            }
+            $crate::__private::with_run(__SUBAKO_TOOL, $name())
+        }
     }};
 }
 

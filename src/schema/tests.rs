@@ -256,7 +256,12 @@ fn echo(args: &Args<'_>) -> Result<Reply, ToolError> {
 
 const ECHO_INPUT: &str = r#"{"type":"object","properties":{"n":{"type":"integer","maximum":9}},"required":["n"]}"#;
 
-const ECHO: Package = Package::new(
+const ECHO: Package =
+    Package::new("echo", "0.0.0", "Echoes.", &[crate::validated!(Tool::new("echo", "Echo n.", ECHO_INPUT, echo))]);
+
+/// The two-argument form, deprecated, checks the same.
+#[allow(deprecated)]
+const ECHO_TWO_ARGUMENTS: Package = Package::new(
     "echo",
     "0.0.0",
     "Echoes.",
@@ -264,13 +269,17 @@ const ECHO: Package = Package::new(
 );
 
 fn call(arguments: &str) -> String {
+    call_package(&ECHO, arguments)
+}
+
+fn call_package(package: &Package, arguments: &str) -> String {
     let line = [
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":"#,
         arguments,
         r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
     ]
     .concat();
-    let (out, code) = crate::execute(&ECHO, &["echo"], line.as_bytes());
+    let (out, code) = crate::execute(package, &["echo"], line.as_bytes());
     assert_eq!(code, 0);
     String::from_utf8(out).expect("UTF-8 out")
 }
@@ -284,6 +293,9 @@ fn validated_runs_the_tool_only_on_valid_arguments() {
         "{bad}"
     );
     assert!(call(r#"{}"#).contains(r#""text":"invalid input: /n is required""#));
+    for arguments in [r#"{"n":7}"#, r#"{"n":10}"#, "{}"] {
+        assert_eq!(call_package(&ECHO_TWO_ARGUMENTS, arguments), call(arguments));
+    }
 }
 
 #[test]
@@ -476,4 +488,52 @@ fn large_packages_leave_the_rest_to_main() {
     let checked = crate::package::checked_by_new(tools);
     assert_eq!(checked, crate::package::CHECK_BUDGET / 18);
     assert_eq!(crate::package::checked_by_new(&tools[..5]), 5);
+}
+
+fn traced(_: &Args<'_>) -> Result<Reply, ToolError> {
+    let trace = std::format!("{}", std::backtrace::Backtrace::force_capture());
+    Ok(Reply::text(&trace))
+}
+
+const TRACED_INPUT: &str = r#"{"type": "object"}"#;
+
+const TRACED: Package = Package::new(
+    "traced",
+    "0.0.0",
+    "Traces.",
+    &[
+        crate::validated!(Tool::new("first", "Trace.", TRACED_INPUT, traced)),
+        crate::validated!(Tool::new(
+            "second",
+            "Trace.",
+            TRACED_INPUT,
+            crate::validated!(Tool::new("inner", "Trace.", TRACED_INPUT, traced)).run
+        )),
+    ],
+);
+
+/// Each validator is a function of its own, named after the tool's
+/// function, so that a size report tells them apart.
+#[test]
+fn validators_are_named_after_their_tools() {
+    let called = crate::testing::call(&TRACED, "first", "{}");
+    assert!(called.text().contains("TRACED::traced::validated"), "{}", called.text());
+    assert!(!called.text().contains("TRACED::validated::validated"), "{}", called.text());
+    // A function that is not a name: the validator has a name of its own.
+    let called = crate::testing::call(&TRACED, "second", "{}");
+    assert!(called.text().contains("TRACED::validated::validated"), "{}", called.text());
+    assert!(called.text().contains("TRACED::__SUBAKO_TOOL::traced::validated"), "{}", called.text());
+}
+
+#[test]
+fn a_schema_with_more_properties_than_slots_is_an_error_not_a_guess() {
+    let listed =
+        |n: usize| (0..n).map(|i| std::format!(r#""p{i}":{{"type":"integer"}}"#)).collect::<std::vec::Vec<_>>();
+    let schema = |n: usize| ["{\"type\":\"object\",\"properties\":{", &listed(n).join(","), "}}"].concat();
+    assert_eq!(check(&schema(super::validate::SLOTS), r#"{"p63":1}"#), Ok(()));
+    assert_eq!(refused(&schema(super::validate::SLOTS), r#"{"p63":"x"}"#), "invalid input: /p63 must be an integer");
+    assert_eq!(
+        refused(&schema(super::validate::SLOTS + 1), r#"{"p0":1}"#),
+        "the schema lists more than 64 properties in one object, more than the validator takes"
+    );
 }

@@ -7,8 +7,8 @@
 //! looked up among the schema's `properties` as it comes, and the rules
 //! are then applied in schema order. A string's characters are counted
 //! once for both of its bounds. Nothing is allocated unless a check fails
-//! (for the message), a key holds escapes and must be unescaped to be
-//! compared, or an object's schema lists more than [`SLOTS`] properties.
+//! (for the message), or a key holds escapes and must be unescaped to be
+//! compared.
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
@@ -199,9 +199,12 @@ fn check<'a>(schema: Value<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> Result
     }
 }
 
-/// Properties whose members an object's walk keeps on the stack; a schema
-/// listing more takes a buffer for them.
-pub(crate) const SLOTS: usize = 32;
+/// The most `properties` one schema may list: an object's walk keeps a
+/// slot for each on the stack. `validated!` refuses a schema that lists
+/// more; a check against one fails with [`CROWDED`].
+pub(crate) const SLOTS: usize = 64;
+
+const CROWDED: &str = "the schema lists more than 64 properties in one object, more than the validator takes";
 
 /// One of a schema's `properties`: its name, its schema, and the member of
 /// the object being checked that it names (the last, if the name repeats,
@@ -213,24 +216,19 @@ struct Slot<'a> {
     member: Option<Value<'a>>,
 }
 
+const UNUSED: Slot<'static> = Slot { name: Str { raw: b"" }, schema: Value { raw: b"true" }, member: None };
+
 /// The rule in `rules` that `value` itself breaks, if any, the type first
 /// (the other keywords' messages assume it holds); what its members or
 /// elements break is the error.
 fn check_rules<'a>(rules: Object<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> Result<Option<Broken<'a>>, ToolError> {
-    // The keywords that concern the value's type, in one reading of the schema.
-    let mut types = None;
-    let mut properties = None;
-    let mut additional = None;
-    let mut members = false;
-    for (keyword, rule) in rules.iter() {
-        match keyword.raw() {
-            b"type" => types = Some(rule),
-            b"properties" => (properties, members) = (rule.as_object(), true),
-            b"additionalProperties" => (additional, members) = (Some(rule), true),
-            b"required" => members = true,
-            _ => {}
-        }
-    }
+    let [types, properties, additional, required, ..] = crate::json::lookup::members(
+        Some(rules.as_value()),
+        b"type\xffproperties\xffadditionalProperties\xffrequired",
+        None,
+    );
+    let properties = properties.and_then(|p| p.as_object());
+    let members = properties.is_some() || additional.is_some() || required.is_some();
     if let Some(types) = types
         && !elements_or_self(types).any(|name| is_type(name, value))
     {
@@ -240,38 +238,31 @@ fn check_rules<'a>(rules: Object<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> 
     // The object's members, each taken once: a declared one is kept in its
     // slot; any other is checked against `additionalProperties` at once,
     // the first failure kept for that keyword's turn.
-    let mut inline = [None; SLOTS];
-    let mut spilled = Vec::new();
+    let mut slots = [UNUSED; SLOTS];
     let mut declared = 0;
     let mut additional_fault = None;
     if let Some(object) = object {
-        let slots: &mut [Option<Slot<'a>>] = match properties.map_or(0, |p| p.len()) {
-            n if n <= SLOTS => &mut inline,
-            n => {
-                spilled.resize(n, None);
-                &mut spilled
+        if let Some(properties) = properties {
+            for (name, schema) in properties.iter() {
+                let Some(slot) = slots.get_mut(declared) else {
+                    return Err(ToolError::new(CROWDED));
+                };
+                *slot = Slot { name, schema, member: None };
+                declared += 1;
             }
-        };
-        for (slot, (name, schema)) in slots.iter_mut().zip(properties.iter().flat_map(|p| p.iter())) {
-            *slot = Some(Slot { name, schema, member: None });
-            declared += 1;
         }
-        let slots = &mut slots[..declared];
         for (name, member) in object.iter() {
-            match slots.iter_mut().flatten().find(|slot| same_name(slot.name, name)) {
-                Some(slot) => slot.member = Some(member),
-                None => {
-                    if let Some(rule) = additional
-                        && additional_fault.is_none()
-                        && let Err(e) = check(rule, member, &path.member(name))
-                    {
-                        additional_fault = Some(e);
-                    }
-                }
+            if let Some(slot) = slots[..declared].iter_mut().find(|slot| same_name(slot.name, name)) {
+                slot.member = Some(member);
+            } else if let Some(rule) = additional
+                && additional_fault.is_none()
+                && let Err(e) = check(rule, member, &path.member(name))
+            {
+                additional_fault = Some(e);
             }
         }
     }
-    let slots: &[Option<Slot<'a>>] = if spilled.is_empty() { &inline[..declared] } else { &spilled };
+    let slots = &slots[..declared];
     let kind = value.kind();
     // A string's length, counted when a bound first asks for it.
     let mut length = None;
@@ -296,7 +287,7 @@ fn check_rules<'a>(rules: Object<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> 
         } else if let Some(object) = object {
             match keyword {
                 b"properties" => {
-                    for slot in slots.iter().flatten() {
+                    for slot in slots {
                         if let Some(member) = slot.member {
                             check(slot.schema, member, &path.member(slot.name))?;
                         }
@@ -304,10 +295,11 @@ fn check_rules<'a>(rules: Object<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> 
                 }
                 b"required" => {
                     for name in elements_or_self(rule).filter_map(|n| n.as_str()) {
-                        let present = match slots.iter().flatten().find(|slot| same_name(slot.name, name)) {
+                        let present = match slots.iter().find(|slot| same_name(slot.name, name)) {
                             Some(slot) => slot.member.is_some(),
-                            // Required but not declared (a schema with no
-                            // `properties`): looked for on its own.
+                            // Required but not kept (a schema with no
+                            // `properties`, or past the slots): looked for
+                            // on its own.
                             None => object.iter().any(|(key, _)| same_name(key, name)),
                         };
                         if !present {
