@@ -386,17 +386,21 @@ fn unknown_keywords_name_the_nearest_and_where() {
     let e = |s| build_error(s);
     assert_eq!(
         e(r#"{"type": "object", "properties": {"a": {}}, "requried": ["a"]}"#).as_deref(),
-        Some(r#"tool "greet": input schema: unknown keyword "requried" at the root (did you mean "required"?)"#)
+        Some(
+            r#"tool "greet": input schema, line 1, column 45: unknown keyword "requried" at the root (did you mean "required"?)"#
+        )
     );
     assert_eq!(
         e(r#"{"type": "object", "properties": {"a/b": {"items": [{"minimun": 1}]}}}"#).as_deref(),
         Some(
-            r#"tool "greet": input schema: unknown keyword "minimun" at /properties/a~1b/items/0 (did you mean "minimum"?)"#
+            r#"tool "greet": input schema, line 1, column 54: unknown keyword "minimun" at /properties/a~1b/items/0 (did you mean "minimum"?)"#
         )
     );
     assert_eq!(
         e(r#"{"type": "object", "anyOf": [{}, {"widget": 1}]}"#).as_deref(),
-        Some(r#"tool "greet": input schema: unknown keyword "widget" at /anyOf/1 (an extension needs an "x-" prefix)"#)
+        Some(
+            r#"tool "greet": input schema, line 1, column 35: unknown keyword "widget" at /anyOf/1 (an extension needs an "x-" prefix)"#
+        )
     );
     // Names of properties and data are not keywords; extensions are not read.
     assert_eq!(
@@ -425,7 +429,7 @@ fn unknown_keywords_name_the_nearest_and_where() {
     assert_eq!(
         e(r#"{"type": "object", "properties": {"p": {"$ref": "/x"}}}"#).as_deref(),
         Some(
-            r#"tool "greet": input schema: "$ref" at /properties/p is not allowed: MCP clients reject $ref, $defs and definitions"#
+            r#"tool "greet": input schema, line 1, column 41: "$ref" at /properties/p is not allowed: MCP clients reject $ref, $defs and definitions"#
         )
     );
 }
@@ -536,4 +540,133 @@ fn a_schema_with_more_properties_than_slots_is_an_error_not_a_guess() {
         refused(&schema(super::validate::SLOTS + 1), r#"{"p0":1}"#),
         "the schema lists more than 64 properties in one object, more than the validator takes"
     );
+}
+
+/// Keyword values the build refuses, for every tool: each message says
+/// where (line and column of the value), which keyword at which schema,
+/// what it must be and what it is.
+#[test]
+fn keyword_values_are_checked_with_line_and_column() {
+    let cases: &[(&'static str, &str)] = &[
+        (
+            "{\"type\": \"object\",\n \"properties\": {\"n\": {\"type\": \"integr\"}}}",
+            r#"tool "greet": input schema, line 2, column 31: "type" at /properties/n must name a type (null, boolean, object, array, number, integer or string), not "integr" (did you mean "integer"?)"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"type": ["string", "nul"]}}}"#,
+            r#"tool "greet": input schema, line 1, column 60: "type" at /properties/n must name a type (null, boolean, object, array, number, integer or string), not "nul" (did you mean "null"?)"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"type": ["string", "string"]}}}"#,
+            r#"tool "greet": input schema, line 1, column 60: "type" at /properties/n names a type twice: "string""#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"type": []}}}"#,
+            r#"tool "greet": input schema, line 1, column 49: "type" at /properties/n must name at least one type: []"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"type": 7}}}"#,
+            r#"tool "greet": input schema, line 1, column 49: "type" at /properties/n must name a type (null, boolean, object, array, number, integer or string), not 7"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"type": "number", "minimum": "0"}}}"#,
+            r#"tool "greet": input schema, line 1, column 70: "minimum" at /properties/n must be a number, not "0""#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"type": "number", "minimum": 5, "maximum": 3}}}"#,
+            r#"tool "greet": input schema, line 1, column 70: "minimum" at /properties/n is above its "maximum": 5 > 3"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"type": "number", "minimum": 1e2, "maximum": 99.5}}}"#,
+            r#"tool "greet": input schema, line 1, column 70: "minimum" at /properties/n is above its "maximum": 1e2 > 99.5"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"type": "number", "exclusiveMinimum": 1, "exclusiveMaximum": 1.0}}}"#,
+            r#"tool "greet": input schema, line 1, column 79: "exclusiveMinimum" at /properties/n is not below its "exclusiveMaximum": 1 >= 1.0"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"s": {"type": "string", "minLength": 10, "maxLength": 9}}}"#,
+            r#"tool "greet": input schema, line 1, column 72: "minLength" at /properties/s is above its "maxLength": 10 > 9"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"s": {"type": "array", "minItems": 2, "maxItems": 1}}}"#,
+            r#"tool "greet": input schema, line 1, column 70: "minItems" at /properties/s is above its "maxItems": 2 > 1"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"s": {"type": "string", "maxLength": -1}}}"#,
+            r#"tool "greet": input schema, line 1, column 72: "maxLength" at /properties/s must be a whole number, 0 or more, in digits, not -1"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"s": {"type": "string"}}, "required": "s"}"#,
+            r#"tool "greet": input schema, line 1, column 73: "required" at the root must be an array of strings, not "s""#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"s": {"type": "string"}}, "required": ["s", 1]}"#,
+            r#"tool "greet": input schema, line 1, column 79: "required" at the root must be an array of strings, not 1"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"s": {"type": "string"}}, "required": ["s", "s"]}"#,
+            r#"tool "greet": input schema, line 1, column 79: "required" at the root lists a name twice: "s""#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"c": {"enum": "EUR"}}}"#,
+            r#"tool "greet": input schema, line 1, column 49: "enum" at /properties/c must be an array, not "EUR""#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"c": {"enum": []}}}"#,
+            r#"tool "greet": input schema, line 1, column 49: "enum" at /properties/c must list at least one value: []"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"a": {"type": "string"}, "a": {"type": "integer"}}}"#,
+            r#"tool "greet": input schema, line 1, column 60: "a" at /properties is written twice in one object: JSON readers keep only one"#,
+        ),
+        (
+            r#"{"type": "object", "type": "object"}"#,
+            r#"tool "greet": input schema, line 1, column 20: "type" at the root is written twice in one object: JSON readers keep only one"#,
+        ),
+        (
+            r#"{"type": "object", "additionalProperties": "no"}"#,
+            r#"tool "greet": input schema, line 1, column 44: "additionalProperties" at the root must be a schema: an object, true or false, not "no""#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"a": 1}}"#,
+            r#"tool "greet": input schema, line 1, column 40: "a" at /properties needs a schema: an object, true or false, not 1"#,
+        ),
+        (
+            r#"{"type": "object", "anyOf": [{}, 2]}"#,
+            r#"tool "greet": input schema, line 1, column 34: "anyOf" at the root must hold schemas: objects, true or false, not 2"#,
+        ),
+        (
+            r#"{"type": "object", "anyOf": []}"#,
+            r#"tool "greet": input schema, line 1, column 29: "anyOf" at the root must be a non-empty array of schemas, not []"#,
+        ),
+        (
+            r#"{"type": "object", "description": 7}"#,
+            r#"tool "greet": input schema, line 1, column 35: "description" at the root must be a string, not 7"#,
+        ),
+        (
+            r#"{"type": "object", "multipleOf": 0}"#,
+            r#"tool "greet": input schema, line 1, column 34: "multipleOf" at the root must be a number above 0, not 0"#,
+        ),
+        (
+            r#"{"type": "object", "uniqueItems": "yes"}"#,
+            r#"tool "greet": input schema, line 1, column 35: "uniqueItems" at the root must be true or false, not "yes""#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"x": {"description": "a very long description that goes on and on beyond forty bytes", "minLength": "a very long description that goes on and on beyond forty bytes"}}}"#,
+            r#"tool "greet": input schema, line 1, column 135: "minLength" at /properties/x must be a whole number, 0 or more, in digits, not "a very long description that goes on an…"#,
+        ),
+    ];
+    for (schema, message) in cases {
+        assert_eq!(build_error(schema).as_deref(), Some(*message), "{schema}");
+    }
+    // What each keyword takes, it may have.
+    let fine = r#"{"type": "object", "properties": {
+        "n": {"type": ["number", "null"], "minimum": 0, "maximum": 0, "exclusiveMinimum": -1, "exclusiveMaximum": 1e-300, "multipleOf": 0.5},
+        "s": {"type": "string", "minLength": 3, "maxLength": 3, "pattern": "^a", "format": "date", "readOnly": true},
+        "a": {"type": "array", "items": {"type": "string"}, "minItems": 0, "maxItems": 0, "uniqueItems": true, "prefixItems": [{}, true]},
+        "e": {"enum": [1, "1", null], "examples": [], "const": 1, "default": {"a": {"a": 1}}},
+        "d": {"type": "object", "dependentRequired": {"x": ["y"]}, "minProperties": 1, "maxProperties": 10}
+    }, "required": ["n", "s"], "additionalProperties": false, "$vocabulary": {}}"#;
+    assert_eq!(build_error(fine), None);
 }
