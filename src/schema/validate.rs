@@ -36,14 +36,14 @@ pub fn check_args(schema: &str, args: &Args<'_>) -> Result<(), ToolError> {
 /// arguments: `Err` holds `invalid input: POINTER RULE`.
 pub(crate) fn check_value(schema: &str, value: Value<'_>) -> Result<(), ToolError> {
     let Ok(schema) = parse(schema.as_bytes()) else {
-        return Err(ToolError::new("the tool's input schema is not JSON"));
+        return Err(plain_error("the tool's input schema is not JSON"));
     };
-    check(schema, value, &Path { up: None, step: Step::Root })
+    check(schema, value, &Path::ROOT)
 }
 
 /// Where a value sits in the arguments: a chain of steps up to the root,
 /// kept on the call stack and written out only for a message.
-struct Path<'p, 'a> {
+pub(crate) struct Path<'p, 'a> {
     up: Option<&'p Path<'p, 'a>>,
     step: Step<'a>,
 }
@@ -56,12 +56,30 @@ enum Step<'a> {
 }
 
 impl<'p, 'a> Path<'p, 'a> {
-    fn member(&'p self, name: Str<'a>) -> Path<'p, 'a> {
+    /// The arguments themselves.
+    pub(crate) const ROOT: Path<'static, 'static> = Path { up: None, step: Step::Root };
+
+    /// The member `name` of the value here.
+    pub(crate) fn member(&'p self, name: Str<'a>) -> Path<'p, 'a> {
         Path { up: Some(self), step: Step::Member(name) }
     }
 
-    fn element(&'p self, index: usize) -> Path<'p, 'a> {
+    /// The element `index` of the value here.
+    pub(crate) fn element(&'p self, index: usize) -> Path<'p, 'a> {
         Path { up: Some(self), step: Step::Element(index) }
+    }
+
+    /// `invalid input: ` and the JSON Pointer of the value, the root
+    /// written `/` (RFC 6901 writes it as nothing, which reads badly).
+    pub(crate) fn invalid_input(&self) -> Vec<u8> {
+        const PREFIX: &[u8] = b"invalid input: ";
+        let mut text = Vec::new();
+        put(&mut text, PREFIX);
+        self.write(&mut text);
+        if text.len() == PREFIX.len() {
+            put_byte(&mut text, b'/');
+        }
+        text
     }
 
     /// Appends the JSON Pointer (RFC 6901) of the value, without the root.
@@ -108,13 +126,7 @@ enum Broken<'a> {
 /// written `/` (RFC 6901 writes it as nothing, which reads badly).
 #[inline(never)]
 fn fail(path: &Path<'_, '_>, broken: Broken<'_>) -> ToolError {
-    const PREFIX: &[u8] = b"invalid input: ";
-    let mut text = Vec::new();
-    put(&mut text, PREFIX);
-    path.write(&mut text);
-    if text.len() == PREFIX.len() {
-        put_byte(&mut text, b'/');
-    }
+    let mut text = path.invalid_input();
     let text = &mut text;
     match broken {
         Broken::NotAllowed => put(text, b" is not allowed"),
@@ -159,6 +171,16 @@ fn fail(path: &Path<'_, '_>, broken: Broken<'_>) -> ToolError {
     // SAFETY: `text` is joined from `str`s, the JSON pointer's validated
     // keys and ASCII digits.
     ToolError::new(unsafe { crate::sys::validated_string(core::mem::take(text)) })
+}
+
+/// A message that needs no words of the arguments, grown the crate's way
+/// (`ToolError::new` of a `&str` links alloc's string copy).
+#[inline(never)]
+fn plain_error(message: &str) -> ToolError {
+    let mut text = Vec::new();
+    put(&mut text, message.as_bytes());
+    // SAFETY: the bytes of a `str`.
+    ToolError::new(unsafe { crate::sys::validated_string(text) })
 }
 
 /// An array's elements, or the value alone when it is not an array.
@@ -245,7 +267,7 @@ fn check_rules<'a>(rules: Object<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> 
         if let Some(properties) = properties {
             for (name, schema) in properties.iter() {
                 let Some(slot) = slots.get_mut(declared) else {
-                    return Err(ToolError::new(CROWDED));
+                    return Err(plain_error(CROWDED));
                 };
                 *slot = Slot { name, schema, member: None };
                 declared += 1;
@@ -322,7 +344,7 @@ fn check_rules<'a>(rules: Object<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> 
 /// Two member names are the same (compared unescaped).
 #[inline(never)]
 fn same_name(a: Str<'_>, b: Str<'_>) -> bool {
-    a.raw() == b.raw() || (!(a.is_plain() && b.is_plain()) && a.eq_str(&b.to_str()))
+    crate::bytes::same(a.raw(), b.raw()) || (!(a.is_plain() && b.is_plain()) && a.eq_str(&b.to_str()))
 }
 
 /// A keyword that bounds a number, or a string's or an array's length.
