@@ -86,7 +86,9 @@ pub mod __private {
     pub use crate::rt::run;
     pub use crate::schema::rules::{Fault, check_supported, check_tool_schema};
     #[allow(deprecated)]
-    pub use crate::schema::{check_args, require_supported, require_validated, validated_schema_and_tool, with_run};
+    pub use crate::schema::{
+        CheckedSchema, check_args, check_checked, require_supported, validated_schema_and_tool, with_run,
+    };
 }
 
 /// The dlmalloc port with its invariant walkers, for the fuzz target

@@ -8,16 +8,26 @@
 //!   object root saying `"type": "object"`, every keyword one of JSON
 //!   Schema 2020-12's (the list in `schema::keywords`) or an extension marked `x-`
 //!   (a misspelt one is named with the nearest known keyword and the JSON
-//!   Pointer of its schema), no `$ref`, `$defs` or `definitions` (MCP
-//!   clients reject them), and every name in a `required` list present in
-//!   the `properties` beside it. Keywords are looked for only where a
-//!   schema is: not among `properties`' names, in `enum`, `const`,
-//!   `default` or `examples` values, or inside an `x-` extension. This
-//!   costs a module nothing: it runs in the compiler.
+//!   Pointer of its schema), every keyword's value of the kind it takes
+//!   (`"type": "integr"` is refused with the nearest type's name,
+//!   `"minimum": "0"` because a number is due, a `required` that is not an
+//!   array of distinct strings, an `enum` that is not a non-empty array…),
+//!   no lower bound above its upper one (`minimum` and `maximum`, compared
+//!   exactly; the `Length`, `Items`, `Properties` and `Contains` pairs), no
+//!   key written twice in one object, no `$ref`, `$defs` or `definitions`
+//!   (MCP clients reject them), and every name in a `required` list present
+//!   in the `properties` beside it. Each refusal gives the line and column
+//!   of the text to fix. Keywords are looked for only where a schema is:
+//!   not among `properties`' names, in `enum`, `const`, `default` or
+//!   `examples` values, or inside an `x-` extension. This costs a module
+//!   nothing: it runs in the compiler.
 //! - **Tools that opt in** with [`validated!`](crate::validated): the
 //!   arguments are checked against the tool's own input schema before the
 //!   tool runs, and a schema that says anything the check does not enforce
 //!   fails the build. Modules that do not use it carry none of its code.
+//! - **Host tests**: [`testing::call`](crate::testing::call) checks every
+//!   `structuredContent` against the tool's output schema with the same
+//!   validator, and refuses one that holds a member twice.
 //!
 //! ```
 //! use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
@@ -78,8 +88,10 @@
 //!
 //! The schema is read from its `const` string at each call with the
 //! crate's own reader; the walk follows the schema, so arguments nested
-//! deeper than the schema are not walked, and nothing is allocated unless
-//! a check fails.
+//! deeper than the schema are not walked. Each object of the arguments is
+//! walked once, whatever the number of keywords, and a string's characters
+//! are counted once for both bounds. Nothing is allocated unless a check
+//! fails.
 
 pub(crate) mod keywords;
 pub(crate) mod rules;
@@ -87,6 +99,8 @@ pub(crate) mod syntax;
 pub(crate) mod validate;
 
 pub use validate::check_args;
+#[doc(hidden)]
+pub use validate::check_checked;
 
 use crate::json::validate;
 use crate::package::{Message, Tool, ToolFn};
@@ -137,18 +151,39 @@ pub const fn tool_schema_fault(tool: &str, which: &str, schema: &str) -> Option<
     }
 }
 
-/// Fails the build (from the `const` in [`validated!`](crate::validated))
-/// unless `tool`'s input schema is one the validator checks in full.
+/// A tool's input schema proven JSON in the subset the validator checks
+/// when it was made (by [`validated!`](crate::validated), in a `const`:
+/// at build time), so a call reads it without checking it again.
 #[doc(hidden)]
-pub const fn require_validated(tool: &Tool) {
-    let site = Message::new().push("validated!: tool ").push_quoted(tool.name.as_bytes());
-    if let Err(e) = validate(tool.input_schema.as_bytes()) {
-        let m = syntax::explain(tool.input_schema.as_bytes(), e, site.push(": input schema is not JSON"));
-        panic!("{}", m.as_str());
+#[derive(Clone, Copy)]
+pub struct CheckedSchema {
+    /// The schema's one value, without the white space around it.
+    value: &'static [u8],
+}
+
+impl CheckedSchema {
+    /// `tool`'s input schema, checked: fails (the build, in a `const`)
+    /// unless the validator checks all of it.
+    pub const fn new(tool: &Tool) -> CheckedSchema {
+        let b = tool.input_schema.as_bytes();
+        let site = Message::new().push("validated!: tool ").push_quoted(tool.name.as_bytes());
+        let (start, end) = match crate::json::validator::document(b, None) {
+            Ok(span) => span,
+            Err(e) => {
+                let m = syntax::explain(b, e, site.push(": input schema is not JSON"));
+                panic!("{}", m.as_str());
+            }
+        };
+        if let Err(fault) = rules::check_supported(b) {
+            let m = fault.explain(tool.input_schema, site.push(": input schema"));
+            panic!("{}", m.as_str());
+        }
+        CheckedSchema { value: b.split_at(end).0.split_at(start).1 }
     }
-    if let Err(fault) = rules::check_supported(tool.input_schema.as_bytes()) {
-        let m = fault.explain(tool.input_schema, site.push(": input schema"));
-        panic!("{}", m.as_str());
+
+    /// The schema as a value of the crate's reader.
+    pub(crate) fn value(self) -> crate::json::Value<'static> {
+        crate::json::Value { raw: self.value }
     }
 }
 
@@ -245,7 +280,8 @@ macro_rules! __validated {
     };
     (@named $name:ident [$($tool:tt)*]) => {{
         const __SUBAKO_TOOL: $crate::Tool = $($tool)*;
-        const _: () = $crate::__private::require_validated(&__SUBAKO_TOOL);
+        const __SUBAKO_SCHEMA: $crate::__private::CheckedSchema =
+            $crate::__private::CheckedSchema::new(&__SUBAKO_TOOL);
         // A block of its own: `$name` may be the tool's function, which
         // the tool above names.
         {
@@ -253,7 +289,7 @@ macro_rules! __validated {
             // validator's path `…::$name::validated`.
             const fn $name() -> $crate::ToolFn {
                 fn validated(args: &$crate::Args<'_>) -> ::core::result::Result<$crate::Reply, $crate::ToolError> {
-                    $crate::__private::check_args(__SUBAKO_TOOL.input_schema, args)?;
+                    $crate::__private::check_checked(__SUBAKO_SCHEMA, args)?;
                     (__SUBAKO_TOOL.run)(args)
                 }
                 validated

@@ -296,6 +296,10 @@ fn validated_runs_the_tool_only_on_valid_arguments() {
     for arguments in [r#"{"n":7}"#, r#"{"n":10}"#, "{}"] {
         assert_eq!(call_package(&ECHO_TWO_ARGUMENTS, arguments), call(arguments));
     }
+    // No arguments at all read as `{}`.
+    let line = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let out = String::from_utf8(crate::execute(&ECHO, &["echo"], line.as_bytes()).0).unwrap();
+    assert!(out.contains(r#""text":"invalid input: /n is required""#), "{out}");
 }
 
 #[test]

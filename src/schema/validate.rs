@@ -14,7 +14,10 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use crate::args::Args;
+use crate::bytes::{at, span};
 use crate::json::Elements;
+use crate::json::lookup::skip_value;
+use crate::json::scan::skip_ws;
 use crate::json::write::{compact_into, put, put_byte};
 use crate::json::{Kind, Object, Str, Value, parse};
 use crate::reply::ToolError;
@@ -30,6 +33,17 @@ pub fn check_args(schema: &str, args: &Args<'_>) -> Result<(), ToolError> {
         Some(object) => check_value(schema, object.as_value()),
         None => check_value(schema, Value { raw: b"{}" }),
     }
+}
+
+/// [`check_args`] for a schema checked when it was made (by `validated!`,
+/// at build time): it is not read as JSON again at each call.
+#[inline(never)]
+pub fn check_checked(schema: super::CheckedSchema, args: &Args<'_>) -> Result<(), ToolError> {
+    let value = match args.object() {
+        Some(object) => object.as_value(),
+        None => Value { raw: b"{}" },
+    };
+    check(schema.value(), value, &Path::ROOT)
 }
 
 /// Checks one JSON value against `schema`, as [`check_args`] checks the
@@ -208,10 +222,21 @@ impl<'a> Iterator for ElementsOrSelf<'a> {
 }
 
 fn check<'a>(schema: Value<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> Result<(), ToolError> {
+    check_counted(schema, value, None, path)
+}
+
+/// [`check`], for a value whose length (a string's, in scalar values) may
+/// be known already.
+fn check_counted<'a>(
+    schema: Value<'a>,
+    value: Value<'a>,
+    length: Option<u64>,
+    path: &Path<'_, 'a>,
+) -> Result<(), ToolError> {
     let broken = match schema.as_bool() {
         Some(allowed) => (!allowed).then_some(Broken::NotAllowed),
         None => match schema.as_object() {
-            Some(rules) => check_rules(rules, value, path)?,
+            Some(rules) => check_rules(rules, value, length, path)?,
             None => None,
         },
     };
@@ -230,20 +255,27 @@ const CROWDED: &str = "the schema lists more than 64 properties in one object, m
 
 /// One of a schema's `properties`: its name, its schema, and the member of
 /// the object being checked that it names (the last, if the name repeats,
-/// as [`Object::get`] finds it).
+/// as [`Object::get`] finds it), with its length if it is a string.
 #[derive(Clone, Copy)]
 struct Slot<'a> {
     name: Str<'a>,
     schema: Value<'a>,
     member: Option<Value<'a>>,
+    length: Option<u64>,
 }
 
-const UNUSED: Slot<'static> = Slot { name: Str { raw: b"" }, schema: Value { raw: b"true" }, member: None };
+const UNUSED: Slot<'static> =
+    Slot { name: Str { raw: b"" }, schema: Value { raw: b"true" }, member: None, length: None };
 
 /// The rule in `rules` that `value` itself breaks, if any, the type first
 /// (the other keywords' messages assume it holds); what its members or
 /// elements break is the error.
-fn check_rules<'a>(rules: Object<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> Result<Option<Broken<'a>>, ToolError> {
+fn check_rules<'a>(
+    rules: Object<'a>,
+    value: Value<'a>,
+    mut length: Option<u64>,
+    path: &Path<'_, 'a>,
+) -> Result<Option<Broken<'a>>, ToolError> {
     let [types, properties, additional, required, ..] = crate::json::lookup::members(
         Some(rules.as_value()),
         b"type\xffproperties\xffadditionalProperties\xffrequired",
@@ -269,16 +301,16 @@ fn check_rules<'a>(rules: Object<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> 
                 let Some(slot) = slots.get_mut(declared) else {
                     return Err(plain_error(CROWDED));
                 };
-                *slot = Slot { name, schema, member: None };
+                *slot = Slot { name, schema, member: None, length: None };
                 declared += 1;
             }
         }
-        for (name, member) in object.iter() {
+        for (name, member, counted) in (Walk { b: object.as_value().raw, i: 1 }) {
             if let Some(slot) = slots[..declared].iter_mut().find(|slot| same_name(slot.name, name)) {
-                slot.member = Some(member);
+                (slot.member, slot.length) = (Some(member), counted);
             } else if let Some(rule) = additional
                 && additional_fault.is_none()
-                && let Err(e) = check(rule, member, &path.member(name))
+                && let Err(e) = check_counted(rule, member, counted, &path.member(name))
             {
                 additional_fault = Some(e);
             }
@@ -286,8 +318,8 @@ fn check_rules<'a>(rules: Object<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> 
     }
     let slots = &slots[..declared];
     let kind = value.kind();
-    // A string's length, counted when a bound first asks for it.
-    let mut length = None;
+    // A string's length, counted when a bound first asks for it (unless
+    // the walk of its object counted it).
     for (keyword, rule) in rules.iter() {
         let keyword = keyword.raw();
         if let Some(limit) = LIMITS.iter().find(|l| l.keyword.as_bytes() == keyword && l.kind == kind) {
@@ -311,7 +343,7 @@ fn check_rules<'a>(rules: Object<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> 
                 b"properties" => {
                     for slot in slots {
                         if let Some(member) = slot.member {
-                            check(slot.schema, member, &path.member(slot.name))?;
+                            check_counted(slot.schema, member, slot.length, &path.member(slot.name))?;
                         }
                     }
                 }
@@ -392,9 +424,9 @@ fn breaks(limit: &Limit, value: Value<'_>, bound: Value<'_>, length: &mut Option
     let order = if limit.kind == Kind::Number {
         compare(value, bound)
     } else {
-        let length = *length.get_or_insert_with(|| match value.as_str() {
-            Some(s) => scalar_count(s.raw()),
-            None => value.as_array().map_or(0, |a| a.len() as u64),
+        let length = *length.get_or_insert_with(|| match value.kind() {
+            Kind::String => string_scan(value.raw, 0).1,
+            _ => value.as_array().map_or(0, |a| a.len() as u64),
         });
         bound.as_u64().map(|bound| length.cmp(&bound))
     };
@@ -455,25 +487,62 @@ fn same(literal: Value<'_>, value: Value<'_>) -> bool {
     }
 }
 
+/// An object's members in one pass over its (validated) text, as
+/// [`Object::iter`] reads them, and for a string value its length: found
+/// with its end, so a long string is read once.
+struct Walk<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl<'a> Iterator for Walk<'a> {
+    type Item = (Str<'a>, Value<'a>, Option<u64>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let b = self.b;
+        let mut i = skip_ws(b, self.i);
+        if at(b, i) == b',' {
+            i = skip_ws(b, i + 1);
+        }
+        if at(b, i) != b'"' {
+            return None;
+        }
+        let (name_end, _) = string_scan(b, i);
+        let v = skip_ws(b, skip_ws(b, name_end) + 1);
+        let (end, length) = match at(b, v) {
+            b'"' => {
+                let (end, length) = string_scan(b, v);
+                (end, Some(length))
+            }
+            _ => (skip_value(b, v, None), None),
+        };
+        self.i = end;
+        Some((Str { raw: span(b, i + 1, name_end - 1) }, Value { raw: span(b, v, end) }, length))
+    }
+}
+
 /// Eight copies of a byte, to look at a word's eight bytes at once.
 const fn splat(b: u8) -> u64 {
     b as u64 * 0x0101_0101_0101_0101
 }
 
-/// The length of a (still escaped) JSON string in Unicode scalar values,
-/// as `minLength` counts: an escape is one, a surrogate pair is one. Eight
-/// bytes a turn where there is no escape, counting the bytes that start a
-/// character (every byte but UTF-8's continuation bytes, `10xxxxxx`).
-fn scalar_count(raw: &[u8]) -> u64 {
+/// Past the closing quote of the validated string whose opening quote is
+/// at `i` in `b`, and the string's length in Unicode scalar values, as
+/// `minLength` counts: an escape is one, a surrogate pair is one. Eight
+/// bytes a turn where there is neither a quote nor a backslash, counting
+/// the bytes that start a character (every byte but UTF-8's continuation
+/// bytes, `10xxxxxx`).
+fn string_scan(b: &[u8], i: usize) -> (usize, u64) {
     let mut n = 0;
-    let mut i = 0;
-    while let Some(&b) = raw.get(i) {
-        if let Some(word) = raw.split_at(i).1.first_chunk::<8>() {
+    let mut i = i + 1;
+    loop {
+        if let Some(word) = b.split_at_checked(i).and_then(|(_, rest)| rest.first_chunk::<8>()) {
             let w = u64::from_le_bytes(*word);
-            // A backslash's lane is zero in `y`; the subtraction wraps it,
-            // and `!y` keeps only lanes below 0x80: the test is exact.
-            let y = w ^ splat(b'\\');
-            if y.wrapping_sub(splat(1)) & !y & splat(0x80) == 0 {
+            // A lane holding a quote or a backslash is zero in `q` or `s`;
+            // the subtraction wraps it, and `!q`/`!s` keep only lanes below
+            // 0x80: the test is exact.
+            let (q, s) = (w ^ splat(b'"'), w ^ splat(b'\\'));
+            if (q.wrapping_sub(splat(1)) & !q | s.wrapping_sub(splat(1)) & !s) & splat(0x80) == 0 {
                 // Bit 7 set and bit 6 clear: a continuation byte.
                 let continuation = w & !(w << 1) & splat(0x80);
                 n += 8 - u64::from(continuation.count_ones());
@@ -481,18 +550,19 @@ fn scalar_count(raw: &[u8]) -> u64 {
                 continue;
             }
         }
-        i += match (b, raw.get(i + 1), raw.get(i + 2), raw.get(i + 3)) {
+        let c = at(b, i);
+        i += match (c, at(b, i + 1), at(b, i + 2), at(b, i + 3)) {
+            (b'"' | 0, _, _, _) => return (i + 1, n),
             // `\uD800`–`\uDBFF` leads a pair: twelve bytes, one scalar.
-            (b'\\', Some(b'u'), Some(b'd' | b'D'), Some(b'8' | b'9' | b'a' | b'b' | b'A' | b'B')) => 12,
-            (b'\\', Some(b'u'), _, _) => 6,
+            (b'\\', b'u', b'd' | b'D', b'8' | b'9' | b'a' | b'b' | b'A' | b'B') => 12,
+            (b'\\', b'u', _, _) => 6,
             (b'\\', _, _, _) => 2,
             _ => 1,
         };
-        if b & 0xC0 != 0x80 {
+        if c & 0xC0 != 0x80 {
             n += 1;
         }
     }
-    n
 }
 
 #[cfg(test)]
@@ -503,19 +573,49 @@ mod tests {
     use std::string::String;
     use std::vec;
 
-    /// The word-at-a-time count agrees with counting `char`s, for text with
-    /// escapes at every offset among multi-byte characters.
+    /// The word-at-a-time scan finds the closing quote and agrees with
+    /// counting `char`s, for text with escapes at every offset among
+    /// multi-byte characters.
     #[test]
-    fn scalar_count_counts_chars() {
-        let pieces = ["a", "é", "日本語", "😀", "\\n", "\\\"", "\\u00e9", "\\ud83d\\ude00", "\\\\", "xyzxyzxy"];
-        let decoded = ["a", "é", "日本語", "😀", "\n", "\"", "é", "😀", "\\", "xyzxyzxy"];
+    fn string_scan_finds_the_end_and_counts_chars() {
+        let pieces =
+            ["a", "é", "日本語", "😀", "\\n", "\\\"", "\\u00e9", "\\ud83d\\ude00", "\\\\", "xyzxyzxy", "\\u0022"];
+        let decoded = ["a", "é", "日本語", "😀", "\n", "\"", "é", "😀", "\\", "xyzxyzxy", "\""];
         for a in 0..pieces.len() {
             for b in 0..pieces.len() {
                 for pad in 0..9 {
                     let raw = ["q".repeat(pad), pieces[a].into(), "日".repeat(pad), pieces[b].into()].concat();
                     let text = ["q".repeat(pad), decoded[a].into(), "日".repeat(pad), decoded[b].into()].concat();
-                    assert_eq!(scalar_count(raw.as_bytes()), text.chars().count() as u64, "{raw}");
+                    let quoted = ["\"", &raw, "\" tail"].concat();
+                    assert_eq!(
+                        string_scan(quoted.as_bytes(), 0),
+                        (quoted.len() - 5, text.chars().count() as u64),
+                        "{raw}"
+                    );
                 }
+            }
+        }
+    }
+
+    /// The walk takes the members `Object::iter` takes, whatever the white
+    /// space and the values, and counts each string value.
+    #[test]
+    fn the_walk_reads_members_as_iter_does() {
+        let texts = [
+            "{}",
+            " { } ",
+            r#"{"a":1,"b":"x","c":[1,{"d":"}"}],"e":{"f":"\"]"},"g":null,"h":"日本\u00e9\ud83d\ude00"}"#,
+            "{ \"a\" : \"long string of text here\" ,\n\t\"\\u0062\" : true , \"a\" : -1.5e3 }",
+        ];
+        for text in texts {
+            let object = crate::json::parse(text.as_bytes()).unwrap().as_object().unwrap();
+            let walked: vec::Vec<_> = Walk { b: object.as_value().raw, i: 1 }.collect();
+            let read: vec::Vec<_> = object.iter().collect();
+            assert_eq!(walked.len(), read.len(), "{text}");
+            for ((name, value, length), (key, member)) in walked.into_iter().zip(read) {
+                assert_eq!((name, value), (key, member), "{text}");
+                let chars = member.as_str().map(|s| s.to_str().chars().count() as u64);
+                assert_eq!(length, chars, "{text}");
             }
         }
     }
