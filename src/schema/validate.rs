@@ -305,7 +305,7 @@ fn check_rules<'a>(
                 declared += 1;
             }
         }
-        for (name, member, counted) in (Walk { b: object.as_value().raw, i: 1 }) {
+        for (name, member, counted) in Walk::new(object) {
             if let Some(slot) = slots[..declared].iter_mut().find(|slot| same_name(slot.name, name)) {
                 (slot.member, slot.length) = (Some(member), counted);
             } else if let Some(rule) = additional
@@ -490,9 +490,16 @@ fn same(literal: Value<'_>, value: Value<'_>) -> bool {
 /// An object's members in one pass over its (validated) text, as
 /// [`Object::iter`] reads them, and for a string value its length: found
 /// with its end, so a long string is read once.
-struct Walk<'a> {
+pub(crate) struct Walk<'a> {
     b: &'a [u8],
     i: usize,
+}
+
+impl<'a> Walk<'a> {
+    /// The members of `object`.
+    pub(crate) fn new(object: Object<'a>) -> Walk<'a> {
+        Walk { b: object.as_value().raw, i: 1 }
+    }
 }
 
 impl<'a> Iterator for Walk<'a> {
@@ -609,7 +616,7 @@ mod tests {
         ];
         for text in texts {
             let object = crate::json::parse(text.as_bytes()).unwrap().as_object().unwrap();
-            let walked: vec::Vec<_> = Walk { b: object.as_value().raw, i: 1 }.collect();
+            let walked: vec::Vec<_> = Walk::new(object).collect();
             let read: vec::Vec<_> = object.iter().collect();
             assert_eq!(walked.len(), read.len(), "{text}");
             for ((name, value, length), (key, member)) in walked.into_iter().zip(read) {
