@@ -543,7 +543,7 @@ fn string_scan(b: &[u8], i: usize) -> (usize, u64) {
     let mut n = 0;
     let mut i = i + 1;
     loop {
-        if let Some(word) = b.split_at_checked(i).and_then(|(_, rest)| rest.first_chunk::<8>()) {
+        if let Some(word) = b.get(i..).and_then(|rest| rest.first_chunk::<8>()) {
             let w = u64::from_le_bytes(*word);
             // A lane holding a quote or a backslash is zero in `q` or `s`;
             // the subtraction wraps it, and `!q`/`!s` keep only lanes below
@@ -558,13 +558,18 @@ fn string_scan(b: &[u8], i: usize) -> (usize, u64) {
             }
         }
         let c = at(b, i);
-        i += match (c, at(b, i + 1), at(b, i + 2), at(b, i + 3)) {
-            (b'"' | 0, _, _, _) => return (i + 1, n),
+        if c == b'"' || c == 0 {
+            return (i + 1, n);
+        }
+        i += if c != b'\\' {
+            1
+        } else if at(b, i + 1) != b'u' {
+            2
+        } else if matches!(at(b, i + 2) | 0x20, b'd') && matches!(at(b, i + 3) | 0x20, b'8' | b'9' | b'a' | b'b') {
             // `\uD800`–`\uDBFF` leads a pair: twelve bytes, one scalar.
-            (b'\\', b'u', b'd' | b'D', b'8' | b'9' | b'a' | b'b' | b'A' | b'B') => 12,
-            (b'\\', b'u', _, _) => 6,
-            (b'\\', _, _, _) => 2,
-            _ => 1,
+            12
+        } else {
+            6
         };
         if c & 0xC0 != 0x80 {
             n += 1;
