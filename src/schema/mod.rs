@@ -25,7 +25,7 @@
 //!   arguments are checked against the tool's own input schema before the
 //!   tool runs, and a schema that says anything the check does not enforce
 //!   fails the build. Modules that do not use it carry none of its code.
-//! - **Host tests**: [`testing::call`](crate::testing::call) checks every
+//! - **Host tests**: `subako_tiny::testing::call` (off wasm32) checks every
 //!   `structuredContent` against the tool's output schema with the same
 //!   validator, and refuses one that holds a member twice.
 //!
