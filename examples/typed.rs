@@ -44,13 +44,13 @@ pub const PACKAGE: Package = Package::new(
     "typed",
     env!("CARGO_PKG_VERSION"),
     "Prices orders.",
-    &[Tool::new(
+    &[subako_tiny::validated!(Tool::new(
         "order_total",
         "Total an order: sum of qty × unit_price, 10 % off with coupon SAVE10, rounded to the currency's minor unit.",
         ORDER_TOTAL_INPUT,
-        subako_tiny::validated!(ORDER_TOTAL_INPUT, order_total),
+        order_total,
     )
-    .output_schema(ORDER_TOTAL_OUTPUT)],
+    .output_schema(ORDER_TOTAL_OUTPUT))],
 );
 
 subako_tiny::main!(PACKAGE);

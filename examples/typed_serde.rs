@@ -1,8 +1,11 @@
-//! The `typed` package with miniserde structs (feature `miniserde`):
+//! The `typed` package with miniserde structs (feature `miniserde`, and
+//! miniserde through the crate's re-export: no dependency of its own):
 //! `typed!` reads the arguments into `Order` and writes `Total` back.
-//! miniserde checks the types and the required fields; the ranges the
-//! schema states are checked here, worded as `validated!` words them.
-//! `examples/typed.rs` is the same package with plain accessors.
+//! The types and the required fields are checked as they are read (a
+//! refused value named by its pointer: `/items/0/qty cannot be the string
+//! "3"`); the ranges the schema states are checked here, worded as
+//! `validated!` words them. `examples/typed.rs` is the same package with
+//! plain accessors.
 #![cfg_attr(target_arch = "wasm32", no_std, no_main)]
 
 extern crate alloc;
@@ -10,7 +13,7 @@ extern crate alloc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use miniserde::{Deserialize, Serialize};
+use subako_tiny::typed::miniserde::{self, Deserialize, Serialize};
 use subako_tiny::{Package, Tool, ToolError};
 
 #[path = "typed/order.rs"]

@@ -89,7 +89,10 @@ pub mod __private {
     pub use crate::package::check_part;
     pub use crate::rendered::{Rendered, array, len, tool_fns, tool_names};
     pub use crate::rt::run;
-    pub use crate::schema::{check_args, require_supported};
+    #[allow(deprecated)]
+    pub use crate::schema::{
+        CheckedSchema, check_args, check_checked, require_supported, validated_schema_and_tool, with_run,
+    };
 }
 
 /// What the crate's own tests, fuzz targets and benches reach beneath the

@@ -153,17 +153,18 @@ impl Tool {
 
 /// The schema text [`Package::new`] checks itself, in bytes: the tools
 /// whose schemas fit in it, from the first (and the first in any case).
-/// The checks cost rustc's const evaluation about 20 steps a byte, and it
-/// stops one constant at 2,000,000 (the deny-by-default
+/// The checks cost rustc's const evaluation 20 to 30 steps a byte (a turn
+/// of a loop or a call is a step; dense schemas full of bounds cost the
+/// most), and it stops one constant at 2,000,000 (the deny-by-default
 /// `long_running_const_eval` lint); so the schemas of a package larger
 /// than this (hundreds of tools) are checked by [`main!`](crate::main)
 /// instead, in [`PARTS`] constants of their own ([`check_part`]). Names,
 /// descriptions and duplicates are always checked by `Package::new`.
-pub const CHECK_BUDGET: usize = 48 * 1024;
+pub const CHECK_BUDGET: usize = 32 * 1024;
 
 /// How many constants [`main!`](crate::main) checks the rest of a large
-/// package's schemas in: a package then builds with up to about 60 times
-/// [`CHECK_BUDGET`] of schemas.
+/// package's schemas in: a package then builds with up to about 4 MB of
+/// schemas.
 pub const PARTS: usize = 64;
 
 /// How many tools, from the first, [`Package::new`] checks in full.

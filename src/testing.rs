@@ -82,7 +82,8 @@ impl Called {
     }
 
     /// `structuredContent` as the module wrote it (compact JSON, its keys in
-    /// the module's order), or `None` when the answer has none.
+    /// the module's order), or `None` when the answer has none. [`call`]
+    /// has checked it against the tool's output schema.
     pub fn structured(&self) -> Option<&str> {
         self.structured.as_deref()
     }
@@ -107,11 +108,41 @@ impl Called {
 /// makes fail, unless a [`with_http`] around the call answers them (or use
 /// [`call_with_http`]).
 ///
+/// Every answer's `structuredContent` is checked: no object in it may hold
+/// a member twice, and when the tool declares an output schema, a result
+/// that is not an error must have one that the schema allows, checked
+/// with the rules [`validated!`](crate::validated) checks arguments with
+/// (`type`, `properties`, `required`, `additionalProperties`, `items`, the
+/// bounds, `enum` and `const`; keywords beyond them are not checked).
+///
 /// # Panics
-/// When `arguments` is not JSON (naming the problem and where), and when
-/// the module answers with anything but one `CallToolResult`: a JSON-RPC
+/// When `arguments` is not JSON (naming the problem and where); when the
+/// module answers with anything but one `CallToolResult`: a JSON-RPC
 /// error (a line over the package's `max_line`, say, or arguments nested
-/// too deep), which is quoted in the message.
+/// too deep), which is quoted in the message; and when its
+/// `structuredContent` holds a member twice or breaks the tool's output
+/// schema, naming where and the rule:
+///
+/// ```should_panic
+/// use subako_tiny::{Args, Package, Reply, Tool, ToolError, testing};
+///
+/// fn convert(_: &Args<'_>) -> Result<Reply, ToolError> {
+///     let rate: Option<f64> = None; // a bug: the rate was never found
+///     Ok(Reply::object(|o| o.field("result", rate)))
+/// }
+///
+/// const PACKAGE: Package = Package::new("fx", "0.1.0", "Converts.", &[Tool::new(
+///     "convert",
+///     "Convert an amount.",
+///     r#"{"type": "object"}"#,
+///     convert,
+/// )
+/// .output_schema(r#"{"type": "object", "properties": {"result": {"type": "number"}}, "required": ["result"]}"#)]);
+///
+/// // testing::call("convert"): the structuredContent breaks the tool's
+/// // output schema: /result must be a number; it is {"result":null}
+/// testing::call(&PACKAGE, "convert", "{}");
+/// ```
 #[track_caller]
 pub fn call(package: &Package, tool: &str, arguments: &str) -> Called {
     let line = request_line(tool, arguments);
@@ -122,10 +153,82 @@ pub fn call(package: &Package, tool: &str, arguments: &str) -> Called {
     let Some(answer) = stdout.strip_suffix('\n').filter(|a| !a.contains('\n')) else {
         panic!("testing::call({tool:?}): the module did not answer with exactly one line: {stdout:?}");
     };
-    match read_answer(answer) {
+    let called = match read_answer(answer) {
         Ok(called) => called,
         Err(why) => panic!("testing::call({tool:?}): {why}: {answer}"),
+    };
+    if let Err(why) = check_structured(package, tool, &called) {
+        panic!("testing::call({tool:?}): {why}");
     }
+    called
+}
+
+/// What a result's `structuredContent` must be: no object in it holding a
+/// member twice (serde_json would keep the last, other readers refuse
+/// it), and, when the tool declares an output schema and did not fail, a
+/// value that schema allows (MCP requires it), checked with the rules
+/// [`validated!`](crate::validated) checks arguments with (other keywords,
+/// such as `anyOf` or `pattern`, are not checked).
+fn check_structured(package: &Package, tool: &str, called: &Called) -> Result<(), String> {
+    let cut = |text: &str| match text.char_indices().nth(300) {
+        Some((at, _)) => [&text[..at], "…"].concat(),
+        None => text.to_owned(),
+    };
+    if let Some(structured) = called.structured() {
+        let value = json::parse(structured.as_bytes()).map_err(|_| "the structuredContent is not JSON".to_owned())?;
+        if let Some(twice) = member_twice(value, &mut String::new()) {
+            return Err(format!(
+                "structuredContent has {twice} (JSON readers keep one, or refuse it): {}",
+                cut(structured)
+            ));
+        }
+    }
+    let Some(schema) = package.tools.iter().find(|t| t.name == tool).and_then(|t| t.output_schema) else {
+        return Ok(());
+    };
+    if called.is_error() {
+        return Ok(());
+    }
+    let Some(structured) = called.structured() else {
+        return Err(format!(
+            "the tool declares an output schema, so its result needs a structuredContent (a Reply::json or \
+             Reply::object), but it answered {}",
+            cut(called.content())
+        ));
+    };
+    let value = json::parse(structured.as_bytes()).map_err(|_| "the structuredContent is not JSON".to_owned())?;
+    crate::schema::validate::check_value(schema, value).map_err(|e| {
+        let why = e.message().strip_prefix("invalid input: ").unwrap_or(e.message());
+        format!("the structuredContent breaks the tool's output schema: {why}; it is {}", cut(structured))
+    })
+}
+
+/// The first member written twice in one object of `value`: `the member
+/// "rate" twice in /quotes/0`; `path` is the pointer of `value`.
+fn member_twice(value: Value<'_>, path: &mut String) -> Option<String> {
+    let depth = path.len();
+    let mut found = None;
+    if let Some(object) = value.as_object() {
+        let mut seen = std::collections::BTreeSet::new();
+        for (key, member) in object.iter() {
+            let key = key.to_str();
+            if !seen.insert(key.clone()) {
+                let at = if path.is_empty() { "/" } else { path.as_str() };
+                return Some(format!("the member {:?} twice in {at}", &*key));
+            }
+            path.push('/');
+            path.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            found = found.or_else(|| member_twice(member, path));
+            path.truncate(depth);
+        }
+    } else if let Some(array) = value.as_array() {
+        for (index, element) in array.iter().enumerate() {
+            path.push_str(&format!("/{index}"));
+            found = found.or_else(|| member_twice(element, path));
+            path.truncate(depth);
+        }
+    }
+    found
 }
 
 /// [`call`] with `handler` answering every HTTP request the tool makes
@@ -426,4 +529,105 @@ fn read_request(request_json: &[u8]) -> Result<HttpRequest, String> {
         // validated it as UTF-8.
         json: unsafe { crate::sys::validated_str(request_json) }.to_owned(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Args, Reply, Tool, ToolError};
+
+    const OUTPUT: &str = r#"{"type": "object",
+        "properties": {"result": {"type": "number"}, "quotes": {"type": "array", "items": {"type": "object"}}},
+        "required": ["result"], "additionalProperties": false}"#;
+
+    /// Answers with what its `answer` argument names.
+    fn answer(args: &Args<'_>) -> Result<Reply, ToolError> {
+        let mut out = JsonWriter::new();
+        match &*args.str("answer")? {
+            "number" => out.begin_object().key("result").float(1.5).end_object(),
+            "null" => out.begin_object().key("result").null().end_object(),
+            "extra" => out.begin_object().key("result").int(1).key("rate").int(2).end_object(),
+            "twice" => out
+                .begin_object()
+                .key("result")
+                .int(1)
+                .key("quotes")
+                .begin_array()
+                .begin_object()
+                .key("a/b")
+                .int(1)
+                .key("a/b")
+                .int(2)
+                .end_object()
+                .end_array()
+                .end_object(),
+            "text" => return Ok(Reply::text("1.5")),
+            _ => return Err(ToolError::new("no such answer")),
+        };
+        Ok(Reply::json(out))
+    }
+
+    const PACKAGE: Package = Package::new(
+        "answers",
+        "0.0.0",
+        "Answers.",
+        &[
+            Tool::new("checked", "Answer.", r#"{"type": "object"}"#, answer).output_schema(OUTPUT),
+            Tool::new("free", "Answer.", r#"{"type": "object"}"#, answer),
+        ],
+    );
+
+    /// The panic message of `call`, or `None` when it returns.
+    fn refusal(tool: &str, answer: &str) -> Option<String> {
+        let arguments = format!(r#"{{"answer": "{answer}"}}"#);
+        let caught = std::panic::catch_unwind(|| call(&PACKAGE, tool, &arguments));
+        caught.err().map(|e| e.downcast_ref::<String>().cloned().unwrap_or_default())
+    }
+
+    #[test]
+    fn a_structured_value_the_output_schema_allows_passes() {
+        assert_eq!(refusal("checked", "number"), None);
+        assert_eq!(call(&PACKAGE, "checked", r#"{"answer": "number"}"#).structured(), Some(r#"{"result":1.5}"#));
+        // An error carries no structured value: nothing to check.
+        assert_eq!(refusal("checked", "none"), None);
+        // A tool with no output schema may answer anything but members twice.
+        for answer in ["null", "extra", "text"] {
+            assert_eq!(refusal("free", answer), None, "{answer}");
+        }
+    }
+
+    #[test]
+    fn a_structured_value_that_breaks_the_output_schema_fails_the_test() {
+        assert_eq!(
+            refusal("checked", "null").as_deref(),
+            Some(
+                r#"testing::call("checked"): the structuredContent breaks the tool's output schema: /result must be a number; it is {"result":null}"#
+            )
+        );
+        assert_eq!(
+            refusal("checked", "extra").as_deref(),
+            Some(
+                r#"testing::call("checked"): the structuredContent breaks the tool's output schema: /rate is not allowed; it is {"result":1,"rate":2}"#
+            )
+        );
+        assert_eq!(
+            refusal("checked", "text").as_deref(),
+            Some(
+                r#"testing::call("checked"): the tool declares an output schema, so its result needs a structuredContent (a Reply::json or Reply::object), but it answered [{"text":"1.5","type":"text"}]"#
+            )
+        );
+    }
+
+    #[test]
+    fn a_member_written_twice_fails_the_test() {
+        let twice = r#"testing::call("TOOL"): structuredContent has the member "a/b" twice in /quotes/0 (JSON readers keep one, or refuse it): {"result":1,"quotes":[{"a/b":1,"a/b":2}]}"#;
+        for tool in ["checked", "free"] {
+            assert_eq!(refusal(tool, "twice"), Some(twice.replace("TOOL", tool)));
+        }
+        // Deeper, and in an object's own name's pointer.
+        let value = json::parse(br#"{"x~y":[0,{"k":{"z":1,"z":2}}]}"#).unwrap();
+        assert_eq!(member_twice(value, &mut String::new()).as_deref(), Some(r#"the member "z" twice in /x~0y/1/k"#));
+        let value = json::parse(br#"{"a":1,"\u0061":2}"#).unwrap();
+        assert_eq!(member_twice(value, &mut String::new()).as_deref(), Some(r#"the member "a" twice in /"#));
+    }
 }

@@ -1,64 +1,93 @@
 //! Typed tools (feature `miniserde`): a tool takes a
 //! `miniserde::Deserialize` input and returns a `miniserde::Serialize`
-//! output, and [`typed!`](crate::typed) makes it a [`ToolFn`](crate::ToolFn).
+//! output, and [`typed!`](crate::typed!) makes it a [`ToolFn`](crate::ToolFn).
+//!
+//! The crate re-exports miniserde ([`typed::miniserde`](miniserde)), so a
+//! package needs no dependency of its own on it: turn the feature on,
+//!
+//! ```toml
+//! subako-tiny = { version = "0.1", features = ["miniserde"] }
+//! ```
+//!
+//! and bring the re-export into scope where the derives are (they name
+//! `miniserde::…`). A package that depends on miniserde itself must turn
+//! its default feature off, or std comes with it and the module does not
+//! build (``found duplicate lang item `panic_impl` ``):
+//!
+//! ```toml
+//! miniserde = { version = "0.1", default-features = false }
+//! ```
 //!
 //! ```
-//! use miniserde::{Deserialize, Serialize};
-//! use subako_tiny::{Package, Tool, ToolError};
+//! use subako_tiny::typed::miniserde::{self, Deserialize, Serialize};
+//! use subako_tiny::{Package, Tool, ToolError, testing};
 //!
 //! #[derive(Deserialize)]
-//! struct Greeting { name: String }
-//!
-//! #[derive(Serialize)]
-//! struct Message { message: String }
-//!
-//! fn greet(input: Greeting) -> Result<Message, ToolError> {
-//!     Ok(Message { message: ["Hello, ", &input.name, "!"].concat() })
+//! struct Greeting {
+//!     name: String,
+//!     times: Option<u8>,
 //! }
 //!
-//! const PACKAGE: Package = Package::new("hello", "0.1.0", "Says hello.", &[Tool::new(
-//!     "greet",
-//!     "Greet someone by name.",
-//!     r#"{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}"#,
-//!     subako_tiny::typed!(greet),
-//! )]);
-//! # let call = |args: &str| {
-//! #     let line = [r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","arguments":"#, args,
-//! #         r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#].concat();
-//! #     String::from_utf8(subako_tiny::execute(&PACKAGE, &["hello"], line.as_bytes()).0).unwrap()
-//! # };
-//! # assert!(call(r#"{"name":"Ada"}"#).contains(r#""structuredContent":{"message":"Hello, Ada!"}"#));
-//! # assert!(call(r#"{"name":1}"#).contains(r#""text":"invalid input: the arguments do not fit the tool's input type"#));
-//! # const INPUT: &str = r#"{"properties":{"name":{"type":"string","maxLength":3}},"required":["name"],"type":"object"}"#;
-//! # const CHECKED: Package = Package::new("hello", "0.1.0", "Says hello.", &[Tool::new(
-//! #     "greet", "Greet.", INPUT, subako_tiny::validated!(INPUT, subako_tiny::typed!(greet)),
-//! # )]);
-//! # let call = |args: &str| {
-//! #     let line = [r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","arguments":"#, args,
-//! #         r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#].concat();
-//! #     String::from_utf8(subako_tiny::execute(&CHECKED, &["hello"], line.as_bytes()).0).unwrap()
-//! # };
-//! # assert!(call(r#"{"name":"Ada"}"#).contains(r#""structuredContent":{"message":"Hello, Ada!"}"#));
-//! # assert!(call(r#"{"name":1}"#).contains(r#""text":"invalid input: /name must be a string""#));
-//! # assert!(call(r#"{"name":"Adam"}"#).contains(r#""text":"invalid input: /name must be at most 3 characters long""#));
+//! #[derive(Serialize)]
+//! struct Message {
+//!     message: String,
+//! }
+//!
+//! fn greet(input: Greeting) -> Result<Message, ToolError> {
+//!     let times = usize::from(input.times.unwrap_or(1));
+//!     Ok(Message { message: ["Hello, ", &input.name, "!"].concat().repeat(times) })
+//! }
+//!
+//! const INPUT: &str = r#"{"type": "object", "required": ["name"],
+//!     "properties": {"name": {"type": "string"}, "times": {"type": "integer", "minimum": 1, "maximum": 3}}}"#;
+//!
+//! const PACKAGE: Package =
+//!     Package::new("hello", "0.1.0", "Says hello.", &[Tool::new("greet", "Greet someone.", INPUT, subako_tiny::typed!(greet))]);
+//!
+//! assert_eq!(testing::call(&PACKAGE, "greet", r#"{"name": "Ada"}"#).text(), r#"{"message":"Hello, Ada!"}"#);
+//! // A bad input is told by where it is and what it is.
+//! assert_eq!(testing::call(&PACKAGE, "greet", r#"{"name": 1}"#).text(), "invalid input: /name cannot be the number 1");
+//! assert_eq!(testing::call(&PACKAGE, "greet", r#"{"name": "Ada", "times": 300}"#).text(),
+//!     "invalid input: /times cannot be the number 300");
+//! assert_eq!(testing::call(&PACKAGE, "greet", "{}").text(), "invalid input: / lacks a field the tool needs");
+//! // Unknown fields are ignored.
+//! assert!(!testing::call(&PACKAGE, "greet", r#"{"name": "Ada", "mood": "fine"}"#).is_error());
+//!
+//! // validated! checks the schema first: every rule it states, in its words.
+//! const CHECKED: Package = Package::new("hello", "0.1.0", "Says hello.", &[subako_tiny::validated!(Tool::new(
+//!     "greet", "Greet someone.", INPUT, subako_tiny::typed!(greet),
+//! ))]);
+//! assert_eq!(testing::call(&CHECKED, "greet", r#"{"name": "Ada", "times": 4}"#).text(),
+//!     "invalid input: /times must be at most 3");
+//! assert_eq!(testing::call(&CHECKED, "greet", "{}").text(), "invalid input: /name is required");
 //! ```
 //!
-//! miniserde checks types and required fields but says nothing about
-//! which one failed (its error is a unit struct), so a bad input is
-//! answered `invalid input: the arguments do not fit the tool's input type
-//! (…)`. For messages naming the path, wrap the typed tool in
-//! [`validated!`](crate::validated), which checks the schema first:
-//! `validated!(INPUT, typed!(tool))`. Ranges, lengths and the like are the
-//! tool's to check, as the schema states them.
+//! The arguments are read with the crate's own reader, which drives
+//! miniserde's visitors, so a value a type refuses is named by its JSON
+//! Pointer: `invalid input: /items/2/qty cannot be the string "3"`,
+//! `/currency cannot be the string "GBP"`. A missing field is told by the
+//! object that lacks it (miniserde does not say which field):
+//! `invalid input: /items/2 lacks a field the tool needs`. Fields the type
+//! does not have are ignored; to refuse them, say
+//! `"additionalProperties": false` in the schema and wrap the tool in
+//! [`validated!`](crate::validated), which also checks ranges, lengths and
+//! the other rules the schema states, naming the field and the rule.
 
+/// miniserde, as `typed!` and the derives use it: bring it into scope
+/// (`use subako_tiny::typed::miniserde::{self, Deserialize, Serialize};`)
+/// and the derives need no dependency of the package's own.
+pub use miniserde;
+
+use alloc::vec::Vec;
+
+use miniserde::de::Visitor;
 use miniserde::{Deserialize, Serialize, json};
 
 use crate::args::Args;
-use crate::json::JsonWriter;
+use crate::json::write::{put, write_escaped};
+use crate::json::{JsonWriter, Kind, Value};
 use crate::reply::{Reply, ToolError};
-
-/// What a bad input is told: all that miniserde's error allows.
-pub const MISMATCH: &str = "the arguments do not fit the tool's input type (a required field is missing, or a value has the wrong type or is not one of those allowed)";
+use crate::schema::validate::{Path, Walk};
 
 /// Reads the arguments as `I`, runs `tool`, and writes its `O` as the
 /// reply's JSON value. No arguments at all read as `{}`.
@@ -66,11 +95,15 @@ pub fn call<I: Deserialize, O: Serialize>(
     args: &Args<'_>,
     tool: impl FnOnce(I) -> Result<O, ToolError>,
 ) -> Result<Reply, ToolError> {
-    let text = match args.object() {
-        Some(object) => object.as_value().as_json(),
-        None => "{}",
+    let arguments = match args.object() {
+        Some(object) => object.as_value(),
+        None => Value { raw: b"{}" },
     };
-    let input = json::from_str::<I>(text).map_err(|_| ToolError::invalid_input(MISMATCH))?;
+    let mut input = None;
+    read(arguments, I::begin(&mut input), &Path::ROOT)?;
+    let Some(input) = input else {
+        return Err(refused(&Path::ROOT, b" does not fit the tool's input type"));
+    };
     let output = tool(input)?;
     // miniserde writes one whole value, numbers in range and each field
     // once: no check is due.
@@ -79,14 +112,299 @@ pub fn call<I: Deserialize, O: Serialize>(
     Ok(Reply::json(out))
 }
 
+/// Feeds `value` to `visitor` as miniserde's own JSON reader would (the
+/// same calls for the same text), naming where it is refused.
+fn read(value: Value<'_>, visitor: &mut dyn Visitor, path: &Path<'_, '_>) -> Result<(), ToolError> {
+    let taken = match value.kind() {
+        Kind::Null => visitor.null(),
+        Kind::Bool => visitor.boolean(value.as_bool() == Some(true)),
+        Kind::String => match value.as_str() {
+            Some(s) => visitor.string(&s.to_str()),
+            None => Err(miniserde::Error),
+        },
+        Kind::Number => number(value, visitor),
+        Kind::Array => {
+            let Ok(mut seq) = visitor.seq() else {
+                return Err(cannot_be(path, value));
+            };
+            if let Some(elements) = value.as_array() {
+                for (index, element) in elements.iter().enumerate() {
+                    let place = seq.element().map_err(|_| refused(path, b" has more items than the tool takes"))?;
+                    read(element, place, &path.element(index))?;
+                }
+            }
+            return seq.finish().map_err(|_| refused(path, b" has fewer items than the tool needs"));
+        }
+        Kind::Object => {
+            let Ok(mut map) = visitor.map() else {
+                return Err(cannot_be(path, value));
+            };
+            if let Some(object) = value.as_object() {
+                // The validator's walk: a long string member is skipped
+                // eight bytes a turn, whatever its script.
+                for (key, member, _) in Walk::new(object) {
+                    let path = path.member(key);
+                    let place =
+                        map.key(&key.to_str()).map_err(|_| refused(&path, b" is not a field the tool takes"))?;
+                    read(member, place, &path)?;
+                }
+            }
+            return map.finish().map_err(|_| refused(path, b" lacks a field the tool needs"));
+        }
+    };
+    taken.map_err(|_| cannot_be(path, value))
+}
+
+/// A number as miniserde reads it: an integer that fits `u64` as
+/// nonnegative, one that fits `i64` below zero as negative, anything else
+/// as a float (refused when it is beyond `f64`).
+fn number(value: Value<'_>, visitor: &mut dyn Visitor) -> miniserde::Result<()> {
+    let raw = value.raw();
+    let integer = !raw.iter().any(|b| matches!(b, b'.' | b'e' | b'E'));
+    if integer && let Some(n) = value.as_u64() {
+        return visitor.nonnegative(n);
+    }
+    if integer
+        && raw.first() == Some(&b'-')
+        && let Some(n) = value.as_i64()
+    {
+        return visitor.negative(n);
+    }
+    match value.as_f64() {
+        Some(x) if x.is_finite() => visitor.float(x),
+        _ => Err(miniserde::Error),
+    }
+}
+
+/// `invalid input: POINTER` and `rule`.
+fn refused(path: &Path<'_, '_>, rule: &[u8]) -> ToolError {
+    let mut text = path.invalid_input();
+    put(&mut text, rule);
+    // SAFETY: a JSON pointer of validated keys, and `rule`, ASCII.
+    ToolError::new(unsafe { crate::sys::validated_string(text) })
+}
+
+/// Strings up to this many bytes are quoted in a message; longer ones are
+/// just called strings.
+const QUOTED: usize = 40;
+
+/// `invalid input: POINTER cannot be` and what the value is: `the number
+/// 300`, `the string "GBP"`, `null`, `an object`.
+fn cannot_be(path: &Path<'_, '_>, value: Value<'_>) -> ToolError {
+    let mut text = path.invalid_input();
+    put(&mut text, b" cannot be ");
+    let raw = value.raw();
+    match value.kind() {
+        Kind::Null | Kind::Bool => put(&mut text, raw),
+        Kind::Number if raw.len() <= QUOTED => {
+            put(&mut text, b"the number ");
+            put(&mut text, raw);
+        }
+        Kind::String if raw.len() <= QUOTED => {
+            put(&mut text, b"the string ");
+            let unescaped: Vec<u8> = match value.as_str() {
+                Some(s) => s.to_str().as_bytes().into(),
+                None => Vec::new(),
+            };
+            write_escaped(&mut text, &unescaped);
+        }
+        kind => put(&mut text, kind.article_name().as_bytes()),
+    }
+    // SAFETY: a JSON pointer of validated keys, ASCII, and the value's own
+    // validated text.
+    ToolError::new(unsafe { crate::sys::validated_string(text) })
+}
+
+/// What [`typed!`](crate::typed!) runs: a tool read through [`call`], on a
+/// type of the macro's own, so that the function it makes can be named
+/// after the tool's.
+#[doc(hidden)]
+pub trait Run {
+    /// The tool, called with the arguments.
+    fn run(args: &Args<'_>) -> Result<Reply, ToolError>;
+}
+
 /// A [`ToolFn`](crate::ToolFn) from a function of a `miniserde::Deserialize`
-/// input to `Result<impl miniserde::Serialize, ToolError>`.
+/// input to `Result<impl miniserde::Serialize, ToolError>`. Its function
+/// is named after the tool's when that is a name (`PACKAGE::greet::typed`
+/// in a size report).
 #[macro_export]
 macro_rules! typed {
+    ($tool:ident $(,)?) => {{
+        struct __SubakoTyped;
+        impl $crate::typed::Run for __SubakoTyped {
+            #[inline(always)]
+            fn run(args: &$crate::Args<'_>) -> ::core::result::Result<$crate::Reply, $crate::ToolError> {
+                $crate::typed::call(args, $tool)
+            }
+        }
+        // A block of its own: `$tool` names the tool's function above.
+        {
+            // Never in a module: it runs in the compiler, and makes the
+            // function's path `…::$tool::typed`.
+            const fn $tool() -> $crate::ToolFn {
+                fn typed(args: &$crate::Args<'_>) -> ::core::result::Result<$crate::Reply, $crate::ToolError> {
+                    <__SubakoTyped as $crate::typed::Run>::run(args)
+                }
+                typed
+            }
+            $tool()
+        }
+    }};
     ($tool:expr $(,)?) => {{
         fn typed(args: &$crate::Args<'_>) -> ::core::result::Result<$crate::Reply, $crate::ToolError> {
             $crate::typed::call(args, $tool)
         }
         typed as $crate::ToolFn
     }};
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use std::string::{String, ToString};
+    use std::vec::Vec;
+
+    use super::miniserde::{self, Deserialize, Serialize};
+    use crate::{Package, Reply, Tool, ToolError, testing};
+
+    #[derive(Deserialize, Serialize, Debug, PartialEq)]
+    struct Order {
+        items: Vec<Item>,
+        currency: Currency,
+        coupon: Option<String>,
+        note: Option<Vec<bool>>,
+    }
+
+    #[derive(Deserialize, Serialize, Debug, PartialEq)]
+    struct Item {
+        sku: String,
+        qty: u16,
+        delta: i8,
+        unit_price: f64,
+    }
+
+    #[derive(Deserialize, Serialize, Debug, PartialEq)]
+    enum Currency {
+        #[serde(rename = "EUR")]
+        Eur,
+        #[serde(rename = "JPY")]
+        Jpy,
+    }
+
+    fn echo(order: Order) -> Result<Order, ToolError> {
+        Ok(order)
+    }
+
+    const PACKAGE: Package = Package::new(
+        "orders",
+        "0.0.0",
+        "Echoes orders.",
+        &[Tool::new("echo", "Echo.", r#"{"type": "object"}"#, crate::typed!(echo))],
+    );
+
+    /// The crate's reader feeds the visitors as miniserde's own reader does:
+    /// the same inputs taken, giving the same values, and the same refused.
+    #[test]
+    fn reads_what_miniserde_reads() {
+        let item = |sku: &str, qty: &str, delta: &str, price: &str| {
+            ["{\"sku\":", sku, ",\"qty\":", qty, ",\"delta\":", delta, ",\"unit_price\":", price, "}"].concat()
+        };
+        let mut cases = Vec::new();
+        for sku in [r#""A-1""#, r#""\u00e9\n\ud83d\ude00""#, "1", "null", "[]"] {
+            for qty in ["0", "65535", "65536", "-1", "1.0", "1e2", "\"1\""] {
+                for delta in ["-128", "127", "128", "-129", "-0", "0.5"] {
+                    for price in
+                        ["19.99", "-0.0", "1e308", "1e400", "-9223372036854775809", "18446744073709551616", "3"]
+                    {
+                        cases.push(item(sku, qty, delta, price));
+                    }
+                }
+            }
+        }
+        let mut agreed = 0;
+        for line in &cases {
+            for tail in [
+                r#""currency":"EUR""#,
+                r#""currency":"GBP","coupon":null"#,
+                r#""currency":"JPY","note":[true,false],"x":{"y":[1]}"#,
+                r#""coupon":"C""#,
+            ] {
+                let arguments = ["{\"items\":[", line, "],", tail, "}"].concat();
+                let theirs = miniserde::json::from_str::<Order>(&arguments).map(|o| miniserde::json::to_string(&o));
+                let called = testing::call(&PACKAGE, "echo", &arguments);
+                let ours =
+                    if called.is_error() { Err(called.text().to_string()) } else { Ok(called.text().to_string()) };
+                match (&ours, &theirs) {
+                    (Ok(a), Ok(b)) => assert_eq!(a, b, "{arguments}"),
+                    (Err(message), Err(_)) => assert!(message.starts_with("invalid input: /"), "{message}"),
+                    _ => panic!("{arguments}: ours {ours:?}, miniserde's {theirs:?}"),
+                }
+                agreed += 1;
+            }
+        }
+        assert_eq!(agreed, 5 * 7 * 6 * 7 * 4);
+    }
+
+    #[test]
+    fn a_refused_value_is_named_by_its_pointer() {
+        let refused = |arguments: &str| {
+            let called = testing::call(&PACKAGE, "echo", arguments);
+            assert!(called.is_error(), "{arguments}");
+            called.text().to_string()
+        };
+        let good = r#"{"sku":"a","qty":1,"delta":0,"unit_price":1}"#;
+        let with = |bad: &str| ["{\"currency\":\"EUR\",\"items\":[", good, ",", bad, "]}"].concat();
+        let cases = [
+            (with(r#"{"sku":"a","qty":"3","delta":0,"unit_price":1}"#), "/items/1/qty cannot be the string \"3\""),
+            (with(r#"{"sku":"a","qty":70000,"delta":0,"unit_price":1}"#), "/items/1/qty cannot be the number 70000"),
+            (with(r#"{"sku":"a","qty":1,"delta":-129,"unit_price":1}"#), "/items/1/delta cannot be the number -129"),
+            (with(r#"{"sku":"a","qty":1.5,"delta":0,"unit_price":1}"#), "/items/1/qty cannot be the number 1.5"),
+            (
+                with(r#"{"sku":"a","qty":1,"delta":0,"unit_price":1e400}"#),
+                "/items/1/unit_price cannot be the number 1e400",
+            ),
+            (with(r#"{"sku":null,"qty":1,"delta":0,"unit_price":1}"#), "/items/1/sku cannot be null"),
+            (with(r#"{"sku":true,"qty":1,"delta":0,"unit_price":1}"#), "/items/1/sku cannot be true"),
+            (with(r#"{"sku":{"a":1},"qty":1,"delta":0,"unit_price":1}"#), "/items/1/sku cannot be an object"),
+            (with(r#"{"sku":"a","qty":1,"delta":0}"#), "/items/1 lacks a field the tool needs"),
+            (with("[]"), "/items/1 cannot be an array"),
+            (r#"{"currency":"G\u0042P","items":[]}"#.into(), "/currency cannot be the string \"GBP\""),
+            (r#"{"currency":"a\"\\\n","items":[]}"#.into(), "/currency cannot be the string \"a\\\"\\\\\\n\""),
+            (r#"{"currency":"ユーロユーロユーロユーロユーロ","items":[]}"#.into(), "/currency cannot be a string"),
+            (r#"{"currency":"EUR","items":{}}"#.into(), "/items cannot be an object"),
+            (r#"{"currency":"EUR","items":[],"note":[true,1]}"#.into(), "/note/1 cannot be the number 1"),
+            (r#"{"currency":"EUR","items":[],"a/b~c":1,"coupon":7}"#.into(), "/coupon cannot be the number 7"),
+            (r#"{"items":[]}"#.into(), "/ lacks a field the tool needs"),
+        ];
+        for (arguments, message) in cases {
+            assert_eq!(refused(&arguments), ["invalid input: ", message].concat(), "{arguments}");
+        }
+    }
+
+    fn traced(_: Order) -> Result<Reply, ToolError> {
+        Err(ToolError::new(std::format!("{}", std::backtrace::Backtrace::force_capture())))
+    }
+
+    impl Serialize for Reply {
+        fn begin(&self) -> miniserde::ser::Fragment<'_> {
+            miniserde::ser::Fragment::Null
+        }
+    }
+
+    const TRACED: Package = Package::new(
+        "traced",
+        "0.0.0",
+        "Traces.",
+        &[Tool::new("traced", "Trace.", r#"{"type": "object"}"#, crate::typed!(traced))],
+    );
+
+    /// The function `typed!` makes is named after the tool's.
+    #[test]
+    fn typed_functions_are_named_after_their_tools() {
+        let arguments = r#"{"currency":"EUR","items":[]}"#;
+        let trace = testing::call(&TRACED, "traced", arguments).text().to_string();
+        assert!(trace.contains("TRACED::traced::typed"), "{trace}");
+    }
 }

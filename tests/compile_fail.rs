@@ -88,3 +88,62 @@ fn a_thousand_tools_build() {
         .expect("cargo runs");
     assert!(out.status.success(), "a 1,000-tool package does not build:\n{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// A typed package builds for wasm32-wasip1 from the docs alone: the
+/// feature on, and miniserde through the crate's re-export, with no
+/// dependency of its own; or with miniserde's default features off. With
+/// them on, std comes too and the build fails as the docs say.
+#[test]
+fn a_typed_package_builds_the_first_time() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("typed-first-time");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    let main = r##"#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+extern crate alloc;
+use alloc::string::String;
+use subako_tiny::typed::miniserde::{self, Deserialize, Serialize};
+use subako_tiny::{Package, Tool, ToolError};
+
+#[derive(Deserialize)]
+struct Greeting { name: String }
+
+#[derive(Serialize)]
+struct Message { message: String }
+
+fn greet(input: Greeting) -> Result<Message, ToolError> {
+    Ok(Message { message: ["Hello, ", &input.name, "!"].concat() })
+}
+
+const PACKAGE: Package = Package::new("hello", "0.1.0", "Says hello.", &[Tool::new(
+    "greet",
+    "Greet someone by name.",
+    r#"{"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}"#,
+    subako_tiny::typed!(greet),
+)]);
+
+subako_tiny::main!(PACKAGE);
+"##;
+    std::fs::write(dir.join("src/main.rs"), main).unwrap();
+    let check = |own_dependency: &str| {
+        let manifest = format!(
+            "[package]\nname = \"typed-first-time\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+             [dependencies]\nsubako-tiny = {{ path = {:?}, features = [\"miniserde\"] }}\n{own_dependency}\n\n[workspace]\n",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+        Command::new(env!("CARGO"))
+            .args(["check", "--quiet", "--offline", "--target", "wasm32-wasip1"])
+            .current_dir(&dir)
+            .env("CARGO_TARGET_DIR", dir.join("target"))
+            .env_remove("RUSTFLAGS")
+            .output()
+            .expect("cargo runs")
+    };
+    let out = check("");
+    assert!(out.status.success(), "through the re-export:\n{}", String::from_utf8_lossy(&out.stderr));
+    let out = check("miniserde = { version = \"0.1\", default-features = false }");
+    assert!(out.status.success(), "with the docs' dependency line:\n{}", String::from_utf8_lossy(&out.stderr));
+    let out = check("miniserde = \"0.1\"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("duplicate lang item"), "with std's miniserde:\n{stderr}");
+}

@@ -5,7 +5,6 @@
 //! in as it is (a file's line, an HTTP body), is checked here first.
 
 use alloc::vec::Vec;
-use core::sync::atomic::{AtomicBool, Ordering};
 
 use super::scan::{at, span};
 use super::unescape::unescape_into;
@@ -25,29 +24,64 @@ pub(crate) const MAX_VALUE_DEPTH: usize = MAX_DEPTH - 3;
 /// written only through [`ObjectWriter`](super::ObjectWriter) needs none).
 pub(crate) type Check = fn(value: &[u8], tool: Str<'_>) -> Result<(), ToolError>;
 
-// The check every reply of this process gets before it is sent: none
-// until a `JsonWriter` is made (then `shape`), or JSON text is copied into
-// one (then `strict`); it only grows. One flag a check: a module that never
-// sets one never stores to it, so the optimizer knows it stays false and
-// links that check not at all.
-static SHAPE_NEEDED: AtomicBool = AtomicBool::new(false);
-static STRICT_NEEDED: AtomicBool = AtomicBool::new(false);
+// The check every reply gets before it is sent: none until a `JsonWriter`
+// is made (then `shape`), or JSON text is copied into one (then `strict`);
+// it only grows. One flag a check: a module that never sets one never
+// stores to it, so the optimizer knows it stays false and links that check
+// not at all. On the host the flags are the thread's, so that tests running
+// side by side in one process do not raise each other's checks.
+#[cfg(target_arch = "wasm32")]
+mod flags {
+    use core::sync::atomic::{AtomicBool, Ordering};
+
+    static SHAPE: AtomicBool = AtomicBool::new(false);
+    static STRICT: AtomicBool = AtomicBool::new(false);
+
+    pub(super) fn set(strict: bool) {
+        if strict { &STRICT } else { &SHAPE }.store(true, Ordering::Relaxed);
+    }
+
+    pub(super) fn get(strict: bool) -> bool {
+        if strict { &STRICT } else { &SHAPE }.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod flags {
+    extern crate std;
+    use core::cell::Cell;
+
+    std::thread_local! {
+        static FLAGS: Cell<(bool, bool)> = const { Cell::new((false, false)) };
+    }
+
+    pub(super) fn set(strict: bool) {
+        FLAGS.with(|f| {
+            let (shape, was_strict) = f.get();
+            f.set(if strict { (shape, true) } else { (true, was_strict) });
+        });
+    }
+
+    pub(super) fn get(strict: bool) -> bool {
+        FLAGS.with(|f| if strict { f.get().1 } else { f.get().0 })
+    }
+}
 
 /// From now on, replies are checked for their shape.
 pub(crate) fn need_shape() {
-    SHAPE_NEEDED.store(true, Ordering::Relaxed);
+    flags::set(false);
 }
 
 /// From now on, replies are checked as strict readers read them.
 pub(crate) fn need_strict() {
-    STRICT_NEEDED.store(true, Ordering::Relaxed);
+    flags::set(true);
 }
 
 /// The check replies get, if any.
 pub(crate) fn needed() -> Option<Check> {
-    if STRICT_NEEDED.load(Ordering::Relaxed) {
+    if flags::get(true) {
         Some(strict)
-    } else if SHAPE_NEEDED.load(Ordering::Relaxed) {
+    } else if flags::get(false) {
         Some(shape)
     } else {
         None

@@ -1,7 +1,8 @@
 //! JSON Schema 2020-12's keywords, what each one's value is, and the
 //! nearest known keyword to a misspelt one. Build time only.
 
-/// What a keyword's value is, for the walk in [`rules`](super::rules).
+/// What a keyword's value is, for the walk in [`rules`](super::rules):
+/// what it must be, and whether schemas are inside it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Vocab {
     /// Not a 2020-12 keyword, and not marked `x-`.
@@ -16,12 +17,32 @@ pub enum Vocab {
     Items,
     /// Name → schema (`properties`, `patternProperties`, `dependentSchemas`).
     SchemaMap,
-    /// An array of schemas (`allOf`, `anyOf`, `oneOf`, `prefixItems`).
+    /// A non-empty array of schemas (`allOf`, `anyOf`, `oneOf`, `prefixItems`).
     SchemaList,
-    /// Values that are data, where nothing is a keyword (`enum`, `const`,
-    /// `default`, `examples`).
+    /// Any value, data where nothing is a keyword (`const`, `default`).
     Data,
-    /// Any other known keyword: its value holds no schema.
+    /// An array of data (`enum`, non-empty; `examples`).
+    DataList,
+    /// `type`: a type's name, or a non-empty array of distinct names.
+    Types,
+    /// A number (`minimum`, `maximum`, and the exclusive ones).
+    Number,
+    /// A number above 0 (`multipleOf`).
+    Positive,
+    /// A whole number, 0 or more (`minLength`, `maxItems`…).
+    Count,
+    /// A string (`description`, `format`, `pattern`, `$schema`…).
+    Text,
+    /// `true` or `false` (`uniqueItems`, `deprecated`…).
+    Flag,
+    /// An array of distinct strings (`required`).
+    Names,
+    /// An object of arrays of strings (`dependentRequired`).
+    NameLists,
+    /// An object (`$vocabulary`).
+    Map,
+    /// Not a keyword's value: a member or element of a container that is
+    /// not a schema.
     Other,
 }
 
@@ -75,33 +96,33 @@ macro_rules! vocabulary {
 }
 
 vocabulary! {
-    "type": Other,
+    "type": Types,
     "properties": SchemaMap,
-    "required": Other,
-    "description": Other,
+    "required": Names,
+    "description": Text,
     "items": Items,
-    "enum": Data,
+    "enum": DataList,
     "const": Data,
     "default": Data,
-    "examples": Data,
-    "title": Other,
-    "format": Other,
-    "minimum": Other,
-    "maximum": Other,
-    "exclusiveMinimum": Other,
-    "exclusiveMaximum": Other,
-    "multipleOf": Other,
-    "minLength": Other,
-    "maxLength": Other,
-    "pattern": Other,
-    "minItems": Other,
-    "maxItems": Other,
-    "uniqueItems": Other,
+    "examples": DataList,
+    "title": Text,
+    "format": Text,
+    "minimum": Number,
+    "maximum": Number,
+    "exclusiveMinimum": Number,
+    "exclusiveMaximum": Number,
+    "multipleOf": Positive,
+    "minLength": Count,
+    "maxLength": Count,
+    "pattern": Text,
+    "minItems": Count,
+    "maxItems": Count,
+    "uniqueItems": Flag,
     "additionalProperties": Schema,
     "patternProperties": SchemaMap,
     "propertyNames": Schema,
-    "minProperties": Other,
-    "maxProperties": Other,
+    "minProperties": Count,
+    "maxProperties": Count,
     "anyOf": SchemaList,
     "oneOf": SchemaList,
     "allOf": SchemaList,
@@ -111,25 +132,25 @@ vocabulary! {
     "else": Schema,
     "prefixItems": SchemaList,
     "contains": Schema,
-    "minContains": Other,
-    "maxContains": Other,
-    "dependentRequired": Other,
+    "minContains": Count,
+    "maxContains": Count,
+    "dependentRequired": NameLists,
     "dependentSchemas": SchemaMap,
     "unevaluatedItems": Schema,
     "unevaluatedProperties": Schema,
-    "deprecated": Other,
-    "readOnly": Other,
-    "writeOnly": Other,
-    "contentEncoding": Other,
-    "contentMediaType": Other,
+    "deprecated": Flag,
+    "readOnly": Flag,
+    "writeOnly": Flag,
+    "contentEncoding": Text,
+    "contentMediaType": Text,
     "contentSchema": Schema,
-    "$schema": Other,
-    "$id": Other,
-    "$comment": Other,
-    "$anchor": Other,
-    "$dynamicRef": Other,
-    "$dynamicAnchor": Other,
-    "$vocabulary": Other,
+    "$schema": Text,
+    "$id": Text,
+    "$comment": Text,
+    "$anchor": Text,
+    "$dynamicRef": Text,
+    "$dynamicAnchor": Text,
+    "$vocabulary": Map,
     "$ref": Refused,
     "$defs": Refused,
     "definitions": Refused,

@@ -8,16 +8,26 @@
 //!   object root saying `"type": "object"`, every keyword one of JSON
 //!   Schema 2020-12's (the list in `schema::keywords`) or an extension marked `x-`
 //!   (a misspelt one is named with the nearest known keyword and the JSON
-//!   Pointer of its schema), no `$ref`, `$defs` or `definitions` (MCP
-//!   clients reject them), and every name in a `required` list present in
-//!   the `properties` beside it. Keywords are looked for only where a
-//!   schema is: not among `properties`' names, in `enum`, `const`,
-//!   `default` or `examples` values, or inside an `x-` extension. This
-//!   costs a module nothing: it runs in the compiler.
+//!   Pointer of its schema), every keyword's value of the kind it takes
+//!   (`"type": "integr"` is refused with the nearest type's name,
+//!   `"minimum": "0"` because a number is due, a `required` that is not an
+//!   array of distinct strings, an `enum` that is not a non-empty array…),
+//!   no lower bound above its upper one (`minimum` and `maximum`, compared
+//!   exactly; the `Length`, `Items`, `Properties` and `Contains` pairs), no
+//!   key written twice in one object, no `$ref`, `$defs` or `definitions`
+//!   (MCP clients reject them), and every name in a `required` list present
+//!   in the `properties` beside it. Each refusal gives the line and column
+//!   of the text to fix. Keywords are looked for only where a schema is:
+//!   not among `properties`' names, in `enum`, `const`, `default` or
+//!   `examples` values, or inside an `x-` extension. This costs a module
+//!   nothing: it runs in the compiler.
 //! - **Tools that opt in** with [`validated!`](crate::validated): the
 //!   arguments are checked against the tool's own input schema before the
 //!   tool runs, and a schema that says anything the check does not enforce
 //!   fails the build. Modules that do not use it carry none of its code.
+//! - **Host tests**: `subako_tiny::testing::call` (off wasm32) checks every
+//!   `structuredContent` against the tool's output schema with the same
+//!   validator, and refuses one that holds a member twice.
 //!
 //! ```
 //! use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
@@ -35,12 +45,12 @@
 //!     Ok(Reply::json(out))
 //! }
 //!
-//! const PACKAGE: Package = Package::new("math", "0.1.0", "Squares.", &[Tool::new(
+//! const PACKAGE: Package = Package::new("math", "0.1.0", "Squares.", &[subako_tiny::validated!(Tool::new(
 //!     "square",
 //!     "Square an integer.",
 //!     SQUARE_INPUT,
-//!     subako_tiny::validated!(SQUARE_INPUT, square),
-//! )]);
+//!     square,
+//! ))]);
 //! # let call = |args: &str| {
 //! #     let line = [r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"square","arguments":"#, args,
 //! #         r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#].concat();
@@ -78,18 +88,22 @@
 //!
 //! The schema is read from its `const` string at each call with the
 //! crate's own reader; the walk follows the schema, so arguments nested
-//! deeper than the schema are not walked, and nothing is allocated unless
-//! a check fails.
+//! deeper than the schema are not walked. Each object of the arguments is
+//! walked once, whatever the number of keywords, and a string's characters
+//! are counted once for both bounds. Nothing is allocated unless a check
+//! fails.
 
 pub(crate) mod keywords;
 pub(crate) mod rules;
 pub(crate) mod syntax;
-mod validate;
+pub(crate) mod validate;
 
 pub use validate::check_args;
+#[doc(hidden)]
+pub use validate::check_checked;
 
 use crate::json::validate;
-use crate::package::Message;
+use crate::package::{Message, Tool, ToolFn};
 
 /// Fails the build (from the `const` in [`validated!`](crate::validated))
 /// unless `schema` is JSON that the validator checks in full. `site` names
@@ -137,14 +151,104 @@ pub const fn tool_schema_fault(tool: &str, which: &str, schema: &str) -> Option<
     }
 }
 
-/// A [`ToolFn`](crate::ToolFn) that checks the call's arguments against
-/// `$schema` (the tool's `input_schema` const: pass the same one) and
-/// then runs `$tool`; a failure is an isError `invalid input: …` naming
-/// the path and the rule. Fails the build if the schema uses a keyword
-/// outside the checked subset (see [`schema`](crate::schema)).
+/// A tool's input schema proven JSON in the subset the validator checks
+/// when it was made (by [`validated!`](crate::validated), in a `const`:
+/// at build time), so a call reads it without checking it again.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct CheckedSchema {
+    /// The schema's one value, without the white space around it.
+    value: &'static [u8],
+}
+
+impl CheckedSchema {
+    /// `tool`'s input schema, checked: fails (the build, in a `const`)
+    /// unless the validator checks all of it.
+    pub const fn new(tool: &Tool) -> CheckedSchema {
+        let b = tool.input_schema.as_bytes();
+        let site = Message::new().push("validated!: tool ").push_quoted(tool.name.as_bytes());
+        let (start, end) = match crate::json::validator::document(b, None) {
+            Ok(span) => span,
+            Err(e) => {
+                let m = syntax::explain(b, e, site.push(": input schema is not JSON"));
+                panic!("{}", m.as_str());
+            }
+        };
+        if let Err(fault) = rules::check_supported(b) {
+            let m = fault.explain(tool.input_schema, site.push(": input schema"));
+            panic!("{}", m.as_str());
+        }
+        CheckedSchema { value: b.split_at(end).0.split_at(start).1 }
+    }
+
+    /// The schema as a value of the crate's reader.
+    pub(crate) fn value(self) -> crate::json::Value<'static> {
+        crate::json::Value { raw: self.value }
+    }
+}
+
+/// `tool` answering with `run` (what [`validated!`](crate::validated)
+/// wraps its function in).
+#[doc(hidden)]
+pub const fn with_run(tool: Tool, run: ToolFn) -> Tool {
+    let mut tool = tool;
+    tool.run = run;
+    tool
+}
+
+/// What the two-argument form of [`validated!`](crate::validated) calls,
+/// so that it warns.
+#[doc(hidden)]
+#[deprecated(note = "write `validated!(Tool::new(name, description, SCHEMA, tool))`, which names the schema once")]
+pub const fn validated_schema_and_tool() {}
+
+/// A tool whose arguments are checked against its own input schema
+/// before its function runs; a failure is an isError `invalid input: …`
+/// naming the path and the rule. Fails the build if the schema uses a
+/// keyword outside the checked subset (see [`schema`](crate::schema)).
+///
+/// Give it the whole [`Tool`](crate::Tool), so that the schema checked is
+/// the one the tool declares:
+///
+/// ```
+/// use subako_tiny::{Args, Package, Reply, Tool, ToolError, testing, validated};
+///
+/// const INPUT: &str = r#"{"type": "object", "properties": {"n": {"type": "integer", "maximum": 9}}, "required": ["n"]}"#;
+///
+/// fn double(args: &Args<'_>) -> Result<Reply, ToolError> {
+///     let n = args.int("n", i64::MIN, i64::MAX)?;
+///     Ok(Reply::object(|o| o.field("double", 2 * n)))
+/// }
+///
+/// const PACKAGE: Package = Package::new("math", "0.1.0", "Doubles.", &[validated!(Tool::new(
+///     "double",
+///     "Double a digit.",
+///     INPUT,
+///     double,
+/// ))]);
+///
+/// assert_eq!(testing::call(&PACKAGE, "double", r#"{"n": 4}"#).text(), r#"{"double":8}"#);
+/// assert_eq!(testing::call(&PACKAGE, "double", r#"{"n": 10}"#).text(), "invalid input: /n must be at most 9");
+/// ```
+///
+/// Anything after `Tool::new(…)` (`.output_schema(…)`) is kept. The
+/// function the macro makes is named after the tool's function when that
+/// is a name (or `typed!(name)`): `PACKAGE::double::validated` in
+/// `subako-tiny size --explain`, so each tool's validator is told apart.
+/// Any other expression of a `Tool` works too, under a name of its own.
+///
+/// The older form `validated!(SCHEMA, tool)`, which names the schema a
+/// second time in `Tool::new`, still builds and is deprecated.
 #[macro_export]
 macro_rules! validated {
+    (Tool::new($name:expr, $description:expr, $schema:expr, $($run:tt)+) $($rest:tt)*) => {
+        $crate::__validated!([Tool::new($name, $description, $schema, $($run)+) $($rest)*] $($run)+)
+    };
+    ($krate:ident :: Tool::new($name:expr, $description:expr, $schema:expr, $($run:tt)+) $($rest:tt)*) => {
+        $crate::__validated!([$krate::Tool::new($name, $description, $schema, $($run)+) $($rest)*] $($run)+)
+    };
     ($schema:expr, $tool:expr $(,)?) => {{
+        const _: () = $crate::__private::validated_schema_and_tool();
         const _: () = $crate::__private::require_supported(
             $schema,
             ::core::concat!("validated!(", ::core::stringify!($schema), ", ", ::core::stringify!($tool), ")"),
@@ -154,6 +258,44 @@ macro_rules! validated {
             ($tool)(args)
         }
         validated as $crate::ToolFn
+    }};
+    ($tool:expr $(,)?) => {
+        $crate::__validated!(@named validated [$tool])
+    };
+}
+
+/// [`validated!`]'s work: the name its function goes by, from the tool's
+/// function (`run`, `typed!(run)`), then the tool with that function.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __validated {
+    ([$($tool:tt)*] $run:ident $(,)?) => {
+        $crate::__validated!(@named $run [$($tool)*])
+    };
+    ([$($tool:tt)*] $($wrapper:ident)::+ ! ($run:ident $(,)?) $(,)?) => {
+        $crate::__validated!(@named $run [$($tool)*])
+    };
+    ([$($tool:tt)*] $($other:tt)+) => {
+        $crate::__validated!(@named validated [$($tool)*])
+    };
+    (@named $name:ident [$($tool:tt)*]) => {{
+        const __SUBAKO_TOOL: $crate::Tool = $($tool)*;
+        const __SUBAKO_SCHEMA: $crate::__private::CheckedSchema =
+            $crate::__private::CheckedSchema::new(&__SUBAKO_TOOL);
+        // A block of its own: `$name` may be the tool's function, which
+        // the tool above names.
+        {
+            // Never in a module: it runs in the compiler, and makes the
+            // validator's path `…::$name::validated`.
+            const fn $name() -> $crate::ToolFn {
+                fn validated(args: &$crate::Args<'_>) -> ::core::result::Result<$crate::Reply, $crate::ToolError> {
+                    $crate::__private::check_checked(__SUBAKO_SCHEMA, args)?;
+                    (__SUBAKO_TOOL.run)(args)
+                }
+                validated
+            }
+            $crate::__private::with_run(__SUBAKO_TOOL, $name())
+        }
     }};
 }
 

@@ -122,21 +122,7 @@ pub const fn explain(b: &[u8], e: ReadError, message: Message) -> Message {
         }
     };
     let m = if matches!(e.kind, ReadErrorKind::Eof) { m.push(", but the schema ends") } else { m };
-    // Line and column (in characters) of `at`, counted from 1.
-    let mut line = 1;
-    let mut line_start = 0;
-    let mut column = 1;
-    let mut i = 0;
-    while i < at {
-        if b[i] == b'\n' {
-            line += 1;
-            line_start = i + 1;
-            column = 1;
-        } else if b[i] & 0xC0 != 0x80 {
-            column += 1;
-        }
-        i += 1;
-    }
+    let (line, column, line_start) = line_column(b, at);
     let m = m.push(" at line ").push_usize(line).push(", column ").push_usize(column);
     // From the token before (if it is on this line) to the end of the one
     // at the error, on this line and at most `NEAR` bytes.
@@ -162,6 +148,26 @@ pub const fn explain(b: &[u8], e: ReadError, message: Message) -> Message {
     }
     let near = b.split_at(to).0.split_at(from).1;
     m.push(", near ").push_quoted(near)
+}
+
+/// The line and column (in characters) of byte `at` of `b`, counted from
+/// 1, and where its line starts.
+pub const fn line_column(b: &[u8], at: usize) -> (usize, usize, usize) {
+    let mut line = 1;
+    let mut line_start = 0;
+    let mut column = 1;
+    let mut i = 0;
+    while i < at && i < b.len() {
+        if b[i] == b'\n' {
+            line += 1;
+            line_start = i + 1;
+            column = 1;
+        } else if b[i] & 0xC0 != 0x80 {
+            column += 1;
+        }
+        i += 1;
+    }
+    (line, column, line_start)
 }
 
 /// Past the token at `i`: a string (to its quote, or the line's end), a

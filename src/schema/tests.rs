@@ -256,7 +256,12 @@ fn echo(args: &Args<'_>) -> Result<Reply, ToolError> {
 
 const ECHO_INPUT: &str = r#"{"type":"object","properties":{"n":{"type":"integer","maximum":9}},"required":["n"]}"#;
 
-const ECHO: Package = Package::new(
+const ECHO: Package =
+    Package::new("echo", "0.0.0", "Echoes.", &[crate::validated!(Tool::new("echo", "Echo n.", ECHO_INPUT, echo))]);
+
+/// The two-argument form, deprecated, checks the same.
+#[allow(deprecated)]
+const ECHO_TWO_ARGUMENTS: Package = Package::new(
     "echo",
     "0.0.0",
     "Echoes.",
@@ -264,13 +269,17 @@ const ECHO: Package = Package::new(
 );
 
 fn call(arguments: &str) -> String {
+    call_package(&ECHO, arguments)
+}
+
+fn call_package(package: &Package, arguments: &str) -> String {
     let line = [
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":"#,
         arguments,
         r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
     ]
     .concat();
-    let (out, code) = crate::execute(&ECHO, &["echo"], line.as_bytes());
+    let (out, code) = crate::execute(package, &["echo"], line.as_bytes());
     assert_eq!(code, 0);
     String::from_utf8(out).expect("UTF-8 out")
 }
@@ -284,6 +293,13 @@ fn validated_runs_the_tool_only_on_valid_arguments() {
         "{bad}"
     );
     assert!(call(r#"{}"#).contains(r#""text":"invalid input: /n is required""#));
+    for arguments in [r#"{"n":7}"#, r#"{"n":10}"#, "{}"] {
+        assert_eq!(call_package(&ECHO_TWO_ARGUMENTS, arguments), call(arguments));
+    }
+    // No arguments at all read as `{}`.
+    let line = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let out = String::from_utf8(crate::execute(&ECHO, &["echo"], line.as_bytes()).0).unwrap();
+    assert!(out.contains(r#""text":"invalid input: /n is required""#), "{out}");
 }
 
 #[test]
@@ -374,17 +390,21 @@ fn unknown_keywords_name_the_nearest_and_where() {
     let e = |s| build_error(s);
     assert_eq!(
         e(r#"{"type": "object", "properties": {"a": {}}, "requried": ["a"]}"#).as_deref(),
-        Some(r#"tool "greet": input schema: unknown keyword "requried" at the root (did you mean "required"?)"#)
+        Some(
+            r#"tool "greet": input schema, line 1, column 45: unknown keyword "requried" at the root (did you mean "required"?)"#
+        )
     );
     assert_eq!(
         e(r#"{"type": "object", "properties": {"a/b": {"items": [{"minimun": 1}]}}}"#).as_deref(),
         Some(
-            r#"tool "greet": input schema: unknown keyword "minimun" at /properties/a~1b/items/0 (did you mean "minimum"?)"#
+            r#"tool "greet": input schema, line 1, column 54: unknown keyword "minimun" at /properties/a~1b/items/0 (did you mean "minimum"?)"#
         )
     );
     assert_eq!(
         e(r#"{"type": "object", "anyOf": [{}, {"widget": 1}]}"#).as_deref(),
-        Some(r#"tool "greet": input schema: unknown keyword "widget" at /anyOf/1 (an extension needs an "x-" prefix)"#)
+        Some(
+            r#"tool "greet": input schema, line 1, column 35: unknown keyword "widget" at /anyOf/1 (an extension needs an "x-" prefix)"#
+        )
     );
     // Names of properties and data are not keywords; extensions are not read.
     assert_eq!(
@@ -413,7 +433,7 @@ fn unknown_keywords_name_the_nearest_and_where() {
     assert_eq!(
         e(r#"{"type": "object", "properties": {"p": {"$ref": "/x"}}}"#).as_deref(),
         Some(
-            r#"tool "greet": input schema: "$ref" at /properties/p is not allowed: MCP clients reject $ref, $defs and definitions"#
+            r#"tool "greet": input schema, line 1, column 41: "$ref" at /properties/p is not allowed: MCP clients reject $ref, $defs and definitions"#
         )
     );
 }
@@ -476,4 +496,181 @@ fn large_packages_leave_the_rest_to_main() {
     let checked = crate::package::checked_by_new(tools);
     assert_eq!(checked, crate::package::CHECK_BUDGET / 18);
     assert_eq!(crate::package::checked_by_new(&tools[..5]), 5);
+}
+
+fn traced(_: &Args<'_>) -> Result<Reply, ToolError> {
+    let trace = std::format!("{}", std::backtrace::Backtrace::force_capture());
+    Ok(Reply::text(&trace))
+}
+
+const TRACED_INPUT: &str = r#"{"type": "object"}"#;
+
+const TRACED: Package = Package::new(
+    "traced",
+    "0.0.0",
+    "Traces.",
+    &[
+        crate::validated!(Tool::new("first", "Trace.", TRACED_INPUT, traced)),
+        crate::validated!(Tool::new(
+            "second",
+            "Trace.",
+            TRACED_INPUT,
+            crate::validated!(Tool::new("inner", "Trace.", TRACED_INPUT, traced)).run
+        )),
+    ],
+);
+
+/// Each validator is a function of its own, named after the tool's
+/// function, so that a size report tells them apart.
+#[test]
+fn validators_are_named_after_their_tools() {
+    let called = crate::testing::call(&TRACED, "first", "{}");
+    assert!(called.text().contains("TRACED::traced::validated"), "{}", called.text());
+    assert!(!called.text().contains("TRACED::validated::validated"), "{}", called.text());
+    // A function that is not a name: the validator has a name of its own.
+    let called = crate::testing::call(&TRACED, "second", "{}");
+    assert!(called.text().contains("TRACED::validated::validated"), "{}", called.text());
+    assert!(called.text().contains("TRACED::__SUBAKO_TOOL::traced::validated"), "{}", called.text());
+}
+
+#[test]
+fn a_schema_with_more_properties_than_slots_is_an_error_not_a_guess() {
+    let listed =
+        |n: usize| (0..n).map(|i| std::format!(r#""p{i}":{{"type":"integer"}}"#)).collect::<std::vec::Vec<_>>();
+    let schema = |n: usize| ["{\"type\":\"object\",\"properties\":{", &listed(n).join(","), "}}"].concat();
+    assert_eq!(check(&schema(super::validate::SLOTS), r#"{"p63":1}"#), Ok(()));
+    assert_eq!(refused(&schema(super::validate::SLOTS), r#"{"p63":"x"}"#), "invalid input: /p63 must be an integer");
+    assert_eq!(
+        refused(&schema(super::validate::SLOTS + 1), r#"{"p0":1}"#),
+        "the schema lists more than 64 properties in one object, more than the validator takes"
+    );
+}
+
+/// Keyword values the build refuses, for every tool: each message says
+/// where (line and column of the value), which keyword at which schema,
+/// what it must be and what it is.
+#[test]
+fn keyword_values_are_checked_with_line_and_column() {
+    let cases: &[(&'static str, &str)] = &[
+        (
+            "{\"type\": \"object\",\n \"properties\": {\"n\": {\"type\": \"integr\"}}}",
+            r#"tool "greet": input schema, line 2, column 31: "type" at /properties/n must name a type (null, boolean, object, array, number, integer or string), not "integr" (did you mean "integer"?)"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"type": ["string", "nul"]}}}"#,
+            r#"tool "greet": input schema, line 1, column 60: "type" at /properties/n must name a type (null, boolean, object, array, number, integer or string), not "nul" (did you mean "null"?)"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"type": ["string", "string"]}}}"#,
+            r#"tool "greet": input schema, line 1, column 60: "type" at /properties/n names a type twice: "string""#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"type": []}}}"#,
+            r#"tool "greet": input schema, line 1, column 49: "type" at /properties/n must name at least one type: []"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"type": 7}}}"#,
+            r#"tool "greet": input schema, line 1, column 49: "type" at /properties/n must name a type (null, boolean, object, array, number, integer or string), not 7"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"type": "number", "minimum": "0"}}}"#,
+            r#"tool "greet": input schema, line 1, column 70: "minimum" at /properties/n must be a number, not "0""#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"type": "number", "minimum": 5, "maximum": 3}}}"#,
+            r#"tool "greet": input schema, line 1, column 70: "minimum" at /properties/n is above its "maximum": 5 > 3"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"type": "number", "minimum": 1e2, "maximum": 99.5}}}"#,
+            r#"tool "greet": input schema, line 1, column 70: "minimum" at /properties/n is above its "maximum": 1e2 > 99.5"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"type": "number", "exclusiveMinimum": 1, "exclusiveMaximum": 1.0}}}"#,
+            r#"tool "greet": input schema, line 1, column 79: "exclusiveMinimum" at /properties/n is not below its "exclusiveMaximum": 1 >= 1.0"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"s": {"type": "string", "minLength": 10, "maxLength": 9}}}"#,
+            r#"tool "greet": input schema, line 1, column 72: "minLength" at /properties/s is above its "maxLength": 10 > 9"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"s": {"type": "array", "minItems": 2, "maxItems": 1}}}"#,
+            r#"tool "greet": input schema, line 1, column 70: "minItems" at /properties/s is above its "maxItems": 2 > 1"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"s": {"type": "string", "maxLength": -1}}}"#,
+            r#"tool "greet": input schema, line 1, column 72: "maxLength" at /properties/s must be a whole number, 0 or more, in digits, not -1"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"s": {"type": "string"}}, "required": "s"}"#,
+            r#"tool "greet": input schema, line 1, column 73: "required" at the root must be an array of strings, not "s""#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"s": {"type": "string"}}, "required": ["s", 1]}"#,
+            r#"tool "greet": input schema, line 1, column 79: "required" at the root must be an array of strings, not 1"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"s": {"type": "string"}}, "required": ["s", "s"]}"#,
+            r#"tool "greet": input schema, line 1, column 79: "required" at the root lists a name twice: "s""#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"c": {"enum": "EUR"}}}"#,
+            r#"tool "greet": input schema, line 1, column 49: "enum" at /properties/c must be an array, not "EUR""#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"c": {"enum": []}}}"#,
+            r#"tool "greet": input schema, line 1, column 49: "enum" at /properties/c must list at least one value: []"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"a": {"type": "string"}, "a": {"type": "integer"}}}"#,
+            r#"tool "greet": input schema, line 1, column 60: "a" at /properties is written twice in one object: JSON readers keep only one"#,
+        ),
+        (
+            r#"{"type": "object", "type": "object"}"#,
+            r#"tool "greet": input schema, line 1, column 20: "type" at the root is written twice in one object: JSON readers keep only one"#,
+        ),
+        (
+            r#"{"type": "object", "additionalProperties": "no"}"#,
+            r#"tool "greet": input schema, line 1, column 44: "additionalProperties" at the root must be a schema: an object, true or false, not "no""#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"a": 1}}"#,
+            r#"tool "greet": input schema, line 1, column 40: "a" at /properties needs a schema: an object, true or false, not 1"#,
+        ),
+        (
+            r#"{"type": "object", "anyOf": [{}, 2]}"#,
+            r#"tool "greet": input schema, line 1, column 34: "anyOf" at the root must hold schemas: objects, true or false, not 2"#,
+        ),
+        (
+            r#"{"type": "object", "anyOf": []}"#,
+            r#"tool "greet": input schema, line 1, column 29: "anyOf" at the root must be a non-empty array of schemas, not []"#,
+        ),
+        (
+            r#"{"type": "object", "description": 7}"#,
+            r#"tool "greet": input schema, line 1, column 35: "description" at the root must be a string, not 7"#,
+        ),
+        (
+            r#"{"type": "object", "multipleOf": 0}"#,
+            r#"tool "greet": input schema, line 1, column 34: "multipleOf" at the root must be a number above 0, not 0"#,
+        ),
+        (
+            r#"{"type": "object", "uniqueItems": "yes"}"#,
+            r#"tool "greet": input schema, line 1, column 35: "uniqueItems" at the root must be true or false, not "yes""#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"x": {"description": "a very long description that goes on and on beyond forty bytes", "minLength": "a very long description that goes on and on beyond forty bytes"}}}"#,
+            r#"tool "greet": input schema, line 1, column 135: "minLength" at /properties/x must be a whole number, 0 or more, in digits, not "a very long description that goes on an…"#,
+        ),
+    ];
+    for (schema, message) in cases {
+        assert_eq!(build_error(schema).as_deref(), Some(*message), "{schema}");
+    }
+    // What each keyword takes, it may have.
+    let fine = r#"{"type": "object", "properties": {
+        "n": {"type": ["number", "null"], "minimum": 0, "maximum": 0, "exclusiveMinimum": -1, "exclusiveMaximum": 1e-300, "multipleOf": 0.5},
+        "s": {"type": "string", "minLength": 3, "maxLength": 3, "pattern": "^a", "format": "date", "readOnly": true},
+        "a": {"type": "array", "items": {"type": "string"}, "minItems": 0, "maxItems": 0, "uniqueItems": true, "prefixItems": [{}, true]},
+        "e": {"enum": [1, "1", null], "examples": [], "const": 1, "default": {"a": {"a": 1}}},
+        "d": {"type": "object", "dependentRequired": {"x": ["y"]}, "minProperties": 1, "maxProperties": 10}
+    }, "required": ["n", "s"], "additionalProperties": false, "$vocabulary": {}}"#;
+    assert_eq!(build_error(fine), None);
 }

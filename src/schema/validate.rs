@@ -2,39 +2,62 @@
 //!
 //! The schema is read where it stands (a `const` string) with the crate's
 //! reader; the walk follows the schema, so it goes no deeper than the
-//! schema nests, however deep the arguments are. Nothing is allocated
-//! unless a check fails (for the message), or a key in the arguments
-//! holds escapes and must be unescaped to be compared.
+//! schema nests, however deep the arguments are. Each object is walked
+//! once, whatever its schema says: its members are taken in one pass, each
+//! looked up among the schema's `properties` as it comes, and the rules
+//! are then applied in schema order. A string's characters are counted
+//! once for both of its bounds. Nothing is allocated unless a check fails
+//! (for the message), or a key holds escapes and must be unescaped to be
+//! compared.
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use crate::args::Args;
+use crate::bytes::{at, span};
 use crate::json::Elements;
-use crate::json::write::compact_into;
+use crate::json::lookup::skip_value;
+use crate::json::scan::skip_ws;
+use crate::json::write::{compact_into, put, put_byte};
 use crate::json::{Kind, Object, Str, Value, parse};
 use crate::reply::ToolError;
 
 /// Checks `args` against `schema` (a JSON Schema in the subset
 /// [`check_supported`](super::rules::check_supported) accepts; keywords
 /// outside it are ignored here). No arguments at all read as `{}`.
+// One copy in a module, however many tools are validated: each tool's
+// wrapper is a call of this.
+#[inline(never)]
 pub fn check_args(schema: &str, args: &Args<'_>) -> Result<(), ToolError> {
-    let Ok(schema) = parse(schema.as_bytes()) else {
-        return Err(ToolError::new("the tool's input schema is not JSON"));
-    };
+    match args.object() {
+        Some(object) => check_value(schema, object.as_value()),
+        None => check_value(schema, Value { raw: b"{}" }),
+    }
+}
+
+/// [`check_args`] for a schema checked when it was made (by `validated!`,
+/// at build time): it is not read as JSON again at each call.
+#[inline(never)]
+pub fn check_checked(schema: super::CheckedSchema, args: &Args<'_>) -> Result<(), ToolError> {
     let value = match args.object() {
         Some(object) => object.as_value(),
-        None => match parse(b"{}") {
-            Ok(empty) => empty,
-            Err(_) => return Ok(()),
-        },
+        None => Value { raw: b"{}" },
     };
-    check(schema, value, &Path { up: None, step: Step::Root })
+    check(schema.value(), value, &Path::ROOT)
+}
+
+/// Checks one JSON value against `schema`, as [`check_args`] checks the
+/// arguments: `Err` holds `invalid input: POINTER RULE`.
+pub(crate) fn check_value(schema: &str, value: Value<'_>) -> Result<(), ToolError> {
+    let Ok(schema) = parse(schema.as_bytes()) else {
+        return Err(plain_error("the tool's input schema is not JSON"));
+    };
+    check(schema, value, &Path::ROOT)
 }
 
 /// Where a value sits in the arguments: a chain of steps up to the root,
 /// kept on the call stack and written out only for a message.
-struct Path<'p, 'a> {
+pub(crate) struct Path<'p, 'a> {
     up: Option<&'p Path<'p, 'a>>,
     step: Step<'a>,
 }
@@ -47,12 +70,30 @@ enum Step<'a> {
 }
 
 impl<'p, 'a> Path<'p, 'a> {
-    fn member(&'p self, name: Str<'a>) -> Path<'p, 'a> {
+    /// The arguments themselves.
+    pub(crate) const ROOT: Path<'static, 'static> = Path { up: None, step: Step::Root };
+
+    /// The member `name` of the value here.
+    pub(crate) fn member(&'p self, name: Str<'a>) -> Path<'p, 'a> {
         Path { up: Some(self), step: Step::Member(name) }
     }
 
-    fn element(&'p self, index: usize) -> Path<'p, 'a> {
+    /// The element `index` of the value here.
+    pub(crate) fn element(&'p self, index: usize) -> Path<'p, 'a> {
         Path { up: Some(self), step: Step::Element(index) }
+    }
+
+    /// `invalid input: ` and the JSON Pointer of the value, the root
+    /// written `/` (RFC 6901 writes it as nothing, which reads badly).
+    pub(crate) fn invalid_input(&self) -> Vec<u8> {
+        const PREFIX: &[u8] = b"invalid input: ";
+        let mut text = Vec::new();
+        put(&mut text, PREFIX);
+        self.write(&mut text);
+        if text.len() == PREFIX.len() {
+            put_byte(&mut text, b'/');
+        }
+        text
     }
 
     /// Appends the JSON Pointer (RFC 6901) of the value, without the root.
@@ -63,17 +104,17 @@ impl<'p, 'a> Path<'p, 'a> {
         match self.step {
             Step::Root => {}
             Step::Member(name) => {
-                out.push(b'/');
+                put_byte(out, b'/');
                 for &b in name.to_str().as_bytes() {
                     match b {
-                        b'~' => out.extend_from_slice(b"~0"),
-                        b'/' => out.extend_from_slice(b"~1"),
-                        _ => out.push(b),
+                        b'~' => put(out, b"~0"),
+                        b'/' => put(out, b"~1"),
+                        _ => put_byte(out, b),
                     }
                 }
             }
             Step::Element(index) => {
-                out.push(b'/');
+                put_byte(out, b'/');
                 crate::json::num::write_usize(out, index);
             }
         }
@@ -97,56 +138,62 @@ enum Broken<'a> {
 
 /// `invalid input: POINTER` and the broken rule in words. The root is
 /// written `/` (RFC 6901 writes it as nothing, which reads badly).
+#[inline(never)]
 fn fail(path: &Path<'_, '_>, broken: Broken<'_>) -> ToolError {
-    const PREFIX: &[u8] = b"invalid input: ";
-    let mut text = Vec::from(PREFIX);
-    path.write(&mut text);
-    if text.len() == PREFIX.len() {
-        text.push(b'/');
-    }
-    let put = |text: &mut Vec<u8>, s: &str| text.extend_from_slice(s.as_bytes());
+    let mut text = path.invalid_input();
+    let text = &mut text;
     match broken {
-        Broken::NotAllowed => put(&mut text, " is not allowed"),
-        Broken::Required => put(&mut text, " is required"),
+        Broken::NotAllowed => put(text, b" is not allowed"),
+        Broken::Required => put(text, b" is required"),
         Broken::Type(types) => {
             // "a string", "a string or null", "an integer, a boolean or an array".
-            put(&mut text, " must be ");
+            put(text, b" must be ");
             let total = types.as_array().map_or(1, |list| list.len());
             for (n, name) in elements_or_self(types).enumerate() {
                 if n > 0 {
-                    put(&mut text, if n + 1 == total { " or " } else { ", " });
+                    put(text, if n + 1 == total { b" or " } else { b", " });
                 }
                 let name = name.as_str().map_or(&b""[..], |s| s.raw());
-                put(&mut text, TYPES.iter().find(|t| t.0.as_bytes() == name).map_or("", |t| t.2));
+                put(text, TYPES.iter().find(|t| t.0.as_bytes() == name).map_or("", |t| t.2).as_bytes());
             }
         }
         Broken::OneOf(choices) => {
-            put(&mut text, " must be one of ");
+            put(text, b" must be one of ");
             for (n, choice) in elements_or_self(choices).enumerate() {
                 if n > 0 {
-                    put(&mut text, ", ");
+                    put(text, b", ");
                 }
-                compact_into(&mut text, choice.raw());
+                compact_into(text, choice.raw());
             }
         }
         Broken::Const(literal) => {
-            put(&mut text, " must be ");
-            compact_into(&mut text, literal.raw());
+            put(text, b" must be ");
+            compact_into(text, literal.raw());
         }
         Broken::Limit(limit, bound) => {
-            put(&mut text, limit.words);
-            compact_into(&mut text, bound.raw());
+            put(text, limit.words.as_bytes());
+            compact_into(text, bound.raw());
             if !limit.unit.is_empty() {
-                put(&mut text, limit.unit);
+                put(text, limit.unit.as_bytes());
                 if bound.raw() != b"1" {
-                    text.push(b's');
+                    put_byte(text, b's');
                 }
             }
-            put(&mut text, limit.tail);
+            put(text, limit.tail.as_bytes());
         }
     }
     // SAFETY: `text` is joined from `str`s, the JSON pointer's validated
     // keys and ASCII digits.
+    ToolError::new(unsafe { crate::sys::validated_string(core::mem::take(text)) })
+}
+
+/// A message that needs no words of the arguments, grown the crate's way
+/// (`ToolError::new` of a `&str` links alloc's string copy).
+#[inline(never)]
+fn plain_error(message: &str) -> ToolError {
+    let mut text = Vec::new();
+    put(&mut text, message.as_bytes());
+    // SAFETY: the bytes of a `str`.
     ToolError::new(unsafe { crate::sys::validated_string(text) })
 }
 
@@ -175,10 +222,21 @@ impl<'a> Iterator for ElementsOrSelf<'a> {
 }
 
 fn check<'a>(schema: Value<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> Result<(), ToolError> {
+    check_counted(schema, value, None, path)
+}
+
+/// [`check`], for a value whose length (a string's, in scalar values) may
+/// be known already.
+fn check_counted<'a>(
+    schema: Value<'a>,
+    value: Value<'a>,
+    length: Option<u64>,
+    path: &Path<'_, 'a>,
+) -> Result<(), ToolError> {
     let broken = match schema.as_bool() {
         Some(allowed) => (!allowed).then_some(Broken::NotAllowed),
         None => match schema.as_object() {
-            Some(rules) => check_rules(rules, value, path)?,
+            Some(rules) => check_rules(rules, value, length, path)?,
             None => None,
         },
     };
@@ -188,20 +246,84 @@ fn check<'a>(schema: Value<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> Result
     }
 }
 
+/// The most `properties` one schema may list: an object's walk keeps a
+/// slot for each on the stack. `validated!` refuses a schema that lists
+/// more; a check against one fails with [`CROWDED`].
+pub(crate) const SLOTS: usize = 64;
+
+const CROWDED: &str = "the schema lists more than 64 properties in one object, more than the validator takes";
+
+/// One of a schema's `properties`: its name, its schema, and the member of
+/// the object being checked that it names (the last, if the name repeats,
+/// as [`Object::get`] finds it), with its length if it is a string.
+#[derive(Clone, Copy)]
+struct Slot<'a> {
+    name: Str<'a>,
+    schema: Value<'a>,
+    member: Option<Value<'a>>,
+    length: Option<u64>,
+}
+
+const UNUSED: Slot<'static> =
+    Slot { name: Str { raw: b"" }, schema: Value { raw: b"true" }, member: None, length: None };
+
 /// The rule in `rules` that `value` itself breaks, if any, the type first
 /// (the other keywords' messages assume it holds); what its members or
 /// elements break is the error.
-fn check_rules<'a>(rules: Object<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> Result<Option<Broken<'a>>, ToolError> {
-    if let Some(types) = rules.get("type")
+fn check_rules<'a>(
+    rules: Object<'a>,
+    value: Value<'a>,
+    mut length: Option<u64>,
+    path: &Path<'_, 'a>,
+) -> Result<Option<Broken<'a>>, ToolError> {
+    let [types, properties, additional, required, ..] = crate::json::lookup::members(
+        Some(rules.as_value()),
+        b"type\xffproperties\xffadditionalProperties\xffrequired",
+        None,
+    );
+    let properties = properties.and_then(|p| p.as_object());
+    let members = properties.is_some() || additional.is_some() || required.is_some();
+    if let Some(types) = types
         && !elements_or_self(types).any(|name| is_type(name, value))
     {
         return Ok(Some(Broken::Type(types)));
     }
+    let object = value.as_object().filter(|_| members);
+    // The object's members, each taken once: a declared one is kept in its
+    // slot; any other is checked against `additionalProperties` at once,
+    // the first failure kept for that keyword's turn.
+    let mut slots = [UNUSED; SLOTS];
+    let mut declared = 0;
+    let mut additional_fault = None;
+    if let Some(object) = object {
+        if let Some(properties) = properties {
+            for (name, schema) in properties.iter() {
+                let Some(slot) = slots.get_mut(declared) else {
+                    return Err(plain_error(CROWDED));
+                };
+                *slot = Slot { name, schema, member: None, length: None };
+                declared += 1;
+            }
+        }
+        for (name, member, counted) in Walk::new(object) {
+            if let Some(slot) = slots[..declared].iter_mut().find(|slot| same_name(slot.name, name)) {
+                (slot.member, slot.length) = (Some(member), counted);
+            } else if let Some(rule) = additional
+                && additional_fault.is_none()
+                && let Err(e) = check_counted(rule, member, counted, &path.member(name))
+            {
+                additional_fault = Some(e);
+            }
+        }
+    }
+    let slots = &slots[..declared];
     let kind = value.kind();
+    // A string's length, counted when a bound first asks for it (unless
+    // the walk of its object counted it).
     for (keyword, rule) in rules.iter() {
         let keyword = keyword.raw();
         if let Some(limit) = LIMITS.iter().find(|l| l.keyword.as_bytes() == keyword && l.kind == kind) {
-            if breaks(limit, value, rule) {
+            if breaks(limit, value, rule, &mut length) {
                 return Ok(Some(Broken::Limit(limit, rule)));
             }
         } else if keyword == b"enum" {
@@ -216,54 +338,45 @@ fn check_rules<'a>(rules: Object<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> 
             for (index, element) in elements.iter().enumerate() {
                 check(rule, element, &path.element(index))?;
             }
-        } else if let Some(object) = value.as_object() {
-            check_members(keyword, rule, rules, object, path)?;
+        } else if let Some(object) = object {
+            match keyword {
+                b"properties" => {
+                    for slot in slots {
+                        if let Some(member) = slot.member {
+                            check_counted(slot.schema, member, slot.length, &path.member(slot.name))?;
+                        }
+                    }
+                }
+                b"required" => {
+                    for name in elements_or_self(rule).filter_map(|n| n.as_str()) {
+                        let present = match slots.iter().find(|slot| same_name(slot.name, name)) {
+                            Some(slot) => slot.member.is_some(),
+                            // Required but not kept (a schema with no
+                            // `properties`, or past the slots): looked for
+                            // on its own.
+                            None => object.iter().any(|(key, _)| same_name(key, name)),
+                        };
+                        if !present {
+                            return Err(fail(&path.member(name), Broken::Required));
+                        }
+                    }
+                }
+                b"additionalProperties" => {
+                    if let Some(e) = additional_fault.take() {
+                        return Err(e);
+                    }
+                }
+                _ => {}
+            }
         }
     }
     Ok(None)
 }
 
-/// `required`, `properties` and `additionalProperties` on an object.
-fn check_members<'a>(
-    keyword: &[u8],
-    rule: Value<'a>,
-    rules: Object<'a>,
-    object: Object<'a>,
-    path: &Path<'_, 'a>,
-) -> Result<(), ToolError> {
-    match keyword {
-        b"required" => {
-            for name in elements_or_self(rule).filter_map(|n| n.as_str()) {
-                if member(object, name).is_none() {
-                    return Err(fail(&path.member(name), Broken::Required));
-                }
-            }
-        }
-        b"properties" => {
-            let Some(properties) = rule.as_object() else { return Ok(()) };
-            for (name, property) in properties.iter() {
-                if let Some(value) = member(object, name) {
-                    check(property, value, &path.member(name))?;
-                }
-            }
-        }
-        b"additionalProperties" => {
-            let declared = rules.get("properties").and_then(|p| p.as_object());
-            for (name, value) in object.iter() {
-                if declared.and_then(|d| member(d, name)).is_none() {
-                    check(rule, value, &path.member(name))?;
-                }
-            }
-        }
-        _ => {}
-    }
-    Ok(())
-}
-
-/// The member of `object` called `name` (compared unescaped).
+/// Two member names are the same (compared unescaped).
 #[inline(never)]
-fn member<'a>(object: Object<'a>, name: Str<'_>) -> Option<Value<'a>> {
-    object.get(&name.to_str())
+fn same_name(a: Str<'_>, b: Str<'_>) -> bool {
+    crate::bytes::same(a.raw(), b.raw()) || (!(a.is_plain() && b.is_plain()) && a.eq_str(&b.to_str()))
 }
 
 /// A keyword that bounds a number, or a string's or an array's length.
@@ -305,16 +418,17 @@ static LIMITS: [Limit; 8] = [
 ];
 
 /// `value` is beyond `bound`: numbers compared with numbers, lengths in
-/// Unicode scalar values or elements with counts.
-fn breaks(limit: &Limit, value: Value<'_>, bound: Value<'_>) -> bool {
-    let length = match (value.as_str(), value.as_array()) {
-        (Some(s), _) => Some(scalar_count(s.raw())),
-        (_, Some(a)) => Some(a.len() as u64),
-        _ => None,
-    };
-    let order = match length {
-        Some(length) => bound.as_u64().map(|bound| length.cmp(&bound)),
-        None => compare(value, bound),
+/// Unicode scalar values or elements with counts. `length` keeps the
+/// length once counted, for the other bound.
+fn breaks(limit: &Limit, value: Value<'_>, bound: Value<'_>, length: &mut Option<u64>) -> bool {
+    let order = if limit.kind == Kind::Number {
+        compare(value, bound)
+    } else {
+        let length = *length.get_or_insert_with(|| match value.kind() {
+            Kind::String => string_scan(value.raw, 0).1,
+            _ => value.as_array().map_or(0, |a| a.len() as u64),
+        });
+        bound.as_u64().map(|bound| length.cmp(&bound))
     };
     order == Some(limit.beyond) || (limit.exclusive && order == Some(Ordering::Equal))
 }
@@ -365,7 +479,7 @@ fn same(literal: Value<'_>, value: Value<'_>) -> bool {
         },
         (Kind::Object, Kind::Object) => match (literal.as_object(), value.as_object()) {
             (Some(l), Some(v)) => {
-                l.len() == v.len() && l.iter().all(|(name, l)| member(v, name).is_some_and(|v| same(l, v)))
+                l.len() == v.len() && l.iter().all(|(name, l)| v.get(&name.to_str()).is_some_and(|v| same(l, v)))
             }
             _ => false,
         },
@@ -373,23 +487,290 @@ fn same(literal: Value<'_>, value: Value<'_>) -> bool {
     }
 }
 
-/// The length of a (still escaped) JSON string in Unicode scalar values,
-/// as `minLength` counts: an escape is one, a surrogate pair is one.
-fn scalar_count(raw: &[u8]) -> u64 {
-    let mut n = 0;
-    let mut i = 0;
-    while let Some(&b) = raw.get(i) {
-        i += match (b, raw.get(i + 1), raw.get(i + 2), raw.get(i + 3)) {
-            // `\uD800`–`\uDBFF` leads a pair: twelve bytes, one scalar.
-            (b'\\', Some(b'u'), Some(b'd' | b'D'), Some(b'8' | b'9' | b'a' | b'b' | b'A' | b'B')) => 12,
-            (b'\\', Some(b'u'), _, _) => 6,
-            (b'\\', _, _, _) => 2,
-            _ => 1,
+/// An object's members in one pass over its (validated) text, as
+/// [`Object::iter`] reads them, and for a string value its length: found
+/// with its end, so a long string is read once.
+pub(crate) struct Walk<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl<'a> Walk<'a> {
+    /// The members of `object`.
+    pub(crate) fn new(object: Object<'a>) -> Walk<'a> {
+        Walk { b: object.as_value().raw, i: 1 }
+    }
+}
+
+impl<'a> Iterator for Walk<'a> {
+    type Item = (Str<'a>, Value<'a>, Option<u64>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let b = self.b;
+        let mut i = skip_ws(b, self.i);
+        if at(b, i) == b',' {
+            i = skip_ws(b, i + 1);
+        }
+        if at(b, i) != b'"' {
+            return None;
+        }
+        let (name_end, _) = string_scan(b, i);
+        let v = skip_ws(b, skip_ws(b, name_end) + 1);
+        let (end, length) = match at(b, v) {
+            b'"' => {
+                let (end, length) = string_scan(b, v);
+                (end, Some(length))
+            }
+            _ => (skip_value(b, v, None), None),
         };
-        // Count every byte that starts a character; continuation bytes don't.
-        if b & 0xC0 != 0x80 {
+        self.i = end;
+        Some((Str { raw: span(b, i + 1, name_end - 1) }, Value { raw: span(b, v, end) }, length))
+    }
+}
+
+/// Eight copies of a byte, to look at a word's eight bytes at once.
+const fn splat(b: u8) -> u64 {
+    b as u64 * 0x0101_0101_0101_0101
+}
+
+/// Past the closing quote of the validated string whose opening quote is
+/// at `i` in `b`, and the string's length in Unicode scalar values, as
+/// `minLength` counts: an escape is one, a surrogate pair is one. Eight
+/// bytes a turn where there is neither a quote nor a backslash, counting
+/// the bytes that start a character (every byte but UTF-8's continuation
+/// bytes, `10xxxxxx`).
+fn string_scan(b: &[u8], i: usize) -> (usize, u64) {
+    let mut n = 0;
+    let mut i = i + 1;
+    loop {
+        if let Some(word) = b.get(i..).and_then(|rest| rest.first_chunk::<8>()) {
+            let w = u64::from_le_bytes(*word);
+            // A lane holding a quote or a backslash is zero in `q` or `s`;
+            // the subtraction wraps it, and `!q`/`!s` keep only lanes below
+            // 0x80: the test is exact.
+            let (q, s) = (w ^ splat(b'"'), w ^ splat(b'\\'));
+            if (q.wrapping_sub(splat(1)) & !q | s.wrapping_sub(splat(1)) & !s) & splat(0x80) == 0 {
+                // Bit 7 set and bit 6 clear: a continuation byte.
+                let continuation = w & !(w << 1) & splat(0x80);
+                n += 8 - u64::from(continuation.count_ones());
+                i += 8;
+                continue;
+            }
+        }
+        let c = at(b, i);
+        if c == b'"' || c == 0 {
+            return (i + 1, n);
+        }
+        i += if c != b'\\' {
+            1
+        } else if at(b, i + 1) != b'u' {
+            2
+        } else if matches!(at(b, i + 2) | 0x20, b'd') && matches!(at(b, i + 3) | 0x20, b'8' | b'9' | b'a' | b'b') {
+            // `\uD800`–`\uDBFF` leads a pair: twelve bytes, one scalar.
+            12
+        } else {
+            6
+        };
+        if c & 0xC0 != 0x80 {
             n += 1;
         }
     }
-    n
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::*;
+    use std::string::String;
+    use std::vec;
+
+    /// The word-at-a-time scan finds the closing quote and agrees with
+    /// counting `char`s, for text with escapes at every offset among
+    /// multi-byte characters.
+    #[test]
+    fn string_scan_finds_the_end_and_counts_chars() {
+        let pieces =
+            ["a", "é", "日本語", "😀", "\\n", "\\\"", "\\u00e9", "\\ud83d\\ude00", "\\\\", "xyzxyzxy", "\\u0022"];
+        let decoded = ["a", "é", "日本語", "😀", "\n", "\"", "é", "😀", "\\", "xyzxyzxy", "\""];
+        for a in 0..pieces.len() {
+            for b in 0..pieces.len() {
+                for pad in 0..9 {
+                    let raw = ["q".repeat(pad), pieces[a].into(), "日".repeat(pad), pieces[b].into()].concat();
+                    let text = ["q".repeat(pad), decoded[a].into(), "日".repeat(pad), decoded[b].into()].concat();
+                    let quoted = ["\"", &raw, "\" tail"].concat();
+                    assert_eq!(
+                        string_scan(quoted.as_bytes(), 0),
+                        (quoted.len() - 5, text.chars().count() as u64),
+                        "{raw}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The walk takes the members `Object::iter` takes, whatever the white
+    /// space and the values, and counts each string value.
+    #[test]
+    fn the_walk_reads_members_as_iter_does() {
+        let texts = [
+            "{}",
+            " { } ",
+            r#"{"a":1,"b":"x","c":[1,{"d":"}"}],"e":{"f":"\"]"},"g":null,"h":"日本\u00e9\ud83d\ude00"}"#,
+            "{ \"a\" : \"long string of text here\" ,\n\t\"\\u0062\" : true , \"a\" : -1.5e3 }",
+        ];
+        for text in texts {
+            let object = crate::json::parse(text.as_bytes()).unwrap().as_object().unwrap();
+            let walked: vec::Vec<_> = Walk::new(object).collect();
+            let read: vec::Vec<_> = object.iter().collect();
+            assert_eq!(walked.len(), read.len(), "{text}");
+            for ((name, value, length), (key, member)) in walked.into_iter().zip(read) {
+                assert_eq!((name, value), (key, member), "{text}");
+                let chars = member.as_str().map(|s| s.to_str().chars().count() as u64);
+                assert_eq!(length, chars, "{text}");
+            }
+        }
+    }
+
+    /// The validator as it was before objects were walked once: each object
+    /// keyword walked the whole value again, each member looked up with
+    /// `Object::get` (the last of duplicates). The model the one walk must
+    /// agree with, message for message.
+    fn model<'a>(schema: Value<'a>, value: Value<'a>, path: &Path<'_, 'a>) -> Result<(), ToolError> {
+        let broken = match schema.as_bool() {
+            Some(allowed) => (!allowed).then_some(Broken::NotAllowed),
+            None => model_rules(schema.as_object().unwrap(), value, path)?,
+        };
+        broken.map_or(Ok(()), |broken| Err(fail(path, broken)))
+    }
+
+    fn model_rules<'a>(
+        rules: Object<'a>,
+        value: Value<'a>,
+        path: &Path<'_, 'a>,
+    ) -> Result<Option<Broken<'a>>, ToolError> {
+        if let Some(types) = rules.get("type")
+            && !elements_or_self(types).any(|name| is_type(name, value))
+        {
+            return Ok(Some(Broken::Type(types)));
+        }
+        let get = |object: Object<'a>, name: Str<'_>| object.get(&name.to_str());
+        for (keyword, rule) in rules.iter() {
+            let keyword = keyword.raw();
+            if let Some(limit) = LIMITS.iter().find(|l| l.keyword.as_bytes() == keyword && l.kind == value.kind()) {
+                if breaks(limit, value, rule, &mut None) {
+                    return Ok(Some(Broken::Limit(limit, rule)));
+                }
+            } else if keyword == b"enum" {
+                if !elements_or_self(rule).any(|choice| same(choice, value)) {
+                    return Ok(Some(Broken::OneOf(rule)));
+                }
+            } else if let Some(elements) = value.as_array().filter(|_| keyword == b"items") {
+                for (index, element) in elements.iter().enumerate() {
+                    model(rule, element, &path.element(index))?;
+                }
+            } else if let Some(object) = value.as_object() {
+                match keyword {
+                    b"required" => {
+                        for name in elements_or_self(rule).filter_map(|n| n.as_str()) {
+                            if get(object, name).is_none() {
+                                return Err(fail(&path.member(name), Broken::Required));
+                            }
+                        }
+                    }
+                    b"properties" => {
+                        for (name, property) in rule.as_object().unwrap().iter() {
+                            if let Some(value) = get(object, name) {
+                                model(property, value, &path.member(name))?;
+                            }
+                        }
+                    }
+                    b"additionalProperties" => {
+                        let declared = rules.get("properties").and_then(|p| p.as_object());
+                        for (name, value) in object.iter() {
+                            if declared.and_then(|d| get(d, name)).is_none() {
+                                model(rule, value, &path.member(name))?;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Object keywords in every order, nested, with undeclared required
+    /// names, duplicates, escaped names, more properties than the stack
+    /// holds, and several faults at once: the one walk finds the fault the
+    /// model finds first, or none when it finds none.
+    #[test]
+    fn one_walk_agrees_with_walking_once_per_keyword() {
+        let keywords = [
+            r#""properties":{"a":{"type":"integer","maximum":9},"b":{"type":"string","maxLength":2},"o":{"type":"object","properties":{"x":{"type":"boolean"}},"required":["x"],"additionalProperties":false}}"#,
+            r#""required":["b","a"]"#,
+            r#""additionalProperties":{"type":"null"}"#,
+            r#""additionalProperties":false"#,
+            r#""required":["z"]"#,
+        ];
+        // No keyword twice: the build refuses a schema with a key twice.
+        let twice = |a: usize, b: usize| keywords[a][..8] == keywords[b][..8];
+        let mut schemas = vec![];
+        // Every ordered choice of up to three keywords.
+        for i in 0..keywords.len() {
+            schemas.push(std::format!("{{{}}}", keywords[i]));
+            for j in 0..keywords.len() {
+                if !twice(i, j) {
+                    schemas.push(std::format!("{{{},{}}}", keywords[i], keywords[j]));
+                    for k in 0..keywords.len() {
+                        if !twice(k, i) && !twice(k, j) {
+                            schemas.push(std::format!("{{{},{},{}}}", keywords[i], keywords[j], keywords[k]));
+                        }
+                    }
+                }
+            }
+        }
+        let many: String = (0..40)
+            .map(|n| std::format!(r#""p{n}":{{"type":"integer","maximum":{n}}}"#))
+            .collect::<vec::Vec<_>>()
+            .join(",");
+        schemas
+            .push(std::format!(r#"{{"properties":{{{many}}},"required":["p39","p3"],"additionalProperties":false}}"#));
+        let arguments = [
+            r#"{}"#,
+            r#"{"a":1,"b":"x"}"#,
+            r#"{"a":10,"b":"xyz"}"#,
+            r#"{"b":"xyz","a":10}"#,
+            r#"{"a":10,"a":1,"b":"x"}"#,
+            r#"{"a":1,"a":10,"b":"x"}"#,
+            r#"{"\u0061":10,"b":"x"}"#,
+            r#"{"a":1,"b":"x","c":null,"d":1}"#,
+            r#"{"d":1,"a":"s","b":"x"}"#,
+            r#"{"a":1,"b":"x","o":{"x":true}}"#,
+            r#"{"a":1,"b":"x","o":{"y":true}}"#,
+            r#"{"a":1,"b":"x","o":{"x":1,"y":true}}"#,
+            r#"{"z":null,"a":1}"#,
+            r#"{"p0":0,"p39":39,"p3":4}"#,
+            r#"{"p39":40,"p0":1}"#,
+            r#"{"p3":3,"p39":1,"q":1}"#,
+        ];
+        let mut compared = 0;
+        for schema in &schemas {
+            let schema = crate::json::parse(schema.as_bytes()).unwrap();
+            for arguments in arguments {
+                let value = crate::json::parse(arguments.as_bytes()).unwrap();
+                let root = Path { up: None, step: Step::Root };
+                let message = |r: Result<(), ToolError>| r.map_err(|e| String::from(e.message()));
+                assert_eq!(
+                    message(check(schema, value, &root)),
+                    message(model(schema, value, &root)),
+                    "{} against {}",
+                    arguments,
+                    schema.as_json()
+                );
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, (5 + 16 + 24 + 1) * arguments.len());
+    }
 }

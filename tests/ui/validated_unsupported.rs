@@ -1,6 +1,6 @@
 // Under `validated!`, a keyword the validator does not check fails the
 // build, so the schema never promises what is not checked.
-use subako_tiny::{Args, Package, Reply, Tool, ToolError};
+use subako_tiny::{Args, Package, Reply, Tool, ToolError, validated};
 
 const INPUT: &str = r#"{
     "type": "object",
@@ -12,12 +12,8 @@ fn run(_: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::text("ok"))
 }
 
-const PACKAGE: Package = Package::new(
-    "bad",
-    "0.1.0",
-    "Bad schemas.",
-    &[Tool::new("lookup", "Look a SKU up.", INPUT, subako_tiny::validated!(INPUT, run))],
-);
+const PACKAGE: Package =
+    Package::new("bad", "0.1.0", "Bad schemas.", &[validated!(Tool::new("lookup", "Look a SKU up.", INPUT, run))]);
 
 fn main() {
     let _ = PACKAGE.name;
