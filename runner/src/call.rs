@@ -7,8 +7,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::crash::{Crash, judge, stderr_tail};
-use crate::exec::{Module, RunOptions, RunOutput, map_guest_path, run};
-use crate::http::HttpConfig;
+use crate::exec::{Module, RunOptions, RunOutput, run};
+use crate::host::{HttpConfig, map_guest_path};
 use crate::rpc::request_line;
 use crate::{Error, err};
 
@@ -121,7 +121,7 @@ pub fn call(module: &Module, tool: &str, args: impl IntoArgs, opts: &CallOptions
     let args = args.into_args()?;
     let package = match &opts.package {
         Some(p) => p.clone(),
-        None => crate::bundle::manifest(module).map(|m| m.name).unwrap_or_else(|_| "module".into()),
+        None => crate::manifest::manifest(module).map(|m| m.name).unwrap_or_else(|_| "module".into()),
     };
     let (tmp_dir, tmp) = match &opts.tmp_dir {
         Some(d) => {

@@ -9,9 +9,9 @@ use serde_json::{Value, json};
 use wasmparser::{Validator, WasmFeatures};
 use wasmtime::ExternType;
 
-use crate::bundle::Manifest;
 use crate::crash::{judge, stderr_tail};
 use crate::exec::{Module, RunOptions, run, sig, wasi_signatures};
+use crate::manifest::Manifest;
 use crate::rpc::{PROTOCOL_VERSION, request_line};
 
 /// `tools/list` pages the platform follows at most.
@@ -68,7 +68,7 @@ pub fn check(module_bytes: &[u8], assets_dir: Option<&Path>) -> CheckReport {
         Some(m) if r.failures.is_empty() => m,
         _ => return r,
     };
-    r.manifest = crate::bundle::manifest(&module).ok();
+    r.manifest = crate::manifest::manifest(&module).ok();
     let package = r.manifest.as_ref().map_or("module".to_string(), |m| m.name.clone());
     let preopens = assets_dir.map(|d| vec![("/package".to_string(), d.to_path_buf(), true)]).unwrap_or_default();
 

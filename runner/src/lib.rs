@@ -11,19 +11,23 @@ mod call;
 mod check;
 mod crash;
 mod exec;
+mod host;
 mod http;
+mod manifest;
 mod rpc;
 mod size;
 
 pub use bench::{
-    BenchFigures, BenchOptions, BenchReport, GrowthFigures, GrowthKind, GrowthProbe, GrowthReport, bench, compile_times,
+    BenchFigures, BenchOptions, BenchReport, GrowthFigures, GrowthKind, GrowthProbe, GrowthReport, KIB, MIB, bench,
+    callgrind_compile_child, compile_times, growth,
 };
-pub use bundle::{BundleReport, Manifest, bundle, manifest};
+pub use bundle::{BundleReport, bundle};
 pub use call::{CallOptions, CallOutcome, IntoArgs, LinkedFile, call};
 pub use check::{CheckReport, Tool, check};
 pub use crash::Crash;
 pub use exec::{Exit, Module, RunOptions, RunOutput, run, serve};
-pub use http::HttpConfig;
+pub use host::HttpConfig;
+pub use manifest::{Manifest, manifest};
 pub use rpc::{PROTOCOL_VERSION, meta, request_line};
 pub use size::{DataSegment, Func, Section, SizeReport, demangle, owner, size};
 

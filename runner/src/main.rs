@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use subako_tiny_runner::{
-    BenchOptions, BenchReport, CallOptions, Exit, HttpConfig, Module, RunOptions, bench, bundle, call, check,
-    compile_times, manifest, serve,
+    BenchOptions, CallOptions, Exit, HttpConfig, Module, RunOptions, bench, bundle, call, check, compile_times,
+    manifest, serve,
 };
 
 mod scaffold;
@@ -343,11 +343,11 @@ fn real_main() -> Result<ExitCode, String> {
             ])?;
             // Hidden: the process `--compile-instructions` runs under callgrind.
             if let Some(m) = a.get("--callgrind-compile") {
-                BenchReport::callgrind_compile_child(std::path::Path::new(m)).map_err(|e| e.to_string())?;
+                subako_tiny_runner::callgrind_compile_child(std::path::Path::new(m)).map_err(|e| e.to_string())?;
                 return Ok(ExitCode::SUCCESS);
             }
             if let Some(p) = a.get("--growth") {
-                let r = BenchReport::growth(
+                let r = subako_tiny_runner::growth(
                     std::path::Path::new(p),
                     a.get("--vs").map(std::path::Path::new),
                     a.get("--tool"),

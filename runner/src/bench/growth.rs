@@ -1,0 +1,314 @@
+//! The growth benchmark (`subako-tiny bench --growth`): fuel per
+//! request-line byte as one argument of a tools/call grows.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::crash::judge;
+use crate::exec::{Module, RunOptions};
+use crate::{Error, err};
+
+use super::fuel::fuel_of;
+use super::ratio_of;
+
+pub const KIB: usize = 1 << 10;
+pub const MIB: usize = 1 << 20;
+/// Request-line sizes (bytes, newline excluded) the growth benchmark measures.
+pub const GROWTH_SIZES: [usize; 4] = [KIB, 128 * KIB, MIB, 16 * MIB];
+/// Payload bytes of the small baseline line of each kind (one `\u00e9`).
+const BASE_PAYLOAD: usize = 6;
+/// The tools/call line of the platform's ABI document (`../shared/seeds/`), verbatim.
+const SEED_CALL: &str = r#"{"jsonrpc":"2.0","id":"call-0192f5c4","method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"subako","version":"0.2.3"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+const SEED_ID: &str = "call-0192f5c4";
+
+/// What grows in the request line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GrowthKind {
+    /// The string argument the tool reads, ASCII (`"name":"xxxx…"`).
+    Ascii,
+    /// The same argument as `\u00e9` escapes: 6 bytes of JSON text per é
+    /// (the few bytes short of a multiple of 6 are ASCII `x`).
+    Escaped,
+    /// An extra argument member the tool never reads (`"name":"Ada","pad":"xxxx…"`).
+    Unused,
+}
+
+impl GrowthKind {
+    pub const ALL: [GrowthKind; 3] = [GrowthKind::Ascii, GrowthKind::Escaped, GrowthKind::Unused];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GrowthKind::Ascii => "ascii",
+            GrowthKind::Escaped => "escaped",
+            GrowthKind::Unused => "unused",
+        }
+    }
+
+    /// The `arguments` members with `n` payload bytes of JSON text, and the
+    /// value of `member` the tool should then see.
+    fn arguments(self, member: &str, n: usize) -> (String, String) {
+        let key = serde_json::to_string(member).unwrap();
+        match self {
+            GrowthKind::Ascii => (format!("{key}:\"{}\"", "x".repeat(n)), "x".repeat(n)),
+            GrowthKind::Escaped => {
+                let (k, r) = (n / 6, n % 6);
+                (format!("{key}:\"{}{}\"", "\\u00e9".repeat(k), "x".repeat(r)), "é".repeat(k) + &"x".repeat(r))
+            }
+            GrowthKind::Unused => (format!("{key}:\"Ada\",\"pad\":\"{}\"", "x".repeat(n)), "Ada".into()),
+        }
+    }
+}
+
+/// A tools/call line (no newline) of exactly `size` bytes if `size` is
+/// given, else with the baseline payload; and the argument value it carries.
+fn growth_line(tool: &str, member: &str, kind: GrowthKind, size: Option<usize>) -> Result<(String, String), Error> {
+    let tool = serde_json::to_string(tool).unwrap();
+    let meta = crate::rpc::meta().to_string();
+    let line = |n: usize| {
+        let (args, value) = kind.arguments(member, n);
+        let l = format!(
+            r#"{{"jsonrpc":"2.0","id":"call-1","method":"tools/call","params":{{"name":{tool},"arguments":{{{args}}},"_meta":{meta}}}}}"#
+        );
+        (l, value)
+    };
+    let Some(size) = size else { return Ok(line(BASE_PAYLOAD)) };
+    let overhead = line(0).0.len();
+    let n = size.checked_sub(overhead).ok_or_else(|| err(format!("a {size}-byte line is shorter than its frame")))?;
+    let (l, v) = line(n);
+    debug_assert_eq!(l.len(), size);
+    Ok((l, v))
+}
+
+/// One measured tools/call line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GrowthProbe {
+    /// `None` for the seed's line.
+    pub kind: Option<GrowthKind>,
+    /// Request-line bytes, newline excluded.
+    pub line_bytes: usize,
+    pub fuel: u64,
+    /// `None`: answered `Hello, <name>!`; otherwise what went wrong (a crash,
+    /// a refusal such as a line limit, isError, or another message).
+    pub problem: Option<String>,
+    /// (fuel − the kind's baseline fuel) / (line bytes − baseline bytes); rows only.
+    pub fuel_per_byte: Option<f64>,
+}
+
+impl GrowthProbe {
+    fn to_json(&self) -> Value {
+        json!({
+            "kind": self.kind.map(GrowthKind::name), "line_bytes": self.line_bytes, "fuel": self.fuel,
+            "ok": self.problem.is_none(), "problem": self.problem, "fuel_per_byte": self.fuel_per_byte,
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GrowthFigures {
+    pub module: PathBuf,
+    pub tool: String,
+    pub member: String,
+    /// The seed's ~300-byte tools/call line.
+    pub seed: GrowthProbe,
+    /// Each kind's small line (payload of 6 bytes), in [`GrowthKind`] order.
+    pub baselines: Vec<GrowthProbe>,
+    /// Each size in turn, each kind at that size.
+    pub rows: Vec<GrowthProbe>,
+}
+
+impl GrowthFigures {
+    /// The row of `kind` at `size` line bytes.
+    pub fn row(&self, size: usize, kind: GrowthKind) -> Option<&GrowthProbe> {
+        self.rows.iter().find(|r| r.line_bytes == size && r.kind == Some(kind))
+    }
+    /// Fuel per byte of `kind` at `size` line bytes, when that line was answered.
+    pub fn per_byte(&self, size: usize, kind: GrowthKind) -> Option<f64> {
+        self.row(size, kind)?.fuel_per_byte
+    }
+    /// Fuel per byte at the largest size over at 128 KiB.
+    pub fn linearity(&self, kind: GrowthKind) -> Option<f64> {
+        ratio_of(self.per_byte(128 * KIB, kind), self.per_byte(16 * MIB, kind))
+    }
+    fn to_json(&self) -> Value {
+        let lin: serde_json::Map<String, Value> =
+            GrowthKind::ALL.iter().map(|k| (k.name().to_string(), json!(self.linearity(*k)))).collect();
+        json!({
+            "module": self.module.display().to_string(), "tool": self.tool, "member": self.member,
+            "seed": self.seed.to_json(),
+            "baselines": self.baselines.iter().map(GrowthProbe::to_json).collect::<Vec<_>>(),
+            "rows": self.rows.iter().map(GrowthProbe::to_json).collect::<Vec<_>>(),
+            "linearity_16mib_over_128kib": lin,
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GrowthReport {
+    pub a: GrowthFigures,
+    pub b: Option<GrowthFigures>,
+}
+
+fn size_label(n: usize) -> String {
+    if n >= MIB && n.is_multiple_of(MIB) {
+        format!("{} MiB", n / MIB)
+    } else if n >= KIB && n.is_multiple_of(KIB) {
+        format!("{} KiB", n / KIB)
+    } else {
+        format!("{n} B")
+    }
+}
+
+impl GrowthReport {
+    /// `{"a": figures, "b": figures|null}`, figures as runner/METHOD.md documents them.
+    pub fn to_json(&self) -> Value {
+        json!({"a": self.a.to_json(), "b": self.b.as_ref().map(GrowthFigures::to_json)})
+    }
+
+    pub fn to_text(&self) -> String {
+        let same_name = self.b.as_ref().is_some_and(|b| b.module.file_name() == self.a.module.file_name());
+        let col = |f: &GrowthFigures| match f.module.file_name() {
+            Some(n) if !same_name => n.to_string_lossy().into_owned(),
+            _ => f.module.display().to_string(),
+        };
+        let w = std::iter::once(&self.a).chain(self.b.as_ref()).map(|f| col(f).chars().count()).max().unwrap_or(0);
+        let w = w.max(14);
+        let num = |v: Option<f64>, d: usize| v.map_or("-".to_string(), |v| format!("{v:.d$}"));
+        let mut s = format!(
+            "fuel per request-line byte, tools/call {} with {:?} growing: (fuel(L) - fuel(base)) / (L - base bytes)\n",
+            self.a.tool, self.a.member
+        );
+        s += &format!("{:<8} {:<8} {:>w$}", "size", "kind", col(&self.a));
+        if let Some(b) = &self.b {
+            s += &format!(" {:>w$} {:>8}", col(b), "b/a");
+        }
+        s.push('\n');
+        for size in GROWTH_SIZES {
+            for kind in GrowthKind::ALL {
+                let x = self.a.per_byte(size, kind);
+                s += &format!("{:<8} {:<8} {:>w$}", size_label(size), kind.name(), num(x, 3));
+                if let Some(b) = &self.b {
+                    let y = b.per_byte(size, kind);
+                    s += &format!(" {:>w$} {:>8}", num(y, 3), num(ratio_of(x, y), 2));
+                }
+                s.push('\n');
+            }
+        }
+        s += "linearity: fuel/byte at 16 MiB over fuel/byte at 128 KiB\n";
+        for kind in GrowthKind::ALL {
+            s += &format!("{:<17} {:>w$}", kind.name(), num(self.a.linearity(kind), 3));
+            if let Some(b) = &self.b {
+                s += &format!(" {:>w$}", num(b.linearity(kind), 3));
+            }
+            s.push('\n');
+        }
+        s += "fuel of whole lines:\n";
+        let probes = |f: &GrowthFigures| -> Vec<(String, GrowthProbe)> {
+            let mut v = vec![(format!("seed call ({} B)", f.seed.line_bytes), f.seed.clone())];
+            for p in &f.baselines {
+                v.push((format!("base {} ({} B)", p.kind.map_or("", GrowthKind::name), p.line_bytes), p.clone()));
+            }
+            v
+        };
+        let pa = probes(&self.a);
+        let pb = self.b.as_ref().map(probes);
+        for (i, (label, p)) in pa.iter().enumerate() {
+            s += &format!("{label:<22} {:>w$}", p.fuel);
+            if let Some(pb) = &pb {
+                let q = &pb[i].1;
+                s += &format!(" {:>w$} {:>8}", q.fuel, num(ratio_of(Some(p.fuel as f64), Some(q.fuel as f64)), 2));
+            }
+            s.push('\n');
+        }
+        for f in std::iter::once(&self.a).chain(self.b.as_ref()) {
+            for p in std::iter::once(&f.seed).chain(&f.baselines).chain(&f.rows) {
+                if let Some(why) = &p.problem {
+                    let what = p.kind.map_or("seed", GrowthKind::name);
+                    s += &format!("{}: {} {what} line: {why}\n", col(f), size_label(p.line_bytes));
+                }
+            }
+        }
+        s
+    }
+}
+
+/// Runs one tools/call line in a fresh fuel-counting instance and judges the answer.
+fn probe(
+    m: &Module,
+    package: &str,
+    tmp: &Path,
+    kind: Option<GrowthKind>,
+    line: &str,
+    id: &str,
+    want: &str,
+) -> Result<GrowthProbe, Error> {
+    let mut stdin = Vec::with_capacity(line.len() + 1);
+    stdin.extend_from_slice(line.as_bytes());
+    stdin.push(b'\n');
+    let opts = RunOptions {
+        argv: vec![package.to_string()],
+        stdin,
+        preopens: vec![("/volume/tmp".into(), tmp.to_path_buf(), false)],
+        // Fuel, not time, is the figure: a metered 16 MiB call gets room.
+        time_limit: Duration::from_secs(300),
+        exit_grace: Some(Duration::from_secs(1)),
+        ..RunOptions::default()
+    };
+    let (fuel, out) = fuel_of(m, &opts)?;
+    let problem = match judge(&[json!(id)], &out) {
+        Err(c) => Some(format!("crashed: {c}")),
+        Ok(answers) => {
+            let r = &answers[0].1;
+            if r.get("isError") == Some(&Value::Bool(true)) {
+                let text = r.pointer("/content/0/text").and_then(Value::as_str).unwrap_or("");
+                Some(format!("isError: {}", text.chars().take(200).collect::<String>()))
+            } else {
+                let msg = r.pointer("/structuredContent/message").and_then(Value::as_str);
+                let want = format!("Hello, {want}!");
+                (msg != Some(want.as_str())).then(|| "answered, but not with message \"Hello, <name>!\"".to_string())
+            }
+        }
+    };
+    Ok(GrowthProbe { kind, line_bytes: line.len(), fuel, problem, fuel_per_byte: None })
+}
+
+fn growth_one(path: &Path, tool: &str, member: &str) -> Result<GrowthFigures, Error> {
+    let bytes = std::fs::read(path).map_err(|e| err(format!("{}: {e}", path.display())))?;
+    let m = Module::from_bytes_with_fuel(&bytes)?;
+    let package = crate::manifest::manifest(&m).map(|x| x.name).unwrap_or_else(|_| "module".into());
+    let tmp = tempfile::tempdir()?;
+    let seed = probe(&m, &package, tmp.path(), None, SEED_CALL, SEED_ID, "Ada")?;
+    let mut baselines = Vec::new();
+    for kind in GrowthKind::ALL {
+        let (line, value) = growth_line(tool, member, kind, None)?;
+        baselines.push(probe(&m, &package, tmp.path(), Some(kind), &line, "call-1", &value)?);
+    }
+    let mut rows = Vec::new();
+    for size in GROWTH_SIZES {
+        for (kind, base) in GrowthKind::ALL.into_iter().zip(&baselines) {
+            let (line, value) = growth_line(tool, member, kind, Some(size))?;
+            let mut p = probe(&m, &package, tmp.path(), Some(kind), &line, "call-1", &value)?;
+            drop(line);
+            if p.problem.is_none() && base.problem.is_none() {
+                p.fuel_per_byte =
+                    Some((p.fuel as f64 - base.fuel as f64) / (p.line_bytes as f64 - base.line_bytes as f64));
+            }
+            rows.push(p);
+        }
+    }
+    Ok(GrowthFigures { module: path.to_path_buf(), tool: tool.into(), member: member.into(), seed, baselines, rows })
+}
+
+/// The growth benchmark (`subako-tiny bench --growth`): fuel of one
+/// tools/call of `tool` (default `greet`) in a fresh fuel-counting
+/// instance, per request-line byte, as its string argument `name` grows
+/// in ASCII or in `\u00e9` escapes, or as an unused `pad` argument does,
+/// at lines of 1 KiB, 128 KiB, 1 MiB and 16 MiB; plus the seed's
+/// tools/call line. `b` is measured the same way.
+pub fn growth(a: &Path, b: Option<&Path>, tool: Option<&str>) -> Result<GrowthReport, Error> {
+    let tool = tool.unwrap_or("greet");
+    let a = growth_one(a, tool, "name")?;
+    let b = b.map(|b| growth_one(b, tool, "name")).transpose()?;
+    Ok(GrowthReport { a, b })
+}
