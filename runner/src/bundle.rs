@@ -3,10 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::Error;
 use crate::check::{Tool, check};
+use crate::error::read;
 use crate::exec::Module;
 use crate::manifest::{Manifest, manifest};
-use crate::{Error, err};
 
 pub const MAX_ASSET_FILES: usize = 10_000;
 pub const MAX_ASSET_BYTES: u64 = 64 << 20;
@@ -19,6 +20,21 @@ pub struct BundleReport {
     pub tools: Vec<Tool>,
     pub asset_files: usize,
     pub asset_bytes: u64,
+}
+
+impl BundleReport {
+    /// What was bundled and where.
+    pub fn to_text(&self) -> String {
+        format!(
+            "bundled {} ({} tool(s), {} asset file(s), {} asset bytes)\n  {}\n  {}\n",
+            self.manifest.name,
+            self.tools.len(),
+            self.asset_files,
+            self.asset_bytes,
+            self.dir.display(),
+            self.archive.display()
+        )
+    }
 }
 
 /// Regular files under `dir` (relative paths, sorted), refusing what upload refuses.
@@ -37,15 +53,15 @@ fn asset_files(dir: &Path) -> Result<(Vec<PathBuf>, u64), Error> {
                 total += e.metadata()?.len();
                 files.push(rel);
                 if files.len() > MAX_ASSET_FILES {
-                    return Err(err(format!("assets: more than {MAX_ASSET_FILES} files")));
+                    return Err(Error::Input(format!("assets: more than {MAX_ASSET_FILES} files")));
                 }
             } else {
-                return Err(err(format!("assets: {} is neither a file nor a directory", rel.display())));
+                return Err(Error::Input(format!("assets: {} is neither a file nor a directory", rel.display())));
             }
         }
     }
     if total > MAX_ASSET_BYTES {
-        return Err(err(format!("assets: {total} bytes in all; at most {MAX_ASSET_BYTES} (64 MiB)")));
+        return Err(Error::Input(format!("assets: {total} bytes in all; at most {MAX_ASSET_BYTES} (64 MiB)")));
     }
     files.sort();
     Ok((files, total))
@@ -53,14 +69,14 @@ fn asset_files(dir: &Path) -> Result<(Vec<PathBuf>, u64), Error> {
 
 /// Builds `out/` and `out.tar.gz`. Refuses (with the reasons) what upload would refuse.
 pub fn bundle(module_path: &Path, assets: Option<&Path>, out: &Path) -> Result<BundleReport, Error> {
-    let bytes = std::fs::read(module_path).map_err(|e| err(format!("{}: {e}", module_path.display())))?;
+    let bytes = read(module_path)?;
     let (files, total) = match assets {
         Some(a) => asset_files(a)?,
         None => (Vec::new(), 0),
     };
     let report = check(&bytes, assets);
     if !report.accepted() {
-        return Err(err(format!("Subako would refuse this module:\n  {}", report.failures.join("\n  "))));
+        return Err(Error::Module(format!("Subako would refuse this module:\n  {}", report.failures.join("\n  "))));
     }
     let module = Module::from_bytes(&bytes)?;
     let manifest = manifest(&module)?;

@@ -50,6 +50,37 @@ impl CheckReport {
     pub fn accepted(&self) -> bool {
         self.failures.is_empty()
     }
+
+    /// `{accepted, failures, warnings, tools, pages}`, each tool as listed.
+    pub fn to_json(&self) -> Value {
+        let tools: Vec<&Value> = self.tools.iter().map(|t| &t.raw).collect();
+        json!({"accepted": self.accepted(), "failures": self.failures, "warnings": self.warnings, "tools": tools,
+               "pages": self.pages})
+    }
+
+    /// The tools and their input schemas, the warnings, and the verdict with
+    /// each reason (and the upload run's stderr) when refused.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        for t in &self.tools {
+            s += &format!("{}: {}\n    input: {}\n", t.name, t.description, t.input_schema);
+        }
+        for w in &self.warnings {
+            s += &format!("warning: {w}\n");
+        }
+        if self.accepted() {
+            s += &format!("accepted: {} tool(s) on {} tools/list page(s)\n", self.tools.len(), self.pages);
+        } else {
+            s += "refused:\n";
+            for f in &self.failures {
+                s += &format!("  - {f}\n");
+            }
+            if !self.stderr_tail.is_empty() {
+                s += &format!("stderr (last 4 KiB):\n{}\n", self.stderr_tail);
+            }
+        }
+        s
+    }
 }
 
 fn allowed_features() -> WasmFeatures {

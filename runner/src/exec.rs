@@ -10,8 +10,11 @@ use wasmtime::{Caller, Config, Engine, Func, InstancePre, Linker, Store, UpdateD
 use wasmtime_wasi::p2::pipe::{MemoryInputPipe, MemoryOutputPipe};
 use wasmtime_wasi::{FsPerms, I32Exit, WasiCtxBuilder};
 
+use crate::Error;
+use crate::error::read;
 use crate::host::{HttpConfig, HttpHost, Limiter, State, Watch};
-use crate::{Error, err};
+
+const COMPONENT: &str = "this is a WebAssembly component; Subako runs core modules (WASI preview 1 commands)";
 
 /// How often the epoch advances: the granularity of the time limit and of the
 /// "exit within 1 s of stdin closing" rule.
@@ -172,17 +175,18 @@ impl std::fmt::Debug for Module {
 impl Module {
     pub fn from_file(path: impl AsRef<Path>) -> Result<Module, Error> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|e| err(format!("{}: {e}", path.display())))?;
+        let bytes = read(path)?;
         Module::from_bytes(&bytes)
     }
 
     /// Compiles binary wasm (or WAT text). Components are refused: Subako runs core modules.
     pub fn from_bytes(bytes: &[u8]) -> Result<Module, Error> {
         if wasmparser::Parser::is_component(bytes) {
-            return Err(err("this is a WebAssembly component; Subako runs core modules (WASI preview 1 commands)"));
+            return Err(Error::NotAModule(COMPONENT.into()));
         }
         let engine = host().engine.clone();
-        let module = wasmtime::Module::new(&engine, bytes).map_err(|e| err(format!("invalid module: {e:#}")))?;
+        let module =
+            wasmtime::Module::new(&engine, bytes).map_err(|e| Error::NotAModule(format!("invalid module: {e:#}")))?;
         Ok(Module::from_compiled(module))
     }
 
@@ -193,10 +197,11 @@ impl Module {
     /// the code slower, so such a module is not for timing.
     pub fn from_bytes_with_fuel(bytes: &[u8]) -> Result<Module, Error> {
         if wasmparser::Parser::is_component(bytes) {
-            return Err(err("this is a WebAssembly component; Subako runs core modules (WASI preview 1 commands)"));
+            return Err(Error::NotAModule(COMPONENT.into()));
         }
         let h = fuel_host();
-        let module = wasmtime::Module::new(&h.engine, bytes).map_err(|e| err(format!("invalid module: {e:#}")))?;
+        let module =
+            wasmtime::Module::new(&h.engine, bytes).map_err(|e| Error::NotAModule(format!("invalid module: {e:#}")))?;
         let pre = h.linker.instantiate_pre(&module).map_err(|e| format!("{e:#}"));
         Ok(Module { engine: h.engine.clone(), module, pre, fuel: true })
     }
@@ -279,9 +284,9 @@ pub fn serve(module: &Module, opts: &RunOptions) -> Result<RunOutput, Error> {
 }
 
 fn run_inner(module: &Module, opts: &RunOptions, inherit: bool) -> Result<RunOutput, Error> {
-    let pre = module.pre.as_ref().map_err(|e| err(format!("cannot link module: {e}")))?;
+    let pre = module.pre.as_ref().map_err(|e| Error::NotAModule(format!("cannot link module: {e}")))?;
     if module.module.get_export("_start").and_then(|e| e.func().cloned()).is_none() {
-        return Err(err("module does not export `_start`: not a WASI command"));
+        return Err(Error::NotAModule("module does not export `_start`: not a WASI command".into()));
     }
     let mut b = WasiCtxBuilder::new();
     b.args(&opts.argv);
@@ -297,7 +302,7 @@ fn run_inner(module: &Module, opts: &RunOptions, inherit: bool) -> Result<RunOut
     for (guest, hostdir, ro) in &opts.preopens {
         let perms = if *ro { FsPerms::ReadOnly } else { FsPerms::ReadWrite };
         b.preopened_dir(hostdir, guest, perms)
-            .map_err(|e| err(format!("cannot preopen {} at {guest}: {e:#}", hostdir.display())))?;
+            .map_err(|e| Error::Input(format!("cannot preopen {} at {guest}: {e:#}", hostdir.display())))?;
     }
     let watch = match opts.exit_grace {
         Some(grace) if !inherit => Some(Watch {

@@ -10,6 +10,7 @@ mod bundle;
 mod call;
 mod check;
 mod crash;
+mod error;
 mod exec;
 mod host;
 mod http;
@@ -18,8 +19,8 @@ mod rpc;
 mod size;
 
 pub use bench::{
-    BenchFigures, BenchOptions, BenchReport, GrowthFigures, GrowthKind, GrowthProbe, GrowthReport, KIB, MIB, bench,
-    callgrind_compile_child, compile_times, growth,
+    BenchFigures, BenchOptions, BenchReport, CompileTimes, GrowthFigures, GrowthKind, GrowthProbe, GrowthReport, KIB,
+    MIB, bench, callgrind_compile_child, compile_times, growth,
 };
 pub use bundle::{BundleReport, bundle};
 pub use call::{CallOptions, CallOutcome, IntoArgs, LinkedFile, call};
@@ -31,39 +32,4 @@ pub use manifest::{Manifest, manifest};
 pub use rpc::{PROTOCOL_VERSION, meta, request_line};
 pub use size::{DataSegment, Func, Section, SizeReport, demangle, owner, size};
 
-use std::fmt;
-
-/// A failure of the runner itself (bad input, I/O), as opposed to a module
-/// misbehaving, which is reported in [`RunOutput`], [`Crash`] or [`CheckReport`].
-#[derive(Debug, Clone)]
-pub struct Error(pub String);
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Error {}
-
-impl From<std::io::Error> for Error {
-    fn from(e: std::io::Error) -> Self {
-        Error(e.to_string())
-    }
-}
-
-impl From<wasmtime::Error> for Error {
-    fn from(e: wasmtime::Error) -> Self {
-        Error(format!("{e:#}"))
-    }
-}
-
-impl From<serde_json::Error> for Error {
-    fn from(e: serde_json::Error) -> Self {
-        Error(format!("JSON: {e}"))
-    }
-}
-
-pub(crate) fn err(msg: impl Into<String>) -> Error {
-    Error(msg.into())
-}
+pub use error::Error;

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::Error;
 use crate::exec::{Exit, Module, RunOptions, run};
-use crate::{Error, err};
 
 pub const MANIFEST_FLAG: &str = "--subako-manifest";
 
@@ -35,18 +35,18 @@ pub fn manifest(module: &Module) -> Result<Manifest, Error> {
     };
     let out = run(module, &opts)?;
     if out.exit != Exit::Code(0) {
-        return Err(err(format!("`module {MANIFEST_FLAG}` ended with {:?}", out.exit)));
+        return Err(Error::Module(format!("`module {MANIFEST_FLAG}` ended with {:?}", out.exit)));
     }
     let v: Value = serde_json::from_slice(&out.stdout)
-        .map_err(|e| err(format!("`module {MANIFEST_FLAG}` did not print one JSON object: {e}")))?;
+        .map_err(|e| Error::Module(format!("`module {MANIFEST_FLAG}` did not print one JSON object: {e}")))?;
     let abi = v.get("abi").and_then(Value::as_u64);
     if abi != Some(1) {
-        return Err(err(format!("the manifest's abi is {}, not 1", v.get("abi").unwrap_or(&Value::Null))));
+        return Err(Error::Module(format!("the manifest's abi is {}, not 1", v.get("abi").unwrap_or(&Value::Null))));
     }
     let field = |k: &str| -> Result<String, Error> {
         match v.get(k).and_then(Value::as_str) {
             Some(s) if !s.trim().is_empty() => Ok(s.to_string()),
-            _ => Err(err(format!("the manifest has no non-empty {k:?}"))),
+            _ => Err(Error::Module(format!("the manifest has no non-empty {k:?}"))),
         }
     };
     Ok(Manifest { abi: 1, name: field("name")?, description: field("description")? })

@@ -14,6 +14,24 @@ pub struct Scaffold {
     pub files: Vec<String>,
 }
 
+impl Scaffold {
+    /// What was written, and the next commands.
+    pub fn to_text(&self) -> String {
+        let vendored = self.files.iter().filter(|f| f.starts_with("vendor/")).count();
+        let mut s = format!("wrote package {} in {}:\n", self.name, self.dir.display());
+        for f in self.files.iter().filter(|f| !f.starts_with("vendor/")) {
+            s += &format!("  {f}\n");
+        }
+        s += &format!("  vendor/subako-tiny/ ({vendored} files: the subako-tiny crate)\n");
+        s += "next:\n";
+        s += &format!("  cd {}\n", self.dir.display());
+        s += "  cargo build --release --target wasm32-wasip1\n";
+        s += "  cargo test\n";
+        s += &format!("  subako-tiny check target/wasm32-wasip1/release/{}.wasm\n", self.name);
+        s
+    }
+}
+
 /// Names Cargo refuses for a package or a binary, and the crate's own
 /// (a package cannot depend on a library of its own name).
 const RESERVED: &[&str] = &[

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 use wasmparser::{BinaryReader, ExternalKind, KnownCustom, Name, Parser, Payload, TypeRef};
 
-use crate::{Error, err};
+use crate::Error;
 
 /// One section: `id` 0 is a custom section, `name` its own name then.
 /// `offset`/`size`: its payload (after the id and size) in the file.
@@ -103,14 +103,14 @@ fn type_ref_name(t: &TypeRef) -> &'static str {
 }
 
 fn bad(e: wasmparser::BinaryReaderError) -> Error {
-    err(format!("not a valid WebAssembly module: {e}"))
+    Error::NotAModule(format!("not a valid WebAssembly module: {e}"))
 }
 
 /// Reads `bytes` as a core module. Names are demangled and owned (see
 /// [`owner`]) whether or not the caller prints them.
 pub fn size(bytes: &[u8]) -> Result<SizeReport, Error> {
     if bytes.len() < 8 || &bytes[..4] != b"\0asm" {
-        return Err(err("not a WebAssembly module (no \\0asm header)"));
+        return Err(Error::NotAModule("not a WebAssembly module (no \\0asm header)".into()));
     }
     let mut r = SizeReport {
         bytes: bytes.len(),
@@ -140,7 +140,9 @@ pub fn size(bytes: &[u8]) -> Result<SizeReport, Error> {
         }
         match payload {
             Payload::Version { encoding: wasmparser::Encoding::Component, .. } => {
-                return Err(err("a component, not a core module: Subako runs WASI preview 1 core modules"));
+                return Err(Error::NotAModule(
+                    "a component, not a core module: Subako runs WASI preview 1 core modules".into(),
+                ));
             }
             Payload::ImportSection(s) => {
                 for i in s.into_imports() {

@@ -806,9 +806,10 @@ fn cli_call_without_a_grant_says_to_pass_allow_host() {
     let fetch = example_wasm("fetch");
     let fetch = fetch.to_str().unwrap();
     let port = server();
-    // No grant at all: the fetch example reports the runner's words verbatim.
+    // No grant at all: the fetch example reports the runner's words verbatim,
+    // and the call exits 1 (an isError result).
     let (code, out, err) = cli(&["call", fetch, "fetch", r#"{"url":"https://example.com/"}"#]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, 1, "{err}");
     assert_eq!(
         cli_error_text(&out),
         "HTTP request failed (host_not_allowed): this call has no network: \

@@ -190,5 +190,5 @@ fn new_refuses_a_bad_package_name() {
     assert!(err.contains("--name: package name \"fn\" is reserved"), "{err}");
     let (code, _, err) = subako_tiny(&["new"]);
     assert_eq!(code, 2);
-    assert!(err.contains("missing DIR"), "{err}");
+    assert!(err.contains("required arguments were not provided") && err.contains("<DIR>"), "{err}");
 }

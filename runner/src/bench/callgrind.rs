@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::{Error, err};
+use crate::Error;
+use crate::error::read;
 
 /// The symbol callgrind toggles collection on: only what runs inside it
 /// (inclusive, on its thread) is counted.
@@ -47,11 +48,11 @@ pub(super) fn compile_instructions(valgrind: &Path, exe: &Path, module: &Path) -
         .args(["bench", "--callgrind-compile"])
         .arg(module)
         .output()
-        .map_err(|e| err(format!("{}: {e}", valgrind.display())))?;
+        .map_err(|e| Error::Command(format!("{}: {e}", valgrind.display())))?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         let tail: String = stderr.chars().rev().take(2000).collect::<Vec<_>>().into_iter().rev().collect();
-        return Err(err(format!("callgrind on {} failed ({}):\n{tail}", module.display(), out.status)));
+        return Err(Error::Command(format!("callgrind on {} failed ({}):\n{tail}", module.display(), out.status)));
     }
     let text = std::fs::read_to_string(&file)?;
     // `summary:` (older callgrind) or `totals:`: the collected event counts, Ir first.
@@ -59,9 +60,9 @@ pub(super) fn compile_instructions(valgrind: &Path, exe: &Path, module: &Path) -
         .lines()
         .find_map(|l| l.strip_prefix("summary:").or_else(|| l.strip_prefix("totals:")))
         .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
-        .ok_or_else(|| err(format!("callgrind wrote no instruction total for {}", module.display())))?;
+        .ok_or_else(|| Error::Command(format!("callgrind wrote no instruction total for {}", module.display())))?;
     if n == 0 {
-        return Err(err(format!("callgrind counted no instructions in {COMPILE_SYMBOL}: was it entered?")));
+        return Err(Error::Command(format!("callgrind counted no instructions in {COMPILE_SYMBOL}: was it entered?")));
     }
     Ok(n)
 }
@@ -71,7 +72,7 @@ pub(super) fn compile_instructions(valgrind: &Path, exe: &Path, module: &Path) -
 /// not counted (wasmtime's one-time setup), then the counted one through
 /// `subako_tiny_callgrind_compile`.
 pub fn callgrind_compile_child(module: &Path) -> Result<(), Error> {
-    let bytes = std::fs::read(module).map_err(|e| err(format!("{}: {e}", module.display())))?;
+    let bytes = read(module)?;
     let engine = wasmtime::Engine::new(&crate::exec::engine_config(false))?;
     drop(wasmtime::Module::from_binary(&engine, &bytes)?);
     drop(subako_tiny_callgrind_compile(&engine, &bytes)?);

@@ -6,9 +6,10 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::Error;
 use crate::crash::judge;
+use crate::error::read;
 use crate::exec::{Module, RunOptions};
-use crate::{Error, err};
 
 use super::fuel::fuel_of;
 use super::ratio_of;
@@ -75,7 +76,9 @@ fn growth_line(tool: &str, member: &str, kind: GrowthKind, size: Option<usize>) 
     };
     let Some(size) = size else { return Ok(line(BASE_PAYLOAD)) };
     let overhead = line(0).0.len();
-    let n = size.checked_sub(overhead).ok_or_else(|| err(format!("a {size}-byte line is shorter than its frame")))?;
+    let n = size
+        .checked_sub(overhead)
+        .ok_or_else(|| Error::Input(format!("a {size}-byte line is shorter than its frame")))?;
     let (l, v) = line(n);
     debug_assert_eq!(l.len(), size);
     Ok((l, v))
@@ -274,7 +277,7 @@ fn probe(
 }
 
 fn growth_one(path: &Path, tool: &str, member: &str) -> Result<GrowthFigures, Error> {
-    let bytes = std::fs::read(path).map_err(|e| err(format!("{}: {e}", path.display())))?;
+    let bytes = read(path)?;
     let m = Module::from_bytes_with_fuel(&bytes)?;
     let package = crate::manifest::manifest(&m).map(|x| x.name).unwrap_or_else(|_| "module".into());
     let tmp = tempfile::tempdir()?;

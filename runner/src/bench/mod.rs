@@ -13,10 +13,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::Error;
 use crate::crash::judge;
+use crate::error::read;
 use crate::exec::{Module, RunOptions, run};
 use crate::rpc::request_line;
-use crate::{Error, err};
 
 mod callgrind;
 mod fuel;
@@ -25,7 +26,7 @@ mod timing;
 
 pub use callgrind::{COMPILE_INSTRUCTION_RUNS, callgrind_compile_child};
 pub use growth::{GrowthFigures, GrowthKind, GrowthProbe, GrowthReport, KIB, MIB, growth};
-pub use timing::compile_times;
+pub use timing::{CompileTimes, compile_times};
 
 use callgrind::{COMPILE_INSTRUCTIONS_HOW, compile_instructions, valgrind};
 use fuel::fuel_figures;
@@ -233,7 +234,7 @@ pub(crate) struct Subject {
 }
 
 fn prepare(path: &Path, opts: &BenchOptions) -> Result<Subject, Error> {
-    let bytes = std::fs::read(path).map_err(|e| err(format!("{}: {e}", path.display())))?;
+    let bytes = read(path)?;
     let module = Module::from_bytes(&bytes)?;
     let package = crate::manifest::manifest(&module).map(|m| m.name).unwrap_or_else(|_| "module".into());
     let mut list_in = request_line("discover-1", "server/discover", json!({}));
@@ -249,12 +250,12 @@ fn prepare(path: &Path, opts: &BenchOptions) -> Result<Subject, Error> {
         None => {
             let out = run(&module, &list)?;
             let answers = judge(&[json!("discover-1"), json!("tools-list-1")], &out)
-                .map_err(|c| err(format!("{}: discover + tools/list crashed: {c}", path.display())))?;
+                .map_err(|c| Error::Module(format!("{}: discover + tools/list crashed: {c}", path.display())))?;
             answers
                 .iter()
                 .find(|(id, _)| id == "tools-list-1")
                 .and_then(|(_, r)| r.pointer("/tools/0/name")?.as_str().map(str::to_string))
-                .ok_or_else(|| err(format!("{}: tools/list names no tool", path.display())))?
+                .ok_or_else(|| Error::Module(format!("{}: tools/list names no tool", path.display())))?
         }
     };
     let tmp = tempfile::tempdir()?;

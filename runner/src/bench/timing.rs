@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::{Error, err};
+use crate::Error;
+use crate::error::read;
 
 /// The value at fraction `p` of sorted `v` (nearest rank), if any.
 pub(super) fn quantile<T: Copy>(v: &[T], p: f64) -> Option<T> {
@@ -43,9 +44,9 @@ pub fn compile_times(paths: &[PathBuf], compiles: usize) -> Result<Vec<[f64; 3]>
     let engine = &crate::exec::host().engine;
     let mut modules = Vec::new();
     for p in paths {
-        let bytes = std::fs::read(p).map_err(|e| err(format!("{}: {e}", p.display())))?;
+        let bytes = read(p)?;
         // Compiled once before timing: a module that does not validate fails here.
-        wasmtime::Module::new(engine, &bytes).map_err(|e| err(format!("{}: {e:#}", p.display())))?;
+        wasmtime::Module::new(engine, &bytes).map_err(|e| Error::NotAModule(format!("{}: {e:#}", p.display())))?;
         modules.push(bytes);
     }
     let bytes: Vec<&[u8]> = modules.iter().map(Vec::as_slice).collect();
@@ -53,4 +54,41 @@ pub fn compile_times(paths: &[PathBuf], compiles: usize) -> Result<Vec<[f64; 3]>
         .iter_mut()
         .map(|times| [0.5, 0.1, 0.9].map(|p| pct(times, p).as_secs_f64() * 1e3))
         .collect())
+}
+
+/// `subako-tiny compile-time`: each module's cold compile time.
+#[derive(Clone, Debug)]
+pub struct CompileTimes {
+    /// The modules, in the order given.
+    pub modules: Vec<PathBuf>,
+    /// (median, p10, p90) ms of each.
+    pub times: Vec<[f64; 3]>,
+}
+
+impl CompileTimes {
+    /// Compiles each of `paths` in turn, `compiles` rounds.
+    pub fn measure(paths: &[PathBuf], compiles: usize) -> Result<CompileTimes, Error> {
+        Ok(CompileTimes { modules: paths.to_vec(), times: compile_times(paths, compiles)? })
+    }
+
+    /// `[{module, compile_ms, compile_ms_p10, compile_ms_p90}]`.
+    pub fn to_json(&self) -> serde_json::Value {
+        self.modules
+            .iter()
+            .zip(&self.times)
+            .map(|(p, [m, lo, hi])| {
+                serde_json::json!({"module": p.display().to_string(), "compile_ms": m, "compile_ms_p10": lo,
+                                   "compile_ms_p90": hi})
+            })
+            .collect()
+    }
+
+    /// One line per module: median ms, the p10–p90 range, the path.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        for (p, [m, lo, hi]) in self.modules.iter().zip(&self.times) {
+            s += &format!("{m:8.2} ms ({lo:.2}–{hi:.2})  {}\n", p.display());
+        }
+        s
+    }
 }
