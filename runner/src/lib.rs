@@ -5,6 +5,7 @@
 //! The crate's own end-to-end tests and the `subako-tiny` CLI both sit on this
 //! library, so what a test asserts is what an author sees locally.
 
+mod advisor;
 mod bench;
 mod bundle;
 mod call;
@@ -15,12 +16,16 @@ mod exec;
 mod host;
 mod http;
 mod manifest;
+mod package;
+mod recipe;
 mod rpc;
 mod size;
+mod text;
 
+pub use advisor::{Advice, RULES, Rule, advise};
 pub use bench::{
-    BenchFigures, BenchOptions, BenchReport, CompileTimes, GrowthFigures, GrowthKind, GrowthProbe, GrowthReport, KIB,
-    MIB, bench, callgrind_compile_child, compile_times, growth,
+    BenchFigures, BenchOptions, BenchReport, CallFigures, CompileTimes, GrowthFigures, GrowthKind, GrowthProbe,
+    GrowthReport, KIB, MIB, bench, callgrind_compile_child, compile_times, growth,
 };
 pub use bundle::{BundleReport, bundle};
 pub use call::{CallOptions, CallOutcome, IntoArgs, LinkedFile, call};
@@ -29,7 +34,13 @@ pub use crash::Crash;
 pub use exec::{Exit, Module, RunOptions, RunOutput, run, serve};
 pub use host::HttpConfig;
 pub use manifest::{Manifest, manifest};
+pub use package::{
+    CostRow, Explained, FeatureCosts, Measure, Meta, Package, PackageOptions, PackageReport, Part, Row, Selection,
+    Variant, advice_text, compare, explain, feature_costs, measure_package, sample_args,
+};
+pub use recipe::{BUILD_RS, WASMTIME_VERSION, link_args};
 pub use rpc::{PROTOCOL_VERSION, meta, request_line};
 pub use size::{DataSegment, Func, Section, SizeReport, demangle, owner, size};
+pub use text::thousands;
 
 pub use error::Error;

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::Error;
+use crate::call::CallOptions;
 use crate::crash::judge;
 use crate::error::read;
 use crate::exec::{Module, RunOptions, run};
@@ -41,15 +42,61 @@ pub struct BenchOptions {
     /// Tool to call; `None`: the first one tools/list names.
     pub tool: Option<String>,
     pub args: Value,
+    /// Calls after the first, in sequence: `(tool, arguments)`, each in a
+    /// fresh instance on the same volumes, each measured.
+    pub then: Vec<(String, Value)>,
+    /// The volumes, the network grant and the limits every call runs with, as
+    /// `call` takes them. `--data` and `--tmp` are copied afresh for every run
+    /// of the sequence, so each run starts from the same files and the
+    /// directories given are never changed.
+    pub call: CallOptions,
     /// `Some(exe)`: also count the instructions of one compile of each module
     /// with callgrind, running `exe` (this runner's `subako-tiny` binary) as
-    /// `valgrind … exe bench --callgrind-compile MODULE`. See `--help`.
+    /// `valgrind … exe bench --callgrind-compile MODULE`. See runner/METHOD.md.
     pub compile_instructions: Option<PathBuf>,
 }
 
 impl Default for BenchOptions {
     fn default() -> Self {
-        BenchOptions { calls: 200, compiles: 5, tool: None, args: json!({}), compile_instructions: None }
+        BenchOptions {
+            calls: 200,
+            compiles: 5,
+            tool: None,
+            args: json!({}),
+            then: Vec::new(),
+            call: CallOptions::default(),
+            compile_instructions: None,
+        }
+    }
+}
+
+/// One call of the measured sequence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallFigures {
+    pub tool: String,
+    pub us_median: f64,
+    pub us_p10: f64,
+    pub us_p90: f64,
+    pub fuel: u64,
+    /// The crash rule the call broke, if it did.
+    pub crash: Option<String>,
+    /// The text of an `isError` result, if the tool answered one.
+    pub error: Option<String>,
+}
+
+impl CallFigures {
+    /// `crashed: …` or `isError: …` when the call did not answer with a result.
+    pub fn problem(&self) -> Option<String> {
+        match (&self.crash, &self.error) {
+            (Some(c), _) => Some(format!("crashed: {c}")),
+            (None, Some(e)) => Some(format!("isError: {e}")),
+            (None, None) => None,
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        json!({"tool": self.tool, "us_median": self.us_median, "us_p10": self.us_p10, "us_p90": self.us_p90,
+               "fuel": self.fuel, "crash": self.crash, "error": self.error})
     }
 }
 
@@ -69,6 +116,10 @@ pub struct BenchFigures {
     pub pages_exit: u64,
     /// The crash rule the measured call broke, if it did (figures are then suspect).
     pub call_crash: Option<String>,
+    /// The text of the measured call's `isError` result, if it answered one.
+    pub call_error: Option<String>,
+    /// Every call of the sequence (the first is the one the `call_` figures give).
+    pub calls: Vec<CallFigures>,
     /// Guest fuel (wasm operators) of instantiation + `_start` for the call,
     /// for discover + tools/list (the upload exchange), and for the
     /// `--subako-manifest` run (`None` if that run did not exit 0).
@@ -92,7 +143,8 @@ impl BenchFigures {
             "compile_ms_p90": self.compile_ms_p90, "call_us_median": self.call_us_median,
             "call_us_p10": self.call_us_p10, "call_us_p90": self.call_us_p90,
             "list_us_median": self.list_us_median, "pages_start": self.pages_start,
-            "pages_exit": self.pages_exit, "call_crash": self.call_crash,
+            "pages_exit": self.pages_exit, "call_crash": self.call_crash, "call_error": self.call_error,
+            "calls": self.calls.iter().map(CallFigures::to_json).collect::<Vec<_>>(),
             "call_fuel": self.call_fuel, "list_fuel": self.list_fuel, "manifest_fuel": self.manifest_fuel,
             "fuel_varies": self.fuel_varies, "compile_instructions": self.compile_instructions,
             "compile_instructions_runs": self.compile_instructions_runs,
@@ -202,8 +254,23 @@ impl BenchReport {
         }
         for f in std::iter::once(&self.a).chain(self.b.as_ref()) {
             s += &format!("tool called in {}: {}\n", col(f), f.tool);
-            if let Some(c) = &f.call_crash {
-                s += &format!("warning: the call crashed in {}: {c}\n", col(f));
+            for (i, c) in f.calls.iter().enumerate().skip(1) {
+                s += &format!(
+                    "then call {} in {}: {}: {:.1} µs ({:.1}–{:.1}), fuel {}\n",
+                    i + 1,
+                    col(f),
+                    c.tool,
+                    c.us_median,
+                    c.us_p10,
+                    c.us_p90,
+                    c.fuel
+                );
+            }
+            for (i, c) in f.calls.iter().enumerate() {
+                if let Some(p) = c.problem() {
+                    // Its figures are those of a failure, not of the tool's work.
+                    s += &format!("warning: call {} ({}) in {} {p}\n", i + 1, c.tool, col(f));
+                }
             }
             if let Some(v) = &f.fuel_varies {
                 s += &format!("warning: fuel differs between two runs of the same input in {}: {v}\n", col(f));
@@ -221,22 +288,27 @@ pub(crate) struct Subject {
     path: PathBuf,
     bytes: Vec<u8>,
     module: Module,
-    tool: String,
-    call: RunOptions,
+    /// The calls in order: (tool, its tools/call request line).
+    calls: Vec<(String, String)>,
+    package: String,
     list: RunOptions,
     manifest: RunOptions,
     compiles: Vec<Duration>,
-    calls: Vec<Duration>,
+    /// Per call of the sequence, its timed runs.
+    times: Vec<Vec<Duration>>,
     lists: Vec<Duration>,
     pages: (u64, u64),
-    crash: Option<String>,
-    _tmp: tempfile::TempDir,
+    /// Per call: (crash, isError text) of the warm-up run.
+    outcomes: Vec<(Option<String>, Option<String>)>,
 }
 
 fn prepare(path: &Path, opts: &BenchOptions) -> Result<Subject, Error> {
     let bytes = read(path)?;
     let module = Module::from_bytes(&bytes)?;
-    let package = crate::manifest::manifest(&module).map(|m| m.name).unwrap_or_else(|_| "module".into());
+    let package = match &opts.call.package {
+        Some(p) => p.clone(),
+        None => crate::manifest::manifest(&module).map(|m| m.name).unwrap_or_else(|_| "module".into()),
+    };
     let mut list_in = request_line("discover-1", "server/discover", json!({}));
     list_in.push_str(&request_line("tools-list-1", "tools/list", json!({})));
     let list = RunOptions {
@@ -258,32 +330,107 @@ fn prepare(path: &Path, opts: &BenchOptions) -> Result<Subject, Error> {
                 .ok_or_else(|| Error::Module(format!("{}: tools/list names no tool", path.display())))?
         }
     };
-    let tmp = tempfile::tempdir()?;
+    let calls: Vec<(String, String)> = std::iter::once((tool, opts.args.clone()))
+        .chain(opts.then.iter().cloned())
+        .enumerate()
+        .map(|(i, (t, args))| {
+            let line = request_line(format!("call-{}", i + 1), "tools/call", json!({"name": t, "arguments": args}));
+            (t, line)
+        })
+        .collect();
     // As `manifest` runs it: no stdin.
     let manifest =
         RunOptions { argv: vec![package.clone(), crate::manifest::MANIFEST_FLAG.into()], ..RunOptions::default() };
-    let call = RunOptions {
-        argv: vec![package],
-        stdin: request_line("call-1", "tools/call", json!({"name": tool, "arguments": opts.args})).into_bytes(),
-        preopens: vec![("/volume/tmp".into(), tmp.path().to_path_buf(), false)],
-        exit_grace: Some(Duration::from_secs(1)),
-        ..RunOptions::default()
-    };
+    let n = calls.len();
     Ok(Subject {
         path: path.to_path_buf(),
         bytes,
         module,
-        tool,
-        call,
+        calls,
+        package,
         list,
         manifest,
         compiles: Vec::new(),
-        calls: Vec::new(),
+        times: vec![Vec::new(); n],
         lists: Vec::new(),
         pages: (0, 0),
-        crash: None,
-        _tmp: tmp,
+        outcomes: Vec::new(),
     })
+}
+
+/// The volumes of one run of the sequence: fresh copies of the directories
+/// given (or empty ones), alive as long as this is.
+pub(crate) struct Volumes {
+    pub preopens: Vec<(String, PathBuf, bool)>,
+    _dirs: Vec<tempfile::TempDir>,
+}
+
+impl Volumes {
+    pub(crate) fn fresh(o: &CallOptions) -> Result<Volumes, Error> {
+        let mut dirs = Vec::new();
+        let mut preopens = Vec::new();
+        for (guest, given) in [("/volume/tmp", &o.tmp_dir), ("/volume/data", &o.data_dir)] {
+            if guest == "/volume/data" && given.is_none() {
+                continue;
+            }
+            let d = tempfile::Builder::new().prefix("subako-bench-volume").tempdir()?;
+            if let Some(src) = given {
+                copy_dir(src, d.path())?;
+            }
+            preopens.push((guest.to_string(), d.path().to_path_buf(), false));
+            dirs.push(d);
+        }
+        if let Some(a) = &o.assets_dir {
+            preopens.push(("/package".into(), a.clone(), true));
+        }
+        Ok(Volumes { preopens, _dirs: dirs })
+    }
+}
+
+/// Copies the tree under `from` into the existing directory `to`.
+fn copy_dir(from: &Path, to: &Path) -> Result<(), Error> {
+    for e in std::fs::read_dir(from).map_err(|e| Error::file(from, e))? {
+        let e = e.map_err(|e| Error::file(from, e))?;
+        let dest = to.join(e.file_name());
+        if e.file_type()?.is_dir() {
+            std::fs::create_dir_all(&dest)?;
+            copy_dir(&e.path(), &dest)?;
+        } else {
+            std::fs::copy(e.path(), &dest).map_err(|err| Error::file(e.path(), err))?;
+        }
+    }
+    Ok(())
+}
+
+impl Subject {
+    /// The run options of call `i` on `volumes`.
+    fn call_options(&self, i: usize, volumes: &Volumes, o: &CallOptions) -> RunOptions {
+        RunOptions {
+            argv: vec![self.package.clone()],
+            stdin: self.calls[i].1.clone().into_bytes(),
+            preopens: volumes.preopens.clone(),
+            time_limit: o.time_limit,
+            memory_limit_bytes: o.memory_limit_bytes,
+            http: o.http.clone(),
+            write_budget: o.write_budget,
+            exit_grace: Some(Duration::from_secs(1)),
+        }
+    }
+}
+
+/// (crash, isError text) of call `i`'s run.
+fn outcome(i: usize, out: &crate::exec::RunOutput) -> (Option<String>, Option<String>) {
+    match judge(&[json!(format!("call-{}", i + 1))], out) {
+        Err(c) => (Some(c.to_string()), None),
+        Ok(answers) => {
+            let r = &answers[0].1;
+            let error = (r.get("isError") == Some(&Value::Bool(true))).then(|| {
+                let text = r.pointer("/content/0/text").and_then(Value::as_str).unwrap_or("");
+                text.chars().take(200).collect::<String>()
+            });
+            (None, error)
+        }
+    }
 }
 
 /// Measures `a` (and `b`, interleaved, so drift hits both alike).
@@ -300,16 +447,26 @@ pub fn bench(a: &Path, b: Option<&Path>, opts: &BenchOptions) -> Result<BenchRep
     }
     // Warm-up: first-touch costs (page faults, lazy init) belong to no call.
     for s in &mut subjects {
-        let out = run(&s.module, &s.call)?;
-        s.crash = judge(&[json!("call-1")], &out).err().map(|c| c.to_string());
-        s.pages = (out.pages_at_start, out.pages_at_exit);
+        let volumes = Volumes::fresh(&opts.call)?;
+        for i in 0..s.calls.len() {
+            let out = run(&s.module, &s.call_options(i, &volumes, &opts.call))?;
+            if i == 0 {
+                s.pages = (out.pages_at_start, out.pages_at_exit);
+            }
+            s.outcomes.push(outcome(i, &out));
+        }
         run(&s.module, &s.list)?;
     }
     for _ in 0..opts.calls.max(1) {
         for s in &mut subjects {
-            let t = Instant::now();
-            run(&s.module, &s.call)?;
-            s.calls.push(t.elapsed());
+            // Fresh volumes outside the timed spans.
+            let volumes = Volumes::fresh(&opts.call)?;
+            for i in 0..s.calls.len() {
+                let o = s.call_options(i, &volumes, &opts.call);
+                let t = Instant::now();
+                run(&s.module, &o)?;
+                s.times[i].push(t.elapsed());
+            }
             let t = Instant::now();
             run(&s.module, &s.list)?;
             s.lists.push(t.elapsed());
@@ -326,7 +483,7 @@ pub fn bench(a: &Path, b: Option<&Path>, opts: &BenchOptions) -> Result<BenchRep
     // compiles and stores, so fuel metering never touches the times above.
     let mut fuels = Vec::new();
     for s in &subjects {
-        fuels.push(fuel_figures(s)?);
+        fuels.push(fuel_figures(s, &opts.call)?);
     }
     let mut instructions = vec![Vec::new(); subjects.len()];
     let mut compile_instructions_note = None;
@@ -350,21 +507,41 @@ pub fn bench(a: &Path, b: Option<&Path>, opts: &BenchOptions) -> Result<BenchRep
             }
         }
     }
-    let mut figs = subjects.into_iter().zip(fuels).zip(instructions).map(|((mut s, fuel), instr)| BenchFigures {
+    let figs = subjects.into_iter().zip(fuels).zip(instructions).map(|((mut s, fuel), instr)| {
+        let calls: Vec<CallFigures> = s
+            .times
+            .iter_mut()
+            .zip(&s.calls)
+            .zip(&s.outcomes)
+            .zip(&fuel.calls)
+            .map(|(((times, (tool, _)), (crash, error)), fuel)| CallFigures {
+                tool: tool.clone(),
+                us_median: pct(times, 0.5).as_secs_f64() * 1e6,
+                us_p10: pct(times, 0.1).as_secs_f64() * 1e6,
+                us_p90: pct(times, 0.9).as_secs_f64() * 1e6,
+                fuel: *fuel,
+                crash: crash.clone(),
+                error: error.clone(),
+            })
+            .collect();
+        (s, fuel, instr, calls)
+    });
+    let mut figs = figs.map(|(mut s, fuel, instr, calls)| BenchFigures {
         module: s.path.clone(),
         bytes: s.bytes.len(),
-        tool: s.tool.clone(),
+        tool: calls[0].tool.clone(),
         compile_ms: pct(&mut s.compiles, 0.5).as_secs_f64() * 1e3,
         compile_ms_p10: pct(&mut s.compiles, 0.1).as_secs_f64() * 1e3,
         compile_ms_p90: pct(&mut s.compiles, 0.9).as_secs_f64() * 1e3,
-        call_us_median: pct(&mut s.calls, 0.5).as_secs_f64() * 1e6,
-        call_us_p10: pct(&mut s.calls, 0.1).as_secs_f64() * 1e6,
-        call_us_p90: pct(&mut s.calls, 0.9).as_secs_f64() * 1e6,
+        call_us_median: calls[0].us_median,
+        call_us_p10: calls[0].us_p10,
+        call_us_p90: calls[0].us_p90,
         list_us_median: pct(&mut s.lists, 0.5).as_secs_f64() * 1e6,
         pages_start: s.pages.0,
         pages_exit: s.pages.1,
-        call_crash: s.crash.clone(),
-        call_fuel: fuel.call,
+        call_crash: calls[0].crash.clone(),
+        call_error: calls[0].error.clone(),
+        call_fuel: calls[0].fuel,
         list_fuel: fuel.list,
         manifest_fuel: fuel.manifest,
         fuel_varies: fuel.varies,
@@ -377,6 +554,7 @@ pub fn bench(a: &Path, b: Option<&Path>, opts: &BenchOptions) -> Result<BenchRep
             0.5,
         ),
         compile_instructions_runs: instr,
+        calls,
     });
     let a = figs.next().unwrap();
     Ok(BenchReport { a, b: figs.next(), compile_ratios, compile_instructions_note })

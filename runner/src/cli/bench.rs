@@ -6,11 +6,12 @@ use std::process::ExitCode;
 use clap::Args;
 use subako_tiny_runner::{BenchOptions, Error, bench, callgrind_compile_child, growth};
 
-use super::read_args;
+use super::CallSpec;
 
 /// Compile time, per-call time (median, p10, p90), discover + tools/list time and memory pages, with guest fuel
-/// beside them (wasm operators run: the same on every run). With --vs, the two modules measured interleaved.
-/// --growth: fuel per request-line byte as one argument grows.
+/// beside them (wasm operators run: the same on every run). The call takes call's options (volumes, network,
+/// --then for calls in sequence). With --vs, the two modules measured interleaved. --growth: fuel per request-line
+/// byte as one argument grows.
 #[derive(Args)]
 pub struct Bench {
     /// The module
@@ -25,15 +26,8 @@ pub struct Bench {
     /// Timed cold compiles per module
     #[arg(long, value_name = "N", default_value_t = 5)]
     compiles: usize,
-    /// The tool to call (default: the first one tools/list names; --growth: greet)
-    #[arg(long, value_name = "T")]
-    tool: Option<String>,
-    /// Its arguments as JSON, or - to read them from stdin (default {})
-    #[arg(long, value_name = "JSON|-")]
-    args: Option<String>,
-    /// Read the arguments from FILE
-    #[arg(long = "args-file", value_name = "FILE")]
-    args_file: Option<PathBuf>,
+    #[command(flatten)]
+    calls_: CallSpec,
     /// Also count the x86 instructions of one compile with callgrind (valgrind on the PATH)
     #[arg(long = "compile-instructions")]
     compile_instructions: bool,
@@ -55,7 +49,7 @@ impl Bench {
             return Ok(ExitCode::SUCCESS);
         }
         if let Some(p) = &self.growth {
-            let r = growth(p, self.vs.as_deref(), self.tool.as_deref())?;
+            let r = growth(p, self.vs.as_deref(), self.calls_.tool.as_deref())?;
             if self.json {
                 println!("{}", r.to_json());
             } else {
@@ -64,10 +58,17 @@ impl Bench {
             return Ok(ExitCode::SUCCESS);
         }
         let module = self.module.as_deref().expect("clap requires MODULE without --growth");
-        let mut o =
-            BenchOptions { tool: self.tool.clone(), calls: self.calls, compiles: self.compiles, ..Default::default() };
-        if self.args.is_some() || self.args_file.is_some() {
-            o.args = read_args(self.args.as_deref(), self.args_file.as_deref())?;
+        let spec = &self.calls_;
+        let mut o = BenchOptions {
+            tool: spec.tool.clone(),
+            calls: self.calls,
+            compiles: self.compiles,
+            then: spec.then.calls()?,
+            call: spec.call.options(),
+            ..Default::default()
+        };
+        if let Some(args) = spec.args()? {
+            o.args = args;
         }
         if self.compile_instructions {
             o.compile_instructions =

@@ -126,6 +126,59 @@ impl CallArgs {
     }
 }
 
+/// The calls `bench` and `size` measure: a tool, its arguments, the calls
+/// after it, and the volumes, grant and limits they run with.
+#[derive(Args, Clone, Debug, Default)]
+pub struct CallSpec {
+    /// The tool to call (default: the first one tools/list names)
+    #[arg(long, value_name = "T")]
+    pub tool: Option<String>,
+    /// Its arguments as JSON, or - to read them from stdin (default {}, or made from the input schema)
+    #[arg(long, value_name = "JSON|-")]
+    pub args: Option<String>,
+    /// Read its arguments from FILE (for arguments longer than a command line holds)
+    #[arg(long = "args-file", value_name = "FILE")]
+    pub args_file: Option<PathBuf>,
+    #[command(flatten)]
+    pub then: Then,
+    #[command(flatten)]
+    pub call: CallArgs,
+}
+
+impl CallSpec {
+    /// The first call's arguments, when given.
+    pub fn args(&self) -> Result<Option<Value>, Error> {
+        if self.args.is_none() && self.args_file.is_none() {
+            return Ok(None);
+        }
+        read_args(self.args.as_deref(), self.args_file.as_deref()).map(Some)
+    }
+}
+
+/// More calls after the first, in sequence.
+#[derive(Args, Clone, Debug, Default)]
+pub struct Then {
+    /// Another call after it, in a fresh instance on the same volumes (repeatable): TOOL and its arguments (JSON,
+    /// - for stdin, @FILE for a file)
+    #[arg(long, value_names = ["TOOL", "ARGS"], num_args = 2)]
+    pub then: Vec<String>,
+}
+
+impl Then {
+    pub fn calls(&self) -> Result<Vec<(String, Value)>, Error> {
+        self.then
+            .chunks(2)
+            .map(|c| {
+                let args = match c[1].strip_prefix('@') {
+                    Some(file) => read_args(None, Some(Path::new(file)))?,
+                    None => read_args(Some(&c[1]), None)?,
+                };
+                Ok((c[0].clone(), args))
+            })
+            .collect()
+    }
+}
+
 /// A module file, compiled.
 pub fn module(path: &Path) -> Result<Module, Error> {
     Module::from_file(path)

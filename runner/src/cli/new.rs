@@ -17,11 +17,15 @@ pub struct New {
     /// The package name (default: DIR's name): a-z, 0-9, '-', '_', starting with a letter
     #[arg(long)]
     name: Option<String>,
+    /// The package's description, which Subako shows the model (default: "Says hello.")
+    #[arg(long, value_name = "TEXT")]
+    description: Option<String>,
 }
 
 impl New {
     pub fn run(self) -> Result<ExitCode, Error> {
-        let s = scaffold::new_package(&self.dir, self.name.as_deref()).map_err(Error::Input)?;
+        let s = scaffold::new_package(&self.dir, self.name.as_deref(), self.description.as_deref())
+            .map_err(Error::Input)?;
         print!("{}", s.to_text());
         Ok(ExitCode::SUCCESS)
     }
