@@ -207,9 +207,10 @@ impl Size {
         }
         let (pkg, mut report) = measure_package(&opts)?;
         if self.link_args {
+            report.link_args = subako_tiny_runner::link_args(false).iter().map(|a| a.to_string()).collect();
             report.notes.push(format!(
                 "built with the link arguments of the README's build.rs: {}",
-                subako_tiny_runner::link_args(false).join(" ")
+                report.link_args.join(" ")
             ));
         }
         let value = serde_json::to_value(&report)?;
@@ -222,7 +223,7 @@ impl Size {
         if self.json {
             println!("{value}");
         } else {
-            print!("{}", report.to_text(&[Part::Header, Part::Table]));
+            print!("{}", report.to_text(&[Part::Header, Part::Table, Part::Notes]));
             println!("\nwritten: {}", out.display());
             if let Some((path, old)) = &baseline {
                 print!("{}", compare(old, &path.display().to_string(), &value));
@@ -251,7 +252,9 @@ impl Size {
         })?;
         let parts = if self.part.is_empty() { Part::ALL.to_vec() } else { self.part.clone() };
         print!("{}", report.to_text(&parts));
-        if let Some(b) = &self.baseline {
+        if let Some(b) = &self.baseline
+            && parts.contains(&Part::Change)
+        {
             print!("{}", compare(&read_json(b)?, &b.display().to_string(), &value));
         }
         Ok(ExitCode::SUCCESS)

@@ -43,6 +43,7 @@ pub struct PackageOptions {
 
 /// What the report was made with.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
 pub struct Meta {
     pub date: String,
     pub rustc: String,
@@ -97,10 +98,13 @@ pub struct PackageReport {
     #[serde(flatten)]
     pub meta: Meta,
     /// The package's manifest.
-    pub package: String,
-    pub name: String,
-    /// Whether the rows are the package's examples.
     #[serde(default)]
+    pub package: String,
+    #[serde(default)]
+    pub name: String,
+    /// Whether the rows are the package's examples (a report without the
+    /// key is the repository's record of its examples).
+    #[serde(default = "yes")]
     pub examples: bool,
     /// Each build: its allocator and the features that give it.
     #[serde(default)]
@@ -114,6 +118,13 @@ pub struct PackageReport {
     pub budgeted: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub feature_costs: Option<FeatureCosts>,
+    /// The link arguments given through RUSTFLAGS (`--link-args`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub link_args: Vec<String>,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// A build, as the report names it.
@@ -123,19 +134,25 @@ pub struct VariantText {
     pub features: String,
 }
 
-/// The parts of the text `to_text` prints.
+/// The parts of a report's text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Part {
     /// The header: date, toolchain, package and its builds.
     Header,
-    /// The size table and its notes.
+    /// The size table.
     Table,
-    /// The feature costs.
+    /// What the rows say beyond the table: refusals, warnings, a failed
+    /// call, the advisor; and the package's own warnings.
+    Notes,
+    /// The feature costs' table.
     Costs,
+    /// The change against a baseline (with `--baseline`).
+    Change,
 }
 
 impl Part {
-    pub const ALL: [Part; 3] = [Part::Header, Part::Table, Part::Costs];
+    /// What `size --from` prints when no part is named.
+    pub const ALL: [Part; 5] = [Part::Header, Part::Table, Part::Notes, Part::Costs, Part::Change];
 }
 
 /// Builds every selected module of the package once per build and measures it.
@@ -294,6 +311,9 @@ impl PackageReport {
         }
         if parts.contains(&Part::Table) {
             s += &self.table();
+        }
+        if parts.contains(&Part::Notes) {
+            s += &self.row_notes();
             for n in &self.notes {
                 s += &format!("warning: {n}\n");
             }
@@ -301,12 +321,12 @@ impl PackageReport {
         if parts.contains(&Part::Costs)
             && let Some(c) = &self.feature_costs
         {
-            s += &c.to_text();
+            s += &c.table();
         }
         s
     }
 
-    /// The table, and under it each row's failures, warnings, failed call and advice.
+    /// The size table alone.
     pub fn table(&self) -> String {
         let first = if self.examples { "example" } else { "binary" };
         let budgets = self.rows.iter().any(|r| r.budget.is_some());
@@ -362,7 +382,12 @@ impl PackageReport {
                 cells
             })
             .collect();
-        let mut s = table(&headers, &body, &[0, 1], "");
+        table(&headers, &body, &[0, 1], "")
+    }
+
+    /// Each row's failures, warnings, failed call and advice, as lines.
+    pub fn row_notes(&self) -> String {
+        let mut s = String::new();
         for r in &self.rows {
             let who = format!("{} ({})", r.example, r.allocator);
             for f in &r.failures {
