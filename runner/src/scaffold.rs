@@ -219,7 +219,15 @@ publish = false
 # budget = {{ {name} = 20000 }}
 
 [dependencies]
-subako-tiny = {{ path = "vendor/subako-tiny" }}
+subako-tiny = {{ path = "vendor/subako-tiny", default-features = false, features = ["panic-handler"] }}
+
+# The crate's features, chosen here: `size` builds the module with each
+# allocator and prices panic-message (`--feature-costs`).
+[features]
+default = ["dlmalloc"]
+dlmalloc = ["subako-tiny/dlmalloc"]
+lean-alloc = ["subako-tiny/lean-alloc"]
+panic-message = ["subako-tiny/panic-message"]
 
 # A workspace of its own, so an enclosing workspace never swallows it, with
 # the vendored crate a dependency, not a member (its dev-dependencies stay
