@@ -6,8 +6,7 @@
 //!   `[workspace]`, so a package inside another workspace can vendor it), as
 //!   `(path, include_bytes!(…))` for `subako-tiny new`;
 //! - `$OUT_DIR/package_build.rs`: the `build.rs` of the README's "Use it in
-//!   your package", the one text every copy of it comes from;
-//! - `SUBAKO_TINY_WASMTIME`: the wasmtime version `runner/Cargo.toml` pins.
+//!   your package", the one text every copy of it comes from.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -48,18 +47,6 @@ fn main() {
 
     let readme = std::fs::read_to_string(crate_dir.join("README.md")).expect("the packaged crate has a README.md");
     write(&out.join("package_build.rs"), &readme_build_rs(&readme));
-
-    let manifest: toml::Table = std::fs::read_to_string(runner.join("Cargo.toml"))
-        .expect("runner/Cargo.toml")
-        .parse()
-        .expect("runner/Cargo.toml is TOML");
-    let wasmtime = manifest["target"]
-        .as_table()
-        .into_iter()
-        .flat_map(|t| t.values())
-        .find_map(|t| t.get("dependencies")?.get("wasmtime")?.get("version")?.as_str())
-        .expect("runner/Cargo.toml depends on wasmtime with a version");
-    println!("cargo:rustc-env=SUBAKO_TINY_WASMTIME={}", wasmtime.trim_start_matches('='));
 }
 
 /// `cargo package --no-verify` of the crate at `root`, unpacked under

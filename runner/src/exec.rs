@@ -179,7 +179,7 @@ impl Module {
         Module::from_bytes(&bytes)
     }
 
-    /// Compiles binary wasm (or WAT text). Components are refused: Subako runs core modules.
+    /// Compiles a binary module. Components are refused: Subako runs core modules.
     pub fn from_bytes(bytes: &[u8]) -> Result<Module, Error> {
         if wasmparser::Parser::is_component(bytes) {
             return Err(Error::NotAModule(COMPONENT.into()));

@@ -6,7 +6,7 @@
 pub const BUILD_RS: &str = include_str!(concat!(env!("OUT_DIR"), "/package_build.rs"));
 
 /// The wasmtime the runner is built on.
-pub const WASMTIME_VERSION: &str = env!("SUBAKO_TINY_WASMTIME");
+pub const WASMTIME_VERSION: &str = wasmtime_environ::VERSION;
 
 /// The link arguments [`BUILD_RS`] gives a wasm32 build (`debug`: a
 /// profile with debug info, which gets only those outside its `DEBUG` test).

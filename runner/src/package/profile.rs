@@ -15,6 +15,17 @@ const SIZE_PROFILE: [(&str, &[&str], &str); 5] = [
     ("strip", &["true", "\"symbols\""], "true"),
 ];
 
+/// A profile value as TOML writes it (`"z"`, `true`, `1`).
+fn written(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => format!("{s:?}"),
+        toml::Value::Integer(i) => i.to_string(),
+        toml::Value::Boolean(b) => b.to_string(),
+        toml::Value::Float(f) => f.to_string(),
+        _ => "(a table or an array)".to_string(),
+    }
+}
+
 /// What `[profile.release]` lacks of the size profile, as a warning with
 /// the fix; `None` when the package is built with it.
 pub fn warning(workspace_root: &Path, package_manifest: &Path) -> Result<Option<String>, Error> {
@@ -30,12 +41,10 @@ pub fn warning(workspace_root: &Path, package_manifest: &Path) -> Result<Option<
             diffs.push(format!("{env}={v} overrides {key} (want {key} = {want})"));
             continue;
         }
-        match release.and_then(|r| r.get(key)) {
+        match release.and_then(|r| r.get(key)).map(written) {
             None => diffs.push(format!("{key} is not set (want {key} = {want})")),
             // Type-aware: TOML's `true` is not the integer 1, nor the string "true".
-            Some(v) if !allowed.contains(&v.to_string().as_str()) => {
-                diffs.push(format!("{key} = {v} (want {key} = {want})"))
-            }
+            Some(v) if !allowed.contains(&v.as_str()) => diffs.push(format!("{key} = {v} (want {key} = {want})")),
             Some(_) => {}
         }
     }
