@@ -167,7 +167,7 @@ fn call_sends_one_request_with_meta_and_links_volume_files() {
         (drop (call $fd_read (i32.const 0) (i32.const 0) (i32.const 1) (i32.const 16)))
         (i32.store (i32.const 4) (i32.load (i32.const 16)))
         (drop (call $fd_write (i32.const 2) (i32.const 0) (i32.const 1) (i32.const 16)))))"#;
-    let m = Module::from_bytes(&wat::parse_str(&wat).unwrap()).unwrap();
+    let m = Module::from_bytes(&wat::parse_str(wat).unwrap()).unwrap();
     let out = call(&m, "greet", r#"{"name":"Ada"}"#, &opts()).unwrap();
     assert_eq!(out.crash(), Some(&Crash::ExitBeforeAnswer));
     let line = out.stderr_tail.trim_end();
@@ -239,7 +239,7 @@ fn write_budget_gives_edquot() {
         (i32.store (i32.const 0) (i32.const 200))
         (i32.store (i32.const 4) (i32.const 8))
         (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 16)))))"#;
-    let m = Module::from_bytes(&wat::parse_str(&wat).unwrap()).unwrap();
+    let m = Module::from_bytes(&wat::parse_str(wat).unwrap()).unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let o = RunOptions {
         preopens: vec![("/volume/tmp".into(), tmp.path().into(), false)],
