@@ -24,8 +24,9 @@ mod text;
 
 pub use advisor::{Advice, RULES, Rule, advise};
 pub use bench::{
-    BenchFigures, BenchOptions, BenchReport, CallFigures, CompileTimes, GrowthFigures, GrowthKind, GrowthProbe,
-    GrowthReport, KIB, MIB, bench, callgrind_compile_child, compile_times, growth,
+    BenchFigures, BenchOptions, BenchReport, CallFigures, CompileTimes, GROWTH_SIZES, GrowthFigures, GrowthKind,
+    GrowthOptions, GrowthProbe, GrowthReport, JSONL_SIZES, JsonlProbe, JsonlWorkload, KIB, MIB, bench,
+    callgrind_compile_child, compile_times, growth,
 };
 pub use bundle::{BundleReport, bundle};
 pub use call::{CallOptions, CallOutcome, IntoArgs, LinkedFile, call};

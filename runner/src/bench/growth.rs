@@ -1,5 +1,8 @@
 //! The growth benchmark (`subako-tiny bench --growth`): fuel per
-//! request-line byte as one argument of a tools/call grows.
+//! request-line byte as one argument of a tools/call grows (ASCII, escapes,
+//! raw 2-, 3- and 4-byte UTF-8; read by the tool or not), and fuel per file
+//! byte of a JSON Lines workload: a tool reading records from a file in
+//! `/volume/data` as the file grows.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -34,30 +37,99 @@ pub enum GrowthKind {
     Escaped,
     /// An extra argument member the tool never reads (`"name":"Ada","pad":"xxxx…"`).
     Unused,
+    /// The argument the tool reads as raw French text: mostly ASCII, some 2-byte characters.
+    French,
+    /// French text in a member the tool never reads.
+    FrenchUnused,
+    /// Raw Japanese text: 3-byte characters.
+    Japanese,
+    JapaneseUnused,
+    /// Raw emoji: 4-byte characters.
+    Emoji,
+    EmojiUnused,
 }
 
+/// The texts the raw kinds repeat (each line's last few bytes short of a
+/// whole character are ASCII `x`).
+const FRENCH: &str = "Où est la bibliothèque ? Là-bas, près de la fenêtre, à côté du café où l'on sert des crêpes. ";
+const JAPANESE: &str = "吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。";
+const EMOJI: &str = "😀🎉🚀🌍🍣🎵";
+
 impl GrowthKind {
-    pub const ALL: [GrowthKind; 3] = [GrowthKind::Ascii, GrowthKind::Escaped, GrowthKind::Unused];
+    pub const ALL: [GrowthKind; 9] = [
+        GrowthKind::Ascii,
+        GrowthKind::Escaped,
+        GrowthKind::Unused,
+        GrowthKind::French,
+        GrowthKind::FrenchUnused,
+        GrowthKind::Japanese,
+        GrowthKind::JapaneseUnused,
+        GrowthKind::Emoji,
+        GrowthKind::EmojiUnused,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             GrowthKind::Ascii => "ascii",
             GrowthKind::Escaped => "escaped",
             GrowthKind::Unused => "unused",
+            GrowthKind::French => "french",
+            GrowthKind::FrenchUnused => "french-unused",
+            GrowthKind::Japanese => "japanese",
+            GrowthKind::JapaneseUnused => "japanese-unused",
+            GrowthKind::Emoji => "emoji",
+            GrowthKind::EmojiUnused => "emoji-unused",
         }
+    }
+
+    /// The kind a name (as [`GrowthKind::name`] gives it) names.
+    pub fn from_name(name: &str) -> Option<GrowthKind> {
+        GrowthKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// `n` bytes of this kind's text, as it stands in the JSON string (raw
+    /// UTF-8 needs no escaping), or `None` for the ASCII and escaped kinds.
+    fn text(self, n: usize) -> Option<String> {
+        let sample = match self {
+            GrowthKind::French | GrowthKind::FrenchUnused => FRENCH,
+            GrowthKind::Japanese | GrowthKind::JapaneseUnused => JAPANESE,
+            GrowthKind::Emoji | GrowthKind::EmojiUnused => EMOJI,
+            _ => return None,
+        };
+        let mut s = String::with_capacity(n);
+        'fill: loop {
+            for c in sample.chars() {
+                if s.len() + c.len_utf8() > n {
+                    break 'fill;
+                }
+                s.push(c);
+            }
+        }
+        while s.len() < n {
+            s.push('x');
+        }
+        Some(s)
     }
 
     /// The `arguments` members with `n` payload bytes of JSON text, and the
     /// value of `member` the tool should then see.
     fn arguments(self, member: &str, n: usize) -> (String, String) {
         let key = serde_json::to_string(member).unwrap();
+        let unused = |pad: String| (format!("{key}:\"Ada\",\"pad\":\"{pad}\""), "Ada".to_string());
         match self {
             GrowthKind::Ascii => (format!("{key}:\"{}\"", "x".repeat(n)), "x".repeat(n)),
             GrowthKind::Escaped => {
                 let (k, r) = (n / 6, n % 6);
                 (format!("{key}:\"{}{}\"", "\\u00e9".repeat(k), "x".repeat(r)), "é".repeat(k) + &"x".repeat(r))
             }
-            GrowthKind::Unused => (format!("{key}:\"Ada\",\"pad\":\"{}\"", "x".repeat(n)), "Ada".into()),
+            GrowthKind::Unused => unused("x".repeat(n)),
+            GrowthKind::French | GrowthKind::Japanese | GrowthKind::Emoji => {
+                let t = self.text(n).unwrap_or_default();
+                (format!("{key}:\"{t}\""), t)
+            }
+            GrowthKind::FrenchUnused | GrowthKind::JapaneseUnused | GrowthKind::EmojiUnused => {
+                unused(self.text(n).unwrap_or_default())
+            }
         }
     }
 }
@@ -97,6 +169,8 @@ pub struct GrowthProbe {
     pub problem: Option<String>,
     /// (fuel − the kind's baseline fuel) / (line bytes − baseline bytes); rows only.
     pub fuel_per_byte: Option<f64>,
+    /// Linear memory pages when the call ended: the call's peak.
+    pub pages: u64,
 }
 
 impl GrowthProbe {
@@ -104,7 +178,63 @@ impl GrowthProbe {
         json!({
             "kind": self.kind.map(GrowthKind::name), "line_bytes": self.line_bytes, "fuel": self.fuel,
             "ok": self.problem.is_none(), "problem": self.problem, "fuel_per_byte": self.fuel_per_byte,
+            "pages": self.pages,
         })
+    }
+}
+
+/// The JSON Lines workload: `tool` called with `args`, reading a file of
+/// records (`record`, one per line, its `id` member numbered when it has
+/// one) at `path` under `/volume/data`, as the file grows to each of `sizes`.
+#[derive(Clone, Debug)]
+pub struct JsonlWorkload {
+    pub tool: String,
+    pub args: Value,
+    pub record: Value,
+    /// Relative to `/volume/data`.
+    pub path: String,
+    /// File sizes (bytes; each file is the whole records that fill it at least).
+    pub sizes: Vec<usize>,
+}
+
+/// The JSON Lines workload's sizes: about 64 KiB, 1 MiB and 8 MiB.
+pub const JSONL_SIZES: [usize; 3] = [64 * KIB, MIB, 8 * MIB];
+
+impl JsonlWorkload {
+    /// The file of whole records at least `size` bytes long (one record for 0), and its line count.
+    fn file(&self, size: usize) -> (Vec<u8>, usize) {
+        let mut out = Vec::new();
+        let mut lines = 0;
+        let mut record = self.record.clone();
+        while lines == 0 || out.len() < size {
+            if let Some(id) = record.get_mut("id") {
+                *id = json!(lines + 1);
+            }
+            out.extend_from_slice(record.to_string().as_bytes());
+            out.push(b'\n');
+            lines += 1;
+        }
+        (out, lines)
+    }
+}
+
+/// One measured call of the JSON Lines workload.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JsonlProbe {
+    pub file_bytes: usize,
+    pub lines: usize,
+    pub fuel: u64,
+    pub pages: u64,
+    /// `None`: the tool answered a result; else the crash or isError.
+    pub problem: Option<String>,
+    /// (fuel − the one-record file's fuel) / (file bytes − its bytes); not for that file.
+    pub fuel_per_byte: Option<f64>,
+}
+
+impl JsonlProbe {
+    fn to_json(&self) -> Value {
+        json!({"file_bytes": self.file_bytes, "lines": self.lines, "fuel": self.fuel, "pages": self.pages,
+               "ok": self.problem.is_none(), "problem": self.problem, "fuel_per_byte": self.fuel_per_byte})
     }
 }
 
@@ -119,6 +249,9 @@ pub struct GrowthFigures {
     pub baselines: Vec<GrowthProbe>,
     /// Each size in turn, each kind at that size.
     pub rows: Vec<GrowthProbe>,
+    /// The JSON Lines workload: the one-record file first, then each size.
+    pub jsonl: Vec<JsonlProbe>,
+    pub jsonl_tool: Option<String>,
 }
 
 impl GrowthFigures {
@@ -134,15 +267,23 @@ impl GrowthFigures {
     pub fn linearity(&self, kind: GrowthKind) -> Option<f64> {
         ratio_of(self.per_byte(128 * KIB, kind), self.per_byte(16 * MIB, kind))
     }
+    /// The JSON Lines call on a file of at least `size` bytes.
+    pub fn jsonl_at(&self, size: usize) -> Option<&JsonlProbe> {
+        self.jsonl.iter().skip(1).find(|p| p.file_bytes >= size && p.file_bytes < size + size / 8 + 4096)
+    }
+    fn kinds(&self) -> Vec<GrowthKind> {
+        GrowthKind::ALL.into_iter().filter(|k| self.baselines.iter().any(|b| b.kind == Some(*k))).collect()
+    }
     fn to_json(&self) -> Value {
         let lin: serde_json::Map<String, Value> =
-            GrowthKind::ALL.iter().map(|k| (k.name().to_string(), json!(self.linearity(*k)))).collect();
+            self.kinds().iter().map(|k| (k.name().to_string(), json!(self.linearity(*k)))).collect();
         json!({
             "module": self.module.display().to_string(), "tool": self.tool, "member": self.member,
             "seed": self.seed.to_json(),
             "baselines": self.baselines.iter().map(GrowthProbe::to_json).collect::<Vec<_>>(),
             "rows": self.rows.iter().map(GrowthProbe::to_json).collect::<Vec<_>>(),
             "linearity_16mib_over_128kib": lin,
+            "jsonl": self.jsonl.iter().map(JsonlProbe::to_json).collect::<Vec<_>>(),
         })
     }
 }
@@ -177,20 +318,88 @@ impl GrowthReport {
         };
         let w = std::iter::once(&self.a).chain(self.b.as_ref()).map(|f| col(f).chars().count()).max().unwrap_or(0);
         let w = w.max(14);
+        let kinds = self.a.kinds();
+        let mut sizes: Vec<usize> = self.a.rows.iter().map(|r| r.line_bytes).collect();
+        sizes.dedup();
+        let mut s = String::new();
+        if !kinds.is_empty() {
+            s += &self.text_kinds(&kinds, &sizes, w, &col);
+        }
+        if !self.a.jsonl.is_empty() {
+            s += &self.text_jsonl(w, &col);
+        }
+        for f in std::iter::once(&self.a).chain(self.b.as_ref()) {
+            for p in std::iter::once(&f.seed).chain(&f.baselines).chain(&f.rows) {
+                if let Some(why) = &p.problem {
+                    let what = p.kind.map_or("seed", GrowthKind::name);
+                    s += &format!("{}: {} {what} line: {why}\n", col(f), size_label(p.line_bytes));
+                }
+            }
+            for p in &f.jsonl {
+                if let Some(why) = &p.problem {
+                    s += &format!("{}: JSON Lines file of {} B: {why}\n", col(f), p.file_bytes);
+                }
+            }
+        }
+        s
+    }
+
+    fn text_jsonl(&self, w: usize, col: &dyn Fn(&GrowthFigures) -> String) -> String {
+        let num = |v: Option<f64>, d: usize| v.map_or("-".to_string(), |v| format!("{v:.d$}"));
+        let mut s = format!(
+            "fuel per file byte, tools/call {} reading a JSON Lines file in /volume/data: (fuel(F) - fuel(one \
+             record)) / (F - one record's bytes)\n",
+            self.a.jsonl_tool.as_deref().unwrap_or("?")
+        );
+        s += &format!("{:<12} {:>8} {:>w$}", "file", "lines", col(&self.a));
+        if let Some(b) = &self.b {
+            s += &format!(" {:>w$} {:>8}", col(b), "b/a");
+        }
+        s.push('\n');
+        for (i, p) in self.a.jsonl.iter().enumerate() {
+            let label = if i == 0 { format!("{} B", p.file_bytes) } else { size_label(p.file_bytes) };
+            s += &format!("{label:<12} {:>8} {:>w$}", p.lines, num(p.fuel_per_byte, 3));
+            if let Some(q) = self.b.as_ref().and_then(|b| b.jsonl.get(i)) {
+                s += &format!(
+                    " {:>w$} {:>8}",
+                    num(q.fuel_per_byte, 3),
+                    num(ratio_of(p.fuel_per_byte, q.fuel_per_byte), 2)
+                );
+            }
+            s.push('\n');
+        }
+        s += "fuel of whole calls:\n";
+        for (i, p) in self.a.jsonl.iter().enumerate() {
+            s += &format!("{:<21} {:>w$}", format!("{} B file", p.file_bytes), p.fuel);
+            if let Some(q) = self.b.as_ref().and_then(|b| b.jsonl.get(i)) {
+                s += &format!(" {:>w$} {:>8}", q.fuel, num(ratio_of(Some(p.fuel as f64), Some(q.fuel as f64)), 2));
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    fn text_kinds(
+        &self,
+        kinds: &[GrowthKind],
+        sizes: &[usize],
+        w: usize,
+        col: &dyn Fn(&GrowthFigures) -> String,
+    ) -> String {
         let num = |v: Option<f64>, d: usize| v.map_or("-".to_string(), |v| format!("{v:.d$}"));
         let mut s = format!(
             "fuel per request-line byte, tools/call {} with {:?} growing: (fuel(L) - fuel(base)) / (L - base bytes)\n",
             self.a.tool, self.a.member
         );
-        s += &format!("{:<8} {:<8} {:>w$}", "size", "kind", col(&self.a));
+        s += &format!("{:<8} {:<15} {:>w$}", "size", "kind", col(&self.a));
         if let Some(b) = &self.b {
             s += &format!(" {:>w$} {:>8}", col(b), "b/a");
         }
         s.push('\n');
-        for size in GROWTH_SIZES {
-            for kind in GrowthKind::ALL {
+        for &size in sizes {
+            for &kind in kinds {
                 let x = self.a.per_byte(size, kind);
-                s += &format!("{:<8} {:<8} {:>w$}", size_label(size), kind.name(), num(x, 3));
+                s += &format!("{:<8} {:<15} {:>w$}", size_label(size), kind.name(), num(x, 3));
                 if let Some(b) = &self.b {
                     let y = b.per_byte(size, kind);
                     s += &format!(" {:>w$} {:>8}", num(y, 3), num(ratio_of(x, y), 2));
@@ -199,14 +408,14 @@ impl GrowthReport {
             }
         }
         s += "linearity: fuel/byte at 16 MiB over fuel/byte at 128 KiB\n";
-        for kind in GrowthKind::ALL {
-            s += &format!("{:<17} {:>w$}", kind.name(), num(self.a.linearity(kind), 3));
+        for &kind in kinds {
+            s += &format!("{:<24} {:>w$}", kind.name(), num(self.a.linearity(kind), 3));
             if let Some(b) = &self.b {
                 s += &format!(" {:>w$}", num(b.linearity(kind), 3));
             }
             s.push('\n');
         }
-        s += "fuel of whole lines:\n";
+        s += "fuel of whole lines (and pages when the call ended):\n";
         let probes = |f: &GrowthFigures| -> Vec<(String, GrowthProbe)> {
             let mut v = vec![(format!("seed call ({} B)", f.seed.line_bytes), f.seed.clone())];
             for p in &f.baselines {
@@ -217,19 +426,22 @@ impl GrowthReport {
         let pa = probes(&self.a);
         let pb = self.b.as_ref().map(probes);
         for (i, (label, p)) in pa.iter().enumerate() {
-            s += &format!("{label:<22} {:>w$}", p.fuel);
+            s += &format!("{label:<29} {:>w$}", p.fuel);
             if let Some(pb) = &pb {
                 let q = &pb[i].1;
                 s += &format!(" {:>w$} {:>8}", q.fuel, num(ratio_of(Some(p.fuel as f64), Some(q.fuel as f64)), 2));
             }
             s.push('\n');
         }
-        for f in std::iter::once(&self.a).chain(self.b.as_ref()) {
-            for p in std::iter::once(&f.seed).chain(&f.baselines).chain(&f.rows) {
-                if let Some(why) = &p.problem {
-                    let what = p.kind.map_or("seed", GrowthKind::name);
-                    s += &format!("{}: {} {what} line: {why}\n", col(f), size_label(p.line_bytes));
+        s += "pages when the call ended, at the largest line:\n";
+        if let Some(&largest) = sizes.last() {
+            for &kind in kinds {
+                let pages = |f: &GrowthFigures| f.row(largest, kind).map_or("-".to_string(), |r| r.pages.to_string());
+                s += &format!("{:<24} {:>w$}", kind.name(), pages(&self.a));
+                if let Some(b) = &self.b {
+                    s += &format!(" {:>w$}", pages(b));
                 }
+                s.push('\n');
             }
         }
         s
@@ -273,23 +485,49 @@ fn probe(
             }
         }
     };
-    Ok(GrowthProbe { kind, line_bytes: line.len(), fuel, problem, fuel_per_byte: None })
+    Ok(GrowthProbe { kind, line_bytes: line.len(), fuel, problem, fuel_per_byte: None, pages: out.pages_at_exit })
 }
 
-fn growth_one(path: &Path, tool: &str, member: &str) -> Result<GrowthFigures, Error> {
+/// What `growth` measures.
+#[derive(Clone, Debug)]
+pub struct GrowthOptions {
+    /// The hello-like tool, with a string argument `member`.
+    pub tool: String,
+    pub member: String,
+    /// The kinds of growing line (none: only the JSON Lines workload).
+    pub kinds: Vec<GrowthKind>,
+    /// Request-line sizes.
+    pub sizes: Vec<usize>,
+    pub jsonl: Option<JsonlWorkload>,
+}
+
+impl Default for GrowthOptions {
+    fn default() -> Self {
+        GrowthOptions {
+            tool: "greet".into(),
+            member: "name".into(),
+            kinds: GrowthKind::ALL.to_vec(),
+            sizes: GROWTH_SIZES.to_vec(),
+            jsonl: None,
+        }
+    }
+}
+
+fn growth_one(path: &Path, o: &GrowthOptions) -> Result<GrowthFigures, Error> {
+    let (tool, member) = (o.tool.as_str(), o.member.as_str());
     let bytes = read(path)?;
     let m = Module::from_bytes_with_fuel(&bytes)?;
     let package = crate::manifest::manifest(&m).map(|x| x.name).unwrap_or_else(|_| "module".into());
     let tmp = tempfile::tempdir()?;
     let seed = probe(&m, &package, tmp.path(), None, SEED_CALL, SEED_ID, "Ada")?;
     let mut baselines = Vec::new();
-    for kind in GrowthKind::ALL {
+    for &kind in &o.kinds {
         let (line, value) = growth_line(tool, member, kind, None)?;
         baselines.push(probe(&m, &package, tmp.path(), Some(kind), &line, "call-1", &value)?);
     }
     let mut rows = Vec::new();
-    for size in GROWTH_SIZES {
-        for (kind, base) in GrowthKind::ALL.into_iter().zip(&baselines) {
+    for &size in &o.sizes {
+        for (&kind, base) in o.kinds.iter().zip(&baselines) {
             let (line, value) = growth_line(tool, member, kind, Some(size))?;
             let mut p = probe(&m, &package, tmp.path(), Some(kind), &line, "call-1", &value)?;
             drop(line);
@@ -300,18 +538,74 @@ fn growth_one(path: &Path, tool: &str, member: &str) -> Result<GrowthFigures, Er
             rows.push(p);
         }
     }
-    Ok(GrowthFigures { module: path.to_path_buf(), tool: tool.into(), member: member.into(), seed, baselines, rows })
+    let jsonl = match &o.jsonl {
+        Some(w) => jsonl_probes(&m, &package, w)?,
+        None => Vec::new(),
+    };
+    Ok(GrowthFigures {
+        module: path.to_path_buf(),
+        tool: tool.into(),
+        member: member.into(),
+        seed,
+        baselines,
+        rows,
+        jsonl,
+        jsonl_tool: o.jsonl.as_ref().map(|w| w.tool.clone()),
+    })
+}
+
+/// The JSON Lines workload on `m`: the one-record file, then each size.
+fn jsonl_probes(m: &Module, package: &str, w: &JsonlWorkload) -> Result<Vec<JsonlProbe>, Error> {
+    let line = crate::rpc::request_line("call-1", "tools/call", json!({"name": w.tool, "arguments": w.args}));
+    let mut out: Vec<JsonlProbe> = Vec::new();
+    for size in std::iter::once(0).chain(w.sizes.iter().copied()) {
+        let (file, lines) = w.file(size);
+        let data = tempfile::Builder::new().prefix("subako-growth-data").tempdir()?;
+        let tmp = tempfile::tempdir()?;
+        let path = data.path().join(&w.path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| Error::file(dir, e))?;
+        }
+        std::fs::write(&path, &file).map_err(|e| Error::file(&path, e))?;
+        let opts = RunOptions {
+            argv: vec![package.to_string()],
+            stdin: line.clone().into_bytes(),
+            preopens: vec![
+                ("/volume/tmp".into(), tmp.path().to_path_buf(), false),
+                ("/volume/data".into(), data.path().to_path_buf(), false),
+            ],
+            time_limit: Duration::from_secs(300),
+            exit_grace: Some(Duration::from_secs(1)),
+            ..RunOptions::default()
+        };
+        let (fuel, run) = fuel_of(m, &opts)?;
+        let problem = match judge(&[json!("call-1")], &run) {
+            Err(c) => Some(format!("crashed: {c}")),
+            Ok(answers) => (answers[0].1.get("isError") == Some(&Value::Bool(true))).then(|| {
+                let text = answers[0].1.pointer("/content/0/text").and_then(Value::as_str).unwrap_or("");
+                format!("isError: {}", text.chars().take(200).collect::<String>())
+            }),
+        };
+        let mut p =
+            JsonlProbe { file_bytes: file.len(), lines, fuel, pages: run.pages_at_exit, problem, fuel_per_byte: None };
+        if let Some(base) = out.first()
+            && p.problem.is_none()
+            && base.problem.is_none()
+        {
+            p.fuel_per_byte = Some((p.fuel as f64 - base.fuel as f64) / (p.file_bytes as f64 - base.file_bytes as f64));
+        }
+        out.push(p);
+    }
+    Ok(out)
 }
 
 /// The growth benchmark (`subako-tiny bench --growth`): fuel of one
-/// tools/call of `tool` (default `greet`) in a fresh fuel-counting
-/// instance, per request-line byte, as its string argument `name` grows
-/// in ASCII or in `\u00e9` escapes, or as an unused `pad` argument does,
-/// at lines of 1 KiB, 128 KiB, 1 MiB and 16 MiB; plus the seed's
-/// tools/call line. `b` is measured the same way.
-pub fn growth(a: &Path, b: Option<&Path>, tool: Option<&str>) -> Result<GrowthReport, Error> {
-    let tool = tool.unwrap_or("greet");
-    let a = growth_one(a, tool, "name")?;
-    let b = b.map(|b| growth_one(b, tool, "name")).transpose()?;
+/// tools/call in a fresh fuel-counting instance, per request-line byte, as
+/// the line grows by each of `o.kinds` at each of `o.sizes` (plus the seed's
+/// tools/call line), and per file byte of the JSON Lines workload when
+/// given. `b` (the same package on another SDK) is measured the same way.
+pub fn growth(a: &Path, b: Option<&Path>, o: &GrowthOptions) -> Result<GrowthReport, Error> {
+    let a = growth_one(a, o)?;
+    let b = b.map(|b| growth_one(b, o)).transpose()?;
     Ok(GrowthReport { a, b })
 }

@@ -26,7 +26,10 @@ mod growth;
 mod timing;
 
 pub use callgrind::{COMPILE_INSTRUCTION_RUNS, callgrind_compile_child};
-pub use growth::{GrowthFigures, GrowthKind, GrowthProbe, GrowthReport, KIB, MIB, growth};
+pub use growth::{
+    GROWTH_SIZES, GrowthFigures, GrowthKind, GrowthOptions, GrowthProbe, GrowthReport, JSONL_SIZES, JsonlProbe,
+    JsonlWorkload, KIB, MIB, growth,
+};
 pub use timing::{CompileTimes, compile_times};
 
 use callgrind::{COMPILE_INSTRUCTIONS_HOW, compile_instructions, valgrind};
