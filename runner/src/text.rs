@@ -1,5 +1,9 @@
 //! Plain-text tables and numbers, as every report prints them.
 
+/// Bytes in a KiB and a MiB.
+pub const KIB: usize = 1 << 10;
+pub const MIB: usize = 1 << 20;
+
 /// 12345 → "12,345".
 pub fn thousands(n: usize) -> String {
     let s = n.to_string();
@@ -59,4 +63,12 @@ pub fn table(headers: &[&str], rows: &[Vec<String>], left: &[usize], indent: &st
         out += &line(r.clone());
     }
     out
+}
+
+/// b/a, when both exist and a is not zero.
+pub fn ratio(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(x), Some(y)) if x != 0.0 => Some(y / x),
+        _ => None,
+    }
 }

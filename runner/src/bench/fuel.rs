@@ -6,7 +6,7 @@ use crate::exec::{Exit, Module, RunOptions, RunOutput, run};
 
 use crate::call::CallOptions;
 
-use super::{Subject, Volumes};
+use super::subject::{Subject, Volumes};
 
 pub(super) struct Fuel {
     /// Each call of the sequence.

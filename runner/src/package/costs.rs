@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::builds::{PackageOptions, build, log};
 use super::cargo::Selection;
-use super::report::{PackageOptions, build, log};
 use super::{Package, Target, Variant, allocator};
 use crate::Error;
 use crate::text::{count, table, thousands};

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::report::{PackageOptions, build, names_build};
+use super::builds::{PackageOptions, build, names_build};
 use super::{Package, Variant};
 use crate::Error;
 use crate::advisor::{Advice, advise};

@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use crate::Error;
 
+mod builds;
 pub(crate) mod cargo;
 mod costs;
 mod explain;
@@ -21,12 +22,13 @@ mod measure;
 mod profile;
 mod report;
 
+pub use builds::PackageOptions;
 pub use cargo::Selection;
 pub use costs::{CostRow, FeatureCosts, feature_costs};
 pub use explain::advice_text;
 pub use explain::{Explained, explain};
 pub use measure::{Measure, Row, sample_args};
-pub use report::{Meta, PackageOptions, PackageReport, Part, compare, measure_package};
+pub use report::{Meta, PackageReport, Part, compare, measure_package};
 
 /// The crate whose features pick the allocator.
 pub const CRATE: &str = "subako-tiny";
