@@ -158,6 +158,7 @@ fn bench_measures_calls_in_sequence_on_the_volumes_given() {
     );
     assert_eq!(code, 0, "{err}");
     assert!(text.contains("warning: call 1 (save) in files.wasm isError: "), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("call_fuel* ")), "the row is marked: {text}");
     assert!(text.contains("/volume/data is not mounted"), "{text}");
 }
 

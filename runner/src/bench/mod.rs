@@ -190,9 +190,14 @@ impl BenchReport {
         let show = |v: Option<f64>, d: usize| v.map_or("-".to_string(), |v| format!("{v:.d$}"));
         for (i, (k, x, d)) in a.iter().enumerate() {
             // The instruction row only when asked for; its key shortened to the column.
+            let failed = std::iter::once(&self.a)
+                .chain(self.b.as_ref())
+                .any(|f| f.calls.first().is_some_and(|c| c.problem().is_some()));
             let k = match *k {
                 "compile_instructions" if self.compile_instructions_note.is_none() => continue,
                 "compile_instructions" => "compile_instr",
+                // A call that crashed or answered isError: its figures are the failure's.
+                "call_us_median" | "call_us_p10" | "call_us_p90" | "call_fuel" if failed => &format!("{k}*"),
                 k => k,
             };
             s += &format!("{k:<16} {:>w$}", show(*x, *d));
@@ -208,6 +213,12 @@ impl BenchReport {
                 "compile b/a per interleaved pair: median {median:.2}, range {first:.2}–{last:.2} ({} pairs)\n",
                 r.len()
             );
+        }
+        if std::iter::once(&self.a)
+            .chain(self.b.as_ref())
+            .any(|f| f.calls.first().is_some_and(|c| c.problem().is_some()))
+        {
+            s += "*: the measured call failed (below): the figures are the failure's, not the tool's work\n";
         }
         for f in std::iter::once(&self.a).chain(self.b.as_ref()) {
             s += &format!("tool called in {}: {}\n", col(f), f.tool);

@@ -33,14 +33,23 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 pub enum Command {
+    #[command(after_help = METHOD)]
     New(new::New),
+    #[command(after_help = METHOD)]
     Check(check::Check),
+    #[command(after_help = METHOD)]
     Call(call::Call),
+    #[command(after_help = METHOD)]
     Serve(serve::Serve),
+    #[command(after_help = METHOD)]
     Bundle(bundle::Bundle),
+    #[command(after_help = METHOD)]
     Bench(bench::Bench),
+    #[command(after_help = METHOD)]
     CompileTime(compile_time::CompileTime),
+    #[command(after_help = METHOD)]
     Size(size::Size),
+    #[command(after_help = METHOD)]
     Manifest(manifest::ManifestCmd),
 }
 
