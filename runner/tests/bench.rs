@@ -54,9 +54,15 @@ fn subako_tiny(args: &[&str], path_var: Option<&str>) -> (i32, String, String) {
 
 /// `bench --json` of hello, few timed runs (the fuel figures do not depend on them).
 fn bench_json(extra: &[&str], path_var: Option<&str>) -> Value {
+    let mut args = vec!["--args", r#"{"name":"Ada"}"#];
+    args.extend(extra);
+    bench_json_with(&args, path_var)
+}
+
+/// `bench --json` of hello's greet with `extra` arguments.
+fn bench_json_with(extra: &[&str], path_var: Option<&str>) -> Value {
     let wasm = hello().to_str().unwrap();
-    let mut args = vec!["bench", wasm, "--json", "--calls", "3", "--compiles", "1"];
-    args.extend(["--tool", "greet", "--args", r#"{"name":"Ada"}"#]);
+    let mut args = vec!["bench", wasm, "--json", "--calls", "3", "--compiles", "1", "--tool", "greet"];
     args.extend(extra);
     let (code, out, err) = subako_tiny(&args, path_var);
     assert_eq!(code, 0, "bench failed: {err}");
@@ -92,10 +98,11 @@ fn compile_instructions_say_dash_without_valgrind() {
     let row = text.lines().find(|l| l.starts_with("compile_instr ")).unwrap_or_else(|| panic!("{text}"));
     assert_eq!(row.split_whitespace().nth(1), Some("-"), "{text}");
     assert!(text.contains("valgrind is not on the PATH"), "{text}");
-    // Not asked: no row.
+    // Not asked: no row. (The first tool called with `{}`: greet answers
+    // isError, and the call's rows are marked.)
     let (_, text, _) = subako_tiny(&["bench", wasm, "--calls", "2", "--compiles", "1"], None);
     assert!(!text.contains("compile_instr"), "{text}");
-    assert!(text.lines().any(|l| l.starts_with("call_fuel ")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("call_fuel* ")), "{text}");
 }
 
 /// A call given with call's options and a second call after it: `save` then
@@ -200,4 +207,45 @@ fn growth_answers_every_kind_and_reads_the_json_lines_file() {
     assert!(j[0].fuel < j[1].fuel && j[1].fuel < j[2].fuel, "{j:?}");
     assert!(j[2].fuel_per_byte.unwrap() > 0.0, "{j:?}");
     assert!(r.to_text().contains("reading a JSON Lines file"), "{}", r.to_text());
+}
+
+/// A 150 KB argument, longer than a command line may hold, goes in through
+/// `--args-file` and through `--args -` (stdin), to `call` and to `bench`.
+#[test]
+fn a_150_kb_argument_comes_from_a_file_or_stdin() {
+    let name = "é".repeat(75_000);
+    let args = json!({ "name": name }).to_string();
+    assert!(args.len() > 150_000);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("args.json");
+    std::fs::write(&file, &args).unwrap();
+    let wasm = hello().to_str().unwrap();
+    let file = file.to_str().unwrap();
+
+    let (code, out, err) = subako_tiny(&["call", wasm, "greet", "--args-file", file], None);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(out.trim_end()).unwrap();
+    assert_eq!(v["structuredContent"]["message"], format!("Hello, {name}!"));
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_subako-tiny"))
+        .args(["call", wasm, "greet", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), args.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["structuredContent"]["message"], format!("Hello, {name}!"));
+
+    let j = bench_json_with(&["--args-file", file], None);
+    assert!(j["call_crash"].is_null() && j["call_error"].is_null(), "{j}");
+
+    // Arguments that are not JSON name where they came from.
+    std::fs::write(dir.path().join("bad.json"), "{name").unwrap();
+    let bad = dir.path().join("bad.json");
+    let (code, _, err) = subako_tiny(&["call", wasm, "greet", "--args-file", bad.to_str().unwrap()], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.json are not JSON"), "{err}");
 }
