@@ -241,7 +241,15 @@ pub fn advise(bytes: &[u8], report: &SizeReport, authors: &[&str]) -> Vec<Advice
             .collect();
         found.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
         let mut bytes: u64 = found.iter().map(|(s, _)| *s as u64).sum();
-        let mut routines: Vec<String> = found.iter().map(|(_, n)| n.to_string()).collect();
+        // One name for the instances of a generic routine, with their count.
+        let mut routines: Vec<String> = Vec::new();
+        for (_, name) in &found {
+            let n = found.iter().filter(|(_, x)| x == name).count();
+            let shown = if n > 1 { format!("{name} ×{n}") } else { name.to_string() };
+            if !routines.contains(&shown) {
+                routines.push(shown);
+            }
+        }
         for table in rule.tables.iter().filter_map(|t| table_bytes(&data, *t)) {
             bytes += table;
             routines.push(format!("a {} B table in the data", crate::size::thousands(table as usize)));

@@ -122,7 +122,7 @@ impl Bench {
             calls: self.calls,
             compiles: self.compiles,
             then: spec.then.calls()?,
-            call: spec.call.options(),
+            call: spec.call.measure_options(),
             ..Default::default()
         };
         if let Some(args) = spec.args()? {

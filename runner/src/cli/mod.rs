@@ -133,6 +133,18 @@ impl CallArgs {
         }
         o
     }
+
+    /// The options of a measured call: as [`CallArgs::options`], but with
+    /// no grant at all the platform's own stub answers `subako_http` (as
+    /// the worker's does for a function without network), not the runner's
+    /// host that explains the flags.
+    pub fn measure_options(&self) -> CallOptions {
+        let mut o = self.options();
+        if self.allow_host.is_empty() && !self.allow_loopback {
+            o.http = None;
+        }
+        o
+    }
 }
 
 /// The calls `bench` and `size` measure: a tool, its arguments, the calls

@@ -152,7 +152,7 @@ impl Size {
                 tool: spec.tool.clone(),
                 args: spec.args()?,
                 then: spec.then.calls()?,
-                call: spec.call.options(),
+                call: spec.call.measure_options(),
             },
         })
     }
