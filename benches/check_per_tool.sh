@@ -16,9 +16,10 @@
 # The packages (under $WORK, default /tmp/subako-check-per-tool) are:
 #   ours:            subako-tiny as a vendored path dependency (vendor/subako-tiny,
 #                    excluded from the package's workspace), the copy that
-#                    `subako-tiny new` writes (the runner, $RUNNER, default
-#                    target/runner/subako-tiny, embeds this checkout's crate when
-#                    it is built), so edits to src/ while this runs change nothing;
+#                    `subako-tiny new` writes (the CLI, $RUNNER, default the
+#                    `subako-tiny` on the PATH, else target/runner/subako-tiny,
+#                    embeds the crate it was built beside), so edits to src/
+#                    while this runs change nothing;
 #                    this checkout's Cargo.lock, as tests/compile_fail.rs
 #                    `a_thousand_tools_build` does. N tools, each its own run fn
 #                    (hello's greet body) and its own input and output schema
@@ -45,7 +46,7 @@ REPS=${REPS:-3}
 CMD=${CMD:-check}
 TARGET=${TARGET:-wasm32-wasip1}
 KINDS=${KINDS:-"ours ours-shared official official-shared"}
-RUNNER=${RUNNER:-$ROOT/target/runner/subako-tiny}
+RUNNER=${RUNNER:-$(command -v subako-tiny || echo "$ROOT/target/runner/subako-tiny")}
 
 case "$CMD" in
 check) cargo_args=(check) ;;
@@ -61,8 +62,8 @@ mkdir -p "$WORK"
 # The vendored crate, frozen for the whole run.
 if [[ " $KINDS " == *" ours"* ]]; then
     if [[ ! -x "$RUNNER" ]]; then
-        echo "building the runner (cargo build --profile runner -p subako-tiny-runner)…" >&2
-        (cd "$ROOT" && cargo build --quiet --profile runner -p subako-tiny-runner)
+        echo "no subako-tiny: install it (cargo install --locked --path runner --profile runner) or set RUNNER" >&2
+        exit 2
     fi
     rm -rf "$WORK/vendored"
     "$RUNNER" new "$WORK/vendored" --name vendored >/dev/null
@@ -112,7 +113,7 @@ codegen-units = 1
 panic = "abort"
 strip = true
 
-# As subako-tiny new writes it: the vendored crate is a workspace root too.
+# As subako-tiny new writes it: the vendored crate a dependency, not a member.
 [workspace]
 exclude = ["vendor"]
 EOF

@@ -1,24 +1,36 @@
 #!/usr/bin/env bash
-# Fuel per request-line byte, our hello vs the official SDK's: builds both
-# modules and the runner the way ./size-report does, then runs
-#     subako-tiny bench --growth OURS --vs OFFICIAL [ARGS…]
-# (see `subako-tiny --help`, "bench --growth": ASCII, \u00e9-escaped and
-# unused-member lines of 1 KiB, 128 KiB, 1 MiB and 16 MiB; pass --json for JSON).
+# This project's growth targets: fuel per request-line byte of our hello
+# against the official SDK's hello at every kind of line (ASCII, \u00e9
+# escapes, raw French, Japanese and emoji text; read by the tool and not),
+# and, when JSONL_EXAMPLE names an example with an official twin, fuel per
+# file byte of a JSON Lines workload on that pair; each target met or NOT
+# MET. The figures are `subako-tiny bench --growth`'s (runner/METHOD.md);
+# the targets are runner/benches/growth/targets.rs.
 #
-#   benches/growth.sh            # the table
+#   benches/growth.sh                          # the tables and the targets
 #   benches/growth.sh --json
-#   SKIP_BUILD=1 benches/growth.sh  # use the modules and runner already built
+#   benches/growth.sh --kinds ascii,japanese,japanese-unused
+#   JSONL_EXAMPLE=NAME JSONL_TOOL=TOOL JSONL_ARGS='{…}' JSONL_RECORD='{"id":0,…}' \
+#       JSONL_PATH=records.jsonl benches/growth.sh   # the file is /volume/data/$JSONL_PATH
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-RUNNER=$ROOT/target/runner/subako-tiny
-OURS=$ROOT/target/wasm32-wasip1/release/examples/hello.wasm
-OFFICIAL=$ROOT/target/official/wasm32-wasip1/release/hello.wasm
+cd "$ROOT"
 
-if [[ -z "${SKIP_BUILD:-}" ]]; then
-    (cd "$ROOT" && cargo build --quiet --profile runner -p subako-tiny-runner)
-    (cd "$ROOT" && cargo build --quiet --release --target wasm32-wasip1 --example hello)
-    (cd "$ROOT/official" && CARGO_TARGET_DIR="$ROOT/target/official" \
-        cargo build --quiet --ignore-rust-version --release --target wasm32-wasip1 -p hello)
+# The builds size-report and the e2e tests make, in the same directories.
+ours() {
+    cargo build --quiet --release --target wasm32-wasip1 -p subako-tiny --example "$1" --target-dir target/e2e/default
+    echo "$ROOT/target/e2e/default/wasm32-wasip1/release/examples/$1.wasm"
+}
+official() {
+    (cd official && CARGO_TARGET_DIR="$ROOT/target/official/default" \
+        cargo build --quiet --ignore-rust-version --release --target wasm32-wasip1 -p "$1")
+    echo "$ROOT/target/official/default/wasm32-wasip1/release/$1.wasm"
+}
+
+args=("$(ours hello)" "$(official hello)" "$@")
+if [[ -n "${JSONL_EXAMPLE:-}" ]]; then
+    args+=(--jsonl "$(ours "$JSONL_EXAMPLE")" "$(official "$JSONL_EXAMPLE")" "${JSONL_TOOL:?}" "${JSONL_ARGS:?}" \
+        "${JSONL_RECORD:?}" "${JSONL_PATH:-records.jsonl}")
 fi
-exec "$RUNNER" bench --growth "$OURS" --vs "$OFFICIAL" "$@"
+exec cargo bench --quiet --profile runner -p subako-tiny-runner --bench growth -- "${args[@]}"

@@ -1,139 +1,132 @@
-//! Embeds the crate a `subako-tiny new` package vendors: the files the root
-//! `Cargo.toml`'s `include` globs name, plus that `Cargo.toml`, as a table of
-//! `(path relative to the crate root, include_bytes!(absolute path))` in
-//! `$OUT_DIR/vendor.rs`. So `cargo install --locked --path runner` from a
-//! checkout gives a CLI that needs no checkout to scaffold a package.
+//! What the runner embeds from the crate beside it, so the installed CLI
+//! needs no checkout:
+//!
+//! - `$OUT_DIR/vendor.rs`: the subako-tiny crate as `cargo package`
+//!   normalises it (its `include` files, and a `Cargo.toml` with no
+//!   `[workspace]`, so a package inside another workspace can vendor it), as
+//!   `(path, include_bytes!(…))` for `subako-tiny new`;
+//! - `$OUT_DIR/package_build.rs`: the `build.rs` of the README's "Use it in
+//!   your package", the one text every copy of it comes from.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn main() {
     let runner = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    let root = runner.join("..");
-    let manifest_path = root.join("Cargo.toml");
+    let root = runner.join("..").canonicalize().unwrap_or_else(|e| {
+        panic!(
+            "{}/..: {e}: the runner embeds the subako-tiny crate for `subako-tiny new`, so it builds only inside a \
+             subako-tiny checkout (runner/ beside the crate's Cargo.toml)",
+            runner.display()
+        )
+    });
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-changed={}", manifest_path.display());
-    let manifest = std::fs::read_to_string(&manifest_path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}: the runner embeds the subako-tiny crate for `subako-tiny new`, so it builds only \
-             inside a subako-tiny checkout (runner/ beside the crate's Cargo.toml)",
-            manifest_path.display()
-        )
-    });
-    let globs = include_globs(&manifest).unwrap_or_else(|| {
-        panic!(
-            "{}: no `include = [...]` in [package]: `subako-tiny new` vendors exactly what it lists",
-            manifest_path.display()
-        )
-    });
-    let root = root.canonicalize().expect("the crate root");
-    let mut files: Vec<String> = vec!["Cargo.toml".into()];
-    for g in &globs {
-        let rel = g.strip_prefix('/').unwrap_or(g);
-        if let Some(dir) = rel.strip_suffix("/**") {
-            assert!(!dir.contains('*'), "include glob {g:?}: only `/DIR/**` and plain paths are understood here");
-            let abs = root.join(dir);
-            println!("cargo:rerun-if-changed={}", abs.display());
-            walk(&abs, dir, &mut files);
-        } else {
-            assert!(
-                !rel.contains('*') && !rel.contains('?') && !rel.contains('['),
-                "include glob {g:?}: only `/DIR/**` and plain paths are understood here"
-            );
-            assert!(root.join(rel).is_file(), "include names {g:?}, which is not a file in {}", root.display());
-            files.push(rel.to_string());
-        }
+    println!("cargo:rerun-if-changed=Cargo.toml");
+    for f in ["Cargo.toml", "build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "size-report", "src"] {
+        println!("cargo:rerun-if-changed={}", root.join(f).display());
     }
+
+    let crate_dir = package(&root, &out);
+    let mut files = Vec::new();
+    walk(&crate_dir, "", &mut files);
+    files.retain(|f| !["Cargo.lock", "Cargo.toml.orig", ".cargo_vcs_info.json"].contains(&f.as_str()));
     files.sort();
-    files.dedup();
-    let mut out = String::from(
-        "/// The vendored crate: (path in the crate, contents).\npub static VENDOR: &[(&str, &[u8])] = &[\n",
+    let mut vendor = String::from(
+        "/// The vendored crate, as `cargo package` normalises it: (path in the crate, contents).\n\
+         pub static VENDOR: &[(&str, &[u8])] = &[\n",
     );
     for f in &files {
-        let abs = root.join(f);
-        println!("cargo:rerun-if-changed={}", abs.display());
+        let abs = crate_dir.join(f);
         let abs = abs.to_str().unwrap_or_else(|| panic!("{}: not UTF-8", abs.display()));
-        writeln!(out, "    ({f:?}, include_bytes!({abs:?})),").unwrap();
+        writeln!(vendor, "    ({f:?}, include_bytes!({abs:?})),").unwrap();
     }
-    out.push_str("];\n");
-    let dest = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("vendor.rs");
-    std::fs::write(&dest, out).unwrap_or_else(|e| panic!("{}: {e}", dest.display()));
+    vendor.push_str("];\n");
+    write(&out.join("vendor.rs"), &vendor);
+
+    let readme = std::fs::read_to_string(crate_dir.join("README.md")).expect("the packaged crate has a README.md");
+    write(&out.join("package_build.rs"), &readme_build_rs(&readme));
 }
 
-/// The strings of `include = [...]` in the manifest's `[package]` table
-/// (one array, possibly over several lines; `#` comments outside strings).
-fn include_globs(manifest: &str) -> Option<Vec<String>> {
-    let mut in_package = false;
-    let mut lines = manifest.lines();
+/// `cargo package --no-verify` of the crate at `root`, unpacked under
+/// `out`: the directory that holds it.
+fn package(root: &Path, out: &Path) -> PathBuf {
+    let target = out.join("package");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let run = |offline: bool| {
+        let mut c = Command::new(&cargo);
+        c.current_dir(root)
+            .args(["package", "--no-verify", "--allow-dirty", "--quiet", "-p", "subako-tiny", "--target-dir"])
+            .arg(&target);
+        if offline {
+            c.arg("--offline");
+        }
+        for k in ["CARGO_TARGET_DIR", "RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_TARGET"] {
+            c.env_remove(k);
+        }
+        c.output().expect("cargo runs")
+    };
+    // Offline first: the workspace's lock and cache usually hold everything.
+    let mut output = run(true);
+    if !output.status.success() {
+        output = run(false);
+    }
+    assert!(
+        output.status.success(),
+        "cargo package -p subako-tiny (for what `subako-tiny new` vendors) failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let dir = target.join("package");
+    let crate_file = std::fs::read_dir(&dir)
+        .expect("cargo package wrote target/package")
+        .map(|e| e.expect("a directory entry").path())
+        .find(|p| p.extension().is_some_and(|x| x == "crate"))
+        .expect("cargo package wrote a .crate");
+    let unpacked = out.join("vendor");
+    if unpacked.exists() {
+        std::fs::remove_dir_all(&unpacked).expect("remove the previous copy");
+    }
+    let gz = flate2::read::GzDecoder::new(std::fs::File::open(&crate_file).expect("the .crate"));
+    tar::Archive::new(gz).unpack(&unpacked).expect("unpack the .crate");
+    let stem = crate_file.file_stem().expect("NAME-VERSION.crate");
+    unpacked.join(stem)
+}
+
+/// The one ```rust block holding `fn main()` in the README's "Use it in your package".
+fn readme_build_rs(readme: &str) -> String {
+    let start = readme.find("\n## Use it in your package\n").expect("the README has \"## Use it in your package\"");
+    let section = &readme[start + 1..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 4)];
+    let mut found = Vec::new();
+    let mut lines = section.lines();
     while let Some(line) = lines.next() {
-        let t = line.trim();
-        if t.starts_with('[') {
-            in_package = t == "[package]";
-            continue;
-        }
-        let Some(rest) = t.strip_prefix("include").map(str::trim_start) else { continue };
-        let Some(rest) = rest.strip_prefix('=') else { continue };
-        if !in_package {
-            continue;
-        }
-        let mut text = rest.to_string();
-        while !strip_comment(&text).contains(']') {
-            text.push('\n');
-            text.push_str(lines.next()?);
-        }
-        let mut out = Vec::new();
-        let mut in_str = false;
-        let mut cur = String::new();
-        for c in strip_comment_lines(&text).chars() {
-            match (c, in_str) {
-                ('"', false) => in_str = true,
-                ('"', true) => {
-                    out.push(std::mem::take(&mut cur));
-                    in_str = false;
-                }
-                (c, true) => cur.push(c),
-                (']', false) => return Some(out),
-                _ => {}
+        if line == "```rust" {
+            let text: Vec<&str> = lines.by_ref().take_while(|l| !l.starts_with("```")).collect();
+            if text.iter().any(|l| l.contains("fn main()")) {
+                found.push(text.join("\n") + "\n");
             }
         }
-        return None;
     }
-    None
+    assert_eq!(found.len(), 1, "the README's \"Use it in your package\" must hold one ```rust block with fn main()");
+    found.remove(0)
 }
 
-/// `line` up to a `#` that is outside a string.
-fn strip_comment(line: &str) -> &str {
-    let mut in_str = false;
-    for (i, c) in line.char_indices() {
-        match c {
-            '"' => in_str = !in_str,
-            '#' if !in_str => return &line[..i],
-            _ => {}
-        }
-    }
-    line
-}
-
-fn strip_comment_lines(text: &str) -> String {
-    text.lines().map(strip_comment).collect::<Vec<_>>().join("\n")
-}
-
-/// Every file under `abs`, as `rel/...`, sorted.
-fn walk(abs: &Path, rel: &str, out: &mut Vec<String>) {
-    let mut entries: Vec<_> = std::fs::read_dir(abs)
-        .unwrap_or_else(|e| panic!("{}: {e}", abs.display()))
-        .map(|e| e.expect("a directory entry"))
-        .collect();
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
+/// Every file under `dir`, as paths relative to it with `/`.
+fn walk(dir: &Path, rel: &str, out: &mut Vec<String>) {
+    for e in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let e = e.expect("a directory entry");
         let name = e.file_name();
         let name = name.to_str().unwrap_or_else(|| panic!("{}: a file name that is not UTF-8", e.path().display()));
-        let child = format!("{rel}/{name}");
-        let ty = e.file_type().expect("a file type");
-        if ty.is_dir() {
+        let child = if rel.is_empty() { name.to_string() } else { format!("{rel}/{name}") };
+        if e.file_type().expect("a file type").is_dir() {
             walk(&e.path(), &child, out);
-        } else if ty.is_file() {
+        } else {
             out.push(child);
         }
     }
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
 }

@@ -2,58 +2,15 @@
 //! optional `assets/`, as a directory and a `.tar.gz` of the same tree.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use serde_json::{Value, json};
-
+use crate::Error;
 use crate::check::{Tool, check};
-use crate::exec::{Exit, Module, RunOptions, run};
-use crate::{Error, err};
+use crate::error::read;
+use crate::exec::Module;
+use crate::manifest::{Manifest, manifest};
 
 pub const MAX_ASSET_FILES: usize = 10_000;
 pub const MAX_ASSET_BYTES: u64 = 64 << 20;
-pub const MANIFEST_FLAG: &str = "--subako-manifest";
-
-/// `subako-package.json`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Manifest {
-    pub abi: u64,
-    pub name: String,
-    pub description: String,
-}
-
-impl Manifest {
-    pub fn to_json(&self) -> Value {
-        json!({"abi": self.abi, "name": self.name, "description": self.description})
-    }
-}
-
-/// Asks the module for its manifest (`argv = [_, "--subako-manifest"]`, no stdin)
-/// and checks it is ABI 1 with a non-empty name and description.
-pub fn manifest(module: &Module) -> Result<Manifest, Error> {
-    let opts = RunOptions {
-        argv: vec!["module".into(), MANIFEST_FLAG.into()],
-        time_limit: Duration::from_secs(10),
-        ..RunOptions::default()
-    };
-    let out = run(module, &opts)?;
-    if out.exit != Exit::Code(0) {
-        return Err(err(format!("`module {MANIFEST_FLAG}` ended with {:?}", out.exit)));
-    }
-    let v: Value = serde_json::from_slice(&out.stdout)
-        .map_err(|e| err(format!("`module {MANIFEST_FLAG}` did not print one JSON object: {e}")))?;
-    let abi = v.get("abi").and_then(Value::as_u64);
-    if abi != Some(1) {
-        return Err(err(format!("the manifest's abi is {}, not 1", v.get("abi").unwrap_or(&Value::Null))));
-    }
-    let field = |k: &str| -> Result<String, Error> {
-        match v.get(k).and_then(Value::as_str) {
-            Some(s) if !s.trim().is_empty() => Ok(s.to_string()),
-            _ => Err(err(format!("the manifest has no non-empty {k:?}"))),
-        }
-    };
-    Ok(Manifest { abi: 1, name: field("name")?, description: field("description")? })
-}
 
 #[derive(Clone, Debug)]
 pub struct BundleReport {
@@ -63,6 +20,21 @@ pub struct BundleReport {
     pub tools: Vec<Tool>,
     pub asset_files: usize,
     pub asset_bytes: u64,
+}
+
+impl BundleReport {
+    /// What was bundled and where.
+    pub fn to_text(&self) -> String {
+        format!(
+            "bundled {} ({} tool(s), {} asset file(s), {} asset bytes)\n  {}\n  {}\n",
+            self.manifest.name,
+            self.tools.len(),
+            self.asset_files,
+            self.asset_bytes,
+            self.dir.display(),
+            self.archive.display()
+        )
+    }
 }
 
 /// Regular files under `dir` (relative paths, sorted), refusing what upload refuses.
@@ -81,15 +53,15 @@ fn asset_files(dir: &Path) -> Result<(Vec<PathBuf>, u64), Error> {
                 total += e.metadata()?.len();
                 files.push(rel);
                 if files.len() > MAX_ASSET_FILES {
-                    return Err(err(format!("assets: more than {MAX_ASSET_FILES} files")));
+                    return Err(Error::Input(format!("assets: more than {MAX_ASSET_FILES} files")));
                 }
             } else {
-                return Err(err(format!("assets: {} is neither a file nor a directory", rel.display())));
+                return Err(Error::Input(format!("assets: {} is neither a file nor a directory", rel.display())));
             }
         }
     }
     if total > MAX_ASSET_BYTES {
-        return Err(err(format!("assets: {total} bytes in all; at most {MAX_ASSET_BYTES} (64 MiB)")));
+        return Err(Error::Input(format!("assets: {total} bytes in all; at most {MAX_ASSET_BYTES} (64 MiB)")));
     }
     files.sort();
     Ok((files, total))
@@ -97,14 +69,14 @@ fn asset_files(dir: &Path) -> Result<(Vec<PathBuf>, u64), Error> {
 
 /// Builds `out/` and `out.tar.gz`. Refuses (with the reasons) what upload would refuse.
 pub fn bundle(module_path: &Path, assets: Option<&Path>, out: &Path) -> Result<BundleReport, Error> {
-    let bytes = std::fs::read(module_path).map_err(|e| err(format!("{}: {e}", module_path.display())))?;
+    let bytes = read(module_path)?;
     let (files, total) = match assets {
         Some(a) => asset_files(a)?,
         None => (Vec::new(), 0),
     };
     let report = check(&bytes, assets);
     if !report.accepted() {
-        return Err(err(format!("Subako would refuse this module:\n  {}", report.failures.join("\n  "))));
+        return Err(Error::Module(format!("Subako would refuse this module:\n  {}", report.failures.join("\n  "))));
     }
     let module = Module::from_bytes(&bytes)?;
     let manifest = manifest(&module)?;

@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::Error;
 use crate::crash::{Crash, judge, stderr_tail};
-use crate::exec::{Module, RunOptions, RunOutput, map_guest_path, run};
-use crate::http::HttpConfig;
+use crate::exec::{Module, RunOptions, RunOutput, run};
+use crate::host::{HttpConfig, map_guest_path};
 use crate::rpc::request_line;
-use crate::{Error, err};
 
 #[derive(Clone, Debug)]
 pub struct CallOptions {
@@ -75,7 +75,7 @@ pub struct CallOutcome {
     pub output: RunOutput,
     /// The host dir behind `/volume/tmp`.
     pub tmp_dir: PathBuf,
-    _tmp: Option<tempfile::TempDir>,
+    tmp: Option<tempfile::TempDir>,
 }
 
 impl CallOutcome {
@@ -88,6 +88,35 @@ impl CallOutcome {
             Ok(v) => v,
             Err(c) => panic!("call crashed: {c}\nstderr:\n{}", self.stderr_tail),
         }
+    }
+    /// Whether the tool answered with `isError: true`.
+    pub fn is_error(&self) -> bool {
+        self.result.as_ref().is_ok_and(|r| r.get("isError") == Some(&Value::Bool(true)))
+    }
+    /// Keeps the fresh `/volume/tmp` this call made (it is deleted with the
+    /// outcome otherwise) and returns its path; `None` when the caller gave
+    /// the directory, which is never deleted.
+    pub fn keep_tmp(&mut self) -> Option<PathBuf> {
+        self.tmp.take().map(tempfile::TempDir::keep)
+    }
+    /// What `subako-tiny call` prints on stdout: the `CallToolResult` as the
+    /// module wrote it, or the crash rule and the last 4 KiB of stderr.
+    pub fn to_text(&self) -> String {
+        match (&self.result, &self.result_text) {
+            (Ok(_), Some(raw)) => format!("{raw}\n"),
+            (Ok(v), None) => format!("{v}\n"),
+            (Err(c), _) => format!("crashed: {c}\nstderr (last 4 KiB):\n{}\n", self.stderr_tail),
+        }
+    }
+    /// One line per `volume:///` file the result links: its host path and size.
+    pub fn links_text(&self) -> String {
+        let mut s = String::new();
+        for l in &self.links {
+            let host = l.host_path.as_ref().map_or("(no preopen covers it)".into(), |p| p.display().to_string());
+            let size = l.size.map_or("missing".into(), |s| format!("{s} bytes"));
+            s += &format!("linked file {} -> {host} ({size})\n", l.guest_path);
+        }
+        s
     }
 }
 
@@ -107,7 +136,7 @@ impl IntoArgs for &Value {
 }
 impl IntoArgs for &str {
     fn into_args(self) -> Result<Value, Error> {
-        serde_json::from_str(self).map_err(|e| err(format!("arguments are not JSON: {e}")))
+        serde_json::from_str(self).map_err(|e| Error::Input(format!("arguments are not JSON: {e}")))
     }
 }
 impl IntoArgs for String {
@@ -121,7 +150,7 @@ pub fn call(module: &Module, tool: &str, args: impl IntoArgs, opts: &CallOptions
     let args = args.into_args()?;
     let package = match &opts.package {
         Some(p) => p.clone(),
-        None => crate::bundle::manifest(module).map(|m| m.name).unwrap_or_else(|_| "module".into()),
+        None => crate::manifest::manifest(module).map(|m| m.name).unwrap_or_else(|_| "module".into()),
     };
     let (tmp_dir, tmp) = match &opts.tmp_dir {
         Some(d) => {
@@ -159,92 +188,24 @@ pub fn call(module: &Module, tool: &str, args: impl IntoArgs, opts: &CallOptions
         Err(_) => Vec::new(),
     };
     let result_text = result.as_ref().ok().and_then(|_| raw_result(&output.stdout, &opts.id));
-    Ok(CallOutcome { result, result_text, stderr_tail: stderr_tail(&output.stderr), links, output, tmp_dir, _tmp: tmp })
+    Ok(CallOutcome { result, result_text, stderr_tail: stderr_tail(&output.stderr), links, output, tmp_dir, tmp })
 }
 
-/// The text of the `result` member of the stdout line that answers `id`.
+/// The text of the `result` member of the stdout line that answers `id`,
+/// as the module wrote it (serde_json's `RawValue` keeps it verbatim).
 fn raw_result(stdout: &[u8], id: &Value) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Answer<'a> {
+        id: Option<Value>,
+        #[serde(borrow)]
+        result: Option<&'a serde_json::value::RawValue>,
+    }
     let text = std::str::from_utf8(stdout).ok()?;
     text.lines()
-        .filter(|l| {
-            serde_json::from_str::<Value>(l).is_ok_and(|v| v.get("id") == Some(id) && v.get("result").is_some())
-        })
-        .find_map(|l| member_text(l, "result"))
-        .map(str::to_string)
-}
-
-/// The raw text of top-level member `key` of the JSON object `obj` (valid
-/// JSON: the caller parsed it), or `None` when it has no such member.
-fn member_text<'a>(obj: &'a str, key: &str) -> Option<&'a str> {
-    let b = obj.as_bytes();
-    let ws = |mut i: usize| {
-        while i < b.len() && b[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        i
-    };
-    // The end of the string starting at `i` (a quote), past its closing quote.
-    let string_end = |mut i: usize| {
-        i += 1;
-        while i < b.len() && b[i] != b'"' {
-            i += if b[i] == b'\\' { 2 } else { 1 };
-        }
-        i + 1
-    };
-    // The end of the value starting at `i`.
-    let value_end = |mut i: usize| {
-        let mut depth = 0usize;
-        while i < b.len() {
-            match b[i] {
-                b'"' => {
-                    i = string_end(i);
-                    if depth == 0 {
-                        return i;
-                    }
-                    continue;
-                }
-                b'{' | b'[' => depth += 1,
-                b'}' | b']' if depth == 0 => return i,
-                b'}' | b']' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return i + 1;
-                    }
-                }
-                b',' if depth == 0 => return i,
-                _ => {}
-            }
-            i += 1;
-        }
-        i
-    };
-    let mut i = ws(0);
-    if b.get(i) != Some(&b'{') {
-        return None;
-    }
-    i += 1;
-    loop {
-        i = ws(i);
-        if b.get(i) != Some(&b'"') {
-            return None;
-        }
-        let k_end = string_end(i);
-        let name: String = serde_json::from_str(obj.get(i..k_end)?).ok()?;
-        i = ws(k_end);
-        if b.get(i) != Some(&b':') {
-            return None;
-        }
-        let v_start = ws(i + 1);
-        let v_end = value_end(v_start);
-        if name == key {
-            return obj.get(v_start..v_end).map(str::trim_end);
-        }
-        i = ws(v_end);
-        if b.get(i) != Some(&b',') {
-            return None;
-        }
-        i += 1;
-    }
+        .filter_map(|l| serde_json::from_str::<Answer<'_>>(l).ok())
+        .find(|a| a.id.as_ref() == Some(id) && a.result.is_some())
+        .and_then(|a| a.result)
+        .map(|r| r.get().to_string())
 }
 
 fn volume_links(result: &Value, preopens: &[(String, PathBuf, bool)]) -> Vec<LinkedFile> {
@@ -291,16 +252,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn member_text_keeps_the_module_s_text() {
+    fn raw_result_keeps_the_module_s_text() {
         let line = r#"{"jsonrpc":"2.0","id":"call-1","result":{"z":1,"a":{"s":"}\",]","b":[1,{"c":2}]}} ,"x":3}"#;
-        assert_eq!(member_text(line, "result"), Some(r#"{"z":1,"a":{"s":"}\",]","b":[1,{"c":2}]}}"#));
-        assert_eq!(member_text(line, "x"), Some("3"));
-        assert_eq!(member_text(line, "id"), Some(r#""call-1""#));
-        assert_eq!(member_text(line, "nope"), None);
-        assert_eq!(member_text(r#"{"a\u0062":true}"#, "ab"), Some("true"));
-        let out = format!("{{\"jsonrpc\":\"2.0\",\"id\":\"other\",\"result\":{{}}}}\n{line}\n");
+        let out = format!("{{\"jsonrpc\":\"2.0\",\"id\":\"other\",\"result\":{{}}}}\nnot json\n{line}\n");
         let raw = raw_result(out.as_bytes(), &json!("call-1")).unwrap();
-        assert!(raw.starts_with(r#"{"z":1,"a""#), "{raw}");
+        assert_eq!(raw, r#"{"z":1,"a":{"s":"}\",]","b":[1,{"c":2}]}}"#);
+        assert_eq!(raw_result(out.as_bytes(), &json!("nope")), None);
     }
 
     #[test]

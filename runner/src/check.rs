@@ -9,9 +9,9 @@ use serde_json::{Value, json};
 use wasmparser::{Validator, WasmFeatures};
 use wasmtime::ExternType;
 
-use crate::bundle::Manifest;
 use crate::crash::{judge, stderr_tail};
 use crate::exec::{Module, RunOptions, run, sig, wasi_signatures};
+use crate::manifest::Manifest;
 use crate::rpc::{PROTOCOL_VERSION, request_line};
 
 /// `tools/list` pages the platform follows at most.
@@ -50,6 +50,37 @@ impl CheckReport {
     pub fn accepted(&self) -> bool {
         self.failures.is_empty()
     }
+
+    /// `{accepted, failures, warnings, tools, pages}`, each tool as listed.
+    pub fn to_json(&self) -> Value {
+        let tools: Vec<&Value> = self.tools.iter().map(|t| &t.raw).collect();
+        json!({"accepted": self.accepted(), "failures": self.failures, "warnings": self.warnings, "tools": tools,
+               "pages": self.pages})
+    }
+
+    /// The tools and their input schemas, the warnings, and the verdict with
+    /// each reason (and the upload run's stderr) when refused.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        for t in &self.tools {
+            s += &format!("{}: {}\n    input: {}\n", t.name, t.description, t.input_schema);
+        }
+        for w in &self.warnings {
+            s += &format!("warning: {w}\n");
+        }
+        if self.accepted() {
+            s += &format!("accepted: {} tool(s) on {} tools/list page(s)\n", self.tools.len(), self.pages);
+        } else {
+            s += "refused:\n";
+            for f in &self.failures {
+                s += &format!("  - {f}\n");
+            }
+            if !self.stderr_tail.is_empty() {
+                s += &format!("stderr (last 4 KiB):\n{}\n", self.stderr_tail);
+            }
+        }
+        s
+    }
 }
 
 fn allowed_features() -> WasmFeatures {
@@ -68,7 +99,7 @@ pub fn check(module_bytes: &[u8], assets_dir: Option<&Path>) -> CheckReport {
         Some(m) if r.failures.is_empty() => m,
         _ => return r,
     };
-    r.manifest = crate::bundle::manifest(&module).ok();
+    r.manifest = crate::manifest::manifest(&module).ok();
     let package = r.manifest.as_ref().map_or("module".to_string(), |m| m.name.clone());
     let preopens = assets_dir.map(|d| vec![("/package".to_string(), d.to_path_buf(), true)]).unwrap_or_default();
 

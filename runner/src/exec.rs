@@ -6,13 +6,15 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use wasmtime::{Caller, Config, Engine, Func, InstancePre, Linker, ResourceLimiter, Store, UpdateDeadline};
-use wasmtime_wasi::p1::WasiP1Ctx;
+use wasmtime::{Caller, Config, Engine, Func, InstancePre, Linker, Store, UpdateDeadline};
 use wasmtime_wasi::p2::pipe::{MemoryInputPipe, MemoryOutputPipe};
 use wasmtime_wasi::{FsPerms, I32Exit, WasiCtxBuilder};
 
-use crate::http::{HttpConfig, HttpHost};
-use crate::{Error, err};
+use crate::Error;
+use crate::error::read;
+use crate::host::{HttpConfig, HttpHost, Limiter, State, Watch};
+
+const COMPONENT: &str = "this is a WebAssembly component; Subako runs core modules (WASI preview 1 commands)";
 
 /// How often the epoch advances: the granularity of the time limit and of the
 /// "exit within 1 s of stdin closing" rule.
@@ -91,96 +93,6 @@ fn new_host(fuel: bool) -> Host {
         .expect("fd_pwrite");
     crate::http::add_to_linker(&mut linker).expect("subako_http");
     Host { engine, linker, wasi }
-}
-
-/// Store data for one run.
-pub(crate) struct State {
-    pub wasi: WasiP1Ctx,
-    limiter: Limiter,
-    /// `None`: the platform stub (`request` → -1, `read_response` → -2).
-    pub http: Option<HttpHost>,
-    pub preopens: Vec<(String, PathBuf, bool)>,
-    pub write_budget: Option<u64>,
-    pub written: u64,
-    deadline: Instant,
-    timed_out: bool,
-    watch: Option<Watch>,
-}
-
-impl State {
-    /// Bytes the call may still write to files (`u64::MAX` without a budget).
-    pub fn budget_left(&self) -> u64 {
-        self.write_budget.map_or(u64::MAX, |b| b.saturating_sub(self.written))
-    }
-    /// Wall-clock time left before the time limit.
-    pub fn time_left(&self) -> Duration {
-        self.deadline.saturating_duration_since(Instant::now())
-    }
-}
-
-/// Watches stdout so that "not exiting within 1 s of stdin closing" can be told
-/// apart from running out of time: stdin here is a fixed buffer, so the module
-/// has seen EOF by the time it has answered every request.
-struct Watch {
-    stdout: MemoryOutputPipe,
-    scanned: usize,
-    responses: usize,
-    want: usize,
-    grace: Duration,
-    answered_at: Option<Instant>,
-    lingered: bool,
-}
-
-impl Watch {
-    fn poll(&mut self) -> bool {
-        if self.answered_at.is_none() {
-            let out = self.stdout.contents();
-            if out.len() > self.scanned {
-                let new = &out[self.scanned..];
-                if let Some(last_nl) = new.iter().rposition(|&b| b == b'\n') {
-                    for line in new[..last_nl].split(|&b| b == b'\n') {
-                        if crate::rpc::is_response_line(line) {
-                            self.responses += 1;
-                        }
-                    }
-                    self.scanned += last_nl + 1;
-                }
-                if self.responses >= self.want {
-                    self.answered_at = Some(Instant::now());
-                }
-            }
-        }
-        if let Some(t) = self.answered_at
-            && t.elapsed() > self.grace
-        {
-            self.lingered = true;
-            return true;
-        }
-        false
-    }
-}
-
-/// Caps linear memory. A refused grow makes `memory.grow` return -1 (the guest
-/// may cope); if the run then fails, it is reported as out of memory.
-struct Limiter {
-    limit: usize,
-    hit: bool,
-}
-
-impl ResourceLimiter for Limiter {
-    fn memory_growing(&mut self, _current: usize, desired: usize, maximum: Option<usize>) -> wasmtime::Result<bool> {
-        if maximum.is_some_and(|m| desired > m) {
-            return Ok(false);
-        }
-        if desired > self.limit {
-            self.hit = true;
-            return Ok(false);
-        }
-        Ok(true)
-    }
-    fn table_growing(&mut self, _current: usize, desired: usize, maximum: Option<usize>) -> wasmtime::Result<bool> {
-        Ok(maximum.is_none_or(|m| desired <= m) && desired <= 1 << 20)
-    }
 }
 
 /// `fd_write`/`fd_pwrite` with the per-call write budget: writes to files (any
@@ -263,17 +175,18 @@ impl std::fmt::Debug for Module {
 impl Module {
     pub fn from_file(path: impl AsRef<Path>) -> Result<Module, Error> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|e| err(format!("{}: {e}", path.display())))?;
+        let bytes = read(path)?;
         Module::from_bytes(&bytes)
     }
 
-    /// Compiles binary wasm (or WAT text). Components are refused: Subako runs core modules.
+    /// Compiles a binary module. Components are refused: Subako runs core modules.
     pub fn from_bytes(bytes: &[u8]) -> Result<Module, Error> {
         if wasmparser::Parser::is_component(bytes) {
-            return Err(err("this is a WebAssembly component; Subako runs core modules (WASI preview 1 commands)"));
+            return Err(Error::NotAModule(COMPONENT.into()));
         }
         let engine = host().engine.clone();
-        let module = wasmtime::Module::new(&engine, bytes).map_err(|e| err(format!("invalid module: {e:#}")))?;
+        let module =
+            wasmtime::Module::new(&engine, bytes).map_err(|e| Error::NotAModule(format!("invalid module: {e:#}")))?;
         Ok(Module::from_compiled(module))
     }
 
@@ -284,10 +197,11 @@ impl Module {
     /// the code slower, so such a module is not for timing.
     pub fn from_bytes_with_fuel(bytes: &[u8]) -> Result<Module, Error> {
         if wasmparser::Parser::is_component(bytes) {
-            return Err(err("this is a WebAssembly component; Subako runs core modules (WASI preview 1 commands)"));
+            return Err(Error::NotAModule(COMPONENT.into()));
         }
         let h = fuel_host();
-        let module = wasmtime::Module::new(&h.engine, bytes).map_err(|e| err(format!("invalid module: {e:#}")))?;
+        let module =
+            wasmtime::Module::new(&h.engine, bytes).map_err(|e| Error::NotAModule(format!("invalid module: {e:#}")))?;
         let pre = h.linker.instantiate_pre(&module).map_err(|e| format!("{e:#}"));
         Ok(Module { engine: h.engine.clone(), module, pre, fuel: true })
     }
@@ -370,9 +284,9 @@ pub fn serve(module: &Module, opts: &RunOptions) -> Result<RunOutput, Error> {
 }
 
 fn run_inner(module: &Module, opts: &RunOptions, inherit: bool) -> Result<RunOutput, Error> {
-    let pre = module.pre.as_ref().map_err(|e| err(format!("cannot link module: {e}")))?;
+    let pre = module.pre.as_ref().map_err(|e| Error::NotAModule(format!("cannot link module: {e}")))?;
     if module.module.get_export("_start").and_then(|e| e.func().cloned()).is_none() {
-        return Err(err("module does not export `_start`: not a WASI command"));
+        return Err(Error::NotAModule("module does not export `_start`: not a WASI command".into()));
     }
     let mut b = WasiCtxBuilder::new();
     b.args(&opts.argv);
@@ -388,7 +302,7 @@ fn run_inner(module: &Module, opts: &RunOptions, inherit: bool) -> Result<RunOut
     for (guest, hostdir, ro) in &opts.preopens {
         let perms = if *ro { FsPerms::ReadOnly } else { FsPerms::ReadWrite };
         b.preopened_dir(hostdir, guest, perms)
-            .map_err(|e| err(format!("cannot preopen {} at {guest}: {e:#}", hostdir.display())))?;
+            .map_err(|e| Error::Input(format!("cannot preopen {} at {guest}: {e:#}", hostdir.display())))?;
     }
     let watch = match opts.exit_grace {
         Some(grace) if !inherit => Some(Watch {
@@ -484,33 +398,6 @@ fn classify(store: &Store<State>, e: Option<wasmtime::Error>) -> Exit {
         return Exit::OutOfMemory;
     }
     Exit::Trap(format!("{e:#}"))
-}
-
-/// Maps an absolute guest path through the longest matching preopen, as WASI
-/// resolves it; `None` for relative paths, `..`, or paths outside every preopen.
-/// Returns the host path and whether that preopen is read-only.
-pub(crate) fn map_guest_path(preopens: &[(String, PathBuf, bool)], guest: &str) -> Option<(PathBuf, bool)> {
-    if !guest.starts_with('/') {
-        return None;
-    }
-    let segs: Vec<&str> = guest.split('/').filter(|s| !s.is_empty() && *s != ".").collect();
-    if segs.contains(&"..") {
-        return None;
-    }
-    let mut best: Option<(usize, &PathBuf, bool)> = None;
-    for (g, host, ro) in preopens {
-        let gsegs: Vec<&str> = g.split('/').filter(|s| !s.is_empty()).collect();
-        if segs.len() >= gsegs.len() && segs[..gsegs.len()] == gsegs[..] && best.is_none_or(|(n, _, _)| gsegs.len() > n)
-        {
-            best = Some((gsegs.len(), host, *ro));
-        }
-    }
-    let (n, host, ro) = best?;
-    let mut p = host.clone();
-    for s in &segs[n..] {
-        p.push(s);
-    }
-    Some((p, ro))
 }
 
 /// A function signature as text (`(i32, i32) -> i32`), for comparing and reporting.

@@ -11,7 +11,7 @@ use ureq::http;
 use url::Url;
 use wasmtime::{Caller, Linker};
 
-use crate::exec::{State, map_guest_path};
+use crate::host::{HttpConfig, State, map_guest_path};
 
 /// A request larger than this is refused.
 const MAX_REQUEST: usize = 8 << 20;
@@ -20,32 +20,6 @@ const MAX_INLINE: usize = 256 << 10;
 const MAX_REDIRECTS: usize = 10;
 /// Used when the request names no `timeout_ms` (the run's time limit still applies).
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// What the invocation's grant allows. An empty grant (the `Default`) is
-/// a real host that refuses every request with kind `host_not_allowed` and
-/// a message naming `--allow-host`, where `None` in [`crate::RunOptions`]
-/// is the platform's stub (`request` → -1).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct HttpConfig {
-    /// Hosts the module may reach: `api.example.com`, `*.example.com` (any
-    /// subdomain), or `host:port` to pin a port.
-    pub allow_hosts: Vec<String>,
-    /// Local testing: allow loopback addresses, and plain `http://` to them.
-    /// Other private addresses stay forbidden.
-    pub allow_loopback: bool,
-}
-
-/// Per-run HTTP state: the grant, and the answer waiting for `read_response`.
-pub(crate) struct HttpHost {
-    config: HttpConfig,
-    held: Option<Vec<u8>>,
-}
-
-impl HttpHost {
-    pub fn new(config: HttpConfig) -> Self {
-        HttpHost { config, held: None }
-    }
-}
 
 pub(crate) fn add_to_linker(linker: &mut Linker<State>) -> wasmtime::Result<()> {
     linker.func_wrap("subako_http", "request", |mut c: Caller<'_, State>, ptr: i32, len: i32| -> i32 {

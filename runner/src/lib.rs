@@ -5,61 +5,43 @@
 //! The crate's own end-to-end tests and the `subako-tiny` CLI both sit on this
 //! library, so what a test asserts is what an author sees locally.
 
+mod advisor;
 mod bench;
 mod bundle;
 mod call;
 mod check;
 mod crash;
+mod error;
 mod exec;
+mod host;
 mod http;
+mod manifest;
+mod package;
+mod recipe;
 mod rpc;
 mod size;
+mod text;
 
+pub use advisor::{Advice, RULES, Rule, advise};
 pub use bench::{
-    BenchFigures, BenchOptions, BenchReport, GrowthFigures, GrowthKind, GrowthProbe, GrowthReport, bench, compile_times,
+    BenchFigures, BenchOptions, BenchReport, CallFigures, CompileTimes, GROWTH_SIZES, GrowthFigures, GrowthKind,
+    GrowthOptions, GrowthProbe, GrowthReport, JSONL_SIZES, JsonlProbe, JsonlWorkload, KIB, MIB, bench,
+    callgrind_compile_child, compile_times, growth,
 };
-pub use bundle::{BundleReport, Manifest, bundle, manifest};
+pub use bundle::{BundleReport, bundle};
 pub use call::{CallOptions, CallOutcome, IntoArgs, LinkedFile, call};
 pub use check::{CheckReport, Tool, check};
 pub use crash::Crash;
 pub use exec::{Exit, Module, RunOptions, RunOutput, run, serve};
-pub use http::HttpConfig;
+pub use host::HttpConfig;
+pub use manifest::{Manifest, manifest};
+pub use package::{
+    CostRow, Explained, FeatureCosts, Measure, Meta, Package, PackageOptions, PackageReport, Part, Row, Selection,
+    Variant, advice_text, compare, explain, feature_costs, measure_package, sample_args,
+};
+pub use recipe::{BUILD_RS, WASMTIME_VERSION, link_args};
 pub use rpc::{PROTOCOL_VERSION, meta, request_line};
 pub use size::{DataSegment, Func, Section, SizeReport, demangle, owner, size};
+pub use text::thousands;
 
-use std::fmt;
-
-/// A failure of the runner itself (bad input, I/O), as opposed to a module
-/// misbehaving, which is reported in [`RunOutput`], [`Crash`] or [`CheckReport`].
-#[derive(Debug, Clone)]
-pub struct Error(pub String);
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Error {}
-
-impl From<std::io::Error> for Error {
-    fn from(e: std::io::Error) -> Self {
-        Error(e.to_string())
-    }
-}
-
-impl From<wasmtime::Error> for Error {
-    fn from(e: wasmtime::Error) -> Self {
-        Error(format!("{e:#}"))
-    }
-}
-
-impl From<serde_json::Error> for Error {
-    fn from(e: serde_json::Error) -> Self {
-        Error(format!("JSON: {e}"))
-    }
-}
-
-pub(crate) fn err(msg: impl Into<String>) -> Error {
-    Error(msg.into())
-}
+pub use error::Error;

@@ -1,8 +1,11 @@
-//! `subako-tiny new DIR [--name NAME]`: a complete package that vendors the
-//! crate (the files its `Cargo.toml` `include` lists, embedded in this binary
-//! by `build.rs`), with the size profile, the link settings and one tool.
+//! `subako-tiny new DIR [--name NAME] [--description TEXT]`: a complete
+//! package that vendors the crate (as `cargo package` normalises it,
+//! embedded in this binary by `build.rs`), with the size profile, the
+//! README's `build.rs` and one tool.
 
 use std::path::{Path, PathBuf};
+
+use subako_tiny_runner::BUILD_RS;
 
 include!(concat!(env!("OUT_DIR"), "/vendor.rs"));
 
@@ -12,6 +15,27 @@ pub struct Scaffold {
     pub dir: PathBuf,
     /// Paths relative to `dir`, in the order written.
     pub files: Vec<String>,
+}
+
+impl Scaffold {
+    /// What was written, and the next commands.
+    pub fn to_text(&self) -> String {
+        let vendored = self.files.iter().filter(|f| f.starts_with("vendor/")).count();
+        let mut s = format!("wrote package {} in {}:\n", self.name, self.dir.display());
+        for f in self.files.iter().filter(|f| !f.starts_with("vendor/")) {
+            s += &format!("  {f}\n");
+        }
+        s += &format!("  vendor/subako-tiny/ ({vendored} files: the subako-tiny crate)\n");
+        let wasm = format!("target/wasm32-wasip1/release/{}.wasm", self.name);
+        s += "next:\n";
+        s += &format!("  cd {}\n", self.dir.display());
+        s += "  cargo build --release --target wasm32-wasip1    # the module\n";
+        s += "  cargo test                                      # the tool's tests, on the host\n";
+        s += &format!("  subako-tiny check {wasm}\n");
+        s += &format!("  subako-tiny call {wasm} greet '{{\"name\":\"Ada\"}}'\n");
+        s += "  subako-tiny size --manifest-path Cargo.toml     # its size, the advisor, the budgets (--check)\n";
+        s
+    }
 }
 
 /// Names Cargo refuses for a package or a binary, and the crate's own
@@ -106,8 +130,15 @@ pub fn check_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// What the scaffold's manifest says when `--description` is not given.
+const DESCRIPTION: &str = "Says hello.";
+
 /// Writes the package into `dir` (which must not exist, or be empty).
-pub fn new_package(dir: &Path, name: Option<&str>) -> Result<Scaffold, String> {
+pub fn new_package(dir: &Path, name: Option<&str>, description: Option<&str>) -> Result<Scaffold, String> {
+    let description = description.unwrap_or(DESCRIPTION);
+    if description.trim().is_empty() {
+        return Err("--description: the manifest's description must not be empty (Subako shows it to the model)".into());
+    }
     let name = match name {
         Some(n) => {
             check_name(n).map_err(|e| format!("--name: {e}"))?;
@@ -137,9 +168,9 @@ pub fn new_package(dir: &Path, name: Option<&str>) -> Result<Scaffold, String> {
         Err(e) => return Err(format!("{}: {e}", dir.display())),
     }
     let mut files: Vec<(String, Vec<u8>)> = vec![
-        ("Cargo.toml".into(), cargo_toml(&name).into_bytes()),
+        ("Cargo.toml".into(), cargo_toml(&name, description).into_bytes()),
         ("build.rs".into(), BUILD_RS.as_bytes().to_vec()),
-        ("src/main.rs".into(), main_rs(&name).into_bytes()),
+        ("src/main.rs".into(), main_rs(&name, description).into_bytes()),
         (".gitignore".into(), b"/target\n".to_vec()),
         ("README.md".into(), readme(&name).into_bytes()),
     ];
@@ -152,28 +183,55 @@ pub fn new_package(dir: &Path, name: Option<&str>) -> Result<Scaffold, String> {
             std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
         }
         std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        if rel.ends_with("/size-report") {
+            executable(&path)?;
+        }
     }
     Ok(Scaffold { name, dir: dir.to_path_buf(), files: files.into_iter().map(|(p, _)| p).collect() })
 }
 
-fn cargo_toml(name: &str) -> String {
+/// Lets the owner run the file (the vendored `size-report`).
+fn executable(path: &Path) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn cargo_toml(name: &str, description: &str) -> String {
+    // A JSON string is a TOML basic string.
+    let description = serde_json::to_string(description).expect("a string");
     format!(
         r#"[package]
 name = "{name}"
 version = "0.1.0"
 edition = "2024"
+description = {description}
 publish = false
 
 [package.metadata.subako-tiny]
-# Size budgets that size-report checks: binary name = at most this many bytes.
+# Size budgets: module name = at most this many bytes (or {{ dlmalloc = BYTES, lean = BYTES }}).
+# `subako-tiny size --manifest-path Cargo.toml --check` and
+# `vendor/subako-tiny/size-report --check` build the modules and check them.
 # budget = {{ {name} = 20000 }}
 
 [dependencies]
-subako-tiny = {{ path = "vendor/subako-tiny" }}
+subako-tiny = {{ path = "vendor/subako-tiny", default-features = false, features = ["panic-handler"] }}
 
-# A workspace of its own, so an enclosing workspace never swallows it. The
-# vendored crate is a workspace root too (its own [workspace] table): left
-# out, or Cargo refuses two roots in one tree.
+# The crate's features, chosen here: `size` builds the module with each
+# allocator and prices panic-message (`--feature-costs`).
+[features]
+default = ["dlmalloc"]
+dlmalloc = ["subako-tiny/dlmalloc"]
+lean-alloc = ["subako-tiny/lean-alloc"]
+panic-message = ["subako-tiny/panic-message"]
+
+# A workspace of its own, so an enclosing workspace never swallows it, with
+# the vendored crate a dependency, not a member (its dev-dependencies stay
+# out of this package's lock).
 [workspace]
 exclude = ["vendor"]
 
@@ -188,21 +246,8 @@ strip = true
     )
 }
 
-const BUILD_RS: &str = r#"// A 64 KiB stack instead of rustc's 1 MiB: the module starts at 2 pages instead of 17.
-// Then, for profiles without debug info, code addresses at their real length (smaller modules).
-fn main() {
-    if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
-        println!("cargo:rustc-link-arg=-zstack-size=65536");
-        if std::env::var("DEBUG").as_deref() == Ok("false") {
-            println!("cargo:rustc-link-arg=--strip-debug");
-            println!("cargo:rustc-link-arg=--compress-relocations");
-        }
-    }
-}
-"#;
-
-fn main_rs(name: &str) -> String {
-    MAIN_RS.replace("{name}", name)
+fn main_rs(name: &str, description: &str) -> String {
+    MAIN_RS.replace("{name}", name).replace("\"{description}\"", &format!("{description:?}"))
 }
 
 const MAIN_RS: &str = r###"//! The {name} package: one tool, `greet`.
@@ -220,7 +265,7 @@ fn greet(args: &Args<'_>) -> Result<Reply, ToolError> {
 pub const PACKAGE: Package = Package::new(
     "{name}",
     env!("CARGO_PKG_VERSION"),
-    "Says hello.",
+    "{description}",
     &[Tool::new(
         "greet",
         "Greet someone by name.",
@@ -263,7 +308,8 @@ fn readme(name: &str) -> String {
         r#"# {name}
 
 A Subako function package built with subako-tiny, vendored in
-`vendor/subako-tiny/` (its README is the manual).
+`vendor/subako-tiny/` (its README is the manual; `cargo doc -p subako-tiny
+--open` is the reference).
 
 ```sh
 rustup target add wasm32-wasip1                      # once
@@ -271,6 +317,8 @@ cargo build --release --target wasm32-wasip1         # target/wasm32-wasip1/rele
 cargo test                                           # the tool's tests, on the host
 subako-tiny check target/wasm32-wasip1/release/{name}.wasm
 subako-tiny call target/wasm32-wasip1/release/{name}.wasm greet '{{"name":"Ada"}}'
+subako-tiny size --manifest-path Cargo.toml --check  # sizes, advice, the budgets in Cargo.toml
+vendor/subako-tiny/size-report --check               # the same, from the vendored copy
 subako-tiny bundle --module target/wasm32-wasip1/release/{name}.wasm --out dist
 ```
 "#
@@ -303,16 +351,23 @@ mod tests {
     }
 
     #[test]
-    fn vendor_is_the_include_list_plus_the_manifest() {
+    fn vendor_is_the_include_list_plus_a_manifest_without_a_workspace() {
+        const TOP: [&str; 6] = ["Cargo.toml", "build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "size-report"];
         let paths: Vec<&str> = VENDOR.iter().map(|(p, _)| *p).collect();
-        for want in ["Cargo.toml", "build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "src/lib.rs"] {
-            assert!(paths.contains(&want), "{want} missing from {paths:?}");
+        for want in TOP.iter().chain(&["src/lib.rs"]) {
+            assert!(paths.contains(want), "{want} missing from {paths:?}");
         }
-        assert!(
-            paths.iter().all(|p| ["Cargo.toml", "build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE"].contains(p)
-                || p.starts_with("src/")),
-            "{paths:?}"
-        );
-        assert!(!paths.iter().any(|p| p.starts_with("examples/") || p.starts_with("runner/")));
+        assert!(paths.iter().all(|p| TOP.contains(p) || p.starts_with("src/")), "{paths:?}");
+        let manifest = std::str::from_utf8(VENDOR.iter().find(|(p, _)| *p == "Cargo.toml").unwrap().1).unwrap();
+        assert!(!manifest.contains("[workspace"), "{manifest}");
+        assert!(manifest.contains("name = \"subako-tiny\"") && manifest.contains("version = \""), "{manifest}");
+    }
+
+    #[test]
+    fn the_description_is_a_rust_and_a_toml_string() {
+        let d = "Says \"hi\" \\ to you, é";
+        let toml: toml::Table = cargo_toml("x", d).parse().unwrap();
+        assert_eq!(toml["package"]["description"].as_str(), Some(d));
+        assert!(main_rs("x", d).contains(r#"    "Says \"hi\" \\ to you, é","#), "{}", main_rs("x", d));
     }
 }

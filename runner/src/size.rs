@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 use wasmparser::{BinaryReader, ExternalKind, KnownCustom, Name, Parser, Payload, TypeRef};
 
-use crate::{Error, err};
+use crate::Error;
+use crate::text::table;
+pub use crate::text::thousands;
 
 /// One section: `id` 0 is a custom section, `name` its own name then.
 /// `offset`/`size`: its payload (after the id and size) in the file.
@@ -103,14 +105,14 @@ fn type_ref_name(t: &TypeRef) -> &'static str {
 }
 
 fn bad(e: wasmparser::BinaryReaderError) -> Error {
-    err(format!("not a valid WebAssembly module: {e}"))
+    Error::NotAModule(format!("not a valid WebAssembly module: {e}"))
 }
 
 /// Reads `bytes` as a core module. Names are demangled and owned (see
 /// [`owner`]) whether or not the caller prints them.
 pub fn size(bytes: &[u8]) -> Result<SizeReport, Error> {
     if bytes.len() < 8 || &bytes[..4] != b"\0asm" {
-        return Err(err("not a WebAssembly module (no \\0asm header)"));
+        return Err(Error::NotAModule("not a WebAssembly module (no \\0asm header)".into()));
     }
     let mut r = SizeReport {
         bytes: bytes.len(),
@@ -140,7 +142,9 @@ pub fn size(bytes: &[u8]) -> Result<SizeReport, Error> {
         }
         match payload {
             Payload::Version { encoding: wasmparser::Encoding::Component, .. } => {
-                return Err(err("a component, not a core module: Subako runs WASI preview 1 core modules"));
+                return Err(Error::NotAModule(
+                    "a component, not a core module: Subako runs WASI preview 1 core modules".into(),
+                ));
             }
             Payload::ImportSection(s) => {
                 for i in s.into_imports() {
@@ -263,6 +267,9 @@ pub fn owner(name: &str) -> &str {
     if let Some((_, o)) = UNMANGLED.iter().find(|(n, _)| *n == name) {
         return o;
     }
+    if let Some(o) = primitive_method_owner(name) {
+        return o;
+    }
     let entry = ["alloc", "dealloc", "realloc", "alloc_zeroed"];
     for prefix in ["__rustc::__rust_", "alloc::alloc::"] {
         if name.strip_prefix(prefix).is_some_and(|rest| entry.contains(&rest)) {
@@ -288,6 +295,44 @@ pub fn owner(name: &str) -> &str {
         }
     }
     "C (wasi-libc, compiler-rt)"
+}
+
+/// Primitive types' inherent methods that live in `alloc` (they return a
+/// `String` or a `Vec`, or sort in place with a buffer); the others are core's.
+const ALLOC_METHODS: [&str; 17] = [
+    "to_lowercase",
+    "to_uppercase",
+    "repeat",
+    "replace",
+    "replacen",
+    "to_ascii_lowercase",
+    "to_ascii_uppercase",
+    "into_string",
+    "into_boxed_bytes",
+    "to_vec",
+    "into_vec",
+    "sort",
+    "sort_by",
+    "sort_by_key",
+    "sort_by_cached_key",
+    "concat",
+    "join",
+];
+
+/// The owner of a primitive type's inherent method as v0 mangling names it
+/// (`<str>::to_lowercase`, `<[T]>::sort`, `<f64>::…`): alloc or core.
+fn primitive_method_owner(name: &str) -> Option<&'static str> {
+    let (ty, rest) = name.strip_prefix('<')?.split_once(">::")?;
+    const PRIMITIVES: [&str; 17] = [
+        "str", "char", "bool", "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64",
+        "u128", "usize",
+    ];
+    let primitive = PRIMITIVES.contains(&ty) || ty.starts_with('[') || ty.starts_with('*') || ty.starts_with('&');
+    if !primitive {
+        return None;
+    }
+    let method = rest.split([':', '<']).next().unwrap_or(rest);
+    Some(if ALLOC_METHODS.contains(&method) { "alloc" } else { "core" })
 }
 
 /// (owner, bytes, functions), largest first.
@@ -381,7 +426,7 @@ impl SizeReport {
             .iter()
             .map(|s| vec![if s.custom { format!("custom {:?}", s.name) } else { s.name.clone() }, thousands(s.size)])
             .collect();
-        out += &table(&["section", "bytes"], &rows, &[0]);
+        out += &table(&["section", "bytes"], &rows, &[0], "  ");
         out += &format!("\nimports ({}):\n", self.imports.len());
         for (m, n, k) in &self.imports {
             out += &format!("  {m}.{n} ({k})\n");
@@ -408,12 +453,12 @@ impl SizeReport {
                 vec![o, thousands(b), n.to_string(), format!("{:.1}%", b as f64 * 100.0 / code.max(1) as f64)]
             })
             .collect();
-        out += &table(&["crate", "bytes", "functions", "share"], &rows, &[0]);
+        out += &table(&["crate", "bytes", "functions", "share"], &rows, &[0], "  ");
         let funcs = self.funcs_by_size();
         out += &format!("\nlargest {} functions:\n", top.min(funcs.len()));
         let rows: Vec<Vec<String>> =
             funcs.iter().take(top).map(|f| vec![thousands(f.size), f.name.clone(), f.owner.clone()]).collect();
-        out += &table(&["bytes", "function", "crate"], &rows, &[1, 2]);
+        out += &table(&["bytes", "function", "crate"], &rows, &[1, 2], "  ");
         if !self.data.is_empty() {
             let mut data: Vec<&DataSegment> = self.data.iter().collect();
             data.sort_by(|a, b| b.size.cmp(&a.size).then(a.index.cmp(&b.index)));
@@ -426,49 +471,8 @@ impl SizeReport {
                 .take(top)
                 .map(|d| vec![thousands(d.size), d.name.clone().unwrap_or_else(|| format!("segment {}", d.index))])
                 .collect();
-            out += &table(&["bytes", "segment"], &rows, &[1]);
+            out += &table(&["bytes", "segment"], &rows, &[1], "  ");
         }
         out
     }
-}
-
-/// 12345 → "12,345".
-pub fn thousands(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Text columns, two spaces apart, indented by two; the columns in `left`
-/// align left, the others right.
-fn table(headers: &[&str], rows: &[Vec<String>], left: &[usize]) -> String {
-    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
-    for r in rows {
-        for (w, c) in widths.iter_mut().zip(r) {
-            *w = (*w).max(c.chars().count());
-        }
-    }
-    let line = |cells: Vec<String>| {
-        let s: Vec<String> = cells
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let pad = " ".repeat(widths[i] - c.chars().count());
-                if left.contains(&i) { format!("{c}{pad}") } else { format!("{pad}{c}") }
-            })
-            .collect();
-        format!("  {}\n", s.join("  ").trim_end())
-    };
-    let mut out = line(headers.iter().map(|h| h.to_string()).collect());
-    out += &line(widths.iter().map(|w| "-".repeat(*w)).collect());
-    for r in rows {
-        out += &line(r.clone());
-    }
-    out
 }

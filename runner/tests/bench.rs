@@ -1,35 +1,41 @@
 //! `subako-tiny bench`'s deterministic figures: guest fuel for the call, the
 //! upload exchange and the manifest is the same on every run of the real
-//! hello example, and the compile instruction count says `-` without valgrind.
+//! hello example, and the compile instruction count says `-` without
+//! valgrind; a call measured with volumes, in sequence, and one that answers
+//! isError; and the growth benchmark's every kind of line and its JSON Lines
+//! workload, on small sizes, answered as they should be.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
-/// The hello example, built for wasm32-wasip1 with the release (size)
-/// profile as `tests/new.rs` builds it, once per test process.
+/// An example, built for wasm32-wasip1 with the release (size) profile as
+/// `tests/new.rs` builds it.
+fn example(name: &str) -> PathBuf {
+    let root = repo_root();
+    let dir = root.join("target/e2e/default");
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(&root)
+        .args(["build", "--quiet", "--release", "--target", "wasm32-wasip1", "-p", "subako-tiny"])
+        .args(["--example", name, "--target-dir"])
+        .arg(&dir)
+        .env_remove("RUSTFLAGS")
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "building the {name} example failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    dir.join(format!("wasm32-wasip1/release/examples/{name}.wasm"))
+}
+
+/// The hello example, built once per test process.
 fn hello() -> &'static Path {
     static HELLO: OnceLock<PathBuf> = OnceLock::new();
-    HELLO.get_or_init(|| {
-        let root = repo_root();
-        let dir = root.join("target/e2e/default");
-        let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .current_dir(&root)
-            .args(["build", "--quiet", "--release", "--target", "wasm32-wasip1", "-p", "subako-tiny"])
-            .args(["--example", "hello", "--target-dir"])
-            .arg(&dir)
-            .env_remove("RUSTFLAGS")
-            .output()
-            .expect("cargo runs");
-        assert!(out.status.success(), "building the hello example failed:\n{}", String::from_utf8_lossy(&out.stderr));
-        dir.join("wasm32-wasip1/release/examples/hello.wasm")
-    })
+    HELLO.get_or_init(|| example("hello"))
 }
 
 fn subako_tiny(args: &[&str], path_var: Option<&str>) -> (i32, String, String) {
@@ -48,9 +54,15 @@ fn subako_tiny(args: &[&str], path_var: Option<&str>) -> (i32, String, String) {
 
 /// `bench --json` of hello, few timed runs (the fuel figures do not depend on them).
 fn bench_json(extra: &[&str], path_var: Option<&str>) -> Value {
+    let mut args = vec!["--args", r#"{"name":"Ada"}"#];
+    args.extend(extra);
+    bench_json_with(&args, path_var)
+}
+
+/// `bench --json` of hello's greet with `extra` arguments.
+fn bench_json_with(extra: &[&str], path_var: Option<&str>) -> Value {
     let wasm = hello().to_str().unwrap();
-    let mut args = vec!["bench", wasm, "--json", "--calls", "3", "--compiles", "1"];
-    args.extend(["--tool", "greet", "--args", r#"{"name":"Ada"}"#]);
+    let mut args = vec!["bench", wasm, "--json", "--calls", "3", "--compiles", "1", "--tool", "greet"];
     args.extend(extra);
     let (code, out, err) = subako_tiny(&args, path_var);
     assert_eq!(code, 0, "bench failed: {err}");
@@ -86,8 +98,154 @@ fn compile_instructions_say_dash_without_valgrind() {
     let row = text.lines().find(|l| l.starts_with("compile_instr ")).unwrap_or_else(|| panic!("{text}"));
     assert_eq!(row.split_whitespace().nth(1), Some("-"), "{text}");
     assert!(text.contains("valgrind is not on the PATH"), "{text}");
-    // Not asked: no row.
+    // Not asked: no row. (The first tool called with `{}`: greet answers
+    // isError, and the call's rows are marked.)
     let (_, text, _) = subako_tiny(&["bench", wasm, "--calls", "2", "--compiles", "1"], None);
     assert!(!text.contains("compile_instr"), "{text}");
-    assert!(text.lines().any(|l| l.starts_with("call_fuel ")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("call_fuel* ")), "{text}");
+}
+
+/// A call given with call's options and a second call after it: `save` then
+/// `load` of the files example on a `--data` directory the runner copies
+/// afresh for every run (the directory given is left as it was), each call
+/// measured; and a call that answers isError is marked so.
+#[test]
+fn bench_measures_calls_in_sequence_on_the_volumes_given() {
+    let files = example("files");
+    let data = tempfile::tempdir().unwrap();
+    std::fs::write(data.path().join("before.txt"), "given").unwrap();
+    let wasm = files.to_str().unwrap();
+    let args = [
+        "bench",
+        wasm,
+        "--json",
+        "--calls",
+        "2",
+        "--compiles",
+        "1",
+        "--data",
+        data.path().to_str().unwrap(),
+        "--tool",
+        "save",
+        "--args",
+        r#"{"name":"note","text":"kept","keep":true}"#,
+        "--then",
+        "load",
+        r#"{"name":"note","keep":true}"#,
+    ];
+    let (code, out, err) = subako_tiny(&args, None);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let calls = v["calls"].as_array().unwrap();
+    assert_eq!(calls.len(), 2, "{v}");
+    assert_eq!((calls[0]["tool"].as_str(), calls[1]["tool"].as_str()), (Some("save"), Some("load")));
+    for c in calls {
+        assert!(c["crash"].is_null() && c["error"].is_null(), "{v}");
+        assert!(c["fuel"].as_u64().unwrap() > 0, "{v}");
+    }
+    assert!(v["fuel_varies"].is_null(), "every run starts from the same files: {v}");
+    let left: Vec<_> = std::fs::read_dir(data.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, ["before.txt"], "the --data directory given was changed");
+
+    // Without --data, `keep` fails: an isError result, marked in the text.
+    let (code, text, err) = subako_tiny(
+        &[
+            "bench",
+            wasm,
+            "--calls",
+            "2",
+            "--compiles",
+            "1",
+            "--tool",
+            "save",
+            "--args",
+            r#"{"name":"n","text":"t","keep":true}"#,
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("warning: call 1 (save) in files.wasm isError: "), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("call_fuel* ")), "the row is marked: {text}");
+    assert!(text.contains("/volume/data is not mounted"), "{text}");
+}
+
+/// Every kind of growing line, raw UTF-8 included, is answered with the
+/// name the tool read; and the JSON Lines workload reads its file at each
+/// size, its fuel growing with the file.
+#[test]
+fn growth_answers_every_kind_and_reads_the_json_lines_file() {
+    use subako_tiny_runner::{GrowthKind, GrowthOptions, JsonlWorkload, KIB, growth};
+    let o = GrowthOptions { sizes: vec![KIB, 4 * KIB], ..GrowthOptions::default() };
+    let r = growth(hello(), None, &o).unwrap();
+    assert_eq!(r.a.rows.len(), 2 * GrowthKind::ALL.len());
+    for p in std::iter::once(&r.a.seed).chain(&r.a.baselines).chain(&r.a.rows) {
+        assert!(p.problem.is_none(), "{p:?}");
+        assert!(p.pages >= 2, "{p:?}");
+    }
+    for kind in GrowthKind::ALL {
+        let p = r.a.row(4 * KIB, kind).unwrap();
+        assert_eq!(p.line_bytes, 4 * KIB);
+        assert!(p.fuel_per_byte.unwrap() > 0.0, "{kind:?}: {p:?}");
+    }
+    let text = r.to_text();
+    assert!(text.contains("japanese-unused") && text.contains("emoji"), "{text}");
+
+    let w = JsonlWorkload {
+        tool: "load".into(),
+        args: json!({"name": "records.jsonl", "keep": true}),
+        record: json!({"id": 0, "title": "Notes", "body": "Où est la bibliothèque ? 吾輩は猫である。"}),
+        path: "files/records.jsonl".into(),
+        sizes: vec![4 * KIB, 16 * KIB],
+    };
+    let o = GrowthOptions { kinds: Vec::new(), jsonl: Some(w), ..GrowthOptions::default() };
+    let r = growth(&example("files"), None, &o).unwrap();
+    let j = &r.a.jsonl;
+    assert_eq!(j.len(), 3, "{j:?}");
+    assert_eq!(j[0].lines, 1);
+    assert!(j[1].file_bytes >= 4 * KIB && j[2].file_bytes >= 16 * KIB, "{j:?}");
+    assert!(j.iter().all(|p| p.problem.is_none()), "{j:?}");
+    assert!(j[0].fuel < j[1].fuel && j[1].fuel < j[2].fuel, "{j:?}");
+    assert!(j[2].fuel_per_byte.unwrap() > 0.0, "{j:?}");
+    assert!(r.to_text().contains("reading a JSON Lines file"), "{}", r.to_text());
+}
+
+/// A 150 KB argument, longer than a command line may hold, goes in through
+/// `--args-file` and through `--args -` (stdin), to `call` and to `bench`.
+#[test]
+fn a_150_kb_argument_comes_from_a_file_or_stdin() {
+    let name = "é".repeat(75_000);
+    let args = json!({ "name": name }).to_string();
+    assert!(args.len() > 150_000);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("args.json");
+    std::fs::write(&file, &args).unwrap();
+    let wasm = hello().to_str().unwrap();
+    let file = file.to_str().unwrap();
+
+    let (code, out, err) = subako_tiny(&["call", wasm, "greet", "--args-file", file], None);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(out.trim_end()).unwrap();
+    assert_eq!(v["structuredContent"]["message"], format!("Hello, {name}!"));
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_subako-tiny"))
+        .args(["call", wasm, "greet", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), args.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["structuredContent"]["message"], format!("Hello, {name}!"));
+
+    let j = bench_json_with(&["--args-file", file], None);
+    assert!(j["call_crash"].is_null() && j["call_error"].is_null(), "{j}");
+
+    // Arguments that are not JSON name where they came from.
+    std::fs::write(dir.path().join("bad.json"), "{name").unwrap();
+    let bad = dir.path().join("bad.json");
+    let (code, _, err) = subako_tiny(&["call", wasm, "greet", "--args-file", bad.to_str().unwrap()], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.json are not JSON"), "{err}");
 }

@@ -167,7 +167,7 @@ fn call_sends_one_request_with_meta_and_links_volume_files() {
         (drop (call $fd_read (i32.const 0) (i32.const 0) (i32.const 1) (i32.const 16)))
         (i32.store (i32.const 4) (i32.load (i32.const 16)))
         (drop (call $fd_write (i32.const 2) (i32.const 0) (i32.const 1) (i32.const 16)))))"#;
-    let m = Module::from_bytes(wat.as_bytes()).unwrap();
+    let m = Module::from_bytes(&wat::parse_str(wat).unwrap()).unwrap();
     let out = call(&m, "greet", r#"{"name":"Ada"}"#, &opts()).unwrap();
     assert_eq!(out.crash(), Some(&Crash::ExitBeforeAnswer));
     let line = out.stderr_tail.trim_end();
@@ -198,15 +198,20 @@ fn call_sends_one_request_with_meta_and_links_volume_files() {
 #[test]
 fn run_exit_codes_pages_and_missing_start() {
     let m = Module::from_bytes(
-        br#"(module (import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))
+        &wat::parse_str(
+            r#"(module (import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))
         (memory (export "memory") 3)
         (func (export "_start") (drop (memory.grow (i32.const 2))) (call $exit (i32.const 7))))"#,
+        )
+        .unwrap(),
     )
     .unwrap();
     let out = run(&m, &RunOptions::default()).unwrap();
     assert_eq!(out.exit, Exit::Code(7));
     assert_eq!((out.pages_at_start, out.pages_at_exit), (3, 5));
-    let m = Module::from_bytes(br#"(module (memory (export "memory") 1) (func (export "main")))"#).unwrap();
+    let m =
+        Module::from_bytes(&wat::parse_str(r#"(module (memory (export "memory") 1) (func (export "main")))"#).unwrap())
+            .unwrap();
     let e = run(&m, &RunOptions::default()).unwrap_err();
     assert!(e.to_string().contains("_start"), "{e}");
     // A component is refused up front.
@@ -234,7 +239,7 @@ fn write_budget_gives_edquot() {
         (i32.store (i32.const 0) (i32.const 200))
         (i32.store (i32.const 4) (i32.const 8))
         (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 16)))))"#;
-    let m = Module::from_bytes(wat.as_bytes()).unwrap();
+    let m = Module::from_bytes(&wat::parse_str(wat).unwrap()).unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let o = RunOptions {
         preopens: vec![("/volume/tmp".into(), tmp.path().into(), false)],
@@ -806,9 +811,10 @@ fn cli_call_without_a_grant_says_to_pass_allow_host() {
     let fetch = example_wasm("fetch");
     let fetch = fetch.to_str().unwrap();
     let port = server();
-    // No grant at all: the fetch example reports the runner's words verbatim.
+    // No grant at all: the fetch example reports the runner's words verbatim,
+    // and the call exits 1 (an isError result).
     let (code, out, err) = cli(&["call", fetch, "fetch", r#"{"url":"https://example.com/"}"#]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, 1, "{err}");
     assert_eq!(
         cli_error_text(&out),
         "HTTP request failed (host_not_allowed): this call has no network: \

@@ -52,7 +52,7 @@ fn included_files(root: &Path) -> Vec<String> {
         }
     }
     let mut out = vec!["Cargo.toml".to_string()];
-    for f in ["build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE"] {
+    for f in ["build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "size-report"] {
         out.push(f.into());
     }
     walk(&root.join("src"), "src", &mut out);
@@ -71,8 +71,15 @@ fn new_writes_a_package_that_builds_checks_and_tests() {
     assert!(out.contains("wrote package greeter in"), "{out}");
     assert!(out.contains("cargo build --release --target wasm32-wasip1"), "{out}");
     assert!(out.contains("subako-tiny check target/wasm32-wasip1/release/greeter.wasm"), "{out}");
+    // The next steps: build, test, check and call.
+    assert!(out.contains("cargo test"), "{out}");
+    assert!(
+        out.contains("subako-tiny call target/wasm32-wasip1/release/greeter.wasm greet '{\"name\":\"Ada\"}'"),
+        "{out}"
+    );
 
-    // vendor/subako-tiny is exactly the include list plus Cargo.toml, byte for byte.
+    // vendor/subako-tiny is exactly the include list, byte for byte, plus
+    // Cargo.toml as `cargo package` normalises it: no [workspace].
     let vendor = dir.join("vendor/subako-tiny");
     let mut vendored = Vec::new();
     fn list(dir: &Path, base: &Path, out: &mut Vec<String>) {
@@ -88,23 +95,34 @@ fn new_writes_a_package_that_builds_checks_and_tests() {
     list(&vendor, &vendor, &mut vendored);
     vendored.sort();
     assert_eq!(vendored, included_files(&root));
-    for f in &vendored {
+    for f in vendored.iter().filter(|f| *f != "Cargo.toml") {
         assert_eq!(
             std::fs::read(vendor.join(f)).unwrap(),
             std::fs::read(root.join(f)).unwrap(),
             "{f} differs from the tree"
         );
     }
+    let normalised = std::fs::read_to_string(vendor.join("Cargo.toml")).unwrap();
+    assert!(normalised.contains("name = \"subako-tiny\"") && !normalised.contains("[workspace"), "{normalised}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(vendor.join("size-report")).unwrap().permissions().mode();
+        assert!(mode & 0o100 != 0, "vendor/subako-tiny/size-report is not executable: {mode:o}");
+    }
     let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
     for want in [
         "name = \"greeter\"",
         "edition = \"2024\"",
-        "subako-tiny = { path = \"vendor/subako-tiny\" }",
+        "subako-tiny = { path = \"vendor/subako-tiny\", default-features = false, features = [\"panic-handler\"] }",
+        "lean-alloc = [\"subako-tiny/lean-alloc\"]",
+        "description = \"Says hello.\"",
         "\n[workspace]\n",
         "opt-level = \"z\"",
         "panic = \"abort\"",
         "[package.metadata.subako-tiny]",
         "# budget = { greeter = 20000 }",
+        "subako-tiny size --manifest-path Cargo.toml --check",
     ] {
         assert!(manifest.contains(want), "{want} missing from:\n{manifest}");
     }
@@ -172,9 +190,19 @@ fn new_refuses_a_dir_that_is_not_empty() {
     // An empty one is fine.
     let empty = tmp.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
-    let (code, _, err) = subako_tiny(&["new", empty.to_str().unwrap(), "--name", "ok-name"]);
+    let (code, _, err) =
+        subako_tiny(&["new", empty.to_str().unwrap(), "--name", "ok-name", "--description", "Counts \"words\"."]);
     assert_eq!(code, 0, "{err}");
-    assert!(std::fs::read_to_string(empty.join("Cargo.toml")).unwrap().contains("name = \"ok-name\""));
+    let manifest = std::fs::read_to_string(empty.join("Cargo.toml")).unwrap();
+    assert!(manifest.contains("name = \"ok-name\"") && manifest.contains(r#"description = "Counts \"words\".""#));
+    let main = std::fs::read_to_string(empty.join("src/main.rs")).unwrap();
+    assert!(main.contains(r#"    "Counts \"words\".","#), "{main}");
+    // An empty description is refused: Subako shows it to the model.
+    let other = tmp.path().join("other");
+    let (code, _, err) = subako_tiny(&["new", other.to_str().unwrap(), "--description", " "]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--description"), "{err}");
+    assert!(!other.exists(), "nothing written");
 }
 
 #[test]
@@ -190,5 +218,5 @@ fn new_refuses_a_bad_package_name() {
     assert!(err.contains("--name: package name \"fn\" is reserved"), "{err}");
     let (code, _, err) = subako_tiny(&["new"]);
     assert_eq!(code, 2);
-    assert!(err.contains("missing DIR"), "{err}");
+    assert!(err.contains("required arguments were not provided") && err.contains("<DIR>"), "{err}");
 }

@@ -1,8 +1,8 @@
 //! `subako-tiny size`: the figures it reads from a module, checked against a
-//! module whose every byte is known (written in WAT here), and
-//! `./size-report --check` failing a package that is over its budget.
+//! module whose every byte is known (written in WAT here). An author's
+//! package measured end to end: `tests/author.rs`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
@@ -22,10 +22,6 @@ const MODULE: &str = r#"(module
 
 fn module_bytes() -> Vec<u8> {
     wat::parse_str(MODULE).unwrap()
-}
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
 #[test]
@@ -104,10 +100,10 @@ fn owners_follow_the_first_path_and_the_fixed_names() {
 
 #[test]
 fn size_refuses_what_is_not_a_module() {
-    assert!(size(b"hello").unwrap_err().0.contains("not a WebAssembly module"));
+    assert!(size(b"hello").unwrap_err().to_string().contains("not a WebAssembly module"));
     let mut cut = module_bytes();
     cut.truncate(cut.len() - 3);
-    assert!(size(&cut).unwrap_err().0.contains("not a valid WebAssembly module"));
+    assert!(size(&cut).unwrap_err().to_string().contains("not a valid WebAssembly module"));
 }
 
 fn run_size(path: &Path, args: &[&str]) -> std::process::Output {
@@ -150,7 +146,11 @@ fn the_cli_prints_the_same_as_text_and_json() {
     let text = String::from_utf8(run_size(&path, &["--explain", "--top", "1"]).stdout).unwrap();
     assert!(text.contains("largest 1 functions:"), "{text}");
     // --top bounds the list, not the crate totals.
-    assert!(text.contains("      6  __main_void") && !text.contains("core::fmt::write"), "{text}");
+    let list = &text[text.find("largest").unwrap()..text.find("std routines").unwrap()];
+    assert!(list.contains("      6  __main_void") && !list.contains("core::fmt::write"), "{text}");
+    // The advisor names the formatting routine, attributed to no crate of the
+    // standard library's or the crate's: the module's own code calls it.
+    assert!(text.contains("format! and core::fmt") && text.contains("instead: text!"), "{text}");
     assert!(text.contains("  core                                     3          1  21.4%"), "{text}");
 
     let bad = dir.path().join("bad.wasm");
@@ -160,116 +160,5 @@ fn the_cli_prints_the_same_as_text_and_json() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.wasm: not a WebAssembly module"));
     let out = run_size(&path, &["--bogus", "1"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown option --bogus"));
-}
-
-/// An author's package outside the repository, vendoring the crate as the
-/// README says, with a budget below its size: `./size-report --check` must
-/// exit 1 and name the module, its bytes (as `subako-tiny size` reads the
-/// module it built) and the budget.
-#[test]
-fn size_report_check_fails_a_package_over_its_budget() {
-    let root = repo_root();
-    let dir = tempfile::Builder::new().prefix("subako-size-report").tempdir().unwrap();
-    assert!(!dir.path().starts_with(&root));
-    let pkg = dir.path().join("overbudget");
-    let vendor = pkg.join("vendor/subako-tiny");
-    std::fs::create_dir_all(vendor.join("src")).unwrap();
-    copy_dir(&root.join("src"), &vendor.join("src"));
-    for f in ["Cargo.toml", "build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE"] {
-        std::fs::copy(root.join(f), vendor.join(f)).unwrap();
-    }
-    std::fs::create_dir_all(pkg.join("src")).unwrap();
-    std::fs::copy(root.join("examples/hello.rs"), pkg.join("src/main.rs")).unwrap();
-    std::fs::write(
-        pkg.join("Cargo.toml"),
-        r#"[package]
-name = "overbudget"
-version = "0.1.0"
-edition = "2024"
-
-[dependencies]
-subako-tiny = { path = "vendor/subako-tiny" }
-
-[package.metadata.subako-tiny]
-budget = { overbudget = 1000 }
-
-[profile.release]
-opt-level = "z"
-lto = true
-codegen-units = 1
-panic = "abort"
-strip = true
-"#,
-    )
-    .unwrap();
-    std::fs::write(
-        pkg.join("build.rs"),
-        r#"fn main() {
-    if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
-        println!("cargo:rustc-link-arg=-zstack-size=65536");
-        if std::env::var("DEBUG").as_deref() == Ok("false") {
-            println!("cargo:rustc-link-arg=--strip-debug");
-            println!("cargo:rustc-link-arg=--compress-relocations");
-        }
-    }
-}
-"#,
-    )
-    .unwrap();
-
-    // The package's builds in a target dir kept between runs (its
-    // dependencies stay built); size-report builds the runner in the
-    // repository's own target dir whatever CARGO_TARGET_DIR says.
-    let target = root.join("target/size-report/test-package");
-    let out = Command::new(root.join("size-report"))
-        .args(["--manifest-path"])
-        .arg(pkg.join("Cargo.toml"))
-        .args(["--check", "--quick"])
-        .env("CARGO_TARGET_DIR", &target)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "stdout:\n{stdout}\nstderr:\n{stderr}");
-
-    // The package has no allocator features of its own: one row, dlmalloc.
-    let module = target.join("size-report/default/wasm32-wasip1/release/overbudget.wasm");
-    let bytes = std::fs::metadata(&module).unwrap().len() as usize;
-    assert!(bytes > 1000, "{bytes}");
-    let shown = thousands(bytes);
-    let want = format!("overbudget: {shown} bytes, over its budget of 1,000 (package.metadata.subako-tiny.budget)");
-    assert!(stdout.contains(&want), "no {want:?} in:\n{stdout}");
-    assert!(stdout.contains("OVER 1,000"), "{stdout}");
-    assert_eq!(stdout.matches("overbudget  dlmalloc").count(), 1, "one row, labelled by its allocator:\n{stdout}");
-    assert!(!stdout.contains("warning:"), "the package follows the README: no warnings:\n{stdout}");
-    // The row's bytes are the module's, as `subako-tiny size` reads them.
-    let v: Value = serde_json::from_slice(&run_size(&module, &["--json"]).stdout).unwrap();
-    assert_eq!(v["bytes"], bytes);
-    assert_eq!(v["initial_pages"], 2);
-}
-
-fn thousands(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unexpected argument '--bogus'"));
 }

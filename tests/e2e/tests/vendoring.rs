@@ -1,15 +1,19 @@
 //! Vendoring as the README's "Use it in your package" describes it, done
-//! for real: the files `cargo package --list` names are copied into a
-//! package in a temporary directory outside the repository, which depends
-//! on the copy by path and takes its size profile and `build.rs` from the
-//! README's own blocks (so the README cannot drift from what works). It is
-//! built for wasm32-wasip1 and judged by the runner's `check`.
+//! for real: the README's own copy block (`cargo package`, then the `.crate`
+//! unpacked into `vendor/subako-tiny`) run in a package in a temporary
+//! directory outside the repository, which depends on the copy by path and
+//! takes its size profile and `build.rs` from the README's own blocks (so
+//! the README cannot drift from what works); once as a package of its own,
+//! once as a member of another workspace. Each is built for wasm32-wasip1
+//! and judged by the runner's `check`. And the README's `build.rs` is the one
+//! text of its link arguments: the crate's own and the vendored test
+//! package's are checked against it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use subako_tiny_e2e::{Shape, crate_root, example};
-use subako_tiny_runner::{CallOptions, Module, call, check};
+use subako_tiny_runner::{BUILD_RS, CallOptions, Module, call, check};
 
 /// Files `cargo package` writes itself: they are in its list, not on disk.
 const GENERATED: [&str; 2] = [".cargo_vcs_info.json", "Cargo.toml.orig"];
@@ -61,21 +65,65 @@ fn block(blocks: &[(String, String)], info: &str, holding: &str) -> String {
     found[0].clone()
 }
 
-fn copy_listed(files: &[String], to: &Path) {
+/// Runs the README's ```bash block that copies the crate, in `package`,
+/// with this checkout in place of `path/to/subako-tiny`.
+fn copy_as_the_readme_says(blocks: &[(String, String)], package: &Path) {
+    let copy = block(blocks, "bash", "cargo package");
     let root = crate_root();
-    for file in files {
-        let from = root.join(file);
-        if !from.exists() {
-            assert!(
-                GENERATED.contains(&file.as_str()) || file == "Cargo.lock",
-                "{file} is in the package list but not on disk"
-            );
-            continue;
-        }
-        let dest = to.join(file);
-        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
-        std::fs::copy(&from, &dest).unwrap();
-    }
+    let script = copy.replace("path/to/subako-tiny", root.to_str().unwrap());
+    std::fs::create_dir_all(package).unwrap();
+    let output = Command::new("bash")
+        .args(["-euo", "pipefail", "-c", &script])
+        .current_dir(package)
+        // `cargo package` writes to the checkout's target/package, where the block looks.
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .expect("bash runs");
+    assert!(
+        output.status.success(),
+        "the README's copy block failed:\n{script}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let manifest = std::fs::read_to_string(package.join("vendor/subako-tiny/Cargo.toml")).unwrap();
+    assert!(!manifest.contains("[workspace"), "the copy's Cargo.toml is a workspace root:\n{manifest}");
+}
+
+/// Builds `-p mytool` for wasm32-wasip1 from `dir` into a target directory
+/// kept between runs; the module's bytes.
+fn build_mytool(dir: &Path, target: &str) -> Vec<u8> {
+    let target: PathBuf = crate_root().join("target/e2e").join(target);
+    let output = cargo()
+        .current_dir(dir)
+        .args(["build", "--quiet", "--release", "--target", "wasm32-wasip1", "-p", "mytool", "--target-dir"])
+        .arg(&target)
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "the vendoring package does not build for wasm32-wasip1:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    std::fs::read(target.join("wasm32-wasip1/release/mytool.wasm")).unwrap()
+}
+
+/// Hello as a package built: accepted, 2 pages, our hello's bytes give or
+/// take the name, and it answers.
+fn judge_hello(bytes: &[u8]) {
+    let report = check(bytes, None);
+    assert!(report.accepted(), "check refuses the vendored build: {:?}", report.failures);
+    assert_eq!(report.tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["greet"]);
+    assert_eq!(Shape::read(bytes).initial_pages, Some(2), "the vendored build should start at 2 pages");
+    let ours = std::fs::metadata(example("hello")).unwrap().len() as f64;
+    let ratio = bytes.len() as f64 / ours;
+    assert!(
+        (0.98..=1.02).contains(&ratio),
+        "vendored hello is {} bytes, our hello {ours}: more than 2 % apart",
+        bytes.len()
+    );
+    let module = Module::from_bytes(bytes).unwrap();
+    let outcome = call(&module, "greet", r#"{"name":"Ada"}"#, &CallOptions::default()).unwrap();
+    let result = outcome.result.expect("greet answers");
+    assert_eq!(result["structuredContent"]["message"], "Hello, Ada!", "{result}");
 }
 
 #[test]
@@ -88,7 +136,7 @@ fn the_package_list_is_what_a_vendoring_package_copies() {
         .iter()
         .filter(|f| !f.starts_with("src/") && !GENERATED.contains(&f.as_str()))
         .filter(|f| {
-            !["Cargo.toml", "Cargo.lock", "build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE"]
+            !["Cargo.toml", "Cargo.lock", "build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "size-report"]
                 .contains(&f.as_str())
         })
         .collect();
@@ -96,7 +144,7 @@ fn the_package_list_is_what_a_vendoring_package_copies() {
 }
 
 #[test]
-fn a_package_vendoring_the_listed_files_builds_and_passes_check() {
+fn a_package_vendoring_the_crate_as_the_readme_says_builds_and_passes_check() {
     let blocks = readme_blocks();
     let manifest_lines = block(&blocks, "toml", "[dependencies]");
     let build_rs = block(&blocks, "rust", "fn main()");
@@ -108,7 +156,7 @@ fn a_package_vendoring_the_listed_files_builds_and_passes_check() {
     let dir = tempfile::Builder::new().prefix("subako-vendoring").tempdir().unwrap();
     assert!(!dir.path().starts_with(crate_root()), "the package must live outside the repository");
     let package = dir.path().join("mytool");
-    copy_listed(&package_list(), &package.join("vendor/subako-tiny"));
+    copy_as_the_readme_says(&blocks, &package);
     std::fs::create_dir_all(package.join("src")).unwrap();
     std::fs::write(
         package.join("Cargo.toml"),
@@ -118,40 +166,68 @@ fn a_package_vendoring_the_listed_files_builds_and_passes_check() {
     std::fs::write(package.join("build.rs"), build_rs).unwrap();
     let hello = std::fs::read_to_string(crate_root().join("examples/hello.rs")).unwrap();
     std::fs::write(package.join("src/main.rs"), hello).unwrap();
+    judge_hello(&build_mytool(&package, "vendoring"));
+}
 
-    // A target directory kept between runs (its dependencies stay built);
-    // the package itself is the temporary one.
-    let target: PathBuf = crate_root().join("target/e2e/vendoring");
-    let output = cargo()
-        .current_dir(&package)
-        .args(["build", "--quiet", "--release", "--target", "wasm32-wasip1", "--target-dir"])
-        .arg(&target)
-        .output()
-        .expect("cargo runs");
-    assert!(
-        output.status.success(),
-        "the vendoring package does not build for wasm32-wasip1:\n{}",
-        String::from_utf8_lossy(&output.stderr)
+/// A package that is a member of another workspace vendors the copy the
+/// same way: the copy has no `[workspace]` of its own to clash with.
+#[test]
+fn a_member_of_another_workspace_vendors_the_crate_as_the_readme_says() {
+    let blocks = readme_blocks();
+    let manifest_lines = block(&blocks, "toml", "[dependencies]");
+    let (dependencies, profile) = manifest_lines.split_once("[profile.release]").expect("the block has the profile");
+    let dir = tempfile::Builder::new().prefix("subako-vendoring-member").tempdir().unwrap();
+    let workspace = dir.path().join("tools");
+    let package = workspace.join("mytool");
+    copy_as_the_readme_says(&blocks, &package);
+    std::fs::write(
+        workspace.join("Cargo.toml"),
+        format!("[workspace]\nresolver = \"3\"\nmembers = [\"mytool\"]\n\n[profile.release]{profile}"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(package.join("src")).unwrap();
+    std::fs::write(
+        package.join("Cargo.toml"),
+        format!("[package]\nname = \"mytool\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n{dependencies}"),
+    )
+    .unwrap();
+    std::fs::write(package.join("build.rs"), block(&blocks, "rust", "fn main()")).unwrap();
+    let hello = std::fs::read_to_string(crate_root().join("examples/hello.rs")).unwrap();
+    std::fs::write(package.join("src/main.rs"), hello).unwrap();
+    judge_hello(&build_mytool(&workspace, "vendoring-member"));
+}
+
+/// The link arguments exist once, in the README's `build.rs`: the runner
+/// embeds that block (`subako-tiny new` writes it, `size --link-args`
+/// passes its arguments), the vendored test package holds it verbatim, and
+/// the crate's own `build.rs` gives its examples the same arguments under
+/// the same condition.
+#[test]
+fn the_readme_s_build_rs_is_the_one_text_of_the_link_arguments() {
+    let readme = block(&readme_blocks(), "rust", "fn main()");
+    assert_eq!(BUILD_RS, readme, "the runner's embedded build.rs is not the README's (rebuild the runner)");
+    let vendored = std::fs::read_to_string(crate_root().join("tests/e2e/vendored/build.rs")).unwrap();
+    assert_eq!(vendored, readme, "tests/e2e/vendored/build.rs is not the README's block");
+    // (argument, given only without debug info) in order.
+    fn args(text: &str, instruction: &str) -> Vec<(String, bool)> {
+        let mut out = Vec::new();
+        let mut release_only = false;
+        for line in text.lines() {
+            if line.contains("\"DEBUG\"") {
+                release_only = true;
+            }
+            if let Some(rest) = line.split(instruction).nth(1) {
+                out.push((rest.split('"').next().unwrap().to_string(), release_only));
+            }
+        }
+        out
+    }
+    let crate_build = std::fs::read_to_string(crate_root().join("build.rs")).unwrap();
+    let want = args(&readme, "cargo:rustc-link-arg=");
+    assert_eq!(want.len(), 3, "{readme}");
+    assert_eq!(
+        args(&crate_build, "cargo:rustc-link-arg-examples="),
+        want,
+        "the crate's build.rs gives its examples other link arguments"
     );
-    let module_path = target.join("wasm32-wasip1/release/mytool.wasm");
-    let bytes = std::fs::read(&module_path).unwrap();
-
-    let report = check(&bytes, None);
-    assert!(report.accepted(), "check refuses the vendored build: {:?}", report.failures);
-    assert_eq!(report.tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["greet"]);
-    assert_eq!(Shape::read(&bytes).initial_pages, Some(2), "the vendored build should start at 2 pages");
-
-    // The same bytes as our own hello give or take the package's name.
-    let ours = std::fs::metadata(example("hello")).unwrap().len() as f64;
-    let ratio = bytes.len() as f64 / ours;
-    assert!(
-        (0.98..=1.02).contains(&ratio),
-        "vendored hello is {} bytes, our hello {ours}: more than 2 % apart",
-        bytes.len()
-    );
-
-    let module = Module::from_bytes(&bytes).unwrap();
-    let outcome = call(&module, "greet", r#"{"name":"Ada"}"#, &CallOptions::default()).unwrap();
-    let result = outcome.result.expect("greet answers");
-    assert_eq!(result["structuredContent"]["message"], "Hello, Ada!", "{result}");
 }

@@ -1,5 +1,3 @@
-// The README's lines for a vendoring package: a 64 KiB stack, and code
-// addresses at their real length when the profile has no debug info.
 fn main() {
     if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
         println!("cargo:rustc-link-arg=-zstack-size=65536");

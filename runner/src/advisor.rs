@@ -1,0 +1,333 @@
+//! The size advisor: the std and core routines in a module that have a
+//! cheaper equivalent, each with its bytes and what to write instead.
+//!
+//! It reads an unstripped module (a `name` section): a routine is found by
+//! its demangled name, or, where LTO inlines it into the caller, by a table
+//! it brings into the data. A routine the crate itself calls (the panic
+//! message's formatting, say) is the author's only when the author's code
+//! calls it too: the direct calls are followed from the author's functions
+//! through everything but the crate's.
+
+use std::collections::{BTreeSet, HashSet};
+
+use serde::{Deserialize, Serialize};
+use wasmparser::{Operator, Parser, Payload};
+
+use crate::size::SizeReport;
+
+/// One idiom an author writes, how it shows in a module, and what to write instead.
+pub struct Rule {
+    /// The std idiom, as an author writes it.
+    pub idiom: &'static str,
+    /// Demangled names of the routines it links. A pattern ending in `::`
+    /// is a path prefix; any other matches the name itself, or the name
+    /// followed by generic arguments or a closure (`::<…`, `::{…`).
+    pub routines: &'static [&'static str],
+    /// The starts of tables it brings into the data (entries of a `u32`
+    /// key ascending and a `u32` value, as core's case conversion tables
+    /// are), for idioms whose code LTO inlines into the caller.
+    pub tables: &'static [[u32; 4]],
+    /// What to write instead.
+    pub instead: &'static str,
+}
+
+/// Every rule, in the order the advice is given. The prices behind them:
+/// what one statement of each idiom adds to a module (docs/SIZE.md).
+pub const RULES: &[Rule] = &[
+    Rule {
+        idiom: "Unicode case mapping (str::to_lowercase, to_uppercase: core's conversion tables)",
+        routines: &[
+            "<str>::to_lowercase",
+            "<str>::to_uppercase",
+            "alloc::str::<impl str>::to_lowercase",
+            "alloc::str::<impl str>::to_uppercase",
+            "core::unicode::unicode_data::conversions::",
+            "core::unicode::unicode_data::cased::",
+            "core::unicode::unicode_data::case_ignorable::",
+        ],
+        // LOWERCASE_TABLE's first entries ('À' → 'à', 'Á' → 'á'), and
+        // UPPERCASE_TABLE's from 'à' → 'À' on (after 'µ' and 'ß').
+        tables: &[[0xc0, 0xe0, 0xc1, 0xe1], [0xe0, 0xc0, 0xe1, 0xc1]],
+        instead: "subako_tiny::case::to_lowercase / to_uppercase / eq_ignore_case / find_ignore_case (std's answers \
+                  from much smaller tables), or to_ascii_lowercase / to_ascii_uppercase where ASCII is enough",
+    },
+    Rule {
+        idiom: "str::parse::<f64> (core's dec2flt: Lemire tables and a decimal fallback)",
+        routines: &[
+            "core::num::dec2flt::",
+            "<f64 as core::str::traits::FromStr>::from_str",
+            "<f32 as core::str::traits::FromStr>::from_str",
+        ],
+        tables: &[],
+        instead: "subako_tiny::num::parse_f64 (the crate's own correctly rounded reader)",
+    },
+    Rule {
+        idiom: "str::parse of an integer (from_str_radix)",
+        routines: &["core::num::<impl ", "<str>::parse", "core::str::<impl str>::parse", "from_str_radix"],
+        tables: &[],
+        instead: "subako_tiny::num::parse_i64",
+    },
+    Rule {
+        idiom: "a stable sort (sort, sort_by, sort_by_key: driftsort)",
+        routines: &["core::slice::sort::stable::", "alloc::slice::<impl [T]>::sort", "<[_]>::sort"],
+        tables: &[],
+        instead: "subako_tiny::sort::sort_by / sort_by_key (std's order, far fewer bytes), or sort_unstable where \
+                  the order of equal items does not matter",
+    },
+    Rule {
+        idiom: "an unstable sort (sort_unstable: ipnsort)",
+        routines: &["core::slice::sort::unstable::"],
+        tables: &[],
+        instead: "subako_tiny::sort::sort_by / sort_by_key",
+    },
+    Rule {
+        idiom: "libm's software float routines (sqrt, floor, round…)",
+        routines: &["libm::"],
+        tables: &[],
+        instead: "subako_tiny::float::sqrt, floor, ceil, trunc, round, abs, copysign, min, max (one wasm \
+                  instruction each)",
+    },
+    Rule {
+        idiom: "str::trim (Unicode White_Space)",
+        routines: &[
+            "core::unicode::unicode_data::white_space::",
+            "<F as core::str::pattern::MultiCharEq>::matches",
+            "<str>::trim",
+            "core::str::<impl str>::trim",
+        ],
+        tables: &[],
+        instead: "subako_tiny::chars::trim, or trim_ascii where ASCII whitespace is enough",
+    },
+    Rule {
+        idiom: "substring search (str::find, contains, split with a &str pattern: TwoWaySearcher)",
+        routines: &[
+            "core::str::pattern::TwoWaySearcher::",
+            "<core::str::pattern::StrSearcher",
+            "<str>::find",
+            "core::str::<impl str>::find",
+        ],
+        tables: &[],
+        instead: "subako_tiny::chars::find (or a char pattern: s.find(',') searches one byte)",
+    },
+    Rule {
+        idiom: "str::chars().count() (the char decoder loop)",
+        routines: &["<core::str::iter::Chars as core::iter::traits::iterator::Iterator>::count", "core::str::count::"],
+        tables: &[],
+        instead: "subako_tiny::chars::count",
+    },
+    Rule {
+        idiom: "char::is_alphanumeric / is_alphabetic / is_numeric (Unicode tables)",
+        routines: &[
+            "core::unicode::unicode_data::alphabetic::",
+            "core::unicode::unicode_data::n::",
+            "<char>::is_alphanumeric",
+            "<char>::is_alphabetic",
+            "<char>::is_numeric",
+        ],
+        tables: &[],
+        instead: "subako_tiny::chars::is_alphanumeric, or is_ascii_alphanumeric where ASCII is enough",
+    },
+    Rule {
+        idiom: "format! and core::fmt (fmt::write, Formatter::pad, float formatting: Grisu and Dragon)",
+        routines: &[
+            "core::fmt::write",
+            "<core::fmt::Formatter>::pad",
+            "core::fmt::Formatter::pad",
+            "<core::fmt::Formatter>::pad_formatted_parts",
+            "<core::fmt::Formatter>::write_formatted_parts",
+            "core::fmt::float::",
+            "core::num::flt2dec::",
+            "alloc::fmt::format::format_inner",
+            "<alloc::string::String as core::fmt::Write>::",
+        ],
+        tables: &[],
+        instead: "text!(…) (numbers by the crate's own digit writers), or JsonWriter for JSON",
+    },
+    Rule {
+        idiom: "slice indexing v[i] (panic_bounds_check and its message)",
+        routines: &["core::panicking::panic_bounds_check"],
+        tables: &[],
+        instead: ".get(i) with an answer of your own instead of indexing",
+    },
+    Rule {
+        idiom: "expect / Result::unwrap (their messages keep core::fmt alive under panic-message)",
+        routines: &["core::option::expect_failed", "core::result::unwrap_failed"],
+        tables: &[],
+        instead: "unwrap_or(…), or ok_or(…)? with a ToolError, instead of expect",
+    },
+    Rule {
+        idiom: "Vec growth (push, collect, extend: RawVec::grow_one, finish_grow)",
+        routines: &[
+            "alloc::raw_vec::RawVec<T,A>::grow_one",
+            "<alloc::raw_vec::RawVec<_, _>>::grow_one",
+            "<alloc::raw_vec::RawVecInner>::finish_grow",
+            "alloc::raw_vec::finish_grow",
+            "<alloc::raw_vec::RawVecInner<_>>::reserve::do_reserve_and_handle",
+            "alloc::raw_vec::RawVecInner<A>::reserve::do_reserve_and_handle",
+        ],
+        tables: &[],
+        instead: "iterate instead of collecting; build output with the crate's writers (text!, JsonWriter), which \
+                  grow their buffers themselves",
+    },
+    Rule {
+        idiom: "BTreeMap / BTreeSet",
+        routines: &["alloc::collections::btree::"],
+        tables: &[],
+        instead: "a sorted Vec (subako_tiny::sort::sort_by_key) or the crate's counting",
+    },
+];
+
+/// One piece of advice: an idiom found in the module.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Advice {
+    pub idiom: String,
+    /// Bytes of its routines' code, and of its table where one was found.
+    pub bytes: u64,
+    /// The routines found, largest first (or the table).
+    pub routines: Vec<String>,
+    pub instead: String,
+}
+
+impl Advice {
+    /// `  18,276 B  IDIOM: ROUTINES → INSTEAD`, over two lines.
+    pub fn to_text(&self) -> String {
+        let mut routines: Vec<&str> = self.routines.iter().map(String::as_str).take(3).collect();
+        if self.routines.len() > 3 {
+            routines.push("…");
+        }
+        format!(
+            "{:>8} B  {} ({})\n            instead: {}\n",
+            crate::size::thousands(self.bytes as usize),
+            self.idiom,
+            routines.join(", "),
+            self.instead
+        )
+    }
+}
+
+/// Whether demangled `name` is one of `pattern`'s routines.
+fn matches(name: &str, pattern: &str) -> bool {
+    if pattern.ends_with("::") || pattern.ends_with(' ') {
+        return name.starts_with(pattern);
+    }
+    match name.strip_prefix(pattern) {
+        Some(rest) => rest.is_empty() || rest.starts_with("::<") || rest.starts_with("::{") || rest.starts_with('<'),
+        None => false,
+    }
+}
+
+/// The advice for `bytes` (an unstripped module, read as `report`), whose
+/// own code is in the crates `authors` (the package's, its binaries').
+pub fn advise(bytes: &[u8], report: &SizeReport, authors: &[&str]) -> Vec<Advice> {
+    let calls = direct_calls(bytes, report);
+    let is_crate = |i: usize| report.funcs[i].owner.starts_with("subako_tiny");
+    let is_author = |i: usize| authors.contains(&report.funcs[i].owner.as_str());
+    // What the crate's own code reaches, and what the author's reaches
+    // without passing through the crate's.
+    let crate_reach = reach(&calls, (0..report.funcs.len()).filter(|&i| is_crate(i)), |i| !is_author(i));
+    let author_reach = reach(&calls, (0..report.funcs.len()).filter(|&i| is_author(i)), |i| !is_crate(i));
+    let data = data_bytes(bytes);
+    let mut out = Vec::new();
+    for rule in RULES {
+        let mut found: Vec<(usize, &str)> = report
+            .funcs
+            .iter()
+            .enumerate()
+            .filter(|(i, f)| {
+                rule.routines.iter().any(|p| matches(&f.name, p))
+                    && (author_reach.contains(i) || !crate_reach.contains(i))
+            })
+            .map(|(_, f)| (f.size, f.name.as_str()))
+            .collect();
+        found.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+        let mut bytes: u64 = found.iter().map(|(s, _)| *s as u64).sum();
+        // One name for the instances of a generic routine, with their count.
+        let mut routines: Vec<String> = Vec::new();
+        for (_, name) in &found {
+            let n = found.iter().filter(|(_, x)| x == name).count();
+            let shown = if n > 1 { format!("{name} ×{n}") } else { name.to_string() };
+            if !routines.contains(&shown) {
+                routines.push(shown);
+            }
+        }
+        for table in rule.tables.iter().filter_map(|t| table_bytes(&data, *t)) {
+            bytes += table;
+            routines.push(format!("a {} B table in the data", crate::size::thousands(table as usize)));
+        }
+        if bytes > 0 {
+            out.push(Advice { idiom: rule.idiom.into(), bytes, routines, instead: rule.instead.into() });
+        }
+    }
+    out
+}
+
+/// Each defined function's direct callees (code-section indices).
+fn direct_calls(bytes: &[u8], report: &SizeReport) -> Vec<Vec<usize>> {
+    let imported = report.imported_functions;
+    let mut calls = Vec::new();
+    for payload in Parser::new(0).parse_all(bytes) {
+        let Ok(Payload::CodeSectionEntry(body)) = payload else { continue };
+        let mut callees = BTreeSet::new();
+        if let Ok(mut ops) = body.get_operators_reader() {
+            while !ops.eof() {
+                match ops.read() {
+                    Ok(Operator::Call { function_index } | Operator::ReturnCall { function_index }) => {
+                        if let Some(i) = (function_index as usize).checked_sub(imported) {
+                            callees.insert(i);
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(_) => break,
+                }
+            }
+        }
+        calls.push(callees.into_iter().collect());
+    }
+    calls
+}
+
+/// The functions reached from `start` by direct calls, entering only those `through` allows.
+fn reach(calls: &[Vec<usize>], start: impl Iterator<Item = usize>, through: impl Fn(usize) -> bool) -> HashSet<usize> {
+    let mut seen: HashSet<usize> = HashSet::new();
+    let mut todo: Vec<usize> = start.collect();
+    let starts: HashSet<usize> = todo.iter().copied().collect();
+    while let Some(f) = todo.pop() {
+        for &c in calls.get(f).into_iter().flatten() {
+            if !starts.contains(&c) && through(c) && seen.insert(c) {
+                todo.push(c);
+            }
+        }
+    }
+    seen
+}
+
+/// The data segments' bytes, concatenated.
+fn data_bytes(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for payload in Parser::new(0).parse_all(bytes) {
+        if let Ok(Payload::DataSection(s)) = payload {
+            for d in s.into_iter().flatten() {
+                out.extend_from_slice(d.data);
+            }
+        }
+    }
+    out
+}
+
+/// The bytes of the table that starts with `start` (little-endian `u32`
+/// pairs): from there on, while the keys ascend and stay Unicode scalar values.
+fn table_bytes(data: &[u8], start: [u32; 4]) -> Option<u64> {
+    let sig: Vec<u8> = start.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let at = data.windows(sig.len()).position(|w| w == sig.as_slice())?;
+    let word = |i: usize| data.get(i..i + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()));
+    let mut end = at;
+    let mut last = None;
+    while let Some(key) = word(end) {
+        if key > 0x10ffff || last.is_some_and(|l| key <= l) || word(end + 4).is_none() {
+            break;
+        }
+        last = Some(key);
+        end += 8;
+    }
+    Some((end - at) as u64)
+}

@@ -1,0 +1,143 @@
+//! `subako-tiny bench`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use subako_tiny_runner::{
+    BenchOptions, Error, GrowthKind, GrowthOptions, JSONL_SIZES, JsonlWorkload, bench, callgrind_compile_child, growth,
+};
+
+use super::{CallSpec, read_args};
+
+/// Compile time, per-call time (median, p10, p90), discover + tools/list time and memory pages, with guest fuel
+/// beside them (wasm operators run: the same on every run). The call takes call's options (volumes, network,
+/// --then for calls in sequence). With --vs, the two modules measured interleaved. --growth: fuel per request-line
+/// byte as one argument grows.
+#[derive(Args)]
+pub struct Bench {
+    /// The module
+    #[arg(required_unless_present_any = ["growth", "callgrind_compile"])]
+    module: Option<std::path::PathBuf>,
+    /// A second module, measured interleaved with the first (ratios b/a)
+    #[arg(long, value_name = "OTHER.wasm")]
+    vs: Option<PathBuf>,
+    /// Timed calls (and discover + tools/list runs) per module
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    calls: usize,
+    /// Timed cold compiles per module
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    compiles: usize,
+    #[command(flatten)]
+    calls_: CallSpec,
+    /// Also count the x86 instructions of one compile with callgrind (valgrind on the PATH)
+    #[arg(long = "compile-instructions")]
+    compile_instructions: bool,
+    /// The growth benchmark on MODULE instead (method: runner/METHOD.md)
+    #[arg(long, value_name = "MODULE.wasm", conflicts_with = "module")]
+    growth: Option<PathBuf>,
+    /// --growth: only these kinds of growing line (comma-separated: ascii, escaped, unused, french,
+    /// french-unused, japanese, japanese-unused, emoji, emoji-unused; default all, or none with --jsonl)
+    #[arg(long, value_name = "KINDS", value_delimiter = ',', requires = "growth")]
+    kinds: Vec<String>,
+    /// --growth: the string argument that grows (default name)
+    #[arg(long, value_name = "NAME", default_value = "name", requires = "growth")]
+    member: String,
+    /// --growth: the JSON Lines workload: TOOL called with ARGS (JSON or @FILE) reading a file of RECORDs (a JSON
+    /// object, one per line, its "id" numbered) in /volume/data, at about 64 KiB, 1 MiB and 8 MiB
+    #[arg(long, value_names = ["TOOL", "ARGS", "RECORD"], num_args = 3, requires = "growth")]
+    jsonl: Vec<String>,
+    /// --jsonl: the file's path under /volume/data
+    #[arg(long = "jsonl-path", value_name = "PATH", default_value = "records.jsonl", requires = "jsonl")]
+    jsonl_path: String,
+    /// The process --compile-instructions runs under callgrind
+    #[arg(long = "callgrind-compile", value_name = "MODULE.wasm", hide = true)]
+    callgrind_compile: Option<PathBuf>,
+    /// Print every figure as JSON (keys: runner/METHOD.md)
+    #[arg(long)]
+    json: bool,
+}
+
+/// JSON text, or `@FILE`'s.
+fn json_arg(v: &str) -> Result<serde_json::Value, Error> {
+    match v.strip_prefix('@') {
+        Some(f) => read_args(None, Some(std::path::Path::new(f))),
+        None => read_args(Some(v), None),
+    }
+}
+
+impl Bench {
+    fn growth_options(&self) -> Result<GrowthOptions, Error> {
+        let mut o = GrowthOptions { member: self.member.clone(), ..GrowthOptions::default() };
+        if let Some(t) = &self.calls_.tool {
+            o.tool = t.clone();
+        }
+        if let [tool, args, record] = self.jsonl.as_slice() {
+            let record = json_arg(record)?;
+            if !record.is_object() {
+                return Err(Error::Input("--jsonl RECORD: one JSON object, the file's every line".into()));
+            }
+            o.jsonl = Some(JsonlWorkload {
+                tool: tool.clone(),
+                args: json_arg(args)?,
+                record,
+                path: self.jsonl_path.clone(),
+                sizes: JSONL_SIZES.to_vec(),
+            });
+            o.kinds.clear();
+        }
+        if !self.kinds.is_empty() {
+            o.kinds = self
+                .kinds
+                .iter()
+                .map(|k| {
+                    GrowthKind::from_name(k).ok_or_else(|| {
+                        let all: Vec<&str> = GrowthKind::ALL.iter().map(|k| k.name()).collect();
+                        Error::Input(format!("--kinds: no kind {k:?} (the kinds: {})", all.join(", ")))
+                    })
+                })
+                .collect::<Result<_, _>>()?;
+        }
+        Ok(o)
+    }
+
+    pub fn run(self) -> Result<ExitCode, Error> {
+        if let Some(m) = &self.callgrind_compile {
+            callgrind_compile_child(m)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        if let Some(p) = &self.growth {
+            let r = growth(p, self.vs.as_deref(), &self.growth_options()?)?;
+            if self.json {
+                println!("{}", r.to_json());
+            } else {
+                print!("{}", r.to_text());
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+        let module = self.module.as_deref().expect("clap requires MODULE without --growth");
+        let spec = &self.calls_;
+        let mut o = BenchOptions {
+            tool: spec.tool.clone(),
+            calls: self.calls,
+            compiles: self.compiles,
+            then: spec.then.calls()?,
+            call: spec.call.measure_options(),
+            ..Default::default()
+        };
+        if let Some(args) = spec.args()? {
+            o.args = args;
+        }
+        if self.compile_instructions {
+            o.compile_instructions =
+                Some(std::env::current_exe().map_err(|e| Error::Command(format!("this executable: {e}")))?);
+        }
+        let r = bench(module, self.vs.as_deref(), &o)?;
+        if self.json {
+            println!("{}", r.to_json());
+        } else {
+            print!("{}", r.to_text());
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+}

@@ -1,0 +1,64 @@
+//! `subako-tiny call`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use subako_tiny_runner::{Error, call};
+
+use super::{CallArgs, Then, module, read_args};
+
+/// One tools/call in a fresh instance, as the worker makes it (and, with --then, more after it on the same
+/// volumes). Prints each CallToolResult as the module wrote it, and on stderr each volume:/// file it links. Exit 1
+/// when a call crashed (the rule that fired and the last 4 KiB of stderr are printed) or answered isError.
+#[derive(Args)]
+pub struct Call {
+    /// The module
+    module: PathBuf,
+    /// The tool to call
+    tool: String,
+    /// Its arguments as JSON, or - to read them from stdin (default {})
+    #[arg(value_name = "ARGS_JSON")]
+    args: Option<String>,
+    /// Read the arguments from FILE (for arguments longer than a command line holds)
+    #[arg(long = "args-file", value_name = "FILE")]
+    args_file: Option<PathBuf>,
+    #[command(flatten)]
+    then: Then,
+    #[command(flatten)]
+    call: CallArgs,
+}
+
+impl Call {
+    pub fn run(self) -> Result<ExitCode, Error> {
+        let m = module(&self.module)?;
+        let first = read_args(self.args.as_deref(), self.args_file.as_deref())?;
+        let calls = std::iter::once((self.tool.clone(), first)).chain(self.then.calls()?);
+        let mut o = self.call.options();
+        let mut outcomes = Vec::new();
+        let mut failed = false;
+        for (i, (tool, args)) in calls.enumerate() {
+            // Each call a fresh instance, all on the first one's volumes.
+            let out = call(&m, &tool, args, &o)?;
+            o.tmp_dir = Some(out.tmp_dir.clone());
+            print!("{}", out.to_text());
+            eprint!("{}", out.links_text());
+            failed |= out.crash().is_some() || out.is_error();
+            let crashed = out.crash().is_some();
+            outcomes.push(out);
+            if crashed {
+                if i < self.then.then.len() / 2 {
+                    eprintln!("subako-tiny: call {} crashed; the calls after it were not made", i + 1);
+                }
+                break;
+            }
+        }
+        if outcomes.iter().any(|o| !o.links.is_empty())
+            && let Some(kept) = outcomes.first_mut().and_then(|o| o.keep_tmp())
+        {
+            // So the linked files can be looked at.
+            eprintln!("/volume/tmp kept at {}", kept.display());
+        }
+        Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    }
+}

@@ -1,0 +1,224 @@
+//! The command line: one module per command, each turning its arguments into
+//! a call of the library and printing the report it returns (its `to_text`
+//! or `to_json`).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use serde_json::Value;
+use subako_tiny_runner::{CallOptions, Error, HttpConfig, Module};
+
+mod bench;
+mod bundle;
+mod call;
+mod check;
+mod compile_time;
+mod manifest;
+mod new;
+mod serve;
+mod size;
+
+/// Where the method of every measurement is written down.
+pub const METHOD: &str = "The method of each measurement: runner/METHOD.md in the subako-tiny repository.";
+
+/// subako-tiny: run Subako function modules the way the Subako worker does.
+#[derive(Parser)]
+#[command(name = "subako-tiny", version, after_help = METHOD)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    #[command(after_help = METHOD)]
+    New(new::New),
+    #[command(after_help = METHOD)]
+    Check(check::Check),
+    #[command(after_help = METHOD)]
+    Call(call::Call),
+    #[command(after_help = METHOD)]
+    Serve(serve::Serve),
+    #[command(after_help = METHOD)]
+    Bundle(bundle::Bundle),
+    #[command(after_help = METHOD)]
+    Bench(bench::Bench),
+    #[command(after_help = METHOD)]
+    CompileTime(compile_time::CompileTime),
+    #[command(after_help = METHOD)]
+    Size(size::Size),
+    #[command(after_help = METHOD)]
+    Manifest(manifest::ManifestCmd),
+}
+
+impl Command {
+    pub fn run(self) -> Result<ExitCode, Error> {
+        match self {
+            Command::New(c) => c.run(),
+            Command::Check(c) => c.run(),
+            Command::Call(c) => c.run(),
+            Command::Serve(c) => c.run(),
+            Command::Bundle(c) => c.run(),
+            Command::Bench(c) => c.run(),
+            Command::CompileTime(c) => c.run(),
+            Command::Size(c) => c.run(),
+            Command::Manifest(c) => c.run(),
+        }
+    }
+}
+
+/// The exit status for a runner error: 2 for bad input (an option, a file
+/// that is not a module), 1 when a run or a program the runner ran failed.
+pub fn exit_code(e: &Error) -> ExitCode {
+    match e {
+        Error::Input(_) | Error::NotAModule(_) | Error::File { .. } => ExitCode::from(2),
+        _ => ExitCode::FAILURE,
+    }
+}
+
+/// The options a call runs with, as the worker sets them up.
+#[derive(Args, Clone, Debug, Default)]
+pub struct CallArgs {
+    /// argv[0] (default: the manifest's name)
+    #[arg(long, value_name = "NAME")]
+    pub package: Option<String>,
+    /// Host directory behind /volume/tmp (default: a fresh temporary one)
+    #[arg(long, value_name = "DIR")]
+    pub tmp: Option<PathBuf>,
+    /// Host directory behind /volume/data
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Mounted read-only at /package
+    #[arg(long, value_name = "DIR")]
+    pub assets: Option<PathBuf>,
+    /// Let subako_http reach HOST (repeatable; *.example.com, host:port); without any, every request fails
+    #[arg(long = "allow-host", value_name = "HOST")]
+    pub allow_host: Vec<String>,
+    /// Allow loopback addresses, and plain http:// to them
+    #[arg(long = "allow-loopback")]
+    pub allow_loopback: bool,
+    /// The call's time limit (default 10000; serve: none)
+    #[arg(long = "time-limit-ms", value_name = "N")]
+    pub time_limit_ms: Option<u64>,
+    /// The memory cap (default 256)
+    #[arg(long = "memory-limit-mb", value_name = "N")]
+    pub memory_limit_mb: Option<u64>,
+    /// Bytes a call may write to files (default 1 GiB)
+    #[arg(long = "write-budget", value_name = "N")]
+    pub write_budget: Option<u64>,
+}
+
+impl CallArgs {
+    pub fn options(&self) -> CallOptions {
+        let mut o = CallOptions {
+            package: self.package.clone(),
+            tmp_dir: self.tmp.clone(),
+            data_dir: self.data.clone(),
+            assets_dir: self.assets.clone(),
+            ..CallOptions::default()
+        };
+        // Always a host: with nothing allowed it answers every request with an
+        // error naming --allow-host (the platform's stub would answer -1).
+        o.http = Some(HttpConfig { allow_hosts: self.allow_host.clone(), allow_loopback: self.allow_loopback });
+        if let Some(ms) = self.time_limit_ms {
+            o.time_limit = Duration::from_millis(ms);
+        }
+        if let Some(mb) = self.memory_limit_mb {
+            o.memory_limit_bytes = (mb as usize) << 20;
+        }
+        if let Some(b) = self.write_budget {
+            o.write_budget = Some(b);
+        }
+        o
+    }
+
+    /// The options of a measured call: as [`CallArgs::options`], but with
+    /// no grant at all the platform's own stub answers `subako_http` (as
+    /// the worker's does for a function without network), not the runner's
+    /// host that explains the flags.
+    pub fn measure_options(&self) -> CallOptions {
+        let mut o = self.options();
+        if self.allow_host.is_empty() && !self.allow_loopback {
+            o.http = None;
+        }
+        o
+    }
+}
+
+/// The calls `bench` and `size` measure: a tool, its arguments, the calls
+/// after it, and the volumes, grant and limits they run with.
+#[derive(Args, Clone, Debug, Default)]
+pub struct CallSpec {
+    /// The tool to call (default: the first one tools/list names)
+    #[arg(long, value_name = "T")]
+    pub tool: Option<String>,
+    /// Its arguments as JSON, or - to read them from stdin (default {}, or made from the input schema)
+    #[arg(long, value_name = "JSON|-")]
+    pub args: Option<String>,
+    /// Read its arguments from FILE (for arguments longer than a command line holds)
+    #[arg(long = "args-file", value_name = "FILE")]
+    pub args_file: Option<PathBuf>,
+    #[command(flatten)]
+    pub then: Then,
+    #[command(flatten)]
+    pub call: CallArgs,
+}
+
+impl CallSpec {
+    /// The first call's arguments, when given.
+    pub fn args(&self) -> Result<Option<Value>, Error> {
+        if self.args.is_none() && self.args_file.is_none() {
+            return Ok(None);
+        }
+        read_args(self.args.as_deref(), self.args_file.as_deref()).map(Some)
+    }
+}
+
+/// More calls after the first, in sequence.
+#[derive(Args, Clone, Debug, Default)]
+pub struct Then {
+    /// Another call after it, in a fresh instance on the same volumes (repeatable): TOOL and its arguments (JSON,
+    /// - for stdin, @FILE for a file)
+    #[arg(long, value_names = ["TOOL", "ARGS"], num_args = 2)]
+    pub then: Vec<String>,
+}
+
+impl Then {
+    pub fn calls(&self) -> Result<Vec<(String, Value)>, Error> {
+        self.then
+            .chunks(2)
+            .map(|c| {
+                let args = match c[1].strip_prefix('@') {
+                    Some(file) => read_args(None, Some(Path::new(file)))?,
+                    None => read_args(Some(&c[1]), None)?,
+                };
+                Ok((c[0].clone(), args))
+            })
+            .collect()
+    }
+}
+
+/// A module file, compiled.
+pub fn module(path: &Path) -> Result<Module, Error> {
+    Module::from_file(path)
+}
+
+/// Tool arguments from JSON text, `-` (stdin) or a file; `{}` when none is given.
+pub fn read_args(text: Option<&str>, file: Option<&Path>) -> Result<Value, Error> {
+    let (text, from) = match (text, file) {
+        (Some(_), Some(_)) => {
+            return Err(Error::Input("give the arguments once: as JSON, as - (stdin) or with --args-file".into()));
+        }
+        (_, Some(f)) => (std::fs::read_to_string(f).map_err(|e| Error::file(f, e))?, f.display().to_string()),
+        (Some("-"), None) => {
+            let mut s = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)?;
+            (s, "stdin".to_string())
+        }
+        (Some(t), None) => (t.to_string(), "the command line".to_string()),
+        (None, None) => return Ok(Value::Object(Default::default())),
+    };
+    serde_json::from_str(&text).map_err(|e| Error::Input(format!("the arguments from {from} are not JSON: {e}")))
+}

@@ -1,0 +1,78 @@
+//! How a package's modules are built: the options of a measuring run, and
+//! one `cargo build` per feature selection into a directory of its own.
+
+use std::path::PathBuf;
+
+use super::Package;
+use super::cargo::{Build, Selection};
+use super::measure::Measure;
+use crate::Error;
+
+/// How `measure_package` builds and measures.
+#[derive(Clone, Debug, Default)]
+pub struct PackageOptions {
+    pub manifest: PathBuf,
+    /// The package's examples instead of its binaries.
+    pub examples: bool,
+    /// Only these binaries or examples (all when empty).
+    pub only: Vec<String>,
+    /// Only these allocators' builds (`dlmalloc`, `lean`; all when empty).
+    pub allocators: Vec<String>,
+    /// Builds go under it, one directory per feature selection.
+    pub target_dir: Option<PathBuf>,
+    pub ignore_rust_version: bool,
+    /// Build with the link arguments the README's `build.rs` gives, through
+    /// `RUSTFLAGS` (for a package without that `build.rs`).
+    pub link_args: bool,
+    /// Label the rows' allocator column with this instead.
+    pub label: Option<String>,
+    /// The std routines with a cheaper equivalent, per row (an unstripped
+    /// build of each selection, for the names).
+    pub advice: bool,
+    pub measure: Measure,
+}
+
+/// Progress, on stderr.
+pub(crate) fn log(msg: &str) {
+    eprintln!("{msg}");
+}
+
+/// Builds `target` (every binary when the package's are built together)
+/// with `sel`; the directory its modules are in.
+pub(crate) fn build(
+    pkg: &Package,
+    opts: &PackageOptions,
+    sel: &Selection,
+    target: Option<&str>,
+    env: &[(&str, &str)],
+) -> Result<PathBuf, Error> {
+    let mut env: Vec<(String, String)> = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    if opts.link_args {
+        // With --target, RUSTFLAGS reach the modules only, not build scripts.
+        let flags: Vec<String> = crate::link_args(false).iter().map(|a| format!("-C link-arg={a}")).collect();
+        env.push(("RUSTFLAGS".into(), flags.join(" ")));
+    }
+    let tag = if env.iter().any(|(k, _)| k == "CARGO_PROFILE_RELEASE_STRIP") { "names/" } else { "" };
+    let examples: Vec<&str> = if pkg.examples { target.into_iter().collect() } else { Vec::new() };
+    let b = Build {
+        manifest: &pkg.manifest,
+        spec: Some(&pkg.name),
+        selection: sel,
+        examples,
+        target_dir: pkg.out_dir(opts.target_dir.as_deref()).join(format!("{tag}{}", sel.dir())),
+        env,
+        ignore_rust_version: opts.ignore_rust_version,
+    };
+    b.run(&format!("{} {} ({})", pkg.name, target.unwrap_or("--bins"), sel.dir()))
+}
+
+/// An unstripped build of `target` (the same code, with a `name` section).
+pub(crate) fn names_build(
+    pkg: &Package,
+    opts: &PackageOptions,
+    sel: &Selection,
+    target: &str,
+) -> Result<PathBuf, Error> {
+    let env = [("CARGO_PROFILE_RELEASE_STRIP", "false"), ("CARGO_PROFILE_RELEASE_DEBUG", "false")];
+    Ok(build(pkg, opts, sel, Some(target), &env)?.join(format!("{target}.wasm")))
+}

@@ -1,0 +1,261 @@
+//! `size --manifest-path … --explain BIN`: where one module's bytes go. An
+//! unstripped build (the same code, with names) beside the module as built:
+//! sections, code by crate, cold compile time by crate, the largest
+//! functions and data, and the advisor's lines.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::builds::{PackageOptions, build, names_build};
+use super::{Package, Variant};
+use crate::Error;
+use crate::advisor::{Advice, advise};
+use crate::bench::CompileTimes;
+use crate::error::read;
+use crate::size::{SizeReport, by_owner, size};
+use crate::text::{count, table, thousands};
+
+/// Cold compile ms of a module, of its frame (every body emptied), and of
+/// each crate's bodies less the frame, largest first.
+#[derive(Clone, Debug)]
+pub struct CompileSplit {
+    pub module_ms: f64,
+    pub frame_ms: f64,
+    pub by_crate: Vec<(String, f64)>,
+}
+
+/// One module explained.
+#[derive(Clone, Debug)]
+pub struct Explained {
+    pub title: String,
+    pub module: PathBuf,
+    pub unstripped: PathBuf,
+    pub names: SizeReport,
+    pub stripped: SizeReport,
+    /// Cold compile ms: (the whole module, its frame, each crate's bodies less the frame).
+    pub compile: Option<CompileSplit>,
+    pub advice: Vec<Advice>,
+    pub top: usize,
+}
+
+/// Explains `target` built as `variant`.
+pub fn explain(
+    pkg: &Package,
+    opts: &PackageOptions,
+    variant: &Variant,
+    target: &str,
+    top: usize,
+) -> Result<Explained, Error> {
+    let t = pkg.targets.iter().find(|t| t.name == target).ok_or_else(|| {
+        let names: Vec<&str> = pkg.targets.iter().map(|t| t.name.as_str()).collect();
+        Error::Input(format!("--explain {target}: no such module in {} (its modules: {})", pkg.name, names.join(", ")))
+    })?;
+    let sel = pkg.selection(variant, t);
+    let unstripped = names_build(pkg, opts, &sel, target)?;
+    let module = build(pkg, opts, &sel, Some(target), &[])?.join(format!("{target}.wasm"));
+    let ubytes = read(&unstripped)?;
+    let names = size(&ubytes)?;
+    let stripped = size(&read(&module)?)?;
+    let authors = [pkg.name.replace('-', "_"), target.replace('-', "_")];
+    let authors: Vec<&str> = authors.iter().map(String::as_str).collect();
+    let advice = advise(&ubytes, &names, &authors);
+    let compile = if opts.measure.quick {
+        None
+    } else {
+        Some(compile_split(&read(&module)?, &stripped, &ubytes, &names, &pkg.out_dir(opts.target_dir.as_deref()))?)
+    };
+    Ok(Explained {
+        title: format!("{target} ({}; package {})", variant.label, pkg.name),
+        module,
+        unstripped,
+        names,
+        stripped,
+        compile,
+        advice,
+        top,
+    })
+}
+
+impl Explained {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "title": self.title, "module": self.module, "unstripped": self.unstripped,
+            "size": self.names.to_json(true), "stripped_bytes": self.stripped.bytes,
+            "compile": self.compile.as_ref().map(|c| json!({
+                "module_ms": c.module_ms, "frame_ms": c.frame_ms,
+                "by_crate": c.by_crate.iter().map(|(k, ms)| json!({"crate": k, "ms": ms})).collect::<Vec<_>>(),
+            })),
+            "advice": self.advice,
+        })
+    }
+
+    pub fn to_text(&self) -> String {
+        let n = &self.names;
+        let mut s = format!(
+            "{}: {}, unstripped {} bytes; the stripped module is {} bytes\n",
+            self.title,
+            self.unstripped.display(),
+            thousands(n.bytes),
+            thousands(self.stripped.bytes)
+        );
+        if n.code_bytes != self.stripped.code_bytes {
+            s += &format!(
+                "note: code section {} bytes here vs {} stripped (builds differ)\n",
+                thousands(n.code_bytes),
+                thousands(self.stripped.code_bytes)
+            );
+        }
+        if !n.has_names {
+            s += "note: this build has no name section; functions are shown by index\n";
+        }
+        s += "\nsections (strip drops the custom ones: debug info, names, producers):\n";
+        let mut kept: BTreeMap<(u8, &str), usize> = BTreeMap::new();
+        for sec in &self.stripped.sections {
+            *kept.entry((sec.id, sec.name.as_str())).or_default() += sec.size;
+        }
+        let rows: Vec<Vec<String>> = n
+            .sections
+            .iter()
+            .map(|sec| {
+                let label = if sec.custom { format!("custom {}", sec.name) } else { sec.name.clone() };
+                vec![label, thousands(sec.size), count(kept.get(&(sec.id, sec.name.as_str())).map(|&b| b as u64))]
+            })
+            .collect();
+        s += &table(&["section", "unstripped", "stripped"], &rows, &[0], "");
+        s += &format!("\ncode by crate ({} bytes in {} functions):\n", thousands(n.code_bytes), n.funcs.len());
+        let rows: Vec<Vec<String>> = by_owner(&n.funcs)
+            .into_iter()
+            .map(|(o, b, k)| {
+                vec![o, thousands(b), k.to_string(), format!("{:.1}%", b as f64 * 100.0 / n.code_bytes.max(1) as f64)]
+            })
+            .collect();
+        s += &table(&["crate", "bytes", "functions", "share"], &rows, &[0], "");
+        if let Some(CompileSplit { module_ms: whole, frame_ms: frame, by_crate: per }) = &self.compile {
+            s += &format!(
+                "\ncold compile time by crate (ms; each: a copy of the module keeping only that crate's function \
+                 bodies, less a copy keeping none, {frame:.1} ms: the module's frame of functions, imports and \
+                 exports; the whole module {whole:.1} ms):\n"
+            );
+            let rest = (whole - frame).max(1e-9);
+            let rows: Vec<Vec<String>> = per
+                .iter()
+                .map(|(c, t)| vec![c.clone(), format!("{t:.1}"), format!("{:.0}%", t / rest * 100.0)])
+                .collect();
+            s += &table(&["crate", "ms", "share of code's"], &rows, &[0], "");
+        }
+        let funcs = n.funcs_by_size();
+        s += &format!("\nlargest {} functions:\n", self.top.min(funcs.len()));
+        let rows: Vec<Vec<String>> =
+            funcs.iter().take(self.top).map(|f| vec![thousands(f.size), f.name.clone()]).collect();
+        s += &table(&["bytes", "function"], &rows, &[1], "");
+        if !n.data.is_empty() {
+            let mut data: Vec<_> = n.data.iter().collect();
+            data.sort_by(|a, b| b.size.cmp(&a.size).then(a.index.cmp(&b.index)));
+            s += &format!(
+                "\ndata segments ({} bytes; wasm-ld merges constants into .rodata):\n",
+                thousands(n.data_bytes)
+            );
+            let rows: Vec<Vec<String>> = data
+                .iter()
+                .take(self.top)
+                .map(|d| vec![thousands(d.size), d.name.clone().unwrap_or_else(|| format!("segment {}", d.index))])
+                .collect();
+            s += &table(&["bytes", "segment"], &rows, &[1], "");
+        }
+        s += &advice_text(&self.advice);
+        s += "\n(read by `subako-tiny size --explain`: names demangled with rustc-demangle)\n";
+        s
+    }
+}
+
+/// The advisor's lines, or a line saying there is nothing to advise.
+pub fn advice_text(advice: &[Advice]) -> String {
+    if advice.is_empty() {
+        return "\nstd routines with a cheaper equivalent: none\n".into();
+    }
+    let mut s = "\nstd routines with a cheaper equivalent (bytes of their code, and tables):\n".to_string();
+    for a in advice {
+        s += &a.to_text();
+    }
+    s
+}
+
+/// Cold compile ms of `module` (the stripped build), of its frame (every
+/// body emptied), and of each crate's bodies alone less the frame. Crates
+/// are read from the unstripped build when its code is the same.
+fn compile_split(
+    module: &[u8],
+    info: &SizeReport,
+    unstripped: &[u8],
+    names: &SizeReport,
+    out: &Path,
+) -> Result<CompileSplit, Error> {
+    let same = info.funcs.iter().map(|f| f.size).eq(names.funcs.iter().map(|f| f.size));
+    let (bytes, info) = if same { (module, info) } else { (unstripped, names) };
+    let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for f in &names.funcs {
+        groups.entry(f.owner.as_str()).or_default().push(f.index);
+    }
+    let dir = tempfile::Builder::new().prefix("subako-compile-split").tempdir_in(ensure(out)?)?;
+    let mut copies = vec![("module".to_string(), bytes.to_vec()), ("frame".to_string(), with_bodies(bytes, info, &[]))];
+    for (g, keep) in &groups {
+        copies.push((g.to_string(), with_bodies(bytes, info, keep)));
+    }
+    let mut paths = Vec::new();
+    for (k, (_, data)) in copies.iter().enumerate() {
+        let p = dir.path().join(format!("copy-{k}.wasm"));
+        std::fs::write(&p, data).map_err(|e| Error::file(&p, e))?;
+        paths.push(p);
+    }
+    let times = CompileTimes::measure(&paths, 11)?;
+    let ms: Vec<f64> = times.times.iter().map(|t| t[0]).collect();
+    let frame = ms[1];
+    let mut per: Vec<(String, f64)> =
+        copies[2..].iter().zip(&ms[2..]).map(|((g, _), t)| (g.clone(), (t - frame).max(0.0))).collect();
+    per.sort_by(|a, b| b.1.total_cmp(&a.1));
+    Ok(CompileSplit { module_ms: ms[0], frame_ms: frame, by_crate: per })
+}
+
+fn ensure(dir: &Path) -> Result<&Path, Error> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::file(dir, e))?;
+    Ok(dir)
+}
+
+fn uleb(mut n: usize, out: &mut Vec<u8>) {
+    loop {
+        let byte = (n & 0x7f) as u8;
+        n >>= 7;
+        out.push(byte | if n != 0 { 0x80 } else { 0 });
+        if n == 0 {
+            return;
+        }
+    }
+}
+
+/// A copy of `bytes` in which every function body but those at the code
+/// section's indices in `keep` only traps (no locals; `unreachable`; `end`):
+/// it still validates and compiles, costing the kept functions plus the
+/// module's frame.
+fn with_bodies(bytes: &[u8], info: &SizeReport, keep: &[usize]) -> Vec<u8> {
+    let mut out = bytes[..8].to_vec();
+    for s in &info.sections {
+        let mut payload = bytes[s.offset..s.offset + s.size].to_vec();
+        if s.id == 10 && !s.custom {
+            payload.clear();
+            uleb(info.funcs.len(), &mut payload);
+            for f in &info.funcs {
+                if keep.contains(&f.index) {
+                    payload.extend_from_slice(&bytes[f.offset..f.offset + f.size]);
+                } else {
+                    payload.extend_from_slice(&[3, 0, 0, 0x0b]);
+                }
+            }
+        }
+        out.push(s.id);
+        uleb(payload.len(), &mut out);
+        out.extend_from_slice(&payload);
+    }
+    out
+}

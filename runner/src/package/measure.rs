@@ -1,0 +1,232 @@
+//! One row of the size table: a built module's bytes (as built, after
+//! `wasm-opt -Oz`, gzipped), its initial pages, the upload check, and (unless
+//! quick) its compile and call times and fuel, with the advisor's lines.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::advisor::{Advice, advise};
+use crate::bench::{BenchOptions, bench};
+use crate::call::CallOptions;
+use crate::check::check;
+use crate::error::read;
+use crate::{Error, size};
+
+/// binaryen 108 reads no features section (strip removed it): name them all.
+const WASM_OPT_FEATURES: [&str; 7] = [
+    "--enable-bulk-memory",
+    "--enable-sign-ext",
+    "--enable-mutable-globals",
+    "--enable-nontrapping-float-to-int",
+    "--enable-reference-types",
+    "--enable-multivalue",
+    "--enable-extended-const",
+];
+
+/// One measured module. The JSON keys are those of `size --json`'s rows.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Row {
+    /// The binary's or example's name.
+    pub example: String,
+    /// The allocator its build got (`dlmalloc`, `lean`, `own allocator`,
+    /// `-` without the crate), or what the caller labels it.
+    pub allocator: String,
+    /// The module, relative to the workspace root when inside it.
+    pub module: String,
+    pub bytes: u64,
+    pub wasm_opt_bytes: Option<u64>,
+    pub gzip_bytes: Option<u64>,
+    pub pages: Option<u64>,
+    pub compile_ms: Option<f64>,
+    pub call_us: Option<f64>,
+    pub call_us_p10: Option<f64>,
+    pub call_us_p90: Option<f64>,
+    pub call_fuel: Option<u64>,
+    pub list_fuel: Option<u64>,
+    /// The measured call: its tool and arguments.
+    pub tool: Option<String>,
+    pub args: Option<Value>,
+    /// `None` when the measured call answered; else `isError: …` or `crashed: …`.
+    #[serde(default)]
+    pub call_problem: Option<String>,
+    pub accepted: bool,
+    pub failures: Vec<String>,
+    pub warnings: Vec<String>,
+    #[serde(default)]
+    pub budget: Option<u64>,
+    /// std routines in the module with a cheaper equivalent.
+    #[serde(default)]
+    pub advice: Vec<Advice>,
+}
+
+impl Row {
+    /// Whether the module is over its budget.
+    pub fn over_budget(&self) -> bool {
+        self.budget.is_some_and(|b| self.bytes > b)
+    }
+}
+
+/// How rows are measured.
+#[derive(Clone, Debug)]
+pub struct Measure {
+    /// No timing and no fuel: sizes and the check only.
+    pub quick: bool,
+    pub calls: usize,
+    pub compiles: usize,
+    /// The call to measure: `None` is the first listed tool with arguments
+    /// made from its input schema.
+    pub tool: Option<String>,
+    pub args: Option<Value>,
+    /// Calls after it, in sequence.
+    pub then: Vec<(String, Value)>,
+    pub call: CallOptions,
+}
+
+impl Default for Measure {
+    fn default() -> Self {
+        Measure {
+            quick: false,
+            calls: 200,
+            compiles: 5,
+            tool: None,
+            args: None,
+            then: Vec::new(),
+            call: CallOptions::default(),
+        }
+    }
+}
+
+/// Measures the module at `path`; `names` is an unstripped build of the same
+/// code (for the advisor) and `authors` the crates whose code is the author's.
+pub fn measure_row(path: &Path, names: Option<&Path>, authors: &[&str], m: &Measure) -> Result<Row, Error> {
+    let data = read(path)?;
+    let info = size(&data)?;
+    let report = check(&data, m.call.assets_dir.as_deref());
+    let mut row = Row {
+        bytes: data.len() as u64,
+        wasm_opt_bytes: wasm_opt_size(path),
+        gzip_bytes: Some(gzip_size(&data)?),
+        pages: info.initial_pages,
+        accepted: report.accepted(),
+        failures: report.failures.clone(),
+        warnings: report.warnings.clone(),
+        ..Row::default()
+    };
+    let (tool, args) = match (&m.tool, report.tools.first()) {
+        (Some(t), _) => (Some(t.clone()), m.args.clone().unwrap_or_else(|| json!({}))),
+        (None, Some(t)) => (Some(t.name.clone()), m.args.clone().unwrap_or_else(|| sample_args(&t.input_schema))),
+        (None, None) => (None, json!({})),
+    };
+    row.tool = tool.clone();
+    row.args = tool.as_ref().map(|_| args.clone());
+    if let Some(names) = names {
+        let bytes = read(names)?;
+        row.advice = advise(&bytes, &size(&bytes)?, authors);
+    }
+    if !m.quick && row.accepted && tool.is_some() {
+        let opts = BenchOptions {
+            calls: m.calls,
+            compiles: m.compiles,
+            tool: tool.clone(),
+            args,
+            then: m.then.clone(),
+            call: m.call.clone(),
+            compile_instructions: None,
+        };
+        let b = bench(path, None, &opts)?.a;
+        row.compile_ms = Some(round(b.compile_ms, 2));
+        row.call_us = Some(round(b.call_us_median, 1));
+        row.call_us_p10 = Some(round(b.call_us_p10, 1));
+        row.call_us_p90 = Some(round(b.call_us_p90, 1));
+        row.call_fuel = Some(b.call_fuel);
+        row.list_fuel = Some(b.list_fuel);
+        row.call_problem = b.calls.iter().find_map(|c| c.problem());
+    }
+    Ok(row)
+}
+
+fn round(x: f64, digits: i32) -> f64 {
+    let p = 10f64.powi(digits);
+    (x * p).round() / p
+}
+
+/// The module after `wasm-opt -Oz`, when binaryen is on the PATH.
+fn wasm_opt_size(path: &Path) -> Option<u64> {
+    let tool = which("wasm-opt")?;
+    let out: PathBuf = path.with_extension("opt.wasm");
+    let ok = Command::new(tool)
+        .arg("-Oz")
+        .args(WASM_OPT_FEATURES)
+        .arg(path)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let size = std::fs::metadata(&out).ok().filter(|_| ok).map(|m| m.len());
+    let _ = std::fs::remove_file(&out);
+    size
+}
+
+/// `wasm-opt --version`, when binaryen is on the PATH.
+pub fn wasm_opt_version() -> Option<String> {
+    let out = Command::new(which("wasm-opt")?).arg("--version").output().ok()?;
+    Some(String::from_utf8_lossy(&out.stdout).trim().to_string()).filter(|s| !s.is_empty())
+}
+
+/// A program on the PATH.
+pub(crate) fn which(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
+}
+
+/// The module gzipped at level 9 (no name, no time: the bytes alone).
+fn gzip_size(data: &[u8]) -> Result<u64, Error> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gz.write_all(data)?;
+    Ok(gz.finish()?.len() as u64)
+}
+
+/// Arguments that satisfy an input schema's required members: its `enum`'s
+/// first value or its `default` where it gives one, else the least value of
+/// the type within its bounds (`"world"` for a string, `true`, an empty or
+/// `minItems`-long array).
+pub fn sample_args(schema: &Value) -> Value {
+    let ty = match &schema["type"] {
+        Value::Array(types) => types.iter().find(|t| *t != "null").cloned().unwrap_or(Value::Null),
+        t => t.clone(),
+    };
+    if let Some(first) = schema["enum"].as_array().and_then(|e| e.first()) {
+        return first.clone();
+    }
+    if let Some(d) = schema.get("default") {
+        return d.clone();
+    }
+    match ty.as_str() {
+        Some("object") => {
+            let props = &schema["properties"];
+            let required = schema["required"].as_array().cloned().unwrap_or_default();
+            Value::Object(
+                required.iter().filter_map(|k| k.as_str()).map(|k| (k.to_string(), sample_args(&props[k]))).collect(),
+            )
+        }
+        Some("array") => {
+            let n = schema["minItems"].as_u64().unwrap_or(0);
+            Value::Array((0..n).map(|_| sample_args(&schema["items"])).collect())
+        }
+        Some("integer") | Some("number") => {
+            let lo = schema.get("minimum").or_else(|| schema.get("exclusiveMinimum")).cloned().unwrap_or(json!(0));
+            let v = if lo.as_f64().is_some_and(|x| x >= 1.0) { lo } else { json!(1) };
+            match schema.get("maximum") {
+                Some(hi) if hi.as_f64() < v.as_f64() => hi.clone(),
+                _ => v,
+            }
+        }
+        Some("boolean") => json!(true),
+        Some("string") => json!("world"),
+        _ => Value::Null,
+    }
+}

@@ -1,0 +1,323 @@
+//! `subako-tiny size --manifest-path`: an author's package (or, with
+//! `--examples`, a package's examples) built for wasm32-wasip1 with its own
+//! release profile, once per allocator its features can choose, each module
+//! checked as upload does, measured, held to its budget and explained.
+//!
+//! What the package is comes from `cargo metadata`, which features a build
+//! selects from `cargo tree`: Cargo's own rules, not a copy of them.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::Error;
+
+mod builds;
+pub(crate) mod cargo;
+mod costs;
+mod explain;
+mod measure;
+mod profile;
+mod report;
+
+pub use builds::PackageOptions;
+pub use cargo::Selection;
+pub use costs::{CostRow, FeatureCosts, feature_costs};
+pub use explain::advice_text;
+pub use explain::{Explained, explain};
+pub use measure::{Measure, Row, sample_args};
+pub use report::{Meta, PackageReport, Part, compare, measure_package};
+
+/// The crate whose features pick the allocator.
+pub const CRATE: &str = "subako-tiny";
+/// Where a package's settings live.
+pub const SETTINGS: &str = "package.metadata.subako-tiny";
+/// The allocator labels a budget may name.
+pub const ALLOCATORS: [&str; 3] = ["dlmalloc", "lean", "own allocator"];
+
+/// One module a package builds: a binary, or an example with the features it requires.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub name: String,
+    pub required_features: Vec<String>,
+}
+
+/// A build of the package: its allocator's label and the features that give it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    pub label: String,
+    pub selection: Selection,
+}
+
+/// A package as `cargo metadata` describes it.
+#[derive(Debug)]
+pub struct Package {
+    pub name: String,
+    pub manifest: PathBuf,
+    pub workspace_root: PathBuf,
+    pub target_directory: PathBuf,
+    /// Its `[features]`.
+    pub features: BTreeMap<String, Vec<String>>,
+    /// Its binaries, or (`examples`) its examples.
+    pub targets: Vec<Target>,
+    pub examples: bool,
+    /// The crate's own features (when the package is or depends on it).
+    pub crate_features: BTreeMap<String, Vec<String>>,
+    /// `budget` of `[package.metadata.subako-tiny]`, as given.
+    pub budget: BTreeMap<String, Value>,
+    resolved: RefCell<HashMap<Selection, Option<Vec<String>>>>,
+}
+
+impl Package {
+    /// Reads the package at `manifest` (a `Cargo.toml`, or its directory).
+    pub fn load(manifest: &Path, examples: bool) -> Result<Package, Error> {
+        let mp = if manifest.is_dir() { manifest.join("Cargo.toml") } else { manifest.to_path_buf() };
+        if !mp.is_file() {
+            return Err(Error::Input(format!(
+                "--manifest-path {}: no such file; give the package's Cargo.toml (e.g. --manifest-path \
+                 ../mytool/Cargo.toml)",
+                manifest.display()
+            )));
+        }
+        let mp = mp.canonicalize().map_err(|e| Error::file(&mp, e))?;
+        let meta = cargo::metadata(&mp)?;
+        let packages = meta["packages"].as_array().cloned().unwrap_or_default();
+        let same =
+            |p: &Value| p["manifest_path"].as_str().and_then(|m| Path::new(m).canonicalize().ok()) == Some(mp.clone());
+        let Some(pkg) = packages.iter().find(|p| same(p)) else {
+            let members: Vec<&str> = packages.iter().filter_map(|p| p["manifest_path"].as_str()).collect();
+            return Err(Error::Input(format!(
+                "--manifest-path {} is a workspace manifest without a package; give a member's Cargo.toml ({})",
+                manifest.display(),
+                if members.is_empty() { "it has no members".to_string() } else { members.join(", ") }
+            )));
+        };
+        let name = pkg["name"].as_str().unwrap_or_default().to_string();
+        let kind = if examples { "example" } else { "bin" };
+        let mut targets: Vec<Target> = pkg["targets"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|t| t["kind"].as_array().is_some_and(|k| k.iter().any(|k| k == kind)))
+            .map(|t| Target {
+                name: t["name"].as_str().unwrap_or_default().to_string(),
+                required_features: strings(&t["required-features"]),
+            })
+            .collect();
+        targets.sort_by(|a, b| a.name.cmp(&b.name));
+        if targets.is_empty() {
+            return Err(Error::Input(if examples {
+                format!("{}: package {name} has no examples (examples/*.rs)", mp.display())
+            } else {
+                format!(
+                    "{}: package {name} has no binary target; a Subako module is a bin: src/main.rs, \
+                     src/bin/NAME.rs or a [[bin]] table",
+                    mp.display()
+                )
+            }));
+        }
+        let features: BTreeMap<String, Vec<String>> =
+            pkg["features"].as_object().into_iter().flatten().map(|(k, v)| (k.clone(), strings(v))).collect();
+        let crate_features = if name == CRATE { features.clone() } else { crate_features(&mp)? };
+        let budget = read_settings(&mp, pkg, &targets)?;
+        Ok(Package {
+            name,
+            manifest: mp,
+            workspace_root: PathBuf::from(meta["workspace_root"].as_str().unwrap_or_default()),
+            target_directory: PathBuf::from(meta["target_directory"].as_str().unwrap_or_default()),
+            features,
+            targets,
+            examples,
+            crate_features,
+            budget,
+            resolved: RefCell::new(HashMap::new()),
+        })
+    }
+
+    /// The crate's features a build of this package with `sel` gets; `None`
+    /// when the package does not depend on the crate.
+    pub fn crate_features_of(&self, sel: &Selection) -> Result<Option<Vec<String>>, Error> {
+        if let Some(r) = self.resolved.borrow().get(sel) {
+            return Ok(r.clone());
+        }
+        let r = cargo::features_of(&self.manifest, &self.name, sel, CRATE)?;
+        self.resolved.borrow_mut().insert(sel.clone(), r.clone());
+        Ok(r)
+    }
+
+    /// The build as it is, labelled by the allocator it gets, and the other
+    /// allocator where the package's features can choose it (turning the
+    /// first one off): dlmalloc first.
+    pub fn variants(&self) -> Result<Vec<Variant>, Error> {
+        let base = Selection::new(true, Vec::new());
+        let label = allocator(self.crate_features_of(&base)?.as_deref());
+        let mut out = vec![Variant { label: label.to_string(), selection: base }];
+        let (feature, other, off) = match label {
+            "dlmalloc" => ("lean-alloc", "lean", "dlmalloc"),
+            "lean" => ("dlmalloc", "dlmalloc", "lean-alloc"),
+            _ => return Ok(out),
+        };
+        let defaults = self.defaults_without(off)?;
+        for f in self.forwarding(feature)? {
+            let mut features = vec![f.clone()];
+            features.extend(defaults.iter().filter(|d| **d != f).cloned());
+            let sel = Selection::new(false, features);
+            let got = self.crate_features_of(&sel)?;
+            if allocator(got.as_deref()) == other && !got.as_deref().unwrap_or_default().iter().any(|x| x == off) {
+                out.push(Variant { label: other.to_string(), selection: sel });
+                break;
+            }
+        }
+        out.sort_by_key(|v| v.label != "dlmalloc");
+        Ok(out)
+    }
+
+    /// The package's features that turn on the crate's `feature` by
+    /// themselves: those that name it first, then the others, by name.
+    pub fn forwarding(&self, feature: &str) -> Result<Vec<String>, Error> {
+        let mut direct = Vec::new();
+        let mut others = Vec::new();
+        for (f, list) in &self.features {
+            if f == "default" {
+                continue;
+            }
+            let got = self.crate_features_of(&Selection::new(false, vec![f.clone()]))?;
+            if !got.unwrap_or_default().iter().any(|x| x == feature) {
+                continue;
+            }
+            let names_it = list.iter().any(|x| x == feature || x.ends_with(&format!("/{feature}")));
+            if names_it { direct.push(f.clone()) } else { others.push(f.clone()) }
+        }
+        direct.extend(others);
+        Ok(direct)
+    }
+
+    /// The package's default features, less those that turn the crate's `feature` on.
+    pub fn defaults_without(&self, feature: &str) -> Result<Vec<String>, Error> {
+        let mut out = Vec::new();
+        for d in self.features.get("default").into_iter().flatten() {
+            let got = self.crate_features_of(&Selection::new(false, vec![d.clone()]))?;
+            if !got.unwrap_or_default().iter().any(|x| x == feature) {
+                out.push(d.clone());
+            }
+        }
+        Ok(out)
+    }
+
+    /// The budget of `target` built with `allocator`, if the package sets one.
+    pub fn budget_for(&self, target: &str, allocator: &str) -> Option<u64> {
+        match self.budget.get(target)? {
+            Value::Object(per) => per.get(allocator)?.as_u64(),
+            v => v.as_u64(),
+        }
+    }
+
+    /// Where this package's builds go: `target_dir` when given, else the
+    /// package's target directory's `size-report/`.
+    pub fn out_dir(&self, target_dir: Option<&Path>) -> PathBuf {
+        target_dir.map_or_else(|| self.target_directory.join("size-report"), Path::to_path_buf)
+    }
+
+    /// The features a build of `target` with `variant` selects: the variant's
+    /// and those the target requires.
+    pub fn selection(&self, variant: &Variant, target: &Target) -> Selection {
+        let mut s = variant.selection.clone();
+        for f in &target.required_features {
+            if !s.features.contains(f) {
+                s.features.push(f.clone());
+            }
+        }
+        s
+    }
+
+    /// A path for the table: relative to the workspace root when inside it.
+    pub fn shown(&self, path: &Path) -> String {
+        path.strip_prefix(&self.workspace_root).unwrap_or(path).display().to_string()
+    }
+}
+
+/// The allocator a build of the crate with these features gets (the
+/// crate's own rule: lean-alloc wins when both are on); `-` without the crate.
+pub fn allocator(features: Option<&[String]>) -> &'static str {
+    match features {
+        None => "-",
+        Some(f) if f.iter().any(|x| x == "lean-alloc") => "lean",
+        Some(f) if f.iter().any(|x| x == "dlmalloc") => "dlmalloc",
+        Some(_) => "own allocator",
+    }
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array().into_iter().flatten().filter_map(|x| x.as_str().map(str::to_string)).collect()
+}
+
+/// The crate's own `[features]`, from the full `cargo metadata` of the
+/// package (empty when it does not depend on the crate).
+fn crate_features(manifest: &Path) -> Result<BTreeMap<String, Vec<String>>, Error> {
+    let mut c = cargo::cargo();
+    c.args(["metadata", "--format-version", "1", "--filter-platform", cargo::TRIPLE, "--manifest-path"]).arg(manifest);
+    let out = cargo::output(c, &format!("cargo metadata --manifest-path {}", manifest.display()))?;
+    let meta: Value = serde_json::from_slice(&out)?;
+    Ok(meta["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|p| p["name"] == CRATE)
+        .and_then(|p| p["features"].as_object())
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), strings(v)))
+        .collect())
+}
+
+/// `[package.metadata.subako-tiny]`, checked: only `budget`, a table of
+/// target name = bytes, or = { allocator = bytes }.
+fn read_settings(manifest: &Path, pkg: &Value, targets: &[Target]) -> Result<BTreeMap<String, Value>, Error> {
+    let settings = &pkg["metadata"][CRATE];
+    let example = format!("budget = {{ {} = 40000 }}", targets[0].name);
+    let bad = |what: String| Error::Input(format!("{}: {what}", manifest.display()));
+    if settings.is_null() {
+        return Ok(BTreeMap::new());
+    }
+    let Some(settings) = settings.as_object() else {
+        return Err(bad(format!("[{SETTINGS}] must be a table (e.g. {example})")));
+    };
+    if let Some(k) = settings.keys().find(|k| *k != "budget") {
+        return Err(bad(format!("unknown key {k:?} in [{SETTINGS}] (known: budget)")));
+    }
+    let Some(budget) = settings.get("budget") else { return Ok(BTreeMap::new()) };
+    let Some(budget) = budget.as_object() else {
+        return Err(bad(format!("{SETTINGS}.budget must be a table of binary name = max bytes, e.g. {example}")));
+    };
+    let names: Vec<&str> = targets.iter().map(|t| t.name.as_str()).collect();
+    for (name, v) in budget {
+        if !names.contains(&name.as_str()) {
+            return Err(bad(format!(
+                "{SETTINGS}.budget names {name:?}, which is not a module of {} (its modules: {})",
+                pkg["name"].as_str().unwrap_or_default(),
+                names.join(", ")
+            )));
+        }
+        let per: Vec<(String, &Value)> = match v {
+            Value::Object(m) => m.iter().map(|(k, v)| (k.clone(), v)).collect(),
+            v => vec![(String::new(), v)],
+        };
+        for (label, n) in per {
+            if !label.is_empty() && !ALLOCATORS.contains(&label.as_str()) {
+                return Err(bad(format!(
+                    "{SETTINGS}.budget.{name}: {label:?} is not an allocator ({}); or give one number for every build",
+                    ALLOCATORS.join(", ")
+                )));
+            }
+            if n.as_u64().is_none_or(|n| n == 0) {
+                let at = if label.is_empty() { String::new() } else { format!(".{label}") };
+                return Err(bad(format!(
+                    "{SETTINGS}.budget.{name}{at} = {n}: a budget is a positive whole number of bytes, e.g. {example}"
+                )));
+            }
+        }
+    }
+    Ok(budget.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+}

@@ -1,0 +1,154 @@
+//! The size advisor against real modules: a probe package (vendoring the
+//! crate as `subako-tiny new` does) with one binary per idiom of the price
+//! list, each written as a tool would write it, built for wasm32 and read by
+//! `subako-tiny size --manifest-path … --json`: every binary's advice names
+//! its idiom and the replacement, and the plain one gets none.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+/// (binary, its tool's body over `s` and `t`, the words its advice must hold).
+const PROBES: &[(&str, &str, &str)] = &[
+    ("plain", r#"let mut o = String::from("Hello, "); o.push_str(s); o"#, ""),
+    ("lower", "s.to_lowercase()", "Unicode case mapping"),
+    ("upper", "s.to_uppercase()", "Unicode case mapping"),
+    (
+        "parse_float",
+        r#"let x: f64 = s.parse().unwrap_or(0.0); if x > 1.0 { "big".into() } else { "small".into() }"#,
+        "str::parse::<f64>",
+    ),
+    (
+        "parse_int",
+        r#"let x: i64 = s.parse().unwrap_or(0); let y: i64 = t.parse().unwrap_or(0); if x > y { "big".into() } else { "small".into() }"#,
+        "str::parse of an integer",
+    ),
+    (
+        "sort",
+        r#"let mut v: Vec<String> = s.split(',').map(String::from).collect(); v.sort(); v.concat()"#,
+        "a stable sort",
+    ),
+    (
+        "sort_unstable",
+        r#"let mut v: Vec<String> = s.split(',').map(String::from).collect(); v.sort_unstable(); v.concat()"#,
+        "an unstable sort",
+    ),
+    ("sqrt", r#"if libm::sqrt(s.len() as f64) > 2.0 { "big".into() } else { "small".into() }"#, "libm"),
+    ("trim", "String::from(s.trim())", "str::trim"),
+    (
+        "find",
+        r#"if s.find("ab").is_some() || t.find(s).is_some() { "y".into() } else { "n".into() }"#,
+        "substring search",
+    ),
+    ("count", r#"if s.chars().count() > t.chars().count() { "y".into() } else { "n".into() }"#, "chars().count()"),
+    (
+        "alphanumeric",
+        r#"if s.chars().all(|c| c.is_alphanumeric()) { "y".into() } else { "n".into() }"#,
+        "is_alphanumeric",
+    ),
+    ("format", r#"format!("Hello, {}!", s)"#, "format!"),
+    ("format_float", "format!(\"{}\", s.len() as f64 / 3.0)", "format!"),
+    (
+        "index",
+        r#"let b = s.as_bytes(); if b[b.len() / 2] == b'a' { "y".into() } else { "n".into() }"#,
+        "slice indexing",
+    ),
+    ("expect", r#"if s.chars().next().expect("a name") == 'a' { "y".into() } else { "n".into() }"#, "expect"),
+    (
+        "push",
+        r#"let mut v: Vec<usize> = Vec::new(); v.push(s.len()); v.push(t.len()); if v[0] > v[1] { "y".into() } else { "n".into() }"#,
+        "Vec growth",
+    ),
+    (
+        "btree",
+        r#"let mut m = BTreeMap::new(); for w in s.split(' ') { *m.entry(String::from(w)).or_insert(0u64) += 1; } m.keys().cloned().collect::<Vec<_>>().concat()"#,
+        "BTreeMap",
+    ),
+];
+
+fn probe_source(name: &str, body: &str) -> String {
+    format!(
+        r###"#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+extern crate alloc;
+#[allow(unused_imports)]
+use alloc::{{collections::BTreeMap, format, string::String, vec::Vec}};
+use subako_tiny::{{Args, Package, Reply, Tool, ToolError}};
+
+fn run(args: &Args<'_>) -> Result<Reply, ToolError> {{
+    let s = args.str("name")?;
+    let s: &str = &s;
+    let t = args.opt_str("other")?.unwrap_or_default();
+    let t: &str = &t;
+    let out: String = {{ {body} }};
+    Ok(Reply::text(&out))
+}}
+
+pub const PACKAGE: Package = Package::new("{name}", "0.1.0", "A probe.", &[Tool::new(
+    "run",
+    "Runs the idiom.",
+    r#"{{"properties": {{"name": {{"type": "string"}}, "other": {{"type": "string"}}}}, "required": ["name"], "type": "object"}}"#,
+    run,
+)]);
+
+subako_tiny::main!(PACKAGE);
+"###
+    )
+}
+
+#[test]
+fn the_advisor_names_each_idiom_of_the_price_list_in_a_real_module() {
+    let tmp = tempfile::Builder::new().prefix("subako-advisor").tempdir().unwrap();
+    let pkg = tmp.path().join("probes");
+    let cli = env!("CARGO_BIN_EXE_subako-tiny");
+    let out = Command::new(cli).arg("new").arg(&pkg).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::remove_file(pkg.join("src/main.rs")).unwrap();
+    std::fs::create_dir_all(pkg.join("src/bin")).unwrap();
+    for (name, body, _) in PROBES {
+        std::fs::write(pkg.join(format!("src/bin/{name}.rs")), probe_source(name, body)).unwrap();
+    }
+    let manifest = std::fs::read_to_string(pkg.join("Cargo.toml")).unwrap();
+    let manifest = manifest.replace("[dependencies]\n", "[dependencies]\nlibm = \"0.2\"\n");
+    std::fs::write(pkg.join("Cargo.toml"), manifest).unwrap();
+
+    // Kept between runs: the crate and libm stay built.
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/advisor-probes");
+    let out = Command::new(cli)
+        .args(["size", "--manifest-path"])
+        .arg(pkg.join("Cargo.toml"))
+        .args(["--quick", "--allocator", "dlmalloc", "--json", "--target-dir"])
+        .arg(&target)
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let mut problems = Vec::new();
+    for (name, _, words) in PROBES {
+        let row = report["rows"].as_array().unwrap().iter().find(|r| r["example"] == *name).unwrap();
+        let advice: Vec<&Value> = row["advice"].as_array().unwrap().iter().collect();
+        let said: Vec<String> = advice
+            .iter()
+            .map(|a| format!("{} B {} ({}) -> {}", a["bytes"], a["idiom"], a["routines"], a["instead"]))
+            .collect();
+        if words.is_empty() {
+            if !advice.is_empty() {
+                problems.push(format!("{name}: advice for a module with no idiom: {said:?}"));
+            }
+            continue;
+        }
+        match advice.iter().find(|a| a["idiom"].as_str().unwrap().contains(words)) {
+            None => problems.push(format!("{name}: no advice naming {words:?}: {said:?}")),
+            Some(a) => {
+                if a["bytes"].as_u64().unwrap() == 0
+                    || !a["instead"].as_str().unwrap().contains(|c: char| c.is_alphabetic())
+                {
+                    problems.push(format!("{name}: {a}"));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

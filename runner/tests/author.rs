@@ -1,0 +1,132 @@
+//! An author's whole toolchain from the vendored copy alone: in a temporary
+//! directory with no checkout of this repository on any path (the CLI is
+//! copied there; nothing else comes from the repository but what `subako-tiny
+//! new` writes), `new` → a wasm32 build → `size --check` and the vendored
+//! `size-report --check` each failing with a budget below the module and
+//! passing above it → `--feature-costs` and `--explain` printing → `cargo doc
+//! -p subako-tiny` building. Each step's time is printed (`--nocapture`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Instant;
+
+struct Author {
+    _tmp: tempfile::TempDir,
+    /// Holds the copied CLI, and is all the PATH adds.
+    bin: PathBuf,
+    package: PathBuf,
+    target: PathBuf,
+}
+
+impl Author {
+    fn new() -> Author {
+        let tmp = tempfile::Builder::new().prefix("subako-author").tempdir().unwrap();
+        let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().canonicalize().unwrap();
+        assert!(!tmp.path().starts_with(&checkout), "the author's directory must be outside the checkout");
+        let bin = tmp.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::copy(env!("CARGO_BIN_EXE_subako-tiny"), bin.join("subako-tiny")).unwrap();
+        let package = tmp.path().join("mytool");
+        let target = tmp.path().join("target");
+        Author { _tmp: tmp, bin, package, target }
+    }
+
+    /// `program args` in the package, with a PATH that holds the copied CLI
+    /// and the system's programs, and nothing of the outer cargo run.
+    fn run(&self, program: &str, args: &[&str]) -> Output {
+        let system: Vec<PathBuf> = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+            .filter(|p| !p.starts_with(Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()))
+            .collect();
+        let path = std::env::join_paths(std::iter::once(self.bin.clone()).chain(system)).unwrap();
+        let mut c = Command::new(program);
+        let dir = if self.package.is_dir() { &self.package } else { self.package.parent().unwrap() };
+        c.args(args).current_dir(dir).env("PATH", path).env("CARGO_TARGET_DIR", &self.target);
+        for k in ["CARGO_BUILD_TARGET", "RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_MANIFEST_DIR", "SUBAKO_TINY"] {
+            c.env_remove(k);
+        }
+        let start = Instant::now();
+        let out = c.output().unwrap_or_else(|e| panic!("{program}: {e}"));
+        eprintln!("[{:6.1} s] {program} {}", start.elapsed().as_secs_f64(), args.join(" "));
+        out
+    }
+
+    fn set_budget(&self, line: &str) {
+        let path = self.package.join("Cargo.toml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let kept: Vec<&str> = text.lines().filter(|l| !l.trim_start().starts_with("budget =")).collect();
+        let mut text = kept.join("\n") + "\n";
+        text = text.replace("[package.metadata.subako-tiny]\n", &format!("[package.metadata.subako-tiny]\n{line}\n"));
+        std::fs::write(&path, text).unwrap();
+    }
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+#[test]
+fn an_author_measures_and_budgets_a_package_from_the_vendored_copy_alone() {
+    let a = Author::new();
+    let out = a.run("subako-tiny", &["new", a.package.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out));
+
+    let out = a.run("cargo", &["build", "--release", "--target", "wasm32-wasip1"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let module = a.target.join("wasm32-wasip1/release/mytool.wasm");
+    let bytes = std::fs::metadata(&module).unwrap().len();
+
+    // Below the module: both ways fail, naming the module, its bytes and the budget.
+    a.set_budget("budget = { mytool = 1000 }");
+    let size = ["size", "--manifest-path", "Cargo.toml", "--check", "--quick", "--no-advice"];
+    let out = a.run("subako-tiny", &size);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    let shown = subako_tiny_runner::thousands(bytes as usize);
+    let over = format!(
+        "mytool: {shown} bytes, over its budget of 1,000 (package.metadata.subako-tiny.budget), dlmalloc build"
+    );
+    assert!(said.contains(&over), "no {over:?} in:\n{said}");
+    // Both allocators the scaffold's features choose, each over.
+    assert!(said.contains("mytool  dlmalloc") && said.contains("mytool  lean"), "{said}");
+    assert!(said.contains("lean build"), "{said}");
+    let report = ["--check", "--quick", "--no-advice"];
+    let out = a.run("vendor/subako-tiny/size-report", &report);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains(&over), "no {over:?} in:\n{said}");
+    assert!(said.contains(&format!("using {}", a.bin.join("subako-tiny").display())), "{said}");
+
+    // Above it: both pass.
+    a.set_budget("budget = { mytool = { dlmalloc = 40000, lean = 40000 } }");
+    let out = a.run("subako-tiny", &size);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("within budget"), "{}", text(&out));
+    let out = a.run("vendor/subako-tiny/size-report", &report);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("within 40,000"), "{}", text(&out));
+
+    // A budget that names no module of the package is refused, with the names.
+    a.set_budget("budget = { nosuch = 1 }");
+    let out = a.run("subako-tiny", &size);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("\"nosuch\", which is not a module of mytool (its modules: mytool)"), "{}", text(&out));
+    a.set_budget("budget = { mytool = 40000 }");
+
+    let out = a.run("vendor/subako-tiny/size-report", &["--feature-costs"]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("mytool  panic-message"), "{said}");
+    assert!(said.contains("mytool  lean-alloc instead of dlmalloc"), "{said}");
+    assert!(said.contains("miniserde: not forwarded by mytool"), "{said}");
+
+    let out = a.run("subako-tiny", &["size", "--manifest-path", "Cargo.toml", "--explain", "mytool", "--quick"]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    for want in ["sections", "code by crate", "largest 25 functions", "mytool::greet", "subako_tiny", "std routines"] {
+        assert!(said.contains(want), "no {want:?} in:\n{said}");
+    }
+
+    let out = a.run("cargo", &["doc", "-p", "subako-tiny", "--no-deps"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(a.target.join("doc/subako_tiny/index.html").is_file());
+}
