@@ -30,7 +30,7 @@ fn main() {
         println!("cargo:rustc-link-arg-examples=-zstack-size=65536");
         // wasm-ld leaves every call target and static address in the code
         // padded to five bytes, room to patch it in place; this writes each
-        // at its real length (9 % of hello when it came in). lld allows it
+        // at its real length. lld allows it
         // only without DWARF, so only for profiles without debug info, and
         // `--strip-debug` drops any that std's objects bring (names stay).
         if std::env::var("DEBUG").as_deref() == Ok("false") {

@@ -140,7 +140,7 @@ mod tests {
     use std::path::PathBuf;
 
     use subako_tiny::http::{HttpErrorKind, Method, Response};
-    use subako_tiny::testing::{self, Called};
+    use subako_tiny::testing::{self, CallResult};
 
     use super::PACKAGE;
 
@@ -155,11 +155,11 @@ mod tests {
         dir
     }
 
-    fn convert(arguments: &str, status: u16, body: &str) -> Called {
+    fn convert(arguments: &str, status: u16, body: &str) -> CallResult {
         testing::call_with_http(&PACKAGE, "convert", arguments, |_| Ok(Response::inline(status, body)))
     }
 
-    fn error(called: &Called) -> &str {
+    fn error(called: &CallResult) -> &str {
         assert!(called.is_error(), "{}", called.line());
         called.text()
     }

@@ -86,5 +86,5 @@ pub fn count(s: &str) -> usize {
 pub fn find(haystack: &str, needle: &str) -> Option<usize> {
     let (h, n) = (haystack.as_bytes(), needle.as_bytes());
     // A match of whole UTF-8 text starts on a char boundary, as std's does.
-    (0..=h.len().checked_sub(n.len())?).find(|&at| h.get(at..at + n.len()).is_some_and(|w| crate::sys::same(w, n)))
+    (0..=h.len().checked_sub(n.len())?).find(|&at| h.get(at..at + n.len()).is_some_and(|w| crate::bytes::same(w, n)))
 }

@@ -40,7 +40,7 @@
 //! - Use serde: arguments are read through [`Args`] and written with
 //!   [`JsonWriter`]; `miniserde` is an optional typed layer.
 //! - Use `core::fmt` on a module's default paths: numbers are written by
-//!   [`json::num`], panics reported by where they happened.
+//!   the crate's own digit and float writers, panics reported by where they happened.
 //! - Run threads: a module is one single-threaded WASI command per call.
 //! - Speak the component model or WASI preview 2: preview 1 only.
 //! - Check a schema's regex `pattern`: a schema using it does not build
@@ -48,11 +48,13 @@
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(missing_docs)]
+#![warn(clippy::undocumented_unsafe_blocks, clippy::return_self_not_must_use)]
 
 extern crate alloc;
 
 pub mod args;
 mod bits;
+mod build_message;
 mod bytes;
 pub mod case;
 pub mod chars;
@@ -86,21 +88,24 @@ pub mod typed;
 /// What the macros expand to: not API, and free to change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::package::check_part;
+    pub use crate::package::{check_part, with_run};
     pub use crate::rendered::{Rendered, array, len, tool_fns, tool_names};
     pub use crate::rt::run;
     #[allow(deprecated)]
-    pub use crate::schema::{
-        CheckedSchema, check_args, check_checked, require_supported, validated_schema_and_tool, with_run,
-    };
+    pub use crate::schema::{CheckedSchema, check_args, check_checked, require_supported, validated_schema_and_tool};
 }
 
 /// What the crate's own tests, fuzz targets and benches reach beneath the
 /// API: not API, and free to change in any release.
 #[doc(hidden)]
 pub mod __test {
+    /// The number writers beneath `JsonWriter` and `text!`.
+    pub mod json_num {
+        pub use crate::json::num::{u64_digits, usize_digits, write_f64, write_i64, write_u64, write_usize};
+    }
+    pub use crate::build_message::BuildMessage;
     pub use crate::json::write::{compact_into, escape_into, put, put_byte, write_escaped};
-    pub use crate::package::{DEFAULT_MAX_LINE, Message};
+    pub use crate::package::DEFAULT_MAX_LINE;
     pub use crate::protocol::{
         INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, Io, IoError, MANIFEST_FLAG, METHOD_NOT_FOUND, MemoryIo,
         PARSE_ERROR, RunPlain, RunTool, UNSUPPORTED_PROTOCOL_VERSION, serve, serve_line, serve_package,

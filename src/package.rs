@@ -8,7 +8,7 @@
 //! a mistake never reaches a module.
 
 use crate::args::Args;
-use crate::bytes::HEX;
+use crate::build_message::BuildMessage;
 use crate::reply::{Reply, ToolError};
 
 /// What a tool runs: a plain function of its arguments.
@@ -124,18 +124,20 @@ impl Package {
 
 impl Tool {
     /// The name or the description missing.
-    const fn entry_fault(&self) -> Option<Message> {
+    const fn entry_fault(&self) -> Option<BuildMessage> {
         if self.name.is_empty() {
-            return Some(Message::new().push("a tool needs a name"));
+            return Some(BuildMessage::new().push("a tool needs a name"));
         }
         if self.description.is_empty() {
-            return Some(Message::new().push("tool ").push_quoted(self.name.as_bytes()).push(" needs a description"));
+            return Some(
+                BuildMessage::new().push("tool ").push_quoted(self.name.as_bytes()).push(" needs a description"),
+            );
         }
         None
     }
 
     /// What a malformed table entry fails the build with, if anything.
-    pub(crate) const fn fault(&self) -> Option<Message> {
+    pub(crate) const fn fault(&self) -> Option<BuildMessage> {
         if let Some(m) = self.entry_fault() {
             return Some(m);
         }
@@ -218,12 +220,12 @@ macro_rules! __check_parts {
 /// What [`Package::new`] fails with, if anything: the first malformed
 /// entry. Linear in the table: each tool's name is checked for a twin
 /// through a hash, not against every other name.
-pub const fn fault(name: &str, description: &str, tools: &[Tool]) -> Option<Message> {
+pub const fn fault(name: &str, description: &str, tools: &[Tool]) -> Option<BuildMessage> {
     if name.is_empty() {
-        return Some(Message::new().push("the package needs a name"));
+        return Some(BuildMessage::new().push("the package needs a name"));
     }
     if description.is_empty() {
-        return Some(Message::new().push("package ").push_quoted(name.as_bytes()).push(" needs a description"));
+        return Some(BuildMessage::new().push("package ").push_quoted(name.as_bytes()).push(" needs a description"));
     }
     let checked = checked_by_new(tools);
     // Duplicate names: each name's hash marks a bit of `seen`, and only a
@@ -244,7 +246,7 @@ pub const fn fault(name: &str, description: &str, tools: &[Tool]) -> Option<Mess
             while j < i {
                 if str_eq(tool.name, tools[j].name) {
                     return Some(
-                        Message::new().push("tool ").push_quoted(tool.name.as_bytes()).push(" is listed twice"),
+                        BuildMessage::new().push("tool ").push_quoted(tool.name.as_bytes()).push(" is listed twice"),
                     );
                 }
                 j += 1;
@@ -259,7 +261,7 @@ pub const fn fault(name: &str, description: &str, tools: &[Tool]) -> Option<Mess
 /// A hash of a name (as the schema's keywords are hashed), its bits mixed
 /// (Knuth's multiplicative step) so that its low 16 tell similar names apart.
 const fn hash(b: &[u8]) -> usize {
-    let h = crate::schema::keywords::fnv(b, 0, b.len());
+    let h = crate::bytes::hash(b);
     ((h * 2_654_435_761) >> 15) as usize
 }
 
@@ -267,90 +269,11 @@ const fn str_eq(a: &str, b: &str) -> bool {
     crate::bytes::same(a.as_bytes(), b.as_bytes())
 }
 
-/// A build-time error message: `const fn`s cannot format, so the pieces
-/// are copied into a fixed buffer, and the buffer's text is the panic
-/// message (`panic!("{}", message.as_str())`, written where the check is
-/// called so the build error shows one frame, not the helpers').
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Message {
-    buf: [u8; Message::CAPACITY],
-    len: usize,
-}
-
-impl Message {
-    /// Longer messages are cut (at a character boundary).
-    pub const CAPACITY: usize = 384;
-
-    /// An empty message.
-    pub const fn new() -> Message {
-        Message { buf: [0; Message::CAPACITY], len: 0 }
-    }
-
-    /// `s` appended.
-    pub const fn push(self, s: &str) -> Message {
-        self.push_bytes(s.as_bytes())
-    }
-
-    /// Bytes copied as they are (text from a schema: valid UTF-8).
-    pub const fn push_bytes(mut self, b: &[u8]) -> Message {
-        let mut i = 0;
-        while i < b.len() && self.len < self.buf.len() {
-            self.buf[self.len] = b[i];
-            self.len += 1;
-            i += 1;
-        }
-        self
-    }
-
-    /// One byte appended (ASCII, or part of a character pushed whole).
-    pub const fn push_byte(mut self, b: u8) -> Message {
-        if self.len < self.buf.len() {
-            self.buf[self.len] = b;
-            self.len += 1;
-        }
-        self
-    }
-
-    /// `n` in decimal.
-    pub const fn push_usize(self, n: usize) -> Message {
-        self.push_bytes(crate::bytes::u64_digits(n as u64, &mut [0; 20]))
-    }
-
-    /// `b` between double quotes, with `"` and `\` escaped and control
-    /// characters written as `\n`, `\t` or `\u00XX`, as a JSON string.
-    pub const fn push_quoted(self, b: &[u8]) -> Message {
-        let mut m = self.push_byte(b'"');
-        let mut i = 0;
-        while i < b.len() {
-            let c = b[i];
-            m = match c {
-                b'"' | b'\\' => m.push_byte(b'\\').push_byte(c),
-                b'\n' => m.push("\\n"),
-                b'\r' => m.push("\\r"),
-                b'\t' => m.push("\\t"),
-                0..0x20 => m.push("\\u00").push_byte(HEX[(c >> 4) as usize]).push_byte(HEX[(c & 15) as usize]),
-                _ => m.push_byte(c),
-            };
-            i += 1;
-        }
-        m.push_byte(b'"')
-    }
-
-    /// The text so far (cut at the last whole character if it was cut).
-    pub const fn as_str(&self) -> &str {
-        let (text, _) = self.buf.split_at(self.len);
-        match core::str::from_utf8(text) {
-            Ok(text) => text,
-            Err(e) => match core::str::from_utf8(text.split_at(e.valid_up_to()).0) {
-                Ok(text) => text,
-                Err(_) => "invalid package table",
-            },
-        }
-    }
-}
-
-impl Default for Message {
-    fn default() -> Message {
-        Message::new()
-    }
+/// `tool` answering with `run` (what [`validated!`](crate::validated)
+/// wraps its function in).
+#[doc(hidden)]
+pub const fn with_run(tool: Tool, run: ToolFn) -> Tool {
+    let mut tool = tool;
+    tool.run = run;
+    tool
 }

@@ -8,7 +8,7 @@
 use alloc::vec::Vec;
 
 use crate::args::Args;
-use crate::json::lookup::{Ends, KEY_SEPARATOR, members, parse_with_ends};
+use crate::json::lookup::{ContainerEnds, KEY_SEPARATOR, members, parse_with_ends};
 use crate::json::scan::find;
 use crate::json::write::{escape_into, put};
 use crate::json::{Str, Value, num};
@@ -303,7 +303,7 @@ pub fn serve_line(
     pending: &mut Option<Reply>,
     runner: &impl RunTool,
 ) {
-    let mut ends = Ends::NONE;
+    let mut ends = ContainerEnds::NONE;
     let message = match parse_with_ends(line, &mut ends) {
         Ok(message) => message,
         Err(e) => {
@@ -388,7 +388,7 @@ fn write_normalized(out: &mut Vec<u8>, s: Str<'_>) {
 #[allow(clippy::type_complexity)]
 fn message_fields<'a>(
     message: Value<'a>,
-    ends: &Ends,
+    ends: &ContainerEnds,
 ) -> Result<(Option<&'a [u8]>, Str<'a>, Option<Str<'a>>, Option<Value<'a>>, bool), &'static [u8]> {
     if message.as_object().is_none() {
         return Err(b"not an object");
@@ -445,7 +445,7 @@ fn call(
 
 /// Checks the `_meta` every request carries: the revision, which must be
 /// ours, and the client's capabilities, which must be an object.
-fn check_meta(out: &mut Vec<u8>, id: &[u8], meta: Option<Value<'_>>, ends: &Ends) -> Result<(), ()> {
+fn check_meta(out: &mut Vec<u8>, id: &[u8], meta: Option<Value<'_>>, ends: &ContainerEnds) -> Result<(), ()> {
     let [version, capabilities, ..] = members(meta, META_KEYS, Some(ends));
     let capabilities = capabilities.is_some_and(|c| c.as_object().is_some());
     let missing = match version.and_then(|v| v.as_str()) {

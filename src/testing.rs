@@ -52,7 +52,7 @@ use crate::rendered::PROTOCOL_VERSION;
 
 /// The answer to one [`call`]: the `CallToolResult` a module sent, read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Called {
+pub struct CallResult {
     line: String,
     is_error: bool,
     text: Option<String>,
@@ -60,7 +60,11 @@ pub struct Called {
     structured: Option<String>,
 }
 
-impl Called {
+/// The old name of [`CallResult`].
+#[deprecated(note = "renamed `CallResult`")]
+pub type Called = CallResult;
+
+impl CallResult {
     /// True when the tool answered with an error for the model
     /// (`"isError": true`), such as a refused argument.
     pub fn is_error(&self) -> bool {
@@ -144,7 +148,7 @@ impl Called {
 /// testing::call(&PACKAGE, "convert", "{}");
 /// ```
 #[track_caller]
-pub fn call(package: &Package, tool: &str, arguments: &str) -> Called {
+pub fn call(package: &Package, tool: &str, arguments: &str) -> CallResult {
     let line = request_line(tool, arguments);
     let (stdout, code) = crate::execute(package, &[package.name], &line);
     let stdout =
@@ -169,7 +173,7 @@ pub fn call(package: &Package, tool: &str, arguments: &str) -> Called {
 /// value that schema allows (MCP requires it), checked with the rules
 /// [`validated!`](crate::validated) checks arguments with (other keywords,
 /// such as `anyOf` or `pattern`, are not checked).
-fn check_structured(package: &Package, tool: &str, called: &Called) -> Result<(), String> {
+fn check_structured(package: &Package, tool: &str, called: &CallResult) -> Result<(), String> {
     let cut = |text: &str| match text.char_indices().nth(300) {
         Some((at, _)) => [&text[..at], "…"].concat(),
         None => text.to_owned(),
@@ -264,7 +268,7 @@ fn member_twice(value: Value<'_>, path: &mut String) -> Option<String> {
 /// assert_eq!(timed_out.text(), "HTTP request failed (timeout): the HTTP hook answered timeout");
 /// ```
 #[track_caller]
-pub fn call_with_http<F>(package: &Package, tool: &str, arguments: &str, handler: F) -> Called
+pub fn call_with_http<F>(package: &Package, tool: &str, arguments: &str, handler: F) -> CallResult
 where
     F: FnMut(&HttpRequest) -> Result<Response, HttpError>,
 {
@@ -379,7 +383,7 @@ fn request_line(tool: &str, arguments: &str) -> Vec<u8> {
 }
 
 /// The answer line read as a `CallToolResult`, or what it is instead.
-fn read_answer(line: &str) -> Result<Called, String> {
+fn read_answer(line: &str) -> Result<CallResult, String> {
     let answer = json::parse(line.as_bytes()).map_err(|e| format!("the answer is not JSON ({})", e.kind.describe()))?;
     let answer = answer.as_object().ok_or("the answer is not a JSON object")?;
     let Some(result) = answer.get("result").and_then(|r| r.as_object()) else {
@@ -393,7 +397,7 @@ fn read_answer(line: &str) -> Result<Called, String> {
         let is_text = block.get("type").and_then(|t| t.as_str()).is_some_and(|t| t.eq_str("text"));
         Some(block.get("text").filter(|_| is_text)?.as_str()?.to_str().into_owned())
     });
-    Ok(Called {
+    Ok(CallResult {
         line: line.to_owned(),
         is_error: result.get("isError").and_then(|e| e.as_bool()).unwrap_or(false),
         text,
@@ -403,8 +407,7 @@ fn read_answer(line: &str) -> Result<Called, String> {
 }
 
 fn raw_text(value: Value<'_>) -> String {
-    // SAFETY: the raw text of a value of the validated answer line.
-    unsafe { crate::sys::validated_str(value.raw()) }.to_owned()
+    value.as_json().to_owned()
 }
 
 /// The worker's answer to `request_json`, from `handler`'s response.
@@ -525,9 +528,7 @@ fn read_request(request_json: &[u8]) -> Result<HttpRequest, String> {
         save_to,
         follow_redirects: request.get("follow_redirects").and_then(|f| f.as_bool()).unwrap_or(true),
         timeout_ms: request.get("timeout_ms").and_then(|t| t.as_u64()),
-        // SAFETY: `read_request` parsed `request_json` as JSON, which
-        // validated it as UTF-8.
-        json: unsafe { crate::sys::validated_str(request_json) }.to_owned(),
+        json: value.as_json().to_owned(),
     })
 }
 

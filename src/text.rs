@@ -122,6 +122,41 @@ impl Text {
     }
 }
 
+/// What the crate's messages hold beyond pieces: values the reader
+/// validated, and strings quoted as JSON writes them.
+impl Text {
+    /// `value`'s JSON text, without its white space.
+    pub(crate) fn push_json(&mut self, value: crate::json::Value<'_>) -> &mut Text {
+        // The reader validated `value` as UTF-8 JSON; compacting drops
+        // only ASCII white space between tokens.
+        crate::json::write::compact_into(&mut self.bytes, value.raw());
+        self
+    }
+
+    /// `token` as a JSON Pointer's reference token (RFC 6901): `~` and `/`
+    /// escaped as `~0` and `~1`.
+    pub(crate) fn push_pointer_token(&mut self, token: &str) -> &mut Text {
+        // Each ASCII byte replaced stays ASCII; every other byte is kept.
+        for &b in token.as_bytes() {
+            match b {
+                b'~' => put(&mut self.bytes, b"~0"),
+                b'/' => put(&mut self.bytes, b"~1"),
+                _ => crate::json::write::put_byte(&mut self.bytes, b),
+            }
+        }
+        self
+    }
+
+    /// `s` between double quotes, escaped as a JSON string.
+    #[cfg(feature = "miniserde")]
+    pub(crate) fn push_quoted(&mut self, s: &str) -> &mut Text {
+        // Escaping replaces ASCII bytes with ASCII sequences and keeps
+        // every other byte: UTF-8 stays UTF-8.
+        crate::json::write::write_escaped(&mut self.bytes, s.as_bytes());
+        self
+    }
+}
+
 /// `pieces` joined into a `String`: the crate's own fixed messages.
 #[inline(never)]
 pub(crate) fn join(pieces: &[&str]) -> String {

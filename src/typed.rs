@@ -78,13 +78,10 @@
 /// and the derives need no dependency of the package's own.
 pub use miniserde;
 
-use alloc::vec::Vec;
-
 use miniserde::de::Visitor;
 use miniserde::{Deserialize, Serialize, json};
 
 use crate::args::Args;
-use crate::json::write::{put, write_escaped};
 use crate::json::{JsonWriter, Kind, Value};
 use crate::reply::{Reply, ToolError};
 use crate::schema::validate::{Path, Walk};
@@ -102,7 +99,7 @@ pub fn call<I: Deserialize, O: Serialize>(
     let mut input = None;
     read(arguments, I::begin(&mut input), &Path::ROOT)?;
     let Some(input) = input else {
-        return Err(refused(&Path::ROOT, b" does not fit the tool's input type"));
+        return Err(refused(&Path::ROOT, " does not fit the tool's input type"));
     };
     let output = tool(input)?;
     // miniserde writes one whole value, numbers in range and each field
@@ -129,11 +126,11 @@ fn read(value: Value<'_>, visitor: &mut dyn Visitor, path: &Path<'_, '_>) -> Res
             };
             if let Some(elements) = value.as_array() {
                 for (index, element) in elements.iter().enumerate() {
-                    let place = seq.element().map_err(|_| refused(path, b" has more items than the tool takes"))?;
+                    let place = seq.element().map_err(|_| refused(path, " has more items than the tool takes"))?;
                     read(element, place, &path.element(index))?;
                 }
             }
-            return seq.finish().map_err(|_| refused(path, b" has fewer items than the tool needs"));
+            return seq.finish().map_err(|_| refused(path, " has fewer items than the tool needs"));
         }
         Kind::Object => {
             let Ok(mut map) = visitor.map() else {
@@ -144,12 +141,11 @@ fn read(value: Value<'_>, visitor: &mut dyn Visitor, path: &Path<'_, '_>) -> Res
                 // eight bytes a turn, whatever its script.
                 for (key, member, _) in Walk::new(object) {
                     let path = path.member(key);
-                    let place =
-                        map.key(&key.to_str()).map_err(|_| refused(&path, b" is not a field the tool takes"))?;
+                    let place = map.key(&key.to_str()).map_err(|_| refused(&path, " is not a field the tool takes"))?;
                     read(member, place, &path)?;
                 }
             }
-            return map.finish().map_err(|_| refused(path, b" lacks a field the tool needs"));
+            return map.finish().map_err(|_| refused(path, " lacks a field the tool needs"));
         }
     };
     taken.map_err(|_| cannot_be(path, value))
@@ -177,11 +173,10 @@ fn number(value: Value<'_>, visitor: &mut dyn Visitor) -> miniserde::Result<()> 
 }
 
 /// `invalid input: POINTER` and `rule`.
-fn refused(path: &Path<'_, '_>, rule: &[u8]) -> ToolError {
+fn refused(path: &Path<'_, '_>, rule: &str) -> ToolError {
     let mut text = path.invalid_input();
-    put(&mut text, rule);
-    // SAFETY: a JSON pointer of validated keys, and `rule`, ASCII.
-    ToolError::new(unsafe { crate::sys::validated_string(text) })
+    text.push(rule);
+    ToolError::new(text.into_string())
 }
 
 /// Strings up to this many bytes are quoted in a message; longer ones are
@@ -192,27 +187,17 @@ const QUOTED: usize = 40;
 /// 300`, `the string "GBP"`, `null`, `an object`.
 fn cannot_be(path: &Path<'_, '_>, value: Value<'_>) -> ToolError {
     let mut text = path.invalid_input();
-    put(&mut text, b" cannot be ");
-    let raw = value.raw();
+    text.push(" cannot be ");
     match value.kind() {
-        Kind::Null | Kind::Bool => put(&mut text, raw),
-        Kind::Number if raw.len() <= QUOTED => {
-            put(&mut text, b"the number ");
-            put(&mut text, raw);
+        Kind::Null | Kind::Bool => text.push_json(value),
+        Kind::Number if value.raw().len() <= QUOTED => text.push("the number ").push_json(value),
+        Kind::String if value.raw().len() <= QUOTED => {
+            let unescaped = value.as_str().map(|s| s.to_str()).unwrap_or_default();
+            text.push("the string ").push_quoted(&unescaped)
         }
-        Kind::String if raw.len() <= QUOTED => {
-            put(&mut text, b"the string ");
-            let unescaped: Vec<u8> = match value.as_str() {
-                Some(s) => s.to_str().as_bytes().into(),
-                None => Vec::new(),
-            };
-            write_escaped(&mut text, &unescaped);
-        }
-        kind => put(&mut text, kind.article_name().as_bytes()),
-    }
-    // SAFETY: a JSON pointer of validated keys, ASCII, and the value's own
-    // validated text.
-    ToolError::new(unsafe { crate::sys::validated_string(text) })
+        kind => text.push(kind.article_name()),
+    };
+    ToolError::new(text.into_string())
 }
 
 /// What [`typed!`](crate::typed!) runs: a tool read through [`call`], on a

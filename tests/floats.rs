@@ -5,7 +5,7 @@
 //! subnormals and the subnormal/normal boundary, exponents near and past
 //! ±308/−324, powers of ten, integers near 2^53.
 //!
-//! And the crate's float writer (`json::num::write_f64`) against ryu's
+//! And the crate's float writer (`write_f64`) against ryu's
 //! shortest form with serde_json's signed exponent (what the writer wrote
 //! before it had its own digits), byte for byte, on generated `f64`s: any
 //! bit pattern, subnormals, powers of two and ten and their neighbours,
@@ -17,7 +17,8 @@
 //! `cargo test` runs the first 150,000 (the exact paths are slow unoptimized).
 //! `FLOAT_CASES=N` and `FLOAT_SEED=S` change that.
 
-use subako_tiny::json::{self, num};
+use subako_tiny::__test::json_num as num;
+use subako_tiny::json;
 
 /// splitmix64: small, seeded, good enough to spread cases.
 struct Rng(u64);

@@ -579,11 +579,11 @@ fn any_bytes_as_an_answer_never_panic() {
 
 // --- The fetch example, on the host ---
 
-fn call_fetch(arguments: Value) -> testing::Called {
+fn call_fetch(arguments: Value) -> testing::CallResult {
     testing::call(&fetch::PACKAGE, "fetch", &arguments.to_string())
 }
 
-fn error_text(called: &testing::Called) -> &str {
+fn error_text(called: &testing::CallResult) -> &str {
     assert!(called.is_error(), "{}", called.line());
     called.text()
 }

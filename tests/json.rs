@@ -216,7 +216,7 @@ fn long_strings_are_read_in_linear_time() {
 
 #[test]
 fn both_digit_writers_agree_with_std_at_their_edges() {
-    use subako_tiny::json::num::{u64_digits, usize_digits, write_usize};
+    use subako_tiny::__test::json_num::{u64_digits, usize_digits, write_usize};
     for n in [0u64, 9, 10, 99, 100, u32::MAX as u64, u64::MAX] {
         assert_eq!(u64_digits(n, &mut [0; 20]), n.to_string().as_bytes());
     }

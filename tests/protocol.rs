@@ -255,7 +255,7 @@ mod output {
     );
 
     /// The line stdout got, parsed by serde_json as one response.
-    fn answer(tool: &str, arguments: &str) -> testing::Called {
+    fn answer(tool: &str, arguments: &str) -> testing::CallResult {
         let called = testing::call(&PACKAGE, tool, arguments);
         let parsed: serde_json::Value = serde_json::from_str(called.line()).expect("stdout is JSON");
         assert_eq!(parsed["id"], 1, "{}", called.line());

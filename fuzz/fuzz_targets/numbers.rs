@@ -1,11 +1,11 @@
-//! Numbers: integers written by `json::num` read back through `as_i64` and
+//! Numbers: integers written by the crate read back through `as_i64` and
 //! `as_u64`; floats written by `JsonWriter::float` read back to the same
 //! `f64` and match serde_json's text; number text reads as serde_json reads it,
 //! and every JSON number as core's `str::parse::<f64>` reads it, bit for bit.
 #![no_main]
 
+use subako_tiny::__test::json_num as num;
 use subako_tiny::JsonWriter;
-use subako_tiny::json::num;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let mut word = [0u8; 8];

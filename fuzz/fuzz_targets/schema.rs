@@ -21,7 +21,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let tool = rules::check_tool_schema(schema);
     let supported = rules::check_supported(schema).is_ok();
     if let (Err(fault), Ok(text)) = (tool, std::str::from_utf8(schema)) {
-        let _ = fault.explain(text, subako_tiny::__test::Message::new());
+        let _ = fault.explain(text, subako_tiny::__test::BuildMessage::new());
     }
     let tool_ok = tool.is_ok();
     if supported {

@@ -40,10 +40,8 @@
 mod tables;
 
 use alloc::string::String;
-use alloc::vec::Vec;
 
 use crate::bits::{Bits, contains};
-use crate::json::write::put;
 
 /// The Unicode version whose case mappings the tables hold: core's
 /// `char::UNICODE_VERSION` for the toolchain the crate is built with (a
@@ -237,7 +235,7 @@ pub fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
 /// crate's way.
 #[inline(never)]
 fn convert(s: &[u8], upper: bool) -> String {
-    let mut out = Vec::new();
+    let mut out = crate::text::Text::new();
     let mut at = 0;
     loop {
         let (c, len) = split(decode(s, at));
@@ -246,7 +244,7 @@ fn convert(s: &[u8], upper: bool) -> String {
         }
         let mut mapping = if upper { map(c, true) } else { lower_at(s, at, c, len) };
         loop {
-            put_char(&mut out, (mapping & CHAR) as u32);
+            out.push(&char::from_u32((mapping & CHAR) as u32).unwrap_or(char::REPLACEMENT_CHARACTER));
             mapping >>= 21;
             if mapping == 0 {
                 break;
@@ -254,26 +252,7 @@ fn convert(s: &[u8], upper: bool) -> String {
         }
         at += len;
     }
-    // SAFETY: UTF-8, each char encoded whole.
-    unsafe { crate::sys::validated_string(out) }
-}
-
-/// Appends char `c` (a scalar value) as UTF-8.
-fn put_char(out: &mut Vec<u8>, c: u32) {
-    let mut bytes = [c as u8; 4];
-    let len = if c < 0x80 { 1 } else { 2 + (c >= 0x800) as usize + (c >= 0x1_0000) as usize };
-    if len > 1 {
-        let mut rest = c;
-        for i in (1..len).rev() {
-            if let Some(b) = bytes.get_mut(i) {
-                *b = 0x80 | (rest & 0x3F) as u8;
-            }
-            rest >>= 6;
-        }
-        // The lead byte: 110xxxxx, 1110xxxx or 11110xxx.
-        bytes[0] = (0xF00 >> len) as u8 | rest as u8;
-    }
-    put(out, bytes.get(..len).unwrap_or(&[]));
+    out.into_string()
 }
 
 /// The lowercase of char `c`, `len` bytes at `at` in `s`: its own, or

@@ -88,18 +88,16 @@ impl FsError {
     /// # std::fs::remove_dir_all(&dir).unwrap();
     /// ```
     pub fn message(&self) -> String {
-        let mut digits = [0u8; 20];
+        let number;
         // What happened; for an errno WASI does not define, its number and
         // a parenthesis to close.
         let (what, number, close) = match self.reason {
             Reason::Errno(e) => match errno_words(e) {
                 Some(words) => (words, "", ""),
-                // SAFETY: decimal digits are ASCII.
-                None => (
-                    "an error WASI does not define (errno ",
-                    unsafe { crate::sys::validated_str(crate::json::num::usize_digits(usize::from(e), &mut digits)) },
-                    ")",
-                ),
+                None => {
+                    number = crate::text::Text::of(usize::from(e));
+                    ("an error WASI does not define (errno ", number.as_str(), ")")
+                }
             },
             Reason::NotMounted => (not_mounted_words(&self.path), "", ""),
             Reason::Relative => ("not an absolute path (there is no working directory)", "", ""),
@@ -221,9 +219,7 @@ fn errno_words(e: u16) -> Option<&'static str> {
     for _ in 0..e {
         start = find(text, start, b'\n') + 1;
     }
-    let line = text.get(start..find(text, start, b'\n'))?;
-    // SAFETY: cut from a `str` at ASCII newlines.
-    Some(unsafe { crate::sys::validated_str(line) })
+    ERRNO_TEXT.get(start..find(text, start, b'\n'))
 }
 
 /// True when `path` is `dir` or beneath it.

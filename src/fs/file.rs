@@ -9,7 +9,7 @@ use super::path::resolve_file;
 use crate::reply::join;
 use crate::sys::OpenMode;
 use crate::sys::errno;
-use crate::sys::fs_sys::{self, Handle};
+use crate::sys::fs_backend::{self, Handle};
 
 /// An open file and the path it was opened by, borrowed: what [`File`]'s
 /// methods work on, and the whole-file functions too, which need no copy
@@ -39,7 +39,7 @@ impl At<'_> {
         loop {
             crate::sys::reserve(out, 1);
             // Into the spare capacity, which is not zeroed first.
-            match fs_sys::read_spare(self.handle, out) {
+            match fs_backend::read_spare(self.handle, out) {
                 Ok(0) => return Ok(out.len() - start),
                 Ok(_) => {}
                 Err(e) => return Err(At::fail(self.path, "read", e)),
@@ -49,12 +49,12 @@ impl At<'_> {
 
     #[inline(always)]
     pub(super) fn write_all(&self, bytes: &[u8]) -> Result<(), FsError> {
-        fs_sys::write_all(self.handle, bytes).map_err(|e| At::fail(self.path, "write", e))
+        fs_backend::write_all(self.handle, bytes).map_err(|e| At::fail(self.path, "write", e))
     }
 
     #[inline(always)]
     pub(super) fn size(&self) -> Result<u64, FsError> {
-        fs_sys::size(self.handle).map_err(|e| At::fail(self.path, "size", e))
+        fs_backend::size(self.handle).map_err(|e| At::fail(self.path, "size", e))
     }
 }
 
@@ -70,7 +70,7 @@ impl File {
         // `open`'s steps, not a call of it: its `Result` then passed on
         // made every module that opens a `File` larger.
         let (dir, relative) = resolve_file(op, path)?;
-        match fs_sys::open(&dir, &relative, mode) {
+        match fs_backend::open(&dir, &relative, mode) {
             Ok(handle) => Ok(File { handle, path: join(&[path]) }),
             Err(e) => Err(FsError::new(op, path, Reason::Errno(e))),
         }
@@ -107,7 +107,7 @@ impl File {
 
     /// Reads up to `buf.len()` bytes; 0 at the end of the file.
     pub fn read(&mut self, buf: &mut [u8]) -> Result<usize, FsError> {
-        fs_sys::read(&self.handle, buf).map_err(|e| At::fail(&self.path, "read", e))
+        fs_backend::read(&self.handle, buf).map_err(|e| At::fail(&self.path, "read", e))
     }
 
     /// Reads the rest of the file onto the end of `out`; how many bytes.

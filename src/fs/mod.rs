@@ -39,7 +39,7 @@ use path::{open, resolve, resolve_file, resolve_for};
 
 use crate::json::scan::find;
 use crate::json::write::{put, put_byte};
-use crate::sys::fs_sys;
+use crate::sys::fs_backend;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use crate::sys::fs_host::{mount, unmount};
@@ -197,9 +197,9 @@ pub fn create_dir_all(path: &str) -> Result<(), FsError> {
     while end < relative.len() {
         end = find(relative.as_bytes(), end + 1, b'/');
         let Some(partial) = relative.get(..end) else { break };
-        match fs_sys::create_dir(&dir, partial) {
+        match fs_backend::create_dir(&dir, partial) {
             Ok(()) => {}
-            Err(errno::EXIST) if fs_sys::stat(&dir, partial).is_ok_and(|s| s.is_dir) => {}
+            Err(errno::EXIST) if fs_backend::stat(&dir, partial).is_ok_and(|s| s.is_dir) => {}
             Err(e) => return Err(FsError::new(OP, path, Reason::Errno(e))),
         }
     }
@@ -214,14 +214,14 @@ pub fn create_dir_all(path: &str) -> Result<(), FsError> {
 /// [`errno::NOENT`] when there is none).
 pub fn remove_file(path: &str) -> Result<(), FsError> {
     let (dir, relative) = resolve_file("remove", path)?;
-    fs_sys::remove_file(&dir, &relative).map_err(|e| FsError::new("remove", path, Reason::Errno(e)))
+    fs_backend::remove_file(&dir, &relative).map_err(|e| FsError::new("remove", path, Reason::Errno(e)))
 }
 
 /// The names in the directory at `path` (not `.` and `..`), sorted by
 /// their bytes.
 pub fn read_dir(path: &str) -> Result<Vec<String>, FsError> {
     let (dir, relative) = resolve_for("list", path)?;
-    let mut names = fs_sys::read_dir(&dir, &relative).map_err(|e| FsError::new("list", path, Reason::Errno(e)))?;
+    let mut names = fs_backend::read_dir(&dir, &relative).map_err(|e| FsError::new("list", path, Reason::Errno(e)))?;
     sort(&mut names);
     Ok(names)
 }
@@ -248,7 +248,7 @@ fn sort(names: &mut [String]) {
 /// The size in bytes of the file at `path`.
 pub fn size(path: &str) -> Result<u64, FsError> {
     let (dir, relative) = resolve_for("size", path)?;
-    match fs_sys::stat(&dir, &relative) {
+    match fs_backend::stat(&dir, &relative) {
         Ok(stat) => Ok(stat.size),
         Err(e) => Err(FsError::new("size", path, Reason::Errno(e))),
     }
@@ -257,7 +257,7 @@ pub fn size(path: &str) -> Result<u64, FsError> {
 /// Whether anything (file or directory) is at `path`.
 pub fn exists(path: &str) -> bool {
     match resolve(path) {
-        Ok((dir, relative)) => fs_sys::stat(&dir, &relative).is_ok(),
+        Ok((dir, relative)) => fs_backend::stat(&dir, &relative).is_ok(),
         Err(_) => false,
     }
 }
@@ -265,7 +265,7 @@ pub fn exists(path: &str) -> bool {
 /// Whether `path` is a directory.
 pub fn is_dir(path: &str) -> bool {
     match resolve(path) {
-        Ok((dir, relative)) => fs_sys::stat(&dir, &relative).is_ok_and(|s| s.is_dir),
+        Ok((dir, relative)) => fs_backend::stat(&dir, &relative).is_ok_and(|s| s.is_dir),
         Err(_) => false,
     }
 }

@@ -5,10 +5,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::error::{FsError, Reason};
+use crate::bytes::same;
 use crate::json::write::put;
 use crate::sys::OpenMode;
-use crate::sys::fs_sys::{self, Dir, Handle};
-use crate::sys::same;
+use crate::sys::fs_backend::{self, Dir, Handle};
 
 /// The components of an absolute path, without empty ones and `.`: byte
 /// slices of a `str` cut at `/`, so each is UTF-8.
@@ -45,7 +45,7 @@ pub(super) fn resolve(path: &str) -> Result<(Dir, String), Reason> {
         return Err(Reason::Relative);
     }
     let mut best: Option<(usize, Dir)> = None;
-    fs_sys::each_preopen(|name, dir| {
+    fs_backend::each_preopen(|name, dir| {
         let mut ours = parts(path);
         let mut depth = 0;
         let matches = Parts(name).all(|want| {
@@ -83,7 +83,7 @@ pub(super) fn resolve(path: &str) -> Result<(Dir, String), Reason> {
     }
     // SAFETY: whole components of `path` (a `str` cut at the ASCII `/`)
     // joined with `/`.
-    Ok((dir, unsafe { crate::sys::validated_string(relative) }))
+    Ok((dir, unsafe { crate::sys::assume_utf8_string(relative) }))
 }
 
 pub(super) fn resolve_for(op: &'static str, path: &str) -> Result<(Dir, String), FsError> {
@@ -103,7 +103,7 @@ pub(super) fn resolve_file(op: &'static str, path: &str) -> Result<(Dir, String)
 /// Opens the file at `path`; `op` names the operation in an error.
 pub(super) fn open(op: &'static str, path: &str, mode: OpenMode) -> Result<Handle, FsError> {
     let (dir, relative) = resolve_file(op, path)?;
-    match fs_sys::open(&dir, &relative, mode) {
+    match fs_backend::open(&dir, &relative, mode) {
         Ok(handle) => Ok(handle),
         Err(e) => Err(FsError::new(op, path, Reason::Errno(e))),
     }

@@ -80,7 +80,7 @@ impl HttpErrorKind {
 
     /// The kind named `name` on the wire, if the platform lists it.
     pub fn from_name(name: &str) -> Option<HttpErrorKind> {
-        HttpErrorKind::ALL.iter().copied().find(|kind| crate::sys::same(kind.as_str().as_bytes(), name.as_bytes()))
+        HttpErrorKind::ALL.iter().copied().find(|kind| crate::bytes::same(kind.as_str().as_bytes(), name.as_bytes()))
     }
 
     /// True for a body that could not come inline (`too_large`,

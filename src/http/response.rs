@@ -11,7 +11,7 @@ use crate::json::scan::find;
 use crate::json::write::{put, put_byte};
 use crate::json::{self, Value};
 use crate::reply::{ToolError, join};
-use crate::sys::validated_str;
+use crate::sys::assume_utf8;
 
 /// The final hop's response.
 #[derive(Clone)]
@@ -72,7 +72,7 @@ impl<'a> Iterator for Headers<'a> {
         self.0 = b.get(value_end + 1..).unwrap_or(&[]);
         // SAFETY: the buffer holds `str`s and unescaped JSON strings (valid
         // UTF-8), each ended by `END`, which is never part of one.
-        Some(unsafe { (validated_str(name), validated_str(value)) })
+        Some(unsafe { (assume_utf8(name), assume_utf8(value)) })
     }
 }
 
@@ -233,7 +233,9 @@ impl Response {
 pub fn parse_answer(answer: &[u8], save_to: Option<&str>) -> Result<Response, HttpError> {
     let response = read_answer(answer, save_to.is_some()).unwrap_or_else(|why| Err(HttpError::malformed(why)))?;
     match (&response.body, save_to) {
-        (ResponseBody::File { path, .. }, Some(save_to)) if !crate::sys::same(path.as_bytes(), save_to.as_bytes()) => {
+        (ResponseBody::File { path, .. }, Some(save_to))
+            if !crate::bytes::same(path.as_bytes(), save_to.as_bytes()) =>
+        {
             Err(HttpError::new(
                 HttpErrorKind::Abi,
                 join(&[
@@ -400,7 +402,7 @@ fn set_word(words: &mut [u8], i: usize, value: usize) {
 }
 
 /// Whether two header names are the same, ASCII case ignored: a loop of
-/// its own, as [`crate::sys::same`] is, and smaller than core's.
+/// its own, as [`crate::bytes::same`] is, and smaller than core's.
 pub(super) fn same_name(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| lower(x) == lower(y))
 }

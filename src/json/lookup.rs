@@ -19,7 +19,7 @@ pub(crate) const KEY_SEPARATOR: u8 = 0xFF;
 /// walk over the message or its params skips those values without reading
 /// them again, so a request's arguments are read once by validation and
 /// once by the tool.
-pub(crate) struct Ends {
+pub(crate) struct ContainerEnds {
     /// The address of the text the offsets are in.
     base: usize,
     /// For levels 2 and 3 (at `level & 1`), a container's `(start, end)`
@@ -27,9 +27,9 @@ pub(crate) struct Ends {
     pub(crate) spans: [(usize, usize); 2],
 }
 
-impl Ends {
+impl ContainerEnds {
     /// A table that knows no container.
-    pub(crate) const NONE: Ends = Ends { base: 0, spans: [(0, 0); 2] };
+    pub(crate) const NONE: ContainerEnds = ContainerEnds { base: 0, spans: [(0, 0); 2] };
 
     /// Where the container starting at `b[i]` ends in `b`, if it is known.
     /// An entry never set is `(0, 0)`, and no skipped value starts at
@@ -42,7 +42,7 @@ impl Ends {
 }
 
 /// The offset just past the value starting at `i` in validated text.
-pub(crate) fn skip_value(b: &[u8], i: usize, ends: Option<&Ends>) -> usize {
+pub(crate) fn skip_value(b: &[u8], i: usize, ends: Option<&ContainerEnds>) -> usize {
     if let Some(end) = ends.and_then(|e| e.end_of(b, i)) {
         return end;
     }
@@ -53,7 +53,7 @@ pub(crate) fn skip_value(b: &[u8], i: usize, ends: Option<&Ends>) -> usize {
 }
 
 /// [`parse`], learning in `ends` where the first containers end.
-pub(crate) fn parse_with_ends<'a>(b: &'a [u8], ends: &mut Ends) -> Result<Value<'a>, ReadError> {
+pub(crate) fn parse_with_ends<'a>(b: &'a [u8], ends: &mut ContainerEnds) -> Result<Value<'a>, ReadError> {
     ends.base = b.as_ptr() as usize;
     let (start, end) = document(b, Some(ends))?;
     Ok(Value { raw: span(b, start, end) })
@@ -70,7 +70,7 @@ pub(crate) fn parse_with_ends<'a>(b: &'a [u8], ends: &mut Ends) -> Result<Value<
 pub(crate) fn members<'a>(
     object: Option<Value<'a>>,
     keys: &[u8],
-    ends: Option<&Ends>,
+    ends: Option<&ContainerEnds>,
 ) -> [Option<Value<'a>>; MAX_KEYS] {
     let mut found = [None; MAX_KEYS];
     let b = match object {
@@ -96,7 +96,7 @@ pub(crate) fn members<'a>(
             }
             let key = span(rest, 0, k);
             // A name with no escapes is its raw text.
-            if if plain { crate::sys::same(name.raw, key) } else { name.eq_bytes(key) } {
+            if if plain { crate::bytes::same(name.raw, key) } else { name.eq_bytes(key) } {
                 *slot = value;
             }
             rest = match rest.get(k + 1..) {
@@ -132,7 +132,7 @@ mod tests {
         for p in params {
             for tail in ["", r#","params":{"name":"late"}"#, r#","id":[1,[2,{"x":3}]]"#] {
                 let doc = format!(r#"{{"jsonrpc":"2.0","params":{p},"method":"m"{tail}}}"#);
-                let mut ends = Ends::NONE;
+                let mut ends = ContainerEnds::NONE;
                 let message = parse_with_ends(doc.as_bytes(), &mut ends).unwrap();
                 let message_keys = b"params\xffid\xffmethod";
                 let with = members(Some(message), message_keys, Some(&ends));

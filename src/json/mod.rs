@@ -10,7 +10,7 @@
 pub(crate) mod float;
 mod lines;
 pub(crate) mod lookup;
-pub mod num;
+pub(crate) mod num;
 pub(crate) mod output;
 pub(crate) mod scan;
 mod to_json;

@@ -36,7 +36,7 @@ pub fn write_usize(out: &mut Vec<u8>, n: usize) {
 /// # Examples
 /// ```
 /// let mut out = b"n=".to_vec();
-/// subako_tiny::json::num::write_i64(&mut out, i64::MIN);
+/// subako_tiny::__test::json_num::write_i64(&mut out, i64::MIN);
 /// assert_eq!(out, b"n=-9223372036854775808");
 /// ```
 pub fn write_i64(out: &mut Vec<u8>, n: i64) {
@@ -63,7 +63,7 @@ pub fn write_i64(out: &mut Vec<u8>, n: i64) {
 /// ```
 /// let mut out = Vec::new();
 /// for x in [1.0, 0.1, -0.0, 1e100, 1e-7, 123456.789, f64::MIN_POSITIVE, f64::INFINITY] {
-///     subako_tiny::json::num::write_f64(&mut out, x);
+///     subako_tiny::__test::json_num::write_f64(&mut out, x);
 ///     out.push(b' ');
 /// }
 /// assert_eq!(out, b"1.0 0.1 -0.0 1e+100 1e-7 123456.789 2.2250738585072014e-308 null ");

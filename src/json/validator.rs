@@ -3,7 +3,7 @@
 //! stack. It is a `const fn`, so a package's hand-written schemas are
 //! checked at build time by the same code that reads requests at run time.
 
-use super::lookup::Ends;
+use super::lookup::ContainerEnds;
 use super::scan::{NOT_HEX, at, hex4, plain_end, skip_ws};
 
 /// Nesting deeper than this is refused, as serde_json refuses it: 127 open
@@ -83,7 +83,7 @@ pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
 
 /// Where the one value in `b` starts and ends, if `b` is JSON; `ends`, if
 /// given, learns where its largest containers end.
-pub(crate) const fn document(b: &[u8], ends: Option<&mut Ends>) -> Result<(usize, usize), ReadError> {
+pub(crate) const fn document(b: &[u8], ends: Option<&mut ContainerEnds>) -> Result<(usize, usize), ReadError> {
     let start = skip_ws(b, 0);
     match value_end(b, start, false, ends) {
         Ok(end) => {
@@ -98,12 +98,12 @@ pub(crate) const fn document(b: &[u8], ends: Option<&mut Ends>) -> Result<(usize
 /// past it. Reading validated text also skips values with it, `trusted`:
 /// one scanner serves both, and in validated text it takes an escape as
 /// its backslash and the next byte without reading it again. `ends`, if
-/// given, learns where the containers at [`Ends`]' levels end.
+/// given, learns where the containers at [`ContainerEnds`]' levels end.
 pub(crate) const fn value_end(
     b: &[u8],
     mut i: usize,
     trusted: bool,
-    mut ends: Option<&mut Ends>,
+    mut ends: Option<&mut ContainerEnds>,
 ) -> Result<usize, ReadError> {
     // Bit `d` of `arrays` is set when level `d` is an array, clear for an
     // object: the whole stack of open containers in 16 bytes.

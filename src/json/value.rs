@@ -478,19 +478,19 @@ impl<'a> Str<'a> {
     #[inline(never)]
     pub(crate) fn eq_bytes(&self, s: &[u8]) -> bool {
         // Unescaping never lengthens a string: a shorter one cannot match.
-        self.raw.len() >= s.len() && crate::sys::same(self.to_str().as_bytes(), s)
+        self.raw.len() >= s.len() && crate::bytes::same(self.to_str().as_bytes(), s)
     }
 
     /// The unescaped value; borrowed when there is nothing to unescape.
     pub fn to_str(&self) -> Cow<'a, str> {
         if self.is_plain() {
             // SAFETY: a plain string's bytes are validated JSON string bytes.
-            return Cow::Borrowed(unsafe { crate::sys::validated_str(self.raw) });
+            return Cow::Borrowed(unsafe { crate::sys::assume_utf8(self.raw) });
         }
         let mut out = Vec::new();
         unescape_into(&mut out, self.raw);
         // SAFETY: validated UTF-8 runs plus whole code points.
-        Cow::Owned(unsafe { crate::sys::validated_string(out) })
+        Cow::Owned(unsafe { crate::sys::assume_utf8_string(out) })
     }
 
     /// The unescaped value as a `String` of its own: what
@@ -509,7 +509,7 @@ impl<'a> Str<'a> {
         let mut out = Vec::new();
         self.unescape_onto(&mut out);
         // SAFETY: as in `to_str`.
-        unsafe { crate::sys::validated_string(out) }
+        unsafe { crate::sys::assume_utf8_string(out) }
     }
 
     /// Appends the unescaped value (UTF-8) to `out`.

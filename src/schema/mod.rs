@@ -102,8 +102,8 @@ pub use validate::check_args;
 #[doc(hidden)]
 pub use validate::check_checked;
 
+use crate::build_message::BuildMessage;
 use crate::json::validate;
-use crate::package::{Message, Tool, ToolFn};
 
 /// Fails the build (from the `const` in [`validated!`](crate::validated))
 /// unless `schema` is JSON that the validator checks in full. `site` names
@@ -117,13 +117,17 @@ pub const fn require_supported(schema: &str, site: &str) {
 
 /// What [`require_supported`] fails with, if anything.
 #[doc(hidden)]
-pub const fn supported(schema: &str, site: &str) -> Option<Message> {
+pub const fn supported(schema: &str, site: &str) -> Option<BuildMessage> {
     if let Err(e) = validate(schema.as_bytes()) {
-        return Some(syntax::explain(schema.as_bytes(), e, Message::new().push(site).push(": the schema is not JSON")));
+        return Some(syntax::explain(
+            schema.as_bytes(),
+            e,
+            BuildMessage::new().push(site).push(": the schema is not JSON"),
+        ));
     }
     match rules::check_supported(schema.as_bytes()) {
         Ok(()) => None,
-        Err(fault) => Some(fault.explain(schema, Message::new().push(site).push(": the schema"))),
+        Err(fault) => Some(fault.explain(schema, BuildMessage::new().push(site).push(": the schema"))),
     }
 }
 
@@ -131,10 +135,10 @@ pub const fn supported(schema: &str, site: &str) -> Option<Message> {
 /// with, if anything: `tool "greet": input schema is not JSON: expected
 /// ':' at line 1, column 9, near …`, or a rule of [`rules`] it breaks.
 #[doc(hidden)]
-pub const fn tool_schema_fault(tool: &str, which: &str, schema: &str) -> Option<Message> {
+pub const fn tool_schema_fault(tool: &str, which: &str, schema: &str) -> Option<BuildMessage> {
     let b = schema.as_bytes();
     if let Err(e) = validate(b) {
-        let head = Message::new()
+        let head = BuildMessage::new()
             .push("tool ")
             .push_quoted(tool.as_bytes())
             .push(": ")
@@ -145,7 +149,8 @@ pub const fn tool_schema_fault(tool: &str, which: &str, schema: &str) -> Option<
     match rules::check_tool_schema(b) {
         Ok(()) => None,
         Err(fault) => {
-            let head = Message::new().push("tool ").push_quoted(tool.as_bytes()).push(": ").push(which).push(" schema");
+            let head =
+                BuildMessage::new().push("tool ").push_quoted(tool.as_bytes()).push(": ").push(which).push(" schema");
             Some(fault.explain(schema, head))
         }
     }
@@ -162,11 +167,11 @@ pub struct CheckedSchema {
 }
 
 impl CheckedSchema {
-    /// `tool`'s input schema, checked: fails (the build, in a `const`)
-    /// unless the validator checks all of it.
-    pub const fn new(tool: &Tool) -> CheckedSchema {
-        let b = tool.input_schema.as_bytes();
-        let site = Message::new().push("validated!: tool ").push_quoted(tool.name.as_bytes());
+    /// Tool `name`'s input schema, checked: fails (the build, in a
+    /// `const`) unless the validator checks all of it.
+    pub const fn new(name: &str, input_schema: &'static str) -> CheckedSchema {
+        let b = input_schema.as_bytes();
+        let site = BuildMessage::new().push("validated!: tool ").push_quoted(name.as_bytes());
         let (start, end) = match crate::json::validator::document(b, None) {
             Ok(span) => span,
             Err(e) => {
@@ -175,7 +180,7 @@ impl CheckedSchema {
             }
         };
         if let Err(fault) = rules::check_supported(b) {
-            let m = fault.explain(tool.input_schema, site.push(": input schema"));
+            let m = fault.explain(input_schema, site.push(": input schema"));
             panic!("{}", m.as_str());
         }
         CheckedSchema { value: b.split_at(end).0.split_at(start).1 }
@@ -185,15 +190,6 @@ impl CheckedSchema {
     pub(crate) fn value(self) -> crate::json::Value<'static> {
         crate::json::Value { raw: self.value }
     }
-}
-
-/// `tool` answering with `run` (what [`validated!`](crate::validated)
-/// wraps its function in).
-#[doc(hidden)]
-pub const fn with_run(tool: Tool, run: ToolFn) -> Tool {
-    let mut tool = tool;
-    tool.run = run;
-    tool
 }
 
 /// What the two-argument form of [`validated!`](crate::validated) calls,
@@ -281,7 +277,7 @@ macro_rules! __validated {
     (@named $name:ident [$($tool:tt)*]) => {{
         const __SUBAKO_TOOL: $crate::Tool = $($tool)*;
         const __SUBAKO_SCHEMA: $crate::__private::CheckedSchema =
-            $crate::__private::CheckedSchema::new(&__SUBAKO_TOOL);
+            $crate::__private::CheckedSchema::new(__SUBAKO_TOOL.name, __SUBAKO_TOOL.input_schema);
         // A block of its own: `$name` may be the tool's function, which
         // the tool above names.
         {

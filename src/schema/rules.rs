@@ -18,8 +18,8 @@
 
 use super::keywords::{Vocab, distance, fnv, hash, suggest, vocab_at};
 use super::syntax::line_column;
+use crate::build_message::BuildMessage;
 use crate::json::scan::skip_ws;
-use crate::package::Message;
 
 /// Schemas nested deeper than this (objects in `properties`, `items`…) are
 /// refused: hand-written schemas are shallow, and the stack is fixed.
@@ -116,7 +116,7 @@ impl Fault {
     /// unknown keyword "requried" at the root (did you mean "required"?)`,
     /// `, line 3, column 20: "minimum" at /properties/n must be a number,
     /// not "0"`, or ` must be …` when it is about the schema as a whole.
-    pub const fn explain(&self, schema: &str, message: Message) -> Message {
+    pub const fn explain(&self, schema: &str, message: BuildMessage) -> BuildMessage {
         let subject = self.subject(schema);
         if subject.is_empty() {
             return message.push(" ").push(self.rule);
@@ -215,7 +215,7 @@ const fn text(schema: &str, at: usize, end: usize) -> &str {
 
 /// `m` and the value at `v..v_end` of `schema` as written, on one line,
 /// cut after about [`QUOTE`] bytes (at a character) with `…`.
-const fn quoted(mut m: Message, schema: &str, v: usize, v_end: usize) -> Message {
+const fn quoted(mut m: BuildMessage, schema: &str, v: usize, v_end: usize) -> BuildMessage {
     let b = schema.as_bytes();
     let mut i = v;
     let mut space = false;

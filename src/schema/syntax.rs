@@ -3,8 +3,8 @@
 //! time only, and only once [`validate`](crate::json::validate) has
 //! refused the schema: valid schemas pay nothing for it.
 
+use crate::build_message::BuildMessage;
 use crate::json::{ReadError, ReadErrorKind};
-use crate::package::Message;
 
 /// What the text before the error ended with.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -22,7 +22,7 @@ const NEAR: usize = 40;
 
 /// `message` followed by `: expected ',' or '}' at line 3, column 18, near
 /// "\"type\" \"string\""` for the error `e` in `b`.
-pub const fn explain(b: &[u8], e: ReadError, message: Message) -> Message {
+pub const fn explain(b: &[u8], e: ReadError, message: BuildMessage) -> BuildMessage {
     let at = if e.offset < b.len() { e.offset } else { b.len() };
     // The text before `at` is JSON as far as it goes: follow its nesting
     // and its last token.

@@ -316,7 +316,7 @@ fn a_schema_that_is_not_json_is_an_error_not_a_panic() {
 // keyword's nearest neighbour, and the edit distance under them.
 
 use super::keywords::{KNOWN, Vocab, distance, suggest, vocab};
-use crate::package::Message;
+use crate::build_message::BuildMessage;
 
 /// The message `Package::new` fails with for a tool whose input schema is `schema`.
 fn build_error(schema: &'static str) -> Option<String> {
@@ -473,7 +473,7 @@ fn distance_counts_edits_and_swaps() {
 
 #[test]
 fn messages_are_built_in_a_fixed_buffer() {
-    let m = Message::new()
+    let m = BuildMessage::new()
         .push("a ")
         .push_usize(0)
         .push(" ")
@@ -482,11 +482,11 @@ fn messages_are_built_in_a_fixed_buffer() {
         .push_quoted(b"q\"\\\n\t\x01");
     assert_eq!(m.as_str(), r#"a 0 18446744073709551615 "q\"\\\n\t\u0001""#);
     // Too long: cut at a whole character.
-    let long = Message::new().push(&"é".repeat(Message::CAPACITY));
-    assert_eq!(long.as_str().len(), Message::CAPACITY);
+    let long = BuildMessage::new().push(&"é".repeat(BuildMessage::CAPACITY));
+    assert_eq!(long.as_str().len(), BuildMessage::CAPACITY);
     assert!(long.as_str().chars().all(|c| c == 'é'));
-    let odd = Message::new().push("x").push(&"é".repeat(Message::CAPACITY));
-    assert_eq!(odd.as_str().len(), Message::CAPACITY - 1);
+    let odd = BuildMessage::new().push("x").push(&"é".repeat(BuildMessage::CAPACITY));
+    assert_eq!(odd.as_str().len(), BuildMessage::CAPACITY - 1);
 }
 
 #[test]

@@ -10,7 +10,6 @@
 //! (for the message), or a key holds escapes and must be unescaped to be
 //! compared.
 
-use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use crate::args::Args;
@@ -18,9 +17,9 @@ use crate::bytes::{at, span};
 use crate::json::Elements;
 use crate::json::lookup::skip_value;
 use crate::json::scan::skip_ws;
-use crate::json::write::{compact_into, put, put_byte};
 use crate::json::{Kind, Object, Str, Value, parse};
 use crate::reply::ToolError;
+use crate::text::Text;
 
 /// Checks `args` against `schema` (a JSON Schema in the subset
 /// [`check_supported`](super::rules::check_supported) accepts; keywords
@@ -85,37 +84,28 @@ impl<'p, 'a> Path<'p, 'a> {
 
     /// `invalid input: ` and the JSON Pointer of the value, the root
     /// written `/` (RFC 6901 writes it as nothing, which reads badly).
-    pub(crate) fn invalid_input(&self) -> Vec<u8> {
-        const PREFIX: &[u8] = b"invalid input: ";
-        let mut text = Vec::new();
-        put(&mut text, PREFIX);
+    pub(crate) fn invalid_input(&self) -> Text {
+        let mut text = Text::of("invalid input: ");
+        let bare = text.len();
         self.write(&mut text);
-        if text.len() == PREFIX.len() {
-            put_byte(&mut text, b'/');
+        if text.len() == bare {
+            text.push("/");
         }
         text
     }
 
     /// Appends the JSON Pointer (RFC 6901) of the value, without the root.
-    fn write(&self, out: &mut Vec<u8>) {
+    fn write(&self, out: &mut Text) {
         if let Some(up) = self.up {
             up.write(out);
         }
         match self.step {
             Step::Root => {}
             Step::Member(name) => {
-                put_byte(out, b'/');
-                for &b in name.to_str().as_bytes() {
-                    match b {
-                        b'~' => put(out, b"~0"),
-                        b'/' => put(out, b"~1"),
-                        _ => put_byte(out, b),
-                    }
-                }
+                out.push("/").push_pointer_token(&name.to_str());
             }
             Step::Element(index) => {
-                put_byte(out, b'/');
-                crate::json::num::write_usize(out, index);
+                out.push("/").push(&index);
             }
         }
     }
@@ -141,60 +131,56 @@ enum Broken<'a> {
 #[inline(never)]
 fn fail(path: &Path<'_, '_>, broken: Broken<'_>) -> ToolError {
     let mut text = path.invalid_input();
-    let text = &mut text;
     match broken {
-        Broken::NotAllowed => put(text, b" is not allowed"),
-        Broken::Required => put(text, b" is required"),
+        Broken::NotAllowed => {
+            text.push(" is not allowed");
+        }
+        Broken::Required => {
+            text.push(" is required");
+        }
         Broken::Type(types) => {
             // "a string", "a string or null", "an integer, a boolean or an array".
-            put(text, b" must be ");
+            text.push(" must be ");
             let total = types.as_array().map_or(1, |list| list.len());
             for (n, name) in elements_or_self(types).enumerate() {
                 if n > 0 {
-                    put(text, if n + 1 == total { b" or " } else { b", " });
+                    text.push(if n + 1 == total { " or " } else { ", " });
                 }
                 let name = name.as_str().map_or(&b""[..], |s| s.raw());
-                put(text, TYPES.iter().find(|t| t.0.as_bytes() == name).map_or("", |t| t.2).as_bytes());
+                text.push(TYPES.iter().find(|t| t.0.as_bytes() == name).map_or("", |t| t.2));
             }
         }
         Broken::OneOf(choices) => {
-            put(text, b" must be one of ");
+            text.push(" must be one of ");
             for (n, choice) in elements_or_self(choices).enumerate() {
                 if n > 0 {
-                    put(text, b", ");
+                    text.push(", ");
                 }
-                compact_into(text, choice.raw());
+                text.push_json(choice);
             }
         }
         Broken::Const(literal) => {
-            put(text, b" must be ");
-            compact_into(text, literal.raw());
+            text.push(" must be ").push_json(literal);
         }
         Broken::Limit(limit, bound) => {
-            put(text, limit.words.as_bytes());
-            compact_into(text, bound.raw());
+            text.push(limit.words).push_json(bound);
             if !limit.unit.is_empty() {
-                put(text, limit.unit.as_bytes());
+                text.push(limit.unit);
                 if bound.raw() != b"1" {
-                    put_byte(text, b's');
+                    text.push("s");
                 }
             }
-            put(text, limit.tail.as_bytes());
+            text.push(limit.tail);
         }
     }
-    // SAFETY: `text` is joined from `str`s, the JSON pointer's validated
-    // keys and ASCII digits.
-    ToolError::new(unsafe { crate::sys::validated_string(core::mem::take(text)) })
+    ToolError::new(text.into_string())
 }
 
 /// A message that needs no words of the arguments, grown the crate's way
 /// (`ToolError::new` of a `&str` links alloc's string copy).
 #[inline(never)]
 fn plain_error(message: &str) -> ToolError {
-    let mut text = Vec::new();
-    put(&mut text, message.as_bytes());
-    // SAFETY: the bytes of a `str`.
-    ToolError::new(unsafe { crate::sys::validated_string(text) })
+    ToolError::new(Text::of(message).into_string())
 }
 
 /// An array's elements, or the value alone when it is not an array.

@@ -32,11 +32,11 @@ pub mod heap;
 #[cfg(target_arch = "wasm32")]
 pub mod fs_wasi;
 #[cfg(target_arch = "wasm32")]
-pub use fs_wasi as fs_sys;
+pub use fs_wasi as fs_backend;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod fs_host;
 #[cfg(not(target_arch = "wasm32"))]
-pub use fs_host as fs_sys;
+pub use fs_host as fs_backend;
 
 pub mod float;
 pub mod http_raw;
@@ -126,9 +126,6 @@ pub enum OpenMode {
     Append,
 }
 
-// The names the files not yet moved to `assume_utf8` still use.
-pub(crate) use self::{assume_utf8 as validated_str, assume_utf8_string as validated_string};
-
 /// `b` as a `str`, without checking it again. Skipping the re-check keeps
 /// `core::str::from_utf8` out of modules; debug builds still check.
 ///
@@ -151,10 +148,6 @@ pub(crate) unsafe fn assume_utf8_string(b: alloc::vec::Vec<u8>) -> alloc::string
     // SAFETY: the caller's promise, above.
     unsafe { alloc::string::String::from_utf8_unchecked(b) }
 }
-
-// The byte comparison moved to the `bytes` leaf; the files not yet moved
-// to it still name it here.
-pub(crate) use crate::bytes::same;
 
 /// Makes room for at least `more` bytes after `out`'s contents.
 pub(crate) fn reserve(out: &mut Vec<u8>, more: usize) {

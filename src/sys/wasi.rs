@@ -149,7 +149,7 @@ pub fn arg1_is(flag: &[u8]) -> bool {
         // argv[1] ends at a NUL (or the end of the text): it is the flag when
         // the flag's bytes stand there and then that end.
         let arg = text.get(at..).unwrap_or(&[]);
-        super::same(arg.get(..flag.len()).unwrap_or(&[]), flag) && arg.get(flag.len()).is_none_or(|&b| b == 0)
+        crate::bytes::same(arg.get(..flag.len()).unwrap_or(&[]), flag) && arg.get(flag.len()).is_none_or(|&b| b == 0)
     };
     // SAFETY: allocated above with this layout, and no longer borrowed.
     unsafe { alloc::alloc::dealloc(block, layout) };
