@@ -5,7 +5,8 @@
 //!
 //! Unknown input members are refused with `Args::only` rather than with
 //! `validated!`: the tools check few rules, and the validator would cost
-//! a large part of a module that should stay small (docs/GUIDE.md, "Typed tools").
+//! a large part of a module that should stay small (the guide's "Typed
+//! tools", `subako_tiny::guide::typed_tools`).
 //! Text is built with `text!`, replies with `Reply::object`, and nothing is
 //! collected: `push`, `collect` and `format!` link alloc's growth routines.
 #![cfg_attr(target_arch = "wasm32", no_std, no_main)]

@@ -33,6 +33,13 @@
 //! and `subako_tiny::main!(PACKAGE);` makes it a program: a WASI command on
 //! `wasm32-wasip1`, a std program everywhere else.
 //!
+//! The [`guide`] is the manual, chapter by chapter: writing a tool, the
+//! schemas the build refuses, HTTP, files and images, host tests, typed
+//! tools, keeping a module small (the crate's equivalents of std's heavy
+//! idioms, priced), measuring a package, guarantees and limits, and what
+//! differs from the official SDK. It travels with the crate, so
+//! `cargo doc -p subako-tiny --open` shows it in a package that vendors it.
+//!
 //! ## What it will not do
 //!
 //! - Derive schemas: each tool's JSON Schema is written by hand (and
@@ -60,6 +67,7 @@ pub mod case;
 pub mod chars;
 pub mod float;
 pub mod fs;
+pub mod guide;
 pub mod http;
 /// Inline images moved into [`reply`]: [`reply::base64`] and
 /// [`Reply::with_image`].

@@ -308,8 +308,8 @@ fn readme(name: &str) -> String {
         r#"# {name}
 
 A Subako function package built with subako-tiny, vendored in
-`vendor/subako-tiny/` (its README is the manual; `cargo doc -p subako-tiny
---open` is the reference).
+`vendor/subako-tiny/`. `cargo doc -p subako-tiny --open` is its manual
+(module `guide`) and its reference.
 
 ```sh
 rustup target add wasm32-wasip1                      # once
