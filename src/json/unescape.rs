@@ -3,7 +3,7 @@
 use alloc::vec::Vec;
 
 use super::scan::{at, find, hex4, span};
-use super::write::{put, put_byte};
+use super::write::put;
 
 /// Appends the unescaped text of validated string contents `b`: the text
 /// between escapes is copied a run at a time.
@@ -43,21 +43,20 @@ pub(crate) fn unescape_into(out: &mut Vec<u8>, b: &[u8]) {
     }
 }
 
-/// Appends code point `cp` (validated: no surrogates) as UTF-8.
+/// Appends code point `cp` (validated: no surrogates) as UTF-8, in one
+/// [`put`].
 fn push_utf8(out: &mut Vec<u8>, cp: u32) {
-    if cp < 0x80 {
-        put_byte(out, cp as u8);
-        return;
+    let len = 1 + (cp >= 0x80) as usize + (cp >= 0x800) as usize + (cp >= 0x10000) as usize;
+    let mut bytes = [0u8; 4];
+    // Six bits to each continuation byte, from the last; the lead's marker
+    // bits (none, C0, E0, F0) on the rest.
+    let mut rest = cp;
+    let mut k = len - 1;
+    while k > 0 {
+        bytes[k & 3] = 0x80 | (rest & 0x3F) as u8;
+        rest >>= 6;
+        k -= 1;
     }
-    let (len, lead) = match cp {
-        0..0x800 => (2, 0xC0),
-        0x800..0x10000 => (3, 0xE0),
-        _ => (4, 0xF0),
-    };
-    put_byte(out, lead | (cp >> (6 * (len - 1))) as u8);
-    let mut shift = 6 * (len - 1);
-    while shift > 0 {
-        shift -= 6;
-        put_byte(out, 0x80 | ((cp >> shift) & 0x3F) as u8);
-    }
+    bytes[0] = (0xF0E0_C000u32 >> (8 * (len - 1))) as u8 | rest as u8;
+    put(out, span(&bytes, 0, len));
 }

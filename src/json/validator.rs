@@ -4,7 +4,7 @@
 //! checked at build time by the same code that reads requests at run time.
 
 use super::lookup::Ends;
-use super::scan::{NOT_HEX, at, hex4, plain_end, skip_ws};
+use super::scan::{NOT_HEX, at, hex4, plain_end, skip_ws, utf8_end};
 
 /// Nesting deeper than this is refused, as serde_json refuses it: 127 open
 /// arrays or objects are read, the 128th is an error.
@@ -227,8 +227,15 @@ pub(crate) const fn string_end(b: &[u8], start: usize, trusted: bool) -> Result<
         } else if c == b'\\' {
             // Validated `\u` has its four hex digits: none is a quote.
             if trusted { Some(i + if at(b, i + 1) == b'u' { 6 } else { 2 }) } else { escape_end(b, i) }
+        } else if trusted && c >= 0x20 {
+            // Validated text: only a quote or a backslash ends a run.
+            Some(plain_end(b, i + 1, true))
         } else if c >= 0x80 {
-            utf8_end(b, i)
+            // UTF-8: a run of whole sequences, or a bad one here.
+            match utf8_end(b, i) {
+                end if end > i => Some(end),
+                _ => None,
+            }
         } else if c >= 0x20 {
             // Printable ASCII, often more of it: a word at a time.
             Some(plain_end(b, i + 1, false))
@@ -243,33 +250,6 @@ pub(crate) const fn string_end(b: &[u8], start: usize, trusted: bool) -> Result<
             None => return fail(ReadErrorKind::BadString, i),
         };
     }
-}
-
-/// Checks the UTF-8 sequence starting at `i` (a byte ≥ 0x80): no overlong
-/// forms, no surrogates, nothing past U+10FFFF. Returns the offset past it,
-/// or `None` for a bad one.
-const fn utf8_end(b: &[u8], i: usize) -> Option<usize> {
-    let c = at(b, i) as u32;
-    let (more, min) = match c {
-        0xC2..=0xDF => (1, 0x80),
-        0xE0..=0xEF => (2, 0x800),
-        0xF0..=0xF4 => (3, 0x10000),
-        _ => return None,
-    };
-    let mut cp = c & (0x7F >> (more + 1));
-    let mut k = 1;
-    while k <= more {
-        let next = at(b, i + k) as u32;
-        if next & 0xC0 != 0x80 {
-            return None;
-        }
-        cp = cp << 6 | (next & 0x3F);
-        k += 1;
-    }
-    if cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000) {
-        return None;
-    }
-    Some(i + k)
 }
 
 /// Checks the escape whose backslash is at `i`; returns the offset past it,
