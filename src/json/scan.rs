@@ -2,17 +2,28 @@
 //! searches (plain string text, UTF-8 sequences, one byte, four hex digits)
 //! that the validator, the value API and the writer share.
 
-const fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
-}
-
 pub(crate) use crate::bytes::{at, span};
 
-pub(crate) const fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while is_ws(at(b, i)) {
+/// Past the white space from `i` on.
+pub(crate) const fn skip_ws(b: &[u8], i: usize) -> usize {
+    skip_ws_in(b, i, WS)
+}
+
+/// JSON's white space, a bit for each byte of it.
+pub(crate) const WS: u64 = 1 << b' ' | 1 << b'\n' | 1 << b'\r' | 1 << b'\t';
+
+/// White space within a line of JSON Lines: a newline ends the line.
+pub(crate) const WS_IN_LINE: u64 = WS & !(1 << b'\n');
+
+/// Past the bytes from `i` on that `ws` ([`WS`] or [`WS_IN_LINE`]) holds.
+pub(crate) const fn skip_ws_in(b: &[u8], mut i: usize, ws: u64) -> usize {
+    loop {
+        let c = at(b, i);
+        if c > b' ' || (ws >> c) & 1 == 0 {
+            return i;
+        }
         i += 1;
     }
-    i
 }
 
 /// The four hex digits at `i`, if there are four: all four at once, a
