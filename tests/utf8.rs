@@ -172,10 +172,10 @@ fn check(doc: &mut Vec<u8>, prefix: &[u8], seq: &[u8], suffix: &[u8]) {
 /// from just past a string's first character: after 1 to 9 ASCII bytes the
 /// sequence falls in each lane of such a word and in the next word, and
 /// after `aé` it shares a word with a two-byte sequence. After UTF-8 (`é`,
-/// `あ`, `😀`) it goes on a run of sequences read one four-byte word each,
-/// or two three-byte ones to an eight-byte word: after `あ` or `éあ` a
-/// three-byte sequence is the second of such a pair, after `ああ` the
-/// first of the next, and with nothing before it the first.
+/// `あ`, `😀`) it goes on a run of sequences, each turn reading eight bytes
+/// as one word and taking one sequence, or two three-byte ones: after `あ`
+/// or `éあ` a three-byte sequence is the second of such a pair, after `ああ`
+/// the first of the next, and with nothing before it the first.
 fn prefixes() -> Vec<Vec<u8>> {
     let mut all: Vec<Vec<u8>> = (1..=9).map(|n| b"abcdefghi"[..n].to_vec()).collect();
     for n in 0..=6 {

@@ -114,57 +114,39 @@ pub(crate) const fn plain_end(b: &[u8], i: usize, high: bool) -> usize {
 
 /// Past the whole, valid UTF-8 sequences of two to four bytes from `i` on
 /// (no overlong forms, no surrogates, nothing past U+10FFFF): the first
-/// offset that does not start one, `i` itself if none does. Each sequence
-/// is read as one four-byte word, two three-byte ones as one eight-byte
-/// word.
-#[inline(never)]
+/// offset that does not start one, `i` itself if none does. Each turn
+/// reads eight bytes as one word and takes one sequence, or two three-byte
+/// ones.
 pub(crate) const fn utf8_end(b: &[u8], i: usize) -> usize {
     let Some((_, mut rest)) = b.split_at_checked(i) else {
         return b.len();
     };
     loop {
-        // Two three-byte sequences (CJK text) in one turn, when eight bytes
-        // are left: each lane as the single reading below checks it, the
-        // overlong and surrogate test made one sum for both. Anything else
-        // goes one sequence a turn, so an error is found where it was.
-        if let Some(eight) = rest.first_chunk::<8>() {
-            let w = u64::from_le_bytes(*eight);
-            if w & 0xC0C0F0_C0C0F0 == 0x8080E0_8080E0 {
-                // A lane is bad when its lead's low four bits are 0 and bit 5
-                // of the byte after it clear, or 0xD and that bit set: the
-                // XOR of the two is zero then, and then only. Adding 0xF
-                // carries into bit 4 exactly when it is not.
-                let x = (w & 0x00000F_00000F) ^ ((w >> 13) & 0x000001_000001) * 0xD;
-                if (x + 0x00000F_00000F) & 0x000010_000010 == 0x000010_000010 {
-                    rest = match rest.split_at_checked(6) {
-                        Some((_, next)) => next,
-                        None => break,
-                    };
-                    continue;
-                }
-            }
-        }
-        // The next four bytes, zeros past the end (never a continuation).
-        let w = match rest.first_chunk::<4>() {
-            Some(four) => u32::from_le_bytes(*four),
+        // The next eight bytes, zeros past the end (never part of a sequence).
+        let w = match rest.first_chunk::<8>() {
+            Some(eight) => u64::from_le_bytes(*eight),
             None => {
                 let (mut w, mut k) = (0, rest.len());
                 while k > 0 {
                     k -= 1;
-                    w = w << 8 | rest[k] as u32;
+                    w = w << 8 | rest[k] as u64;
                 }
                 w
             }
         };
         let len = if w & 0xC0_C0F0 == 0x80_80E0 {
-            // 1110xxxx and two continuations; overlong (E0 80-9F) or a
-            // surrogate (ED A0-BF) by the lead's low four bits and bit 5 of
-            // the byte after it.
-            let x = w & 0x200F;
-            if x == 0 || x == 0x200D {
+            // 1110xxxx and two continuations, and perhaps another such
+            // sequence right after it (CJK text), both lanes checked at
+            // once. A lane is overlong (E0 80-9F) or a surrogate (ED A0-BF)
+            // when its lead's low four bits are 0 and bit 5 of the byte
+            // after it clear, or 0xD and that bit set: then, and only then,
+            // the XOR of the bits with 0xD times that bit is zero, and
+            // adding 0xF carries into the lane's bit 4 when it is not.
+            let ok = ((w & 0x00000F_00000F) ^ (((w >> 13) & 0x000001_000001) * 0xD)) + 0x00000F_00000F;
+            if ok & 0x10 == 0 {
                 break;
             }
-            3
+            if w & 0xC0C0F0_000000 == 0x8080E0_000000 && ok & 0x10_000000 != 0 { 6 } else { 3 }
         } else if w & 0xC0E0 == 0x80C0 && w & 0x1E != 0 {
             // 110xxxxx (not C0 or C1, overlong) and a continuation.
             2
