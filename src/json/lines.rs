@@ -1,7 +1,8 @@
 //! JSON Lines: one value per line.
 
-use super::scan::{find, span};
-use super::value::{Value, parse};
+use super::scan::span;
+use super::validator::line;
+use super::value::Value;
 
 /// The values of JSON Lines text (one JSON value per line, as
 /// [`fs::append_line`](crate::fs::append_line) writes them), in order. A
@@ -33,11 +34,12 @@ impl<'a> Iterator for Lines<'a> {
 
     fn next(&mut self) -> Option<Value<'a>> {
         while !self.rest.is_empty() {
-            let end = find(self.rest, 0, b'\n');
-            let line = span(self.rest, 0, end);
-            self.rest = self.rest.get(end + 1..).unwrap_or(&[]);
-            if let Ok(value) = parse(line) {
-                return Some(value);
+            // Each line is read once: validating it finds where it ends.
+            let (value, next) = line(self.rest);
+            let text = self.rest;
+            self.rest = self.rest.get(next..).unwrap_or(&[]);
+            if let Some((start, end)) = value {
+                return Some(Value { raw: span(text, start, end) });
             }
         }
         None

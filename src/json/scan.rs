@@ -1,18 +1,29 @@
 //! Scanning bytes: the byte at an offset, white space, and the word-at-a-time
-//! searches (plain string text, one byte, four hex digits) that the
-//! validator, the value API and the writer share.
-
-const fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
-}
+//! searches (plain string text, UTF-8 sequences, one byte, four hex digits)
+//! that the validator, the value API and the writer share.
 
 pub(crate) use crate::bytes::{at, span};
 
-pub(crate) const fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while is_ws(at(b, i)) {
+/// Past the white space from `i` on.
+pub(crate) const fn skip_ws(b: &[u8], i: usize) -> usize {
+    skip_ws_in(b, i, WS)
+}
+
+/// JSON's white space, a bit for each byte of it.
+pub(crate) const WS: u64 = 1 << b' ' | 1 << b'\n' | 1 << b'\r' | 1 << b'\t';
+
+/// White space within a line of JSON Lines: a newline ends the line.
+pub(crate) const WS_IN_LINE: u64 = WS & !(1 << b'\n');
+
+/// Past the bytes from `i` on that `ws` ([`WS`] or [`WS_IN_LINE`]) holds.
+pub(crate) const fn skip_ws_in(b: &[u8], mut i: usize, ws: u64) -> usize {
+    loop {
+        let c = at(b, i);
+        if c > b' ' || (ws >> c) & 1 == 0 {
+            return i;
+        }
         i += 1;
     }
-    i
 }
 
 /// The four hex digits at `i`, if there are four: all four at once, a
@@ -57,12 +68,14 @@ const fn splat(b: u8) -> u64 {
 /// The high bit of each byte of a word.
 const HIGH_BITS: u64 = splat(0x80);
 
-/// Past the plain string text (0x20 to 0x7F, but `"` and `\\`; with
-/// `high`, also every byte from 0x80 on) from `i` on, eight bytes a turn:
-/// the first offset whose byte is not plain, or where fewer than eight
-/// bytes are left (the caller goes on byte by byte), or `b.len()`.
-/// Validation takes runs of text whole with it, and the writer finds what it must escape with it (`high`: it copies
-/// UTF-8 as it is).
+/// Past the plain string text from `i` on, eight bytes a turn: printable
+/// ASCII but `"` and `\\`; with `high`, also every byte from 0x80 on (for
+/// skipping validated text, and for the writer, which copies UTF-8 as it
+/// is); without, also the words whose high bytes are whole two-byte UTF-8
+/// sequences (most Latin, Greek or Cyrillic text, validated here). Returns
+/// the first offset whose byte is not such text (the first byte that is not
+/// plain ASCII in a word not taken whole), where fewer than eight bytes are
+/// left (the caller goes on byte by byte), or `b.len()`.
 #[inline(never)]
 pub(crate) const fn plain_end(b: &[u8], i: usize, high: bool) -> usize {
     let Some((_, mut rest)) = b.split_at_checked(i) else {
@@ -83,14 +96,92 @@ pub(crate) const fn plain_end(b: &[u8], i: usize, high: bool) -> usize {
             | w.wrapping_sub(splat(0x20))
             | w)
             & HIGH_BITS;
-        // Taken out only when some byte is marked, so the common turn costs nothing more.
-        let m = if m != 0 { m & !(w & keep) } else { 0 };
         if m != 0 {
-            return b.len() - rest.len() + (m.trailing_zeros() / 8) as usize;
+            // Only when some byte is marked, so the common turn costs
+            // nothing more. Left marked: the high bytes without `high`,
+            // unless they are all whole two-byte sequences (then nothing
+            // else is marked, and none is cut by the word's end).
+            let hi = w & HIGH_BITS;
+            let m = m & !(hi & keep);
+            if m != 0 && !(m == hi && two_byte_only(w, hi)) {
+                return b.len() - rest.len() + (m.trailing_zeros() / 8) as usize;
+            }
         }
         rest = next;
     }
     b.len() - rest.len()
+}
+
+/// Past the whole, valid UTF-8 sequences of two to four bytes from `i` on
+/// (no overlong forms, no surrogates, nothing past U+10FFFF): the first
+/// offset that does not start one, `i` itself if none does. Each turn
+/// reads eight bytes as one word and takes one sequence, or two three-byte
+/// ones.
+pub(crate) const fn utf8_end(b: &[u8], i: usize) -> usize {
+    let Some((_, mut rest)) = b.split_at_checked(i) else {
+        return b.len();
+    };
+    loop {
+        // The next eight bytes, zeros past the end (never part of a sequence).
+        let w = match rest.first_chunk::<8>() {
+            Some(eight) => u64::from_le_bytes(*eight),
+            None => {
+                let (mut w, mut k) = (0, rest.len());
+                while k > 0 {
+                    k -= 1;
+                    w = w << 8 | rest[k] as u64;
+                }
+                w
+            }
+        };
+        let len = if w & 0xC0_C0F0 == 0x80_80E0 {
+            // 1110xxxx and two continuations, and perhaps another such
+            // sequence right after it (CJK text), both lanes checked at
+            // once. A lane is overlong (E0 80-9F) or a surrogate (ED A0-BF)
+            // when its lead's low four bits are 0 and bit 5 of the byte
+            // after it clear, or 0xD and that bit set: then, and only then,
+            // the XOR of the bits with 0xD times that bit is zero, and
+            // adding 0xF carries into the lane's bit 4 when it is not.
+            let ok = ((w & 0x00000F_00000F) ^ (((w >> 13) & 0x000001_000001) * 0xD)) + 0x00000F_00000F;
+            if ok & 0x10 == 0 {
+                break;
+            }
+            if w & 0xC0C0F0_000000 == 0x8080E0_000000 && ok & 0x10_000000 != 0 { 6 } else { 3 }
+        } else if w & 0xC0E0 == 0x80C0 && w & 0x1E != 0 {
+            // 110xxxxx (not C0 or C1, overlong) and a continuation.
+            2
+        } else if w & 0xC0C0_C0F8 == 0x8080_80F0 {
+            // 11110xxx and three continuations. Bits 20 to 16 of the code
+            // point: zero for an overlong form, past 0x10 beyond U+10FFFF.
+            let top = ((w & 0x07) << 2) | ((w >> 12) & 3);
+            if top == 0 || top > 0x10 {
+                break;
+            }
+            4
+        } else {
+            break;
+        };
+        rest = match rest.split_at_checked(len) {
+            Some((_, next)) => next,
+            None => break,
+        };
+    }
+    b.len() - rest.len()
+}
+
+/// Whether the high bytes of word `w` (whose high bits are `hi`) are
+/// whole, valid two-byte UTF-8 sequences, as Latin, Greek or Cyrillic text
+/// has them: each a lead from C2 to DF, then a continuation in the same
+/// word.
+const fn two_byte_only(w: u64, hi: u64) -> bool {
+    // Leads (11xxxxxx); the other high bytes are continuations, and each
+    // must follow a lead as each lead must precede one.
+    let lead = hi & (w << 1);
+    lead & (w << 2) == 0
+        && lead << 8 == hi ^ lead
+        && lead >> 63 == 0
+        // Not C0 or C1 (overlong): some of bits 4 to 1 set.
+        && lead & !((w & splat(0x1E)) + splat(0x7F)) == 0
 }
 
 /// The first offset at or after `i` that holds `x`, or `b.len()`: eight

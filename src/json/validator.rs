@@ -4,7 +4,7 @@
 //! checked at build time by the same code that reads requests at run time.
 
 use super::lookup::ContainerEnds;
-use super::scan::{NOT_HEX, at, hex4, plain_end, skip_ws};
+use super::scan::{NOT_HEX, WS, WS_IN_LINE, at, find, hex4, plain_end, skip_ws_in, utf8_end};
 
 /// Nesting deeper than this is refused, as serde_json refuses it: 127 open
 /// arrays or objects are read, the 128th is an error.
@@ -84,14 +84,35 @@ pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
 /// Where the one value in `b` starts and ends, if `b` is JSON; `ends`, if
 /// given, learns where its largest containers end.
 pub(crate) const fn document(b: &[u8], ends: Option<&mut ContainerEnds>) -> Result<(usize, usize), ReadError> {
-    let start = skip_ws(b, 0);
-    match value_end(b, start, false, ends) {
+    let start = skip_ws_in(b, 0, WS);
+    match value_end_in(b, start, false, ends, WS) {
         Ok(end) => {
-            let i = skip_ws(b, end);
+            let i = skip_ws_in(b, end, WS);
             if i < b.len() { fail(ReadErrorKind::Trailing, i) } else { Ok((start, end)) }
         }
         Err(e) => Err(e),
     }
+}
+
+/// The first line of `b` (up to a newline or the end) as [`document`]
+/// reads a line on its own, in one pass that also finds where the line
+/// ends: where its one value starts and ends, if it is one, and where the
+/// next line starts (past the end of `b` after the last line).
+pub(crate) const fn line(b: &[u8]) -> (Option<(usize, usize)>, usize) {
+    // Within the line, a newline is not white space, and nothing else reads
+    // past one: so what ends the value or refutes it is on this line.
+    let start = skip_ws_in(b, 0, WS_IN_LINE);
+    let stop = match value_end_in(b, start, false, None, WS_IN_LINE) {
+        Ok(end) => {
+            let i = skip_ws_in(b, end, WS_IN_LINE);
+            if i >= b.len() || at(b, i) == b'\n' {
+                return (Some((start, end)), i + 1);
+            }
+            i
+        }
+        Err(e) => e.offset,
+    };
+    (None, find(b, stop, b'\n') + 1)
 }
 
 /// Checks the one value that starts at `i` and returns the offset just
@@ -99,11 +120,17 @@ pub(crate) const fn document(b: &[u8], ends: Option<&mut ContainerEnds>) -> Resu
 /// one scanner serves both, and in validated text it takes an escape as
 /// its backslash and the next byte without reading it again. `ends`, if
 /// given, learns where the containers at [`ContainerEnds`]' levels end.
-pub(crate) const fn value_end(
+pub(crate) const fn value_end(b: &[u8], i: usize, trusted: bool, ends: Option<&mut ContainerEnds>) -> Result<usize, ReadError> {
+    value_end_in(b, i, trusted, ends, WS)
+}
+
+/// [`value_end`], with white space between tokens as `ws` has it.
+const fn value_end_in(
     b: &[u8],
     mut i: usize,
     trusted: bool,
     mut ends: Option<&mut ContainerEnds>,
+    ws: u64,
 ) -> Result<usize, ReadError> {
     // Bit `d` of `arrays` is set when level `d` is an array, clear for an
     // object: the whole stack of open containers in 16 bytes.
@@ -135,7 +162,7 @@ pub(crate) const fn value_end(
                 let array = c == b'[';
                 let bit = 1 << (depth % 8);
                 arrays[depth / 8] = if array { arrays[depth / 8] | bit } else { arrays[depth / 8] & !bit };
-                i = skip_ws(b, i + 1);
+                i = skip_ws_in(b, i + 1, ws);
                 if at(b, i) == c + 2 {
                     // `[]` or `{}`: `]` and `}` are two past `[` and `{`.
                     depth -= 1;
@@ -163,11 +190,11 @@ pub(crate) const fn value_end(
         };
         if key_due {
             // A key ended at `i`: its value comes after the colon.
-            i = skip_ws(b, i);
+            i = skip_ws_in(b, i, ws);
             if at(b, i) != b':' {
                 return unexpected(b, i);
             }
-            i = skip_ws(b, i + 1);
+            i = skip_ws_in(b, i + 1, ws);
             key_due = false;
             continue;
         }
@@ -176,7 +203,7 @@ pub(crate) const fn value_end(
             if depth == 0 {
                 return Ok(i);
             }
-            i = skip_ws(b, i);
+            i = skip_ws_in(b, i, ws);
             let array = arrays[depth / 8 % arrays.len()] & (1 << (depth % 8)) != 0;
             let c = at(b, i);
             if c == if array { b']' } else { b'}' } {
@@ -197,7 +224,7 @@ pub(crate) const fn value_end(
             if c != b',' {
                 return unexpected(b, i);
             }
-            i = skip_ws(b, i + 1);
+            i = skip_ws_in(b, i + 1, ws);
             key_due = !array;
             break;
         }
@@ -227,8 +254,15 @@ pub(crate) const fn string_end(b: &[u8], start: usize, trusted: bool) -> Result<
         } else if c == b'\\' {
             // Validated `\u` has its four hex digits: none is a quote.
             if trusted { Some(i + if at(b, i + 1) == b'u' { 6 } else { 2 }) } else { escape_end(b, i) }
+        } else if trusted && c >= 0x20 {
+            // Validated text: only a quote or a backslash ends a run.
+            Some(plain_end(b, i + 1, true))
         } else if c >= 0x80 {
-            utf8_end(b, i)
+            // UTF-8: a run of whole sequences, or a bad one here.
+            match utf8_end(b, i) {
+                end if end > i => Some(end),
+                _ => None,
+            }
         } else if c >= 0x20 {
             // Printable ASCII, often more of it: a word at a time.
             Some(plain_end(b, i + 1, false))
@@ -243,33 +277,6 @@ pub(crate) const fn string_end(b: &[u8], start: usize, trusted: bool) -> Result<
             None => return fail(ReadErrorKind::BadString, i),
         };
     }
-}
-
-/// Checks the UTF-8 sequence starting at `i` (a byte ≥ 0x80): no overlong
-/// forms, no surrogates, nothing past U+10FFFF. Returns the offset past it,
-/// or `None` for a bad one.
-const fn utf8_end(b: &[u8], i: usize) -> Option<usize> {
-    let c = at(b, i) as u32;
-    let (more, min) = match c {
-        0xC2..=0xDF => (1, 0x80),
-        0xE0..=0xEF => (2, 0x800),
-        0xF0..=0xF4 => (3, 0x10000),
-        _ => return None,
-    };
-    let mut cp = c & (0x7F >> (more + 1));
-    let mut k = 1;
-    while k <= more {
-        let next = at(b, i + k) as u32;
-        if next & 0xC0 != 0x80 {
-            return None;
-        }
-        cp = cp << 6 | (next & 0x3F);
-        k += 1;
-    }
-    if cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000) {
-        return None;
-    }
-    Some(i + k)
 }
 
 /// Checks the escape whose backslash is at `i`; returns the offset past it,

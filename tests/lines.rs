@@ -1,0 +1,127 @@
+//! `json::lines` finds each line's end while it validates the line, in one
+//! pass: the values it yields are exactly those of splitting the text at
+//! every newline and parsing each line on its own, on random JSON Lines
+//! text with values across lines, white space, `\r\n`, empty and cut-short
+//! lines, and bad bytes (`LINES_CASES=N`, `LINES_SEED=S`).
+
+use subako_tiny::json;
+
+/// The values of `text` as the line reader must find them.
+fn by_splitting(text: &[u8]) -> Vec<&[u8]> {
+    text.split(|&c| c == b'\n').filter_map(|line| json::parse(line).ok()).map(|v| v.raw()).collect()
+}
+
+/// Asserts `json::lines(text)` yields [`by_splitting`]'s values, the same
+/// bytes at the same places.
+fn check(text: &[u8]) {
+    let ours: Vec<&[u8]> = json::lines(text).map(|v| v.raw()).collect();
+    let theirs = by_splitting(text);
+    let at =
+        |v: &Vec<&[u8]>| v.iter().map(|r| (r.as_ptr() as usize - text.as_ptr() as usize, r.len())).collect::<Vec<_>>();
+    assert_eq!(at(&ours), at(&theirs), "in {:?}", String::from_utf8_lossy(text));
+}
+
+#[test]
+fn lines_as_the_doc_shows() {
+    for text in [
+        &b""[..],
+        b"\n",
+        b"\n\n1\n\n",
+        b"1",
+        b"1\n2",
+        b"{\"n\":1}\n{\"n\":2}\n\n{\"n\":",
+        b" 1 \r\n\t2\t\r\n3\r",
+        b"{\"a\":\n1}\n2",
+        b"[1,\n2]\n[3]\n",
+        b"\"a\nb\"\n\"c\"",
+        b"\"\\\n\"\n7",
+        b"tru\ne\ntrue",
+        b"1 2\n3",
+        b"12\n-\n-1\n1.\n1.5",
+        b"\"caf\xC3\xA9\"\n\"caf\xC3\"\n\"\xE3\x81\n\x82\"\n\"\xE3\x81\x82\"",
+        b"{\"k\":\"v\"} \n {\"k\":\"v\"}x\n{}",
+    ] {
+        check(text);
+    }
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Pieces JSON Lines text is made of: values, their parts, white space
+/// (a newline among it), and bytes that break them.
+const PIECES: [&str; 28] = [
+    "{\"id\":1,\"title\":\"note\",\"body\":\"text\",\"tags\":[\"a\",\"b\"]}",
+    "{\"title\":\"日本語のノート\",\"body\":\"Le cœur a ses raisons 😀\"}",
+    "[1,2.5,-3e2,true,false,null]",
+    "\"a string \\\" with \\n escapes \\u00e9\"",
+    "12345",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "\"",
+    "\\",
+    " ",
+    "\t",
+    "\r",
+    "\n",
+    "\n",
+    "\n",
+    "\r\n",
+    "tru",
+    "e",
+    "1.",
+    "-",
+    "\u{1F}",
+    "\u{7F}",
+    "é",
+    "😀",
+];
+
+#[test]
+fn random_lines_read_as_split_lines() {
+    let cases: usize = std::env::var("LINES_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
+    let mut rng = Rng(std::env::var("LINES_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x5EED_11E5));
+    let mut text = Vec::new();
+    let mut values = 0;
+    for _ in 0..cases {
+        text.clear();
+        for _ in 0..rng.below(40) {
+            // Mostly whole values, one a line.
+            if rng.below(3) == 0 {
+                text.extend_from_slice(PIECES[rng.below(PIECES.len())].as_bytes());
+            } else {
+                text.extend_from_slice(PIECES[rng.below(5)].as_bytes());
+                text.push(b'\n');
+            }
+        }
+        // A byte flipped, the end cut, bytes no UTF-8 holds.
+        match rng.below(4) {
+            0 if !text.is_empty() => {
+                let at = rng.below(text.len());
+                text[at] = rng.next() as u8;
+            }
+            1 => text.truncate(rng.below(text.len() + 1)),
+            2 => text.extend_from_slice(b"\"\xFF\xC0\xAF\xED\xA0\x80\"\n"),
+            _ => {}
+        }
+        check(&text);
+        values += by_splitting(&text).len();
+    }
+    assert!(values > cases, "only {values} values in {cases} texts");
+}
