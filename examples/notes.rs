@@ -63,47 +63,66 @@ fn read(store: &Store) -> Result<Vec<u8>, ToolError> {
     }
 }
 
-/// One note, borrowed from its line of the file.
+/// The members of a note, in the order it is written.
+const MEMBERS: [&str; 5] = ["id", "title", "body", "tags", "created"];
+
+/// One note, borrowed from its line of the file (or from the arguments
+/// of `add`): its text as JSON wrote it, escapes and all.
 #[derive(Clone, Copy)]
 struct Note<'a> {
     id: i64,
     title: Str<'a>,
     body: Str<'a>,
-    /// Strings only; `None` when the line has no `tags`.
+    /// Strings only; `None` for no tags.
     tags: Option<Array<'a>>,
     created: Option<Str<'a>>,
 }
 
 impl<'a> Note<'a> {
     /// The note a line holds (its five members read in one walk), or
-    /// `None` when a member has the wrong type: such a line is skipped, as
-    /// one cut short is.
+    /// `None` when a member is missing or has the wrong type: such a line
+    /// is skipped, as one cut short is.
     fn read(line: Value<'a>) -> Option<Note<'a>> {
-        let [id, title, body, tags, created] = line.as_object()?.fields(["id", "title", "body", "tags", "created"]);
+        let [id, title, body, tags, created] = line.as_object()?.fields(MEMBERS);
+        Note::new(id?.as_i64()?, title?, body?, tags, created)
+    }
+
+    fn new(
+        id: i64,
+        title: Value<'a>,
+        body: Value<'a>,
+        tags: Option<Value<'a>>,
+        created: Option<Value<'a>>,
+    ) -> Option<Note<'a>> {
         let tags = match tags {
-            Some(tags) => Some(tags.as_array().filter(|a| a.iter().all(|t| t.as_str().is_some()))?),
-            None => None,
-        };
-        let created = match created {
-            Some(c) if !c.is_null() => Some(c.as_str()?),
+            Some(tags) if !tags.is_null() => Some(tags.as_array().filter(|a| a.iter().all(|t| t.as_str().is_some()))?),
             _ => None,
         };
-        Some(Note { id: id?.as_i64()?, title: title?.as_str()?, body: body?.as_str()?, tags, created })
+        let created = match created {
+            Some(created) if !created.is_null() => Some(created.as_str()?),
+            _ => None,
+        };
+        Some(Note { id, title: title.as_str()?, body: body.as_str()?, tags, created })
     }
 
     fn tags(&self) -> impl Iterator<Item = Str<'a>> {
         self.tags.into_iter().flat_map(|a| a.iter()).filter_map(|t| t.as_str())
     }
 
-    /// The note's members, as `get` answers.
+    /// The tags, each a string (a raw `Value` would be checked again as it
+    /// is written).
+    fn write_tags<'w>(&self, a: &'w mut ArrayWriter) -> &'w mut ArrayWriter {
+        for tag in self.tags() {
+            a.push(tag);
+        }
+        a
+    }
+
+    /// The note's members: a line of the file, and what `add` and `get`
+    /// answer.
     fn write<'o>(&self, o: &'o mut ObjectWriter) -> &'o mut ObjectWriter {
         o.field("id", self.id).field("title", self.title).field("body", self.body);
-        o.array("tags", |a| {
-            for tag in self.tags() {
-                a.push(tag);
-            }
-            a
-        });
+        o.array("tags", |a| self.write_tags(a));
         match self.created {
             Some(created) => o.field("created", created),
             None => o,
@@ -116,74 +135,54 @@ fn notes(text: &[u8]) -> impl Iterator<Item = Note<'_>> {
     json::lines(text).filter_map(Note::read)
 }
 
-/// `field`, trimmed, when it has 1 to `max` characters and is not blank.
-fn not_blank<'a>(args: &Args<'a>, field: &str, max: usize) -> Result<Cow<'a, str>, ToolError> {
-    let text = args.str_chars(field, 1, max)?;
-    let trimmed = chars::trim(&text);
-    if trimmed.is_empty() {
-        return Err(ToolError::invalid_input(("`", field, "` must not be blank")));
+/// `text` without the white space around it, unless nothing is left.
+fn not_blank<'t>(text: &'t str, field: &str) -> Result<&'t str, ToolError> {
+    match chars::trim(text) {
+        "" => Err(ToolError::invalid_input(("`", field, "` must not be blank"))),
+        trimmed => Ok(trimmed),
     }
-    Ok(match text {
-        Cow::Borrowed(text) => Cow::Borrowed(chars::trim(text)),
-        Cow::Owned(ref owned) => Cow::Owned(chars::trim(owned).to_string()),
-    })
 }
 
 fn add(args: &Args<'_>) -> Result<Reply, ToolError> {
     args.only(&["title", "body", "tags", "created"])?;
-    let title = not_blank(args, "title", MAX_TITLE)?;
-    let body = args.str_chars("body", 0, MAX_BODY)?;
-    let tags = match args.value("tags") {
-        Some(_) => Some(args.strs("tags", 0, MAX_TAGS)?),
-        None => None,
-    };
-    for (i, tag) in tags.clone().into_iter().flatten().enumerate() {
-        if !(1..=MAX_TAG).contains(&chars::count(&tag)) {
-            return Err(ToolError::invalid_input(("`tags[", i, "]` must be 1 to ", MAX_TAG, " characters long")));
+    not_blank(&args.str_chars("title", 1, MAX_TITLE)?, "title")?;
+    args.str_chars("body", 0, MAX_BODY)?;
+    if args.value("tags").is_some() {
+        for (i, tag) in args.strs("tags", 0, MAX_TAGS)?.enumerate() {
+            if !(1..=MAX_TAG).contains(&chars::count(&tag)) {
+                fail!("invalid input: `tags[", i, "]` must be 1 to ", MAX_TAG, " characters long");
+            }
         }
     }
-    let created = match args.value("created") {
-        Some(_) => Some(args.str_chars("created", 1, MAX_CREATED)?),
-        None => None,
-    };
+    if args.value("created").is_some() {
+        args.str_chars("created", 1, MAX_CREATED)?;
+    }
 
     let store = store()?;
     let text = read(store)?;
-    let (count, last) = notes(&text).fold((0usize, 0i64), |(count, last), note| (count + 1, last.max(note.id)));
+    let last = notes(&text).map(|note| note.id).max().unwrap_or(0);
     let Some(id) = last.checked_add(1) else { fail!("no id is left after ", last, ": start a new file") };
-    let mut line = JsonWriter::new();
-    line.object(|o| {
-        o.field("id", id).field("title", &title).field("body", &body);
-        o.array("tags", |a| {
-            for tag in tags.into_iter().flatten() {
-                a.push(tag);
-            }
-            a
-        });
-        match &created {
-            Some(created) => o.field("created", created),
-            None => o,
-        }
-    });
+    // The checked members, written as the arguments wrote them.
+    let [_, title, body, tags, created] = args.object().map(|o| o.fields(MEMBERS)).unwrap_or_default();
+    let Some(note) = title.zip(body).and_then(|(title, body)| Note::new(id, title, body, tags, created)) else {
+        fail!("invalid input: `title` and `body` must be strings");
+    };
+    let reply = Reply::object(|o| note.write(o));
     fs::create_dir_all(store.dir)?;
     // After a last line a full volume cut short, the note starts a line of
     // its own: the fragment stays a line `json::lines` skips.
     if text.last().is_some_and(|&b| b != b'\n') {
         fs::append(store.file, b"\n")?;
     }
-    fs::append_line(store.file, line.as_bytes())?;
-    Ok(Reply::object(|o| o.field("id", id).field("file", store.file).field("notes", count + 1)))
+    fs::append_line(store.file, reply.structured().unwrap_or(b"{}"))?;
+    Ok(reply)
 }
 
 fn get(args: &Args<'_>) -> Result<Reply, ToolError> {
     args.only(&["id"])?;
     let id = args.int("id", 1, i64::MAX)?;
     let text = read(store()?)?;
-    // Only each line's id is read, until the note is found.
-    let found = json::lines(&text)
-        .filter(|line| line.at(&["id"]).and_then(|v| v.as_i64()) == Some(id))
-        .filter_map(Note::read)
-        .last();
+    let found = notes(&text).filter(|note| note.id == id).last();
     match found {
         Some(note) => Ok(Reply::object(|o| note.write(o))),
         None => fail!("no note has id ", id, ": `search` finds notes by their words"),
@@ -192,7 +191,8 @@ fn get(args: &Args<'_>) -> Result<Reply, ToolError> {
 
 fn search(args: &Args<'_>) -> Result<Reply, ToolError> {
     args.only(&["query", "tag", "limit"])?;
-    let query = not_blank(args, "query", MAX_TITLE)?;
+    let query = args.str_chars("query", 1, MAX_TITLE)?;
+    let query = not_blank(&query, "query")?;
     let tag = args.opt_str("tag")?;
     let limit = args.opt_int("limit", 1, 100)?.unwrap_or(10) as usize;
     let text = read(store()?)?;
@@ -220,16 +220,13 @@ fn search(args: &Args<'_>) -> Result<Reply, ToolError> {
                 a.object(|h| {
                     h.field("id", note.id).field("title", note.title).field("score", *score);
                     let body = note.body.to_str();
-                    match body.char_indices().nth(PREVIEW) {
-                        Some((cut, _)) => h.text("preview", (body.get(..cut).unwrap_or(&body), "…")),
+                    // Where the char after the first PREVIEW begins, if there is one.
+                    let cut = body.bytes().enumerate().filter(|(_, b)| b & 0xC0 != 0x80).nth(PREVIEW);
+                    match cut.and_then(|(cut, _)| body.get(..cut)) {
+                        Some(preview) => h.text("preview", (preview, "…")),
                         None => h.field("preview", &body),
                     };
-                    h.array("tags", |a| {
-                        for tag in note.tags() {
-                            a.push(tag);
-                        }
-                        a
-                    })
+                    h.array("tags", |a| note.write_tags(a))
                 });
             }
             a
@@ -239,8 +236,9 @@ fn search(args: &Args<'_>) -> Result<Reply, ToolError> {
 
 /// `items` counted: each distinct one with its number, the most frequent
 /// first, equal numbers in byte order.
-fn counted<'a>(items: &mut [&'a str]) -> Vec<(&'a str, usize)> {
-    sort::sort(items);
+fn counted<'a>(items: &mut dyn Iterator<Item = &'a str>) -> Vec<(&'a str, usize)> {
+    let mut items: Vec<&str> = items.collect();
+    sort::sort(&mut items);
     let mut counts: Vec<(&str, usize)> = Vec::new();
     for &item in items.iter() {
         match counts.last_mut() {
@@ -252,6 +250,17 @@ fn counted<'a>(items: &mut [&'a str]) -> Vec<(&'a str, usize)> {
     counts
 }
 
+/// A char between words: white space, or punctuation of ASCII, Latin-1,
+/// Unicode's General Punctuation, CJK's (`、。「」`) or fullwidth forms.
+/// (`!c.is_alphanumeric()` would also split at symbols and emoji, and
+/// brings core's Unicode tables: some 2.7 KB.)
+fn between_words(c: char) -> bool {
+    matches!(c, '!'..='/' | ':'..='@' | '['..='`' | '{'..='~' | '\u{a1}'..='\u{bf}' | '\u{d7}' | '\u{f7}'
+        | '\u{2000}'..='\u{206f}' | '\u{3000}'..='\u{303f}' | '\u{ff01}'..='\u{ff0f}' | '\u{ff1a}'..='\u{ff20}'
+        | '\u{ff3b}'..='\u{ff40}' | '\u{ff5b}'..='\u{ff65}')
+        || chars::is_whitespace(c)
+}
+
 /// `x` rounded to two decimals, halves to even.
 fn cents(x: f64) -> f64 {
     float::round_ties_even(x * 100.0) / 100.0
@@ -260,10 +269,9 @@ fn cents(x: f64) -> f64 {
 fn stats(args: &Args<'_>) -> Result<Reply, ToolError> {
     args.only(&["limit"])?;
     let limit = args.opt_int("limit", 1, 100)?.unwrap_or(10) as usize;
+    // One word a line; a comment or a blank line matches no word.
     let stopwords = fs::read_to_string(STOPWORDS)?;
-    let mut stopwords: Vec<&str> =
-        stopwords.lines().map(chars::trim).filter(|w| !w.is_empty() && !w.starts_with('#')).collect();
-    sort::sort(&mut stopwords);
+    let is_stopword = |word: &str| stopwords.lines().any(|line| chars::trim(line) == word);
     let text = read(store()?)?;
 
     // Body lengths in characters; every title and body lowercased into
@@ -290,12 +298,8 @@ fn stats(args: &Args<'_>) -> Result<Reply, ToolError> {
         let mean = total as f64 / count as f64;
         (mean, float::sqrt(float::max(squares as f64 / count as f64 - mean * mean, 0.0)))
     };
-    let mut words: Vec<&str> =
-        lowered.as_str().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    let mut words = counted(&mut words);
-    words.retain(|(word, _)| stopwords.binary_search(word).is_err());
-    let mut tags: Vec<&str> = tags.iter().map(|t| t.as_str()).collect();
-    let tags = counted(&mut tags);
+    let words = counted(&mut lowered.as_str().split(between_words).filter(|w| !w.is_empty()));
+    let tags = counted(&mut tags.iter().map(|t| t.as_str()));
 
     Ok(Reply::object(|o| {
         o.field("notes", count);
@@ -313,7 +317,7 @@ fn stats(args: &Args<'_>) -> Result<Reply, ToolError> {
             a
         });
         o.array("words", |a| {
-            for (word, n) in words.iter().take(limit) {
+            for (word, n) in words.iter().filter(|(word, _)| !is_stopword(word)).take(limit) {
                 a.object(|w| w.field("word", *word).field("count", *n));
             }
             a
@@ -339,7 +343,7 @@ pub const PACKAGE: Package = Package::new(
     env!("CARGO_PKG_VERSION"),
     "Keeps notes in the volume, and searches and summarises them.",
     &[
-        Tool::new("add", "Add a note. It is kept in /volume/data when the agent enables it (it outlives the session), else in the session volume.", r#"{
+        Tool::new("add", "Add a note, and answer it with its id. It is kept in /volume/data when the agent enables it (it outlives the session), else in the session volume.", r#"{
                 "properties": {
                     "title": {"description": "The note's title: 1 to 200 characters, not blank.", "type": "string", "minLength": 1, "maxLength": 200},
                     "body": {"description": "The note's text, up to 100000 characters.", "type": "string", "maxLength": 100000},
@@ -349,17 +353,7 @@ pub const PACKAGE: Package = Package::new(
                 "required": ["title", "body"],
                 "additionalProperties": false,
                 "type": "object"
-            }"#, add).output_schema(
-                r#"{
-                "properties": {
-                    "id": {"description": "The new note's id.", "type": "integer"},
-                    "file": {"description": "The file that keeps the notes.", "type": "string"},
-                    "notes": {"description": "How many notes the file holds now.", "type": "integer"}
-                },
-                "required": ["id", "file", "notes"],
-                "type": "object"
-            }"#,
-            ),
+            }"#, add).output_schema(NOTE_SCHEMA),
         Tool::new("get", "Read one note by its id.", r#"{
                 "properties": {
                     "id": {"description": "The note's id, as `add` or `search` gave it.", "type": "integer", "minimum": 1}
@@ -474,7 +468,7 @@ mod tests {
         called.text().to_string()
     }
 
-    const TEA: &str = r#"{"title": " Thé vert à Kyoto ", "body": "Le thé vert du marché était délicieux. ÉTÉ chaud.", "tags": ["Voyage", "thé"], "created": "2026-11-30"}"#;
+    const TEA: &str = r#"{"title": "Thé vert à Kyoto", "body": "Le thé vert du marché était délicieux. ÉTÉ chaud.", "tags": ["Voyage", "thé"], "created": "2026-11-30"}"#;
     const MATCHA: &str = r#"{"title": "お茶の時間", "body": "京都で抹茶を飲んだ。Thé vert とても美味しい。", "tags": ["voyage", "日本"]}"#;
     const SHOPPING: &str = r#"{"title": "Shopping list", "body": "Eggs, milk, the green tea and the rice."}"#;
 
@@ -484,14 +478,15 @@ mod tests {
         mount("/package", ASSETS);
         let file = dir.join("notes/notes.jsonl");
 
-        assert_eq!(ok("add", TEA), r#"{"id":1,"file":"/volume/tmp/notes/notes.jsonl","notes":1}"#);
-        assert_eq!(ok("add", MATCHA), r#"{"id":2,"file":"/volume/tmp/notes/notes.jsonl","notes":2}"#);
-        assert_eq!(ok("add", SHOPPING), r#"{"id":3,"file":"/volume/tmp/notes/notes.jsonl","notes":3}"#);
         let lines = [
             r#"{"id":1,"title":"Thé vert à Kyoto","body":"Le thé vert du marché était délicieux. ÉTÉ chaud.","tags":["Voyage","thé"],"created":"2026-11-30"}"#,
             r#"{"id":2,"title":"お茶の時間","body":"京都で抹茶を飲んだ。Thé vert とても美味しい。","tags":["voyage","日本"]}"#,
             r#"{"id":3,"title":"Shopping list","body":"Eggs, milk, the green tea and the rice.","tags":[]}"#,
         ];
+        // Each note is answered as the file keeps it.
+        assert_eq!(ok("add", TEA), lines[0]);
+        assert_eq!(ok("add", MATCHA), lines[1]);
+        assert_eq!(ok("add", SHOPPING), lines[2]);
         assert_eq!(std::fs::read_to_string(&file).unwrap(), lines.map(|l| [l, "\n"].concat()).concat());
 
         // Each note as the file holds it, raw UTF-8 and all.
@@ -574,11 +569,8 @@ mod tests {
         let fragment = r#"{"id":2,"title":"cut sh"#;
         std::fs::write(&file, [whole, "\n", fragment].concat()).unwrap();
         assert_eq!(error("get", r#"{"id": 2}"#), "no note has id 2: `search` finds notes by their words");
-        assert_eq!(
-            ok("add", r#"{"title": "cut again", "body": ""}"#),
-            r#"{"id":2,"file":"/volume/tmp/notes/notes.jsonl","notes":2}"#
-        );
         let added = r#"{"id":2,"title":"cut again","body":"","tags":[]}"#;
+        assert_eq!(ok("add", r#"{"title": "cut again", "body": ""}"#), added);
         assert_eq!(std::fs::read_to_string(&file).unwrap(), [whole, "\n", fragment, "\n", added, "\n"].concat());
         assert_eq!(ok("get", r#"{"id": 2}"#), added);
         assert_eq!(
@@ -593,8 +585,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            ok("add", r#"{"title": "t", "body": "b"}"#),
-            r#"{"id":1,"file":"/volume/tmp/notes/notes.jsonl","notes":1}"#
+            ok("add", r#"{"title": "t", "body": "b", "tags": null}"#),
+            r#"{"id":1,"title":"t","body":"b","tags":[]}"#
         );
         unmount("/volume/tmp");
         std::fs::remove_dir_all(&dir).unwrap();
@@ -604,7 +596,10 @@ mod tests {
     fn the_notes_are_kept_in_volume_data_when_it_is_mounted() {
         let tmp = mounted("/volume/tmp", "session");
         let data = mounted("/volume/data", "data");
-        assert_eq!(ok("add", SHOPPING), r#"{"id":1,"file":"/volume/data/notes/notes.jsonl","notes":1}"#);
+        assert_eq!(
+            ok("add", SHOPPING),
+            r#"{"id":1,"title":"Shopping list","body":"Eggs, milk, the green tea and the rice.","tags":[]}"#
+        );
         assert!(data.join("notes/notes.jsonl").exists());
         assert!(!tmp.join("notes").exists());
         unmount("/volume/data");

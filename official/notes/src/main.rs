@@ -73,11 +73,12 @@ fn length(field: &str, text: &str, min: usize, max: usize) -> Result<(), ToolErr
     Err(ToolError::new(format!("invalid input: `{field}` must be {bounds} characters long")))
 }
 
-fn not_blank(field: &str, text: &str, max: usize) -> Result<String, ToolError> {
+/// `text` without the white space around it, unless nothing is left.
+fn not_blank<'t>(field: &str, text: &'t str, max: usize) -> Result<&'t str, ToolError> {
     length(field, text, 1, max)?;
     match text.trim() {
         "" => Err(ToolError::new(format!("invalid input: `{field}` must not be blank"))),
-        trimmed => Ok(trimmed.to_string()),
+        trimmed => Ok(trimmed),
     }
 }
 
@@ -98,20 +99,10 @@ struct AddInput {
     created: Option<String>,
 }
 
-#[derive(Serialize, JsonSchema)]
-struct Added {
-    /// The new note's id.
-    id: i64,
-    /// The file that keeps the notes.
-    file: String,
-    /// How many notes the file holds now.
-    notes: usize,
-}
-
-/// Add a note. It is kept in /volume/data when the agent enables it (it outlives the session), else in the session volume.
+/// Add a note, and answer it with its id. It is kept in /volume/data when the agent enables it (it outlives the session), else in the session volume.
 #[function]
-fn add(input: AddInput) -> Result<Added, ToolError> {
-    let title = not_blank("title", &input.title, MAX_TITLE)?;
+fn add(input: AddInput) -> Result<Note, ToolError> {
+    not_blank("title", &input.title, MAX_TITLE)?;
     length("body", &input.body, 0, MAX_BODY)?;
     let tags = input.tags.unwrap_or_default();
     if tags.len() > MAX_TAGS {
@@ -126,14 +117,10 @@ fn add(input: AddInput) -> Result<Added, ToolError> {
 
     let store = store()?;
     let text = read(store)?;
-    let (mut count, mut last) = (0, 0);
-    for note in notes(&text) {
-        count += 1;
-        last = last.max(note.id);
-    }
+    let last = notes(&text).map(|note| note.id).max().unwrap_or(0);
     let id =
         last.checked_add(1).ok_or_else(|| ToolError::new(format!("no id is left after {last}: start a new file")))?;
-    let note = Note { id, title, body: input.body, tags, created: input.created };
+    let note = Note { id, title: input.title, body: input.body, tags, created: input.created };
     let mut line = serde_json::to_string(&note).map_err(|e| ToolError::new(e.to_string()))?;
     line.push('\n');
     // After a last line a full volume cut short, the note starts a line of its own.
@@ -147,7 +134,7 @@ fn add(input: AddInput) -> Result<Added, ToolError> {
         .open(store.file)
         .and_then(|mut file| file.write_all(line.as_bytes()))
         .map_err(|e| ToolError::new(format!("append {}: {e}", store.file)))?;
-    Ok(Added { id, file: store.file.to_string(), notes: count + 1 })
+    Ok(note)
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -213,7 +200,7 @@ fn limit(limit: Option<i64>) -> Result<usize, ToolError> {
 /// Find the notes whose title or body holds some text, ignoring case in every script: title matches first, then the newest.
 #[function]
 fn search(input: SearchInput) -> Result<Found, ToolError> {
-    let query = not_blank("query", &input.query, MAX_TITLE)?;
+    let query = not_blank("query", &input.query, MAX_TITLE)?.to_string();
     let limit = limit(input.limit)?;
     let text = read(store()?)?;
 
@@ -289,6 +276,15 @@ struct Stats {
     words: Vec<WordCount>,
 }
 
+/// A char between words: white space, or punctuation of ASCII, Latin-1,
+/// Unicode's General Punctuation, CJK's (`、。「」`) or fullwidth forms.
+fn between_words(c: char) -> bool {
+    matches!(c, '!'..='/' | ':'..='@' | '['..='`' | '{'..='~' | '\u{a1}'..='\u{bf}' | '\u{d7}' | '\u{f7}'
+        | '\u{2000}'..='\u{206f}' | '\u{3000}'..='\u{303f}' | '\u{ff01}'..='\u{ff0f}' | '\u{ff1a}'..='\u{ff20}'
+        | '\u{ff3b}'..='\u{ff40}' | '\u{ff5b}'..='\u{ff65}')
+        || c.is_whitespace()
+}
+
 /// Counted items, the most frequent first, equal numbers in byte order.
 fn by_count(counts: BTreeMap<String, usize>) -> Vec<(String, usize)> {
     let mut counts: Vec<(String, usize)> = counts.into_iter().collect();
@@ -320,7 +316,7 @@ fn stats(input: StatsInput) -> Result<Stats, ToolError> {
         shortest = shortest.min(length);
         longest = longest.max(length);
         for text in [&note.title, &note.body] {
-            for word in text.to_lowercase().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            for word in text.to_lowercase().split(between_words).filter(|w| !w.is_empty()) {
                 *words.entry(word.to_string()).or_insert(0) += 1;
             }
         }
