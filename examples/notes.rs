@@ -171,9 +171,6 @@ fn add(args: &Args<'_>) -> Result<Reply, ToolError> {
     fs::create_dir_all(store.dir)?;
     // After a last line a full volume cut short, the note starts a line of
     // its own: the fragment stays a line `json::lines` skips.
-    if text.last().is_some_and(|&b| b != b'\n') {
-        fs::append(store.file, b"\n")?;
-    }
     fs::append_line(store.file, reply.structured().unwrap_or(b"{}"))?;
     Ok(reply)
 }
