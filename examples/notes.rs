@@ -202,8 +202,8 @@ fn search(args: &Args<'_>) -> Result<Reply, ToolError> {
         {
             continue;
         }
-        let in_title = case::contains_ignore_case(&note.title.to_str(), &query);
-        let in_body = case::contains_ignore_case(&note.body.to_str(), &query);
+        let in_title = case::contains_ignore_case(&note.title.to_str(), query);
+        let in_body = case::contains_ignore_case(&note.body.to_str(), query);
         if in_title || in_body {
             hits.push((2 * in_title as u8 + in_body as u8, note));
         }
@@ -211,7 +211,7 @@ fn search(args: &Args<'_>) -> Result<Reply, ToolError> {
     sort::sort_by(&mut hits, |a, b| b.0.cmp(&a.0).then(b.1.id.cmp(&a.1.id)));
 
     Ok(Reply::object(|o| {
-        o.field("query", &query).field("matches", hits.len());
+        o.field("query", query).field("matches", hits.len());
         o.array("notes", |a| {
             for (score, note) in hits.iter().take(limit) {
                 a.object(|h| {

@@ -275,7 +275,7 @@ fn append_line_never_writes_onto_a_cut_short_last_line() {
     assert_eq!(read_to_string(path).unwrap(), "{\"n\":1}\n");
 
     // Cut short: the write of entry 2 stopped part-way (UTF-8 cut too).
-    std::fs::write(tmp.0.join("log.jsonl"), "{\"n\":1}\n{\"n\":2,\"s\":\"\u{3042}".as_bytes()[..22].to_vec()).unwrap();
+    std::fs::write(tmp.0.join("log.jsonl"), &"{\"n\":1}\n{\"n\":2,\"s\":\"\u{3042}".as_bytes()[..22]).unwrap();
     append_line(path, br#"{"n":3}"#).unwrap();
     append_line(path, br#"{"n":4}"#).unwrap();
     let text = read(path).unwrap();
