@@ -16,12 +16,13 @@
 //! strings of every script with `str::to_lowercase`/`to_uppercase`, for the
 //! Unicode version of the toolchain's core ([`UNICODE_VERSION`]).
 //!
-//! The price is speed on letters outside ASCII that have a case (Latin
-//! beyond ASCII, Greek, Cyrillic, Armenian, Georgian…): each such char is
+//! The price is speed on letters beyond Latin-1 that have a case (Latin
+//! Extended, Greek, Cyrillic, Armenian, Georgian…): each such char is
 //! looked up by reading a compressed table from its start, some
-//! microseconds, where std searches a larger one by halves. ASCII and the
-//! scripts without case (CJK, kana, Hangul, Arabic, Hebrew, Indic, Thai,
-//! emoji) take a shortcut and cost about what std's do. A tool that
+//! microseconds, where std searches a larger one by halves. Latin-1 (so
+//! most French, German and Spanish) and the scripts without case (CJK,
+//! kana, Hangul, Arabic, Hebrew, Indic, Thai, emoji) take a shortcut and
+//! cost about what std's do. A tool that
 //! lowercases keys, names or a page of text does not notice; for megabytes
 //! of Greek or Cyrillic, std's tables are worth their bytes.
 //!
@@ -375,6 +376,19 @@ fn map(c: u32, upper: bool) -> Packed {
     if c < 0x80 {
         let from = if upper { b'a' } else { b'A' } as u32;
         return (if c.wrapping_sub(from) < 26 { c ^ 0x20 } else { c }) as Packed;
+    }
+    if c < 0x100 {
+        // Latin-1 (French, German, Spanish…) without the table: À–Þ and
+        // à–þ pair 0x20 apart but for × and ÷; ÿ, µ and ß go beyond.
+        return match (c, upper) {
+            (0xD7 | 0xF7, _) => c,
+            (0xC0..=0xDE, false) => c + 0x20,
+            (0xE0..=0xFE, true) => c - 0x20,
+            (0xFF, true) => 0x178,
+            (0xB5, true) => 0x39C,
+            (0xDF, true) => 0x53 | 0x53 << 21,
+            _ => c,
+        } as Packed;
     }
     if c == 0x130 && !upper {
         return 0x69 | 0x307 << 21;

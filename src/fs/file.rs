@@ -52,6 +52,17 @@ impl At<'_> {
         fs_backend::write_all(self.handle, bytes).map_err(|e| At::fail(self.path, "write", e))
     }
 
+    /// Whether the file has bytes and its last is not a newline: a last
+    /// line a full volume cut short.
+    #[inline(always)]
+    pub(super) fn ends_mid_line(&self) -> Result<bool, FsError> {
+        let Some(last) = self.size()?.checked_sub(1) else { return Ok(false) };
+        match fs_backend::byte_at(self.handle, last) {
+            Ok(byte) => Ok(byte.is_some_and(|b| b != b'\n')),
+            Err(e) => Err(At::fail(self.path, "read", e)),
+        }
+    }
+
     #[inline(always)]
     pub(super) fn size(&self) -> Result<u64, FsError> {
         fs_backend::size(self.handle).map_err(|e| At::fail(self.path, "size", e))

@@ -136,10 +136,13 @@ pub fn append(path: &str, bytes: &[u8]) -> Result<(), FsError> {
 
 /// Adds `line` and a newline at the end of the file at `path`, creating
 /// it if needed: one entry of a JSON Lines file, written in one piece with
-/// its newline.
+/// its newline. When the file does not end in a newline (its last line
+/// was cut short, as by a full volume), the entry starts a line of its
+/// own: the fragment stays a line of its own, which
+/// [`json::lines`](crate::json::lines) skips, and the entry is whole.
 ///
 /// # Errors
-/// As [`write()`].
+/// As [`write()`]; and when the file's last byte cannot be read.
 ///
 /// # Examples
 /// ```
@@ -159,11 +162,16 @@ pub fn append(path: &str, bytes: &[u8]) -> Result<(), FsError> {
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn append_line(path: &str, line: &[u8]) -> Result<(), FsError> {
+    let handle = open("append", path, OpenMode::ReadAppend)?;
+    let file = At { handle: &handle, path };
     let mut bytes = Vec::new();
-    crate::sys::reserve(&mut bytes, line.len() + 1);
+    crate::sys::reserve(&mut bytes, line.len() + 2);
+    if file.ends_mid_line()? {
+        put_byte(&mut bytes, b'\n');
+    }
     put(&mut bytes, line);
     put_byte(&mut bytes, b'\n');
-    append(path, &bytes)
+    file.write_all(&bytes)
 }
 
 /// Creates the directory at `path` and any missing parents; one that

@@ -256,3 +256,35 @@ fn listings_sort_by_bytes() {
         assert_eq!(names, expected, "{len}");
     }
 }
+
+/// A last line a full volume cut short stays a line of its own (one
+/// `json::lines` skips): the next entry starts on a new line rather than
+/// being written onto it, so both are not lost.
+#[test]
+fn append_line_never_writes_onto_a_cut_short_last_line() {
+    let tmp = TempDir::new("append-line");
+    mount("/volume/tmp", &tmp.0);
+    let path = "/volume/tmp/log.jsonl";
+    // A new file, then a whole one: no line is started before the entry.
+    append_line(path, br#"{"n":1}"#).unwrap();
+    append_line(path, br#"{"n":2}"#).unwrap();
+    assert_eq!(read_to_string(path).unwrap(), "{\"n\":1}\n{\"n\":2}\n");
+    // An empty file gains no empty line either.
+    write(path, b"").unwrap();
+    append_line(path, br#"{"n":1}"#).unwrap();
+    assert_eq!(read_to_string(path).unwrap(), "{\"n\":1}\n");
+
+    // Cut short: the write of entry 2 stopped part-way (UTF-8 cut too).
+    std::fs::write(tmp.0.join("log.jsonl"), &"{\"n\":1}\n{\"n\":2,\"s\":\"\u{3042}".as_bytes()[..22]).unwrap();
+    append_line(path, br#"{"n":3}"#).unwrap();
+    append_line(path, br#"{"n":4}"#).unwrap();
+    let text = read(path).unwrap();
+    assert_eq!(text, b"{\"n\":1}\n{\"n\":2,\"s\":\"\xe3\x81\n{\"n\":3}\n{\"n\":4}\n");
+    let entries: alloc::vec::Vec<&[u8]> = crate::json::lines(&text).map(|v| v.raw()).collect();
+    assert_eq!(entries, [&br#"{"n":1}"#[..], br#"{"n":3}"#, br#"{"n":4}"#]);
+
+    // A file of one fragment and nothing else.
+    write(path, br#"{"n""#).unwrap();
+    append_line(path, br#"{"n":5}"#).unwrap();
+    assert_eq!(read_to_string(path).unwrap(), "{\"n\"\n{\"n\":5}\n");
+}

@@ -12,7 +12,7 @@ extern crate std;
 use alloc::string::String;
 use alloc::vec::Vec;
 use std::cell::RefCell;
-use std::io::{ErrorKind, Read as _, Write as _};
+use std::io::{ErrorKind, Read as _, Seek as _, SeekFrom, Write as _};
 use std::path::PathBuf;
 
 use super::OpenMode;
@@ -126,6 +126,7 @@ pub fn open(dir: &Dir, path: &str, mode: OpenMode) -> Result<Handle, u16> {
         OpenMode::Create => options.write(true).create(true).truncate(true),
         OpenMode::CreateNew => options.write(true).create_new(true),
         OpenMode::Append => options.append(true).create(true),
+        OpenMode::ReadAppend => options.read(true).append(true).create(true),
     };
     let path = host_path(dir, path);
     let file = options.open(&path).map_err(|e| errno(&e))?;
@@ -153,6 +154,18 @@ pub(crate) fn into_spare<E>(out: &mut Vec<u8>, read: impl FnOnce(&mut [u8]) -> R
     let result = read(&mut out[len..]);
     out.truncate(len + *result.as_ref().unwrap_or(&0));
     result
+}
+
+/// The byte at `offset`; `None` at or past the end. (The position it
+/// leaves does not matter to an appending write, which goes to the end.)
+pub fn byte_at(file: &Handle, offset: u64) -> Result<Option<u8>, u16> {
+    let mut byte = [0u8];
+    let n = retrying(|| {
+        (&file.0).seek(SeekFrom::Start(offset))?;
+        (&file.0).read(&mut byte)
+    })
+    .map_err(|e| errno(&e))?;
+    Ok((n > 0).then_some(byte[0]))
 }
 
 /// Writes all of `bytes`; a write that takes none is `IO`, as on wasm32.

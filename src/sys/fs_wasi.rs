@@ -121,6 +121,7 @@ pub fn open(dir: &Dir, path: &str, mode: OpenMode) -> Result<Handle, u16> {
         OpenMode::Create => (wasi::OFLAGS_CREAT | wasi::OFLAGS_TRUNC, WRITE_RIGHTS, 0),
         OpenMode::CreateNew => (wasi::OFLAGS_CREAT | wasi::OFLAGS_EXCL, WRITE_RIGHTS, 0),
         OpenMode::Append => (wasi::OFLAGS_CREAT, WRITE_RIGHTS, wasi::FDFLAGS_APPEND),
+        OpenMode::ReadAppend => (wasi::OFLAGS_CREAT, WRITE_RIGHTS | wasi::RIGHTS_FD_READ, wasi::FDFLAGS_APPEND),
     };
     let flags = wasi::LOOKUPFLAGS_SYMLINK_FOLLOW;
     // SAFETY: `path` is a valid string for the call's duration.
@@ -139,6 +140,24 @@ pub fn read(file: &Handle, buf: &mut [u8]) -> Result<usize, u16> {
 /// the end of the file.
 pub fn read_spare(file: &Handle, out: &mut Vec<u8>) -> Result<usize, u16> {
     super::read_spare(file.0, out)
+}
+
+/// The byte at `offset`, read without moving the file's position (an
+/// appending write goes to the end wherever it is), retrying when
+/// interrupted; `None` at or past the end.
+pub fn byte_at(file: &Handle, offset: u64) -> Result<Option<u8>, u16> {
+    let mut byte = 0u8;
+    for _ in 0..super::INTERRUPTED_TRIES {
+        let iov = wasi::Iovec { buf: &mut byte, buf_len: 1 };
+        // SAFETY: `iov` is `byte`, writable for its one byte, and outlives the call.
+        match unsafe { wasi::fd_pread(file.0, &[iov], offset) } {
+            Ok(0) => return Ok(None),
+            Ok(_) => return Ok(Some(byte)),
+            Err(wasi::ERRNO_INTR) => {}
+            Err(e) => return Err(e.raw()),
+        }
+    }
+    Err(wasi::ERRNO_INTR.raw())
 }
 
 /// Writes all of `bytes`: stdout's loop, shared.

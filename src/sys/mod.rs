@@ -124,6 +124,9 @@ pub enum OpenMode {
     CreateNew,
     /// Write at the end, creating the file if needed.
     Append,
+    /// As `Append`, and read too: to see how the file ends before adding
+    /// to it.
+    ReadAppend,
 }
 
 /// `b` as a `str`, without checking it again. Skipping the re-check keeps
