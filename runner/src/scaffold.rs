@@ -253,13 +253,13 @@ fn main_rs(name: &str, description: &str) -> String {
 const MAIN_RS: &str = r###"//! The {name} package: one tool, `greet`.
 #![cfg_attr(target_arch = "wasm32", no_std, no_main)]
 
-use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+use subako_tiny::{Args, Package, Reply, Tool, ToolError};
 
 fn greet(args: &Args<'_>) -> Result<Reply, ToolError> {
     let name = args.str("name")?; // a missing or non-string name is an isError result
-    let mut out = JsonWriter::new();
-    out.begin_object().key("message").string_parts(&["Hello, ", &name, "!"]).end_object();
-    Ok(Reply::json(out)) // sent as text and as structuredContent
+    // Sent as text and as structuredContent; an object built this way is
+    // always well-formed JSON.
+    Ok(Reply::object(|o| o.text("message", ("Hello, ", &name, "!"))))
 }
 
 pub const PACKAGE: Package = Package::new(

@@ -120,7 +120,12 @@ pub(crate) const fn line(b: &[u8]) -> (Option<(usize, usize)>, usize) {
 /// one scanner serves both, and in validated text it takes an escape as
 /// its backslash and the next byte without reading it again. `ends`, if
 /// given, learns where the containers at [`ContainerEnds`]' levels end.
-pub(crate) const fn value_end(b: &[u8], i: usize, trusted: bool, ends: Option<&mut ContainerEnds>) -> Result<usize, ReadError> {
+pub(crate) const fn value_end(
+    b: &[u8],
+    i: usize,
+    trusted: bool,
+    ends: Option<&mut ContainerEnds>,
+) -> Result<usize, ReadError> {
     value_end_in(b, i, trusted, ends, WS)
 }
 
