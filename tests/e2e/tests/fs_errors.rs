@@ -99,6 +99,50 @@ const ERRNOS: [wasi::Errno; 76] = [
     wasi::ERRNO_NOTCAPABLE,
 ];
 
+/// The errnos of sockets, processes and messages, which no file operation
+/// meets: named (`read PATH: EADDRINUSE`) but not worded, so that every
+/// module that does files does not carry their words.
+const NAMED_ONLY: [&str; 38] = [
+    "ADDRINUSE",
+    "ADDRNOTAVAIL",
+    "AFNOSUPPORT",
+    "ALREADY",
+    "BADMSG",
+    "CANCELED",
+    "CHILD",
+    "CONNABORTED",
+    "CONNREFUSED",
+    "CONNRESET",
+    "DEADLK",
+    "DESTADDRREQ",
+    "DOM",
+    "HOSTUNREACH",
+    "IDRM",
+    "INPROGRESS",
+    "ISCONN",
+    "MSGSIZE",
+    "MULTIHOP",
+    "NETDOWN",
+    "NETRESET",
+    "NETUNREACH",
+    "NOBUFS",
+    "NOEXEC",
+    "NOLCK",
+    "NOLINK",
+    "NOMSG",
+    "NOPROTOOPT",
+    "NOTCONN",
+    "NOTRECOVERABLE",
+    "NOTSOCK",
+    "OWNERDEAD",
+    "PROTO",
+    "PROTONOSUPPORT",
+    "PROTOTYPE",
+    "RANGE",
+    "SRCH",
+    "TIMEDOUT",
+];
+
 #[test]
 fn every_wasi_errno_is_named_and_worded() {
     let module = compile(&example_variant("files", &Variant::default()));
@@ -120,6 +164,10 @@ fn every_wasi_errno_is_named_and_worded() {
         let text = error_text(&ran.answer());
         let name = wasi_errno.name();
         let words = text.strip_prefix(prefix).unwrap_or_else(|| panic!("errno {errno}: {text}"));
+        if NAMED_ONLY.contains(&name) {
+            assert_eq!(words, format!("E{name}"), "errno {errno}");
+            continue;
+        }
         let (meaning, rest) = words
             .split_once(&format!(" (E{name})"))
             .unwrap_or_else(|| panic!("errno {errno} ({name}) is not named: {text}"));
@@ -130,7 +178,7 @@ fn every_wasi_errno_is_named_and_worded() {
         assert!(rest.is_empty() || rest.starts_with(": "), "errno {errno}: {text}");
         meanings.push(meaning.to_string());
     }
-    // A meaning of its own for each (two WASI reserves are the exception).
+    // A meaning of its own for each worded one (two WASI reserves are the exception).
     let mut distinct = meanings.clone();
     distinct.sort();
     distinct.dedup();
