@@ -12,8 +12,6 @@ use subako_function_sdk::{Answer, ToolError, function, package};
 
 use png::{Color, Writer};
 
-include!(concat!(env!("OUT_DIR"), "/chart.rs"));
-
 // Whole modules of subako-tiny: this package uses part of each.
 #[allow(dead_code)]
 #[path = "../../../src/png.rs"]
@@ -63,12 +61,54 @@ mod fs {
 mod reply {
     pub struct ToolError(pub String);
 
-    impl ToolError {
-        pub fn from_parts(parts: &[&str]) -> ToolError {
-            ToolError(parts.concat())
+    impl From<String> for ToolError {
+        fn from(message: String) -> ToolError {
+            ToolError(message)
         }
     }
 }
+
+/// What `src/json/num.rs` needs of subako-tiny's `bytes`.
+mod bytes {
+    pub fn u64_digits(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
+        let mut at = buf.len();
+        loop {
+            at -= 1;
+            buf[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                return &buf[at..];
+            }
+        }
+    }
+}
+
+/// What `src/png.rs` and the chart's label need of subako-tiny's `text`.
+mod text {
+    pub struct Text(pub Vec<u8>);
+
+    impl Text {
+        pub fn into_string(self) -> String {
+            String::from_utf8(self.0).unwrap_or_default()
+        }
+    }
+
+    pub fn concat(a: &str, b: &str, c: &str, d: &str) -> String {
+        [a, b, c, d].concat()
+    }
+}
+
+/// The chart's number label, written by subako-tiny's own float writer, as
+/// `text!(x)` writes it there.
+macro_rules! text {
+    ($x:expr) => {{
+        let mut out = Vec::new();
+        crate::num::write_f64(&mut out, $x);
+        crate::text::Text(out)
+    }};
+}
+
+include!(concat!(env!("OUT_DIR"), "/chart.rs"));
 
 #[derive(Deserialize, JsonSchema)]
 struct PlotInput {
