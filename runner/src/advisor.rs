@@ -88,7 +88,7 @@ pub const RULES: &[Rule] = &[
                   instruction each)",
     },
     Rule {
-        idiom: "str::trim (Unicode White_Space)",
+        idiom: "str::trim, or a trim_matches/split with a closure (Unicode White_Space, char patterns)",
         routines: &[
             "core::unicode::unicode_data::white_space::",
             "<F as core::str::pattern::MultiCharEq>::matches",
@@ -96,7 +96,8 @@ pub const RULES: &[Rule] = &[
             "core::str::<impl str>::trim",
         ],
         tables: &[],
-        instead: "subako_tiny::chars::trim, or trim_ascii where ASCII whitespace is enough",
+        instead: "subako_tiny::chars::trim for white space, or trim_ascii where ASCII white space is enough; a \
+                  closure pattern of your own costs what it matches",
     },
     Rule {
         idiom: "substring search (str::find, contains, split with a &str pattern: TwoWaySearcher)",
@@ -125,7 +126,9 @@ pub const RULES: &[Rule] = &[
             "<char>::is_numeric",
         ],
         tables: &[],
-        instead: "subako_tiny::chars::is_alphanumeric, or is_ascii_alphanumeric where ASCII is enough",
+        instead: "no cheaper Unicode table in subako-tiny: is_ascii_alphanumeric where ASCII is enough, or \
+                  split at white space and punctuation (chars::is_whitespace, is_ascii_punctuation) as \
+                  examples/notes.rs does",
     },
     Rule {
         idiom: "format! and core::fmt (fmt::write, Formatter::pad, float formatting: Grisu and Dragon)",
