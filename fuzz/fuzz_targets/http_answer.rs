@@ -6,8 +6,12 @@ use serde_json::Value as Theirs;
 use subako_tiny::http::{HttpErrorKind, ResponseBody, parse_answer};
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    let ours = parse_answer(data);
-    let theirs = match serde_json::from_slice::<Theirs>(data) {
+    let parsed = serde_json::from_slice::<Theirs>(data);
+    // A file body is read only for a request that saved its body, and only
+    // at the path it saved to: ask as that request would.
+    let save_to = parsed.as_ref().ok().and_then(|t| t.pointer("/ok/body/path")).and_then(Theirs::as_str);
+    let ours = parse_answer(data, save_to);
+    let theirs = match parsed {
         Ok(theirs) => theirs,
         // A number out of f64 range: only we read the document.
         Err(e) if subako_tiny_fuzz::out_of_range(&e) => return,
