@@ -42,12 +42,31 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         Expected::Response(status, headers, body) => {
             let response = ours.expect("a response");
             assert_eq!(response.status as u64, status);
-            // Duplicate names: serde_json keeps the last; we keep them all, in order.
-            let mut last = serde_json::Map::new();
-            for (name, value) in response.headers() {
-                last.insert(name.into(), Theirs::from(value));
+            // A repeated name (ignoring ASCII case) comes once, its values
+            // joined with ", " in order; serde_json keeps each spelling's
+            // last value, which is one of the joined parts.
+            let theirs_headers = headers.cloned().unwrap_or_default();
+            let ours_headers: Vec<(&str, &str)> = response.headers().collect();
+            for (name, _) in &ours_headers {
+                assert!(
+                    theirs_headers.keys().any(|k| k.eq_ignore_ascii_case(name)),
+                    "header {name} is not in the answer"
+                );
             }
-            assert_eq!(last, headers.cloned().unwrap_or_default());
+            for (name, value) in &theirs_headers {
+                let t = value.as_str().unwrap_or_default();
+                let (_, v) = ours_headers
+                    .iter()
+                    .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                    .unwrap_or_else(|| panic!("header {name} lost"));
+                assert!(
+                    *v == t
+                        || v.starts_with(&format!("{t}, "))
+                        || v.ends_with(&format!(", {t}"))
+                        || v.contains(&format!(", {t}, ")),
+                    "header {name}: {v:?} does not hold {t:?}"
+                );
+            }
             match (&response.body, &body) {
                 (ResponseBody::Inline { text }, &Body::Inline(t)) => assert_eq!(text, t),
                 (ResponseBody::File { path, bytes }, &Body::File(p, b)) => {

@@ -139,7 +139,8 @@ impl Response {
         self
     }
 
-    /// The headers, as `(name, value)` in the worker's order.
+    /// The headers, as `(name, value)` in the worker's order, each name
+    /// once: a repeated header's values joined with `, `.
     ///
     /// ```
     /// use subako_tiny::http::Response;
