@@ -559,6 +559,15 @@ fn compare_whole(a: &str, b: &str) {
     }
 }
 
+/// What `find_ignore_case` skips by: of the chars other than ASCII, only
+/// İ and the Kelvin sign lowercase to something that begins with ASCII.
+#[test]
+fn only_two_chars_beyond_ascii_lowercase_to_ascii() {
+    let to_ascii: Vec<char> =
+        (0x80..=0x10FFFF).filter_map(char::from_u32).filter(|c| c.to_lowercase().next().unwrap().is_ascii()).collect();
+    assert_eq!(to_ascii, ['\u{130}', '\u{212A}']);
+}
+
 #[test]
 fn comparisons() {
     for (a, b) in [
@@ -580,6 +589,17 @@ fn comparisons() {
         ("ΟΔΟΣ ΟΔΟΣ", "ος"),
         ("ΟΔΟΣΑ", "οσα"),
         ("aaaaab", "aab"),
+        // Past eight ASCII bytes (a word the search passes whole) to a
+        // match, and to chars other than ASCII whose lowercase begins one.
+        ("The quick brown fox jumps over the LAZY dog", "lazy"),
+        ("The quick brown fox jumps over the LAZY dog", "dog"),
+        ("xxxxxxxxxxxxxxxxxxxxxxxİx", "i\u{307}x"),
+        ("xxxxxxxxxxxxxxxxxxxxxxxİx", "\u{307}"),
+        ("the absolute temperature is 300 \u{212A}", "k"),
+        ("the absolute temperature is 300 \u{212A}elvin", "KELVIN"),
+        ("xxxxxxxxxxxxxxxxxxxxxxxİ", "i"),
+        ("mostly ASCII text, 桜の木の下で Straße", "STRASSE"),
+        ("0123456789012345678901234567890123456789", "89012"),
     ] {
         compare(a, b);
     }

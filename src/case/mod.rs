@@ -194,27 +194,80 @@ pub fn eq_ignore_case(a: &str, b: &str) -> bool {
 /// assert_eq!(find_ignore_case("abc", ""), Some(0));
 /// ```
 pub fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
-    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-    if n.is_empty() {
-        return Some(0);
-    }
+    let h = haystack.as_bytes();
+    // The needle is lowered as it is compared, once per char of the
+    // haystack whose lowercase begins with the needle's.
+    let mut rest = Lower::new(needle.as_bytes(), 0);
+    let Some(first) = rest.next() else { return Some(0) };
+    // Which bytes can begin a char whose lowercase begins with `first`:
+    // an ASCII char lowercases to one ASCII char (itself, or its letter's
+    // lowercase), and of the others only İ (to `i` and U+0307) and the
+    // Kelvin sign (to `k`) lowercase to something beginning with ASCII
+    // (tests/case.rs checks every scalar value). Every other byte is passed
+    // a word at a time.
+    let (x, y, z, high) = match u8::try_from(first) {
+        Ok(f) if f < 0x80 => {
+            let other = match f {
+                b'i' => 0xC4, // İ is C4 B0
+                b'k' => 0xE2, // K is E2 84 AA
+                _ => f,
+            };
+            (f, f.to_ascii_uppercase(), other, false)
+        }
+        // Any char but ASCII.
+        _ => (0x80, 0x80, 0x80, true),
+    };
     let mut at = 0;
-    while at < h.len() {
+    loop {
+        at = candidate(h, at, [x, y, z], high);
         let mut from = Lower::new(h, at);
         loop {
-            // The match, if any, begins at `from`.
-            let mut hay = from.clone();
-            if Lower::new(n, 0).all(|c| hay.next() == Some(c)) {
-                return Some(at);
+            // A match begins at `from`'s next char, if any; `at` is the
+            // char whose lowercase holds it.
+            if from.next()? == first {
+                let mut hay = from.clone();
+                if rest.clone().all(|c| hay.next() == Some(c)) {
+                    return Some(at);
+                }
             }
-            from.next();
             if !from.pending {
                 break;
             }
         }
         at = from.at;
     }
-    None
+}
+
+/// The first offset from `at` on whose byte is one of `bytes`, or (with
+/// `high`) 0x80 and above, or `s.len()`: eight bytes a turn. Each byte
+/// looked for begins a char, so the offset is a char boundary when `at` is.
+#[inline(never)]
+fn candidate(s: &[u8], at: usize, bytes: [u8; 3], high: bool) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let [x, y, z] = bytes.map(|b| ONES * b as u64);
+    let high = if high { u64::MAX } else { 0 };
+    let mut rest = s.get(at..).unwrap_or(&[]);
+    while let Some((word, next)) = rest.split_first_chunk::<8>() {
+        let w = u64::from_le_bytes(*word);
+        // A byte equal to one looked for is a zero byte of its XOR, which
+        // wraps the subtraction; borrows carry only upward from a zero, so
+        // the lowest mark is exact. With `high`, a byte of 0x80 and above
+        // is marked by its own high bit.
+        let (p, q, r) = (w ^ x, w ^ y, w ^ z);
+        let m =
+            (p.wrapping_sub(ONES) & !p | q.wrapping_sub(ONES) & !q | r.wrapping_sub(ONES) & !r | w & high) & ONES << 7;
+        if m != 0 {
+            return s.len() - rest.len() + (m.trailing_zeros() / 8) as usize;
+        }
+        rest = next;
+    }
+    while let [first, more @ ..] = rest {
+        if bytes.contains(first) || high & 0x80 & *first as u64 != 0 {
+            break;
+        }
+        rest = more;
+    }
+    s.len() - rest.len()
 }
 
 /// Whether `needle` occurs in `haystack` when both are lowercased:
@@ -290,10 +343,13 @@ impl Iterator for Lower<'_> {
             self.pending = false;
             return Some(0x307);
         }
-        let (c, len) = split(decode(self.s, self.at));
-        if len == 0 {
-            return None;
+        let &first = self.s.get(self.at)?;
+        if first < 0x80 {
+            // ASCII, most of most text: its lowercase without a lookup.
+            self.at += 1;
+            return Some(first.to_ascii_lowercase() as u32);
         }
+        let (c, len) = split(decode(self.s, self.at));
         let mapping = lower_at(self.s, self.at, c, len);
         self.pending = mapping >> 21 != 0;
         self.at += len;
