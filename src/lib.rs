@@ -112,6 +112,7 @@ pub mod __test {
         pub use crate::json::num::{u64_digits, usize_digits, write_f64, write_i64, write_u64, write_usize};
     }
     pub use crate::build_message::BuildMessage;
+    pub use crate::json::validator::validate_line;
     pub use crate::json::write::{compact_into, escape_into, put, put_byte, write_escaped};
     pub use crate::package::DEFAULT_MAX_LINE;
     pub use crate::protocol::{

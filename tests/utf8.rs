@@ -6,7 +6,8 @@
 //! Every 1-, 2- and 3-byte sequence, and every 4-byte one whose lead is
 //! F0–F4, is put inside a JSON string after ASCII or UTF-8 that puts it in
 //! each lane of the words the reader takes whole, and before ASCII, UTF-8
-//! or the closing quote. 1- and 2-byte sequences get every arrangement; a
+//! or the closing quote. The JSON Lines reader, whose string loop is its
+//! own, is held to the same answers on every document. 1- and 2-byte sequences get every arrangement; a
 //! debug `cargo test` gives each 3- and 4-byte sequence one of them in
 //! turn (each arrangement meets every value of each byte), and the 4-byte
 //! ones their last byte from a set of sixteen; `cargo test --release
@@ -21,6 +22,7 @@
 //! forms, surrogates and code points past U+10FFFF spliced in
 //! (`UTF8_CASES=N`, `UTF8_SEED=S`).
 
+use subako_tiny::__test::validate_line;
 use subako_tiny::json::{self, ReadError, ReadErrorKind};
 
 /// The reader of a JSON string as it was before the word-wide UTF-8 path:
@@ -146,6 +148,16 @@ fn by_core(doc: &[u8]) -> Option<Result<(), ReadError>> {
     })
 }
 
+/// Whether the line reader must answer for `doc` as the document reader
+/// did: up to its first newline, which ends a line but is white space in a
+/// document.
+fn same_as_a_line(doc: &[u8], ours: Result<(), ReadError>) -> bool {
+    match doc.iter().position(|&c| c == b'\n') {
+        None => true,
+        Some(newline) => ours.is_err_and(|e| e.offset < newline),
+    }
+}
+
 /// The string `"` `prefix` `seq` `suffix` `"` is read alike by the reader,
 /// the reference and core.
 fn check(doc: &mut Vec<u8>, prefix: &[u8], seq: &[u8], suffix: &[u8]) {
@@ -159,6 +171,10 @@ fn check(doc: &mut Vec<u8>, prefix: &[u8], seq: &[u8], suffix: &[u8]) {
     let theirs = reference::validate(doc);
     if ours != theirs {
         panic!("{seq:02X?} after {prefix:?}: ours {ours:?}, the reference {theirs:?}, in {doc:02X?}");
+    }
+    let line = validate_line(doc);
+    if same_as_a_line(doc, ours) && line != ours {
+        panic!("{seq:02X?} after {prefix:?}: as a line {line:?}, as a document {ours:?}, in {doc:02X?}");
     }
     if let Some(core) = by_core(doc)
         && ours != core
@@ -383,6 +399,9 @@ fn random_and_mutated_text_reads_as_core_reads_it() {
         doc.push(b'"');
         let ours = json::validate(&doc);
         assert_eq!(ours, reference::validate(&doc), "the reference differs on {doc:02X?}");
+        if same_as_a_line(&doc, ours) {
+            assert_eq!(validate_line(&doc), ours, "the line reader differs on {doc:02X?}");
+        }
         if let Some(core) = by_core(&doc) {
             assert_eq!(ours, core, "core differs on {doc:02X?}");
         }

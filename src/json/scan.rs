@@ -66,7 +66,23 @@ const fn splat(b: u8) -> u64 {
 }
 
 /// The high bit of each byte of a word.
-const HIGH_BITS: u64 = splat(0x80);
+pub(crate) const HIGH_BITS: u64 = splat(0x80);
+
+/// The high bit of each byte of word `w` that is not plain string text,
+/// exact up to the lowest: a byte's high bit ends up set when it is `"` or
+/// `\\` (which the XOR makes 0, which the subtraction wraps), below 0x20
+/// (wraps too), or 0x80 and above. Borrows carry only from such a byte
+/// upward: the lowest mark is the first such byte. Taking out the marks of
+/// the bytes of 0x80 and above leaves the lowest of the rest exact: such a
+/// byte wraps no subtraction, so it starts no borrow.
+#[inline(always)]
+pub(crate) const fn text_marks(w: u64) -> u64 {
+    ((w ^ splat(b'"')).wrapping_sub(splat(1))
+        | (w ^ splat(b'\\')).wrapping_sub(splat(1))
+        | w.wrapping_sub(splat(0x20))
+        | w)
+        & HIGH_BITS
+}
 
 /// Past the plain string text from `i` on, eight bytes a turn: printable
 /// ASCII but `"` and `\\`; with `high`, also every byte from 0x80 on (for
@@ -85,17 +101,7 @@ pub(crate) const fn plain_end(b: &[u8], i: usize, high: bool) -> usize {
     let keep = if high { u64::MAX } else { 0 };
     while let Some((word, next)) = rest.split_first_chunk::<8>() {
         let w = u64::from_le_bytes(*word);
-        // A byte's high bit ends up set when it is `"` or `\\` (which the XOR
-        // makes 0, which the subtraction wraps), below 0x20 (wraps too), or
-        // 0x80 and above. Borrows carry only from such a byte upward: the
-        // lowest mark is the first such byte. Taking out the bytes of 0x80
-        // and above (`keep`) leaves the lowest mark exact: such a byte
-        // wraps no subtraction, so it starts no borrow.
-        let m = ((w ^ splat(b'"')).wrapping_sub(splat(1))
-            | (w ^ splat(b'\\')).wrapping_sub(splat(1))
-            | w.wrapping_sub(splat(0x20))
-            | w)
-            & HIGH_BITS;
+        let m = text_marks(w);
         if m != 0 {
             // Only when some byte is marked, so the common turn costs
             // nothing more. Left marked: the high bytes without `high`,
@@ -117,6 +123,7 @@ pub(crate) const fn plain_end(b: &[u8], i: usize, high: bool) -> usize {
 /// offset that does not start one, `i` itself if none does. Each turn
 /// reads eight bytes as one word and takes one sequence, or two three-byte
 /// ones.
+#[inline(always)]
 pub(crate) const fn utf8_end(b: &[u8], i: usize) -> usize {
     let Some((_, mut rest)) = b.split_at_checked(i) else {
         return b.len();
@@ -173,7 +180,7 @@ pub(crate) const fn utf8_end(b: &[u8], i: usize) -> usize {
 /// whole, valid two-byte UTF-8 sequences, as Latin, Greek or Cyrillic text
 /// has them: each a lead from C2 to DF, then a continuation in the same
 /// word.
-const fn two_byte_only(w: u64, hi: u64) -> bool {
+pub(crate) const fn two_byte_only(w: u64, hi: u64) -> bool {
     // Leads (11xxxxxx); the other high bytes are continuations, and each
     // must follow a lead as each lead must precede one.
     let lead = hi & (w << 1);

@@ -4,7 +4,9 @@
 //! checked at build time by the same code that reads requests at run time.
 
 use super::lookup::ContainerEnds;
-use super::scan::{NOT_HEX, WS, WS_IN_LINE, at, find, hex4, plain_end, skip_ws_in, utf8_end};
+use super::scan::{
+    HIGH_BITS, NOT_HEX, WS, WS_IN_LINE, at, find, hex4, plain_end, skip_ws_in, text_marks, two_byte_only, utf8_end,
+};
 
 /// Nesting deeper than this is refused, as serde_json refuses it: 127 open
 /// arrays or objects are read, the 128th is an error.
@@ -177,6 +179,9 @@ const fn value_end_in(
                     continue;
                 }
             }
+            // JSON Lines text (files of records) gets the string loop made
+            // for mixed text; a request line, the smaller one.
+            b'"' if ws == WS_IN_LINE && !trusted => line_string_end(b, i),
             b'"' => string_end(b, i, trusted),
             b'-' | b'0'..=b'9' => number_end(b, i),
             b't' | b'f' | b'n' => {
@@ -281,6 +286,75 @@ pub(crate) const fn string_end(b: &[u8], start: usize, trusted: bool) -> Result<
             Some(next) => next,
             None => return fail(ReadErrorKind::BadString, i),
         };
+    }
+}
+
+/// [`string_end`] of untrusted text, with the word-at-a-time test in its
+/// own loop rather than in a call: mixed text (a Japanese word, then ASCII,
+/// then a French one) meets a byte that needs a look of its own every few
+/// bytes, and a call each time costs more than the test. The same
+/// acceptance and error offsets (tests/utf8.rs); used for JSON Lines, whose
+/// files are where such text is long, so a module that reads no file
+/// keeps the smaller loop.
+const fn line_string_end(b: &[u8], start: usize) -> Result<usize, ReadError> {
+    let mut i = start + 1;
+    loop {
+        if let Some((_, rest)) = b.split_at_checked(i)
+            && let Some(word) = rest.first_chunk::<8>()
+        {
+            let w = u64::from_le_bytes(*word);
+            let m = text_marks(w);
+            if m == 0 {
+                i += 8;
+                continue;
+            }
+            // Words whose high bytes are whole two-byte sequences (Latin
+            // text) pass whole too; else `i` moves to the first byte that
+            // is not plain ASCII.
+            let hi = w & HIGH_BITS;
+            if m == hi && two_byte_only(w, hi) {
+                i += 8;
+                continue;
+            }
+            i += (m.trailing_zeros() / 8) as usize;
+        }
+        let c = at(b, i);
+        let next = if c == b'"' {
+            return Ok(i + 1);
+        } else if c == b'\\' {
+            escape_end(b, i)
+        } else if c >= 0x80 {
+            match utf8_end(b, i) {
+                end if end > i => Some(end),
+                _ => None,
+            }
+        } else if c >= 0x20 {
+            // Printable ASCII in the last few bytes.
+            Some(i + 1)
+        } else if i < b.len() {
+            None
+        } else {
+            return fail(ReadErrorKind::Eof, i);
+        };
+        i = match next {
+            Some(next) => next,
+            None => return fail(ReadErrorKind::BadString, i),
+        };
+    }
+}
+
+/// [`document`] as [`line`] reads a line: white space without newlines.
+/// For tests/utf8.rs, which holds the line reader's errors to the
+/// document reader's.
+#[doc(hidden)]
+pub const fn validate_line(b: &[u8]) -> Result<(), ReadError> {
+    let start = skip_ws_in(b, 0, WS_IN_LINE);
+    match value_end_in(b, start, false, None, WS_IN_LINE) {
+        Ok(end) => {
+            let i = skip_ws_in(b, end, WS_IN_LINE);
+            if i < b.len() { fail(ReadErrorKind::Trailing, i) } else { Ok(()) }
+        }
+        Err(e) => Err(e),
     }
 }
 
