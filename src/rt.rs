@@ -1,6 +1,7 @@
-//! The program: the entry point [`main!`](crate::main) calls, the panic
-//! policy and the allocator choice. The one module that sees both
-//! [`protocol`](crate::protocol) and [`sys`](crate::sys).
+//! The program: the entry point [`main!`](crate::main) calls and the
+//! panic policy (the allocator the features choose is `sys`'s). The one
+//! module that sees both [`protocol`](crate::protocol) and
+//! [`sys`](crate::sys).
 //!
 //! One panic policy, by target:
 //! - wasm32: a panic (or running out of memory) ends the process. When a
@@ -34,33 +35,19 @@ pub struct Guarded {
 
 #[cfg(target_arch = "wasm32")]
 mod wasm {
-    use core::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
-
     use super::*;
     use crate::json::num;
-
-    // What the panic handler needs to answer the request whose tool
-    // panicked, or whose answer found no memory: the id's text, in the
-    // request line, as pointer and length (null when no answer is
-    // pending), and the package's result prefix that follows it.
-    static CALL_ID: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
-    static CALL_ID_LEN: AtomicUsize = AtomicUsize::new(0);
-    static RESULT_PREFIX: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
-    static RESULT_PREFIX_LEN: AtomicUsize = AtomicUsize::new(0);
 
     impl RunTool for Guarded {
         /// Runs a tool, keeping which request it answers for the panic
         /// handler until the answer is written.
         fn run(&self, tool: ToolFn, args: &Args<'_>, id: &[u8]) -> Result<Reply, ToolError> {
-            RESULT_PREFIX_LEN.store(self.result_prefix.len(), Ordering::Relaxed);
-            RESULT_PREFIX.store(self.result_prefix.as_ptr() as *mut u8, Ordering::Relaxed);
-            CALL_ID_LEN.store(id.len(), Ordering::Relaxed);
-            CALL_ID.store(id.as_ptr() as *mut u8, Ordering::Relaxed);
+            sys::pending::answering(id, self.result_prefix);
             tool(args)
         }
 
         fn answered(&self) {
-            CALL_ID.store(core::ptr::null_mut(), Ordering::Relaxed);
+            sys::pending::answered();
         }
     }
 
@@ -108,31 +95,14 @@ mod wasm {
         let text = text.as_slice();
         let _ = sys::write_all(sys::STDERR, text);
         let _ = sys::write_all(sys::STDERR, b"\n");
-        let id = CALL_ID.swap(core::ptr::null_mut(), Ordering::Relaxed);
-        let code = if id.is_null() {
-            101
-        } else {
-            // SAFETY: `run` stored the id's text, which lies in the line
-            // reader's buffer, and the package's result prefix, a static:
-            // neither is written or freed until the answer is written, when
-            // `answered` clears the pointer (nothing unwinds on wasm32).
-            let (id, prefix) = unsafe {
-                (
-                    core::slice::from_raw_parts(id, CALL_ID_LEN.load(Ordering::Relaxed)),
-                    core::slice::from_raw_parts(
-                        RESULT_PREFIX.load(Ordering::Relaxed),
-                        RESULT_PREFIX_LEN.load(Ordering::Relaxed),
-                    ),
-                )
-            };
-            let _ = sys::write_all(sys::STDOUT, b"{\"id\":");
-            let _ = sys::write_all(sys::STDOUT, id);
-            let _ = sys::write_all(sys::STDOUT, prefix);
+        let code = if sys::pending::write_pending(b"{\"id\":") {
             let _ = sys::write_all(sys::STDOUT, protocol::PANIC_ANSWER_OPEN);
             let _ = sys::write_all(sys::STDOUT, text);
             let _ = sys::write_all(sys::STDOUT, protocol::PANIC_ANSWER_CLOSE);
             // The request is answered; the process ends cleanly.
             0
+        } else {
+            101
         };
         sys::exit(code)
     }
@@ -154,56 +124,6 @@ mod wasm {
         let what = "";
         fail(what, file, line)
     }
-
-    /// Ends the call with "out of memory" when the inner allocator has no
-    /// more to give. Failing here rather than returning null lets the
-    /// optimizer see that allocation never fails, which drops alloc's own
-    /// handler and the `core::fmt` code it formats its message with. The
-    /// price: a `try_reserve` cannot recover either.
-    #[cfg(any(feature = "dlmalloc", feature = "dlmalloc-crate", feature = "lean-alloc"))]
-    pub struct AbortOnNull<A>(pub A);
-
-    // SAFETY: delegates to `A`; a null from it never returns.
-    #[cfg(any(feature = "dlmalloc", feature = "dlmalloc-crate", feature = "lean-alloc"))]
-    unsafe impl<A: core::alloc::GlobalAlloc> core::alloc::GlobalAlloc for AbortOnNull<A> {
-        #[inline]
-        unsafe fn alloc(&self, layout: core::alloc::Layout) -> *mut u8 {
-            // SAFETY: the caller's contract is passed on unchanged.
-            let p = unsafe { self.0.alloc(layout) };
-            if p.is_null() {
-                <sys::Program as sys::OutOfMemory>::out_of_memory();
-            }
-            p
-        }
-
-        #[inline]
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: core::alloc::Layout) {
-            // SAFETY: the caller's contract is passed on unchanged.
-            unsafe { self.0.dealloc(ptr, layout) }
-        }
-
-        #[inline]
-        unsafe fn realloc(&self, ptr: *mut u8, layout: core::alloc::Layout, new_size: usize) -> *mut u8 {
-            // SAFETY: the caller's contract is passed on unchanged.
-            let p = unsafe { self.0.realloc(ptr, layout, new_size) };
-            if p.is_null() {
-                <sys::Program as sys::OutOfMemory>::out_of_memory();
-            }
-            p
-        }
-    }
-
-    #[cfg(all(feature = "dlmalloc", not(any(feature = "lean-alloc", feature = "dlmalloc-crate"))))]
-    #[global_allocator]
-    static ALLOCATOR: AbortOnNull<sys::heap::Dlmalloc> = AbortOnNull(sys::heap::Dlmalloc::new());
-
-    #[cfg(all(feature = "dlmalloc-crate", not(feature = "lean-alloc")))]
-    #[global_allocator]
-    static ALLOCATOR: AbortOnNull<sys::heap::CrateDlmalloc> = AbortOnNull(sys::heap::CrateDlmalloc::new());
-
-    #[cfg(feature = "lean-alloc")]
-    #[global_allocator]
-    static ALLOCATOR: AbortOnNull<sys::bump::Bump> = AbortOnNull(sys::bump::Bump);
 }
 
 /// Memory ran out: on wasm32 the call is answered as a panic's is; on the

@@ -203,7 +203,7 @@ pub fn create_dir_all(path: &str) -> Result<(), FsError> {
     // Each directory from the top: the path up to each `/`, then the whole.
     let mut end = 0;
     while end < relative.len() {
-        end = find(relative.as_bytes(), end + 1, b'/');
+        end = find(&relative, end + 1, b'/');
         let Some(partial) = relative.get(..end) else { break };
         match fs_backend::create_dir(&dir, partial) {
             Ok(()) => {}

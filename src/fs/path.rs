@@ -1,7 +1,6 @@
 //! Paths: an absolute path resolved against the preopened directory with
 //! the longest matching prefix, `.` and `..` taken out.
 
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::error::{FsError, Reason};
@@ -38,9 +37,9 @@ fn parts(path: &str) -> Parts<'_> {
 }
 
 /// The preopened directory holding `path` (longest prefix wins) and the
-/// path relative to it, with `.` and `..` resolved ("" for the directory
-/// itself).
-pub(super) fn resolve(path: &str) -> Result<(Dir, String), Reason> {
+/// path relative to it, with `.` and `..` resolved (empty for the
+/// directory itself): bytes, as the back end takes a path.
+pub(super) fn resolve(path: &str) -> Result<(Dir, Vec<u8>), Reason> {
     if path.as_bytes().first() != Some(&b'/') {
         return Err(Reason::Relative);
     }
@@ -81,19 +80,17 @@ pub(super) fn resolve(path: &str) -> Result<(Dir, String), Reason> {
             put(&mut relative, c);
         }
     }
-    // SAFETY: whole components of `path` (a `str` cut at the ASCII `/`)
-    // joined with `/`.
-    Ok((dir, unsafe { crate::sys::assume_utf8_string(relative) }))
+    Ok((dir, relative))
 }
 
-pub(super) fn resolve_for(op: &'static str, path: &str) -> Result<(Dir, String), FsError> {
+pub(super) fn resolve_for(op: &'static str, path: &str) -> Result<(Dir, Vec<u8>), FsError> {
     resolve(path).map_err(|reason| FsError::new(op, path, reason))
 }
 
 /// [`resolve_for`] for a path that must name a file: one that ends in
 /// `/`, `/.` or `/..` names a directory, and is refused rather than taken
 /// for the file it would name without its end.
-pub(super) fn resolve_file(op: &'static str, path: &str) -> Result<(Dir, String), FsError> {
+pub(super) fn resolve_file(op: &'static str, path: &str) -> Result<(Dir, Vec<u8>), FsError> {
     if let [.., b'/'] | [.., b'/', b'.'] | [.., b'/', b'.', b'.'] = path.as_bytes() {
         return Err(FsError::new(op, path, Reason::NamesADirectory));
     }

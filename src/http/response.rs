@@ -8,32 +8,70 @@ use core::fmt;
 
 use crate::json::lookup::{KEY_SEPARATOR, members};
 use crate::json::scan::find;
-use crate::json::write::{put, put_byte};
+use crate::json::write::put;
 use crate::json::{self, Value};
 use crate::reply::{ToolError, join};
-use crate::sys::assume_utf8;
+use crate::text::{Piece, Text};
 
 /// The final hop's response.
 #[derive(Clone)]
 pub struct Response {
     /// The HTTP status code, from 100 to 999.
     pub status: u16,
-    /// Each header's name and then its value, unescaped, each followed by
-    /// [`END`], as the worker sent them. One buffer rather than a `Vec` of
-    /// string pairs: a module that never reads a header carries no code to
-    /// build or free pairs.
-    headers: Vec<u8>,
+    /// Each header's name and then its value, unescaped, as the worker
+    /// sent them. One text rather than a `Vec` of string pairs: a module
+    /// that never reads a header carries no code to build or free pairs.
+    headers: Fields,
     /// The same with each name once, its values joined: made the first time
     /// the headers are read, so a module that never reads one links no
     /// joining.
-    joined: core::cell::OnceCell<Vec<u8>>,
+    joined: core::cell::OnceCell<Fields>,
     /// The body: inline text, or where it was saved.
     pub body: ResponseBody,
 }
 
-/// What ends each name and value in [`Response`]'s headers: the byte no
-/// UTF-8 text holds that also separates the keys given to `members`.
+/// What ends each name and value in a [`Request`](super::Request)'s
+/// headers: the byte no UTF-8 text holds that also separates the keys
+/// given to `members`.
 pub(super) const END: u8 = KEY_SEPARATOR;
+
+/// Headers' names and values, each a name and then its value: their text
+/// one after another, and where each ends.
+#[derive(Clone, Default, PartialEq, Eq)]
+struct Fields {
+    text: Text,
+    /// Where each name and value ends in `text`, in order, a little-endian
+    /// `u32` apiece.
+    ends: Vec<u8>,
+}
+
+impl Fields {
+    /// Appends `part`, a name or a value.
+    fn push<P: Piece + ?Sized>(&mut self, part: &P) {
+        self.text.push(part);
+        self.end();
+    }
+
+    /// Ends the name or value whose text was pushed to `text` last.
+    fn end(&mut self) {
+        put(&mut self.ends, &(self.text.len() as u32).to_le_bytes());
+    }
+
+    /// How many names and values there are.
+    fn len(&self) -> usize {
+        self.ends.len() / 4
+    }
+
+    /// Name or value `k`: header `k / 2`'s name when `k` is even, else its
+    /// value ("" past the end).
+    #[inline(never)]
+    fn get(&self, k: usize) -> &str {
+        // The first starts at 0: `k - 1` wraps, past the end of `ends`,
+        // where `word` reads 0 (no branch for it).
+        let start = word(&self.ends, k.wrapping_sub(1));
+        self.text.as_str().get(start..word(&self.ends, k)).unwrap_or("")
+    }
+}
 
 /// Responses are equal when they hold the same status, headers and body.
 impl PartialEq for Response {
@@ -59,20 +97,22 @@ impl fmt::Debug for Response {
 /// values joined with `, ` ([`parse_answer`] says how). Made by
 /// [`Response::headers`].
 #[derive(Clone)]
-pub struct Headers<'a>(&'a [u8]);
+pub struct Headers<'a> {
+    fields: &'a Fields,
+    /// The next header's name's index in `fields`.
+    at: usize,
+}
 
 impl<'a> Iterator for Headers<'a> {
     type Item = (&'a str, &'a str);
 
     fn next(&mut self) -> Option<(&'a str, &'a str)> {
-        let b = self.0;
-        let name_end = find(b, 0, END);
-        let value_end = find(b, name_end + 1, END);
-        let (name, value) = (b.get(..name_end)?, b.get(name_end + 1..value_end)?);
-        self.0 = b.get(value_end + 1..).unwrap_or(&[]);
-        // SAFETY: the buffer holds `str`s and unescaped JSON strings (valid
-        // UTF-8), each ended by `END`, which is never part of one.
-        Some(unsafe { (assume_utf8(name), assume_utf8(value)) })
+        let k = self.at;
+        if k + 1 >= self.fields.len() {
+            return None;
+        }
+        self.at = k + 2;
+        Some((self.fields.get(k), self.fields.get(k + 1)))
     }
 }
 
@@ -125,16 +165,14 @@ impl Response {
     /// assert_eq!((response.status, response.text(), response.headers().count()), (200, None, 0));
     /// ```
     pub fn new(status: u16, body: ResponseBody) -> Response {
-        Response { status, headers: Vec::new(), joined: core::cell::OnceCell::new(), body }
+        Response { status, headers: Fields::default(), joined: core::cell::OnceCell::new(), body }
     }
 
     /// Adds a header after those the response holds.
     #[must_use]
     pub fn with_header(mut self, name: &str, value: &str) -> Response {
-        for part in [name, value] {
-            put(&mut self.headers, part.as_bytes());
-            put_byte(&mut self.headers, END);
-        }
+        self.headers.push(name);
+        self.headers.push(value);
         self.joined = core::cell::OnceCell::new();
         self
     }
@@ -149,7 +187,7 @@ impl Response {
     /// assert_eq!(response.headers().collect::<Vec<_>>(), [("etag", "\"v2\""), ("vary", "accept")]);
     /// ```
     pub fn headers(&self) -> Headers<'_> {
-        Headers(self.joined.get_or_init(|| join_repeated(&self.headers)))
+        Headers { fields: self.joined.get_or_init(|| join_repeated(&self.headers)), at: 0 }
     }
 
     /// The value of header `name`, which is compared ignoring ASCII case
@@ -288,15 +326,13 @@ fn read_response(ok: Value<'_>, saved: bool) -> Result<Response, &'static str> {
     let [status, found, body, ..] = members(Some(ok), b"status\xFFheaders\xFFbody", None);
     let status = status.and_then(|s| s.as_u64()).filter(|s| (100..=999).contains(s));
     let status = status.ok_or("`ok.status` is not an HTTP status code")?;
-    let mut headers = Vec::new();
+    let mut headers = Fields::default();
     if let Some(found) = found {
         let found = found.as_object().ok_or("`ok.headers` is not an object")?;
         for (name, value) in found.iter() {
             let value = value.as_str().ok_or("a header in `ok.headers` is not a string")?;
-            for part in [name, value] {
-                part.unescape_onto(&mut headers);
-                put_byte(&mut headers, END);
-            }
+            headers.push(&name);
+            headers.push(&value);
         }
     }
     let body = body
@@ -318,30 +354,25 @@ fn read_body(body: Value<'_>, saved: bool) -> Option<ResponseBody> {
     }
 }
 
-/// `pairs`, headers each a name and a value ended by [`END`], with each
-/// name once: where it first came, with the values of every header of that
-/// name (ASCII case ignored) joined with `, `. Linear in the headers, as a
-/// host may send any number: a hash table finds each name's first header,
-/// and each header links to the next of its name.
+/// `pairs` with each name once: where it first came, with the values of
+/// every header of that name (ASCII case ignored) joined with `, `. Linear
+/// in the headers, as a host may send any number: a hash table finds each
+/// name's first header, and each header links to the next of its name.
 #[inline(never)]
-fn join_repeated(pairs: &[u8]) -> Vec<u8> {
-    let count = pairs.iter().filter(|&&b| b == END).count() / 2;
-    // One block of 32-bit words, zeroed: for each header, where it starts
-    // in `pairs`, 1 + the index of the next header of its name (0: none),
-    // and for a name's first header 1 + the index of its last so far (0
-    // for a later header); then the hash table's slots, each 1 + the index
-    // of a name's first header (0: free). Through the crate's own buffer
-    // growth, not `vec!`, whose allocation links code of its own.
+fn join_repeated(pairs: &Fields) -> Fields {
+    let count = pairs.len() / 2;
+    // One block of 32-bit words, zeroed: for each header, 1 + the index of
+    // the next header of its name (0: none), and for a name's first header
+    // 1 + the index of its last so far (0 for a later header); then the
+    // hash table's slots, each 1 + the index of a name's first header (0:
+    // free). Through the crate's own buffer growth, not `vec!`, whose
+    // allocation links code of its own.
     let slots = count.saturating_mul(2).next_power_of_two();
     let mut words = Vec::new();
-    crate::sys::resize_zeroed(&mut words, (3 * count + slots).saturating_mul(4));
-    let (start, next, last, slot_at) = (0, count, 2 * count, 3 * count);
-    let mut at = 0;
+    crate::sys::resize_zeroed(&mut words, (2 * count + slots).saturating_mul(4));
+    let (next, last, slot_at) = (0, count, 2 * count);
     for i in 0..count {
-        let name = field(pairs, at);
-        set_word(&mut words, start + i, at);
-        at += name.len() + 1;
-        at += field(pairs, at).len() + 1;
+        let name = pairs.get(2 * i).as_bytes();
         // FNV-1a, each byte with bit 5 set: names that differ only in the
         // case of letters hash alike.
         let mut slot =
@@ -354,7 +385,7 @@ fn join_repeated(pairs: &[u8]) -> Vec<u8> {
                 set_word(&mut words, last + i, i + 1);
                 break;
             }
-            if same_name(field(pairs, word(&words, start + first - 1)), name) {
+            if same_name(pairs.get(2 * (first - 1)).as_bytes(), name) {
                 let tail = word(&words, last + first - 1);
                 set_word(&mut words, next + tail - 1, i + 1);
                 set_word(&mut words, last + first - 1, i + 1);
@@ -363,33 +394,30 @@ fn join_repeated(pairs: &[u8]) -> Vec<u8> {
             slot += 1;
         }
     }
-    let mut joined = Vec::new();
-    crate::sys::reserve(&mut joined, pairs.len());
+    let mut joined = Fields::default();
     for i in 0..count {
         if word(&words, last + i) == 0 {
             continue;
         }
-        let name_at = word(&words, start + i);
-        put(&mut joined, field(pairs, name_at));
-        put_byte(&mut joined, END);
+        joined.push(pairs.get(2 * i));
         let mut j = i + 1;
         while j > 0 {
             if j != i + 1 {
-                put(&mut joined, b", ");
+                joined.text.push(", ");
             }
-            let name_at = word(&words, start + j - 1);
-            put(&mut joined, field(pairs, name_at + field(pairs, name_at).len() + 1));
+            joined.text.push(pairs.get(2 * j - 1));
             j = word(&words, next + j - 1);
         }
-        put_byte(&mut joined, END);
+        joined.end();
     }
     joined
 }
 
-/// Word `i` of [`join_repeated`]'s block (0 past its end).
+/// Word `i` of [`join_repeated`]'s block or of [`Fields`]' ends (0 past
+/// the end, `usize::MAX` included).
 #[inline(never)]
 fn word(words: &[u8], i: usize) -> usize {
-    match words.get(i * 4..).and_then(|w| w.first_chunk::<4>()) {
+    match words.get(i.wrapping_mul(4)..).and_then(|w| w.first_chunk::<4>()) {
         Some(w) => u32::from_le_bytes(*w) as usize,
         None => 0,
     }
@@ -413,7 +441,7 @@ fn lower(b: u8) -> u8 {
     b | (u8::from(b.wrapping_sub(b'A') < 26) << 5)
 }
 
-/// The bytes of `pairs` from `at` up to the next [`END`].
+/// The bytes of a request's `pairs` from `at` up to the next [`END`].
 pub(super) fn field(pairs: &[u8], at: usize) -> &[u8] {
     pairs.get(at..find(pairs, at, END)).unwrap_or(&[])
 }

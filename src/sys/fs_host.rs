@@ -78,8 +78,10 @@ pub fn each_preopen(mut f: impl FnMut(&[u8], &Dir)) {
     })
 }
 
-fn host_path(dir: &Dir, path: &str) -> PathBuf {
-    if path.is_empty() { dir.clone() } else { dir.join(path) }
+/// `path`, relative to `dir`, on the host. The crate's paths are UTF-8
+/// (cut from `str`s at `/`), so nothing is lost.
+fn host_path(dir: &Dir, path: &[u8]) -> PathBuf {
+    if path.is_empty() { dir.clone() } else { dir.join(&*String::from_utf8_lossy(path)) }
 }
 
 /// The WASI errno for a host error.
@@ -119,7 +121,7 @@ pub(super) fn retrying<T>(mut op: impl FnMut() -> std::io::Result<T>) -> std::io
 /// interrupted, as on wasm32: a stream interrupted every time is broken.
 pub const INTERRUPTED_TRIES: u32 = 64;
 
-pub fn open(dir: &Dir, path: &str, mode: OpenMode) -> Result<Handle, u16> {
+pub fn open(dir: &Dir, path: &[u8], mode: OpenMode) -> Result<Handle, u16> {
     let mut options = std::fs::OpenOptions::new();
     match mode {
         OpenMode::Read => options.read(true),
@@ -183,20 +185,20 @@ pub fn size(file: &Handle) -> Result<u64, u16> {
     file.0.metadata().map(|m| m.len()).map_err(|e| errno(&e))
 }
 
-pub fn stat(dir: &Dir, path: &str) -> Result<Stat, u16> {
+pub fn stat(dir: &Dir, path: &[u8]) -> Result<Stat, u16> {
     let meta = std::fs::metadata(host_path(dir, path)).map_err(|e| errno(&e))?;
     Ok(Stat { size: meta.len(), is_dir: meta.is_dir() })
 }
 
-pub fn create_dir(dir: &Dir, path: &str) -> Result<(), u16> {
+pub fn create_dir(dir: &Dir, path: &[u8]) -> Result<(), u16> {
     std::fs::create_dir(host_path(dir, path)).map_err(|e| errno(&e))
 }
 
-pub fn remove_file(dir: &Dir, path: &str) -> Result<(), u16> {
+pub fn remove_file(dir: &Dir, path: &[u8]) -> Result<(), u16> {
     std::fs::remove_file(host_path(dir, path)).map_err(|e| errno(&e))
 }
 
-pub fn read_dir(dir: &Dir, path: &str) -> Result<Vec<String>, u16> {
+pub fn read_dir(dir: &Dir, path: &[u8]) -> Result<Vec<String>, u16> {
     let mut names = Vec::new();
     for entry in std::fs::read_dir(host_path(dir, path)).map_err(|e| errno(&e))? {
         let entry = entry.map_err(|e| errno(&e))?;

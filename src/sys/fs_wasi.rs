@@ -98,9 +98,36 @@ fn find_preopens(table: &mut Vec<u8>) {
     }
 }
 
-/// `path` as WASI takes it: `.` for the directory itself.
-fn at(path: &str) -> &str {
-    if path.is_empty() { "." } else { path }
+/// `path` as WASI takes it, its address and length: `.` for the directory
+/// itself. Bytes, not a `str`: the raw calls take any, and the runtime
+/// refuses a path that is not UTF-8.
+fn at(path: &[u8]) -> (i32, i32) {
+    let path: &[u8] = if path.is_empty() { b"." } else { path };
+    (path.as_ptr() as i32, path.len() as i32)
+}
+
+/// `path_open` in the directory `dir`: the new descriptor, or the errno.
+fn path_open(dir: u32, path: &[u8], oflags: u16, rights: wasi::Rights, fdflags: u16) -> Result<u32, u16> {
+    let (path, len) = at(path);
+    let mut fd = core::mem::MaybeUninit::<u32>::uninit();
+    // SAFETY: `path` is readable for `len` bytes and `fd` writable for the
+    // call's duration; the descriptor is written when the call succeeds.
+    unsafe {
+        match wasi::wasi_snapshot_preview1::path_open(
+            dir as i32,
+            wasi::LOOKUPFLAGS_SYMLINK_FOLLOW as i32,
+            path,
+            len,
+            oflags as i32,
+            rights as i64,
+            0,
+            fdflags as i32,
+            fd.as_mut_ptr() as i32,
+        ) {
+            0 => Ok(fd.assume_init()),
+            e => Err(e as u16),
+        }
+    }
 }
 
 const READ_RIGHTS: wasi::Rights = wasi::RIGHTS_FD_READ
@@ -115,7 +142,7 @@ const WRITE_RIGHTS: wasi::Rights = wasi::RIGHTS_FD_WRITE
     | wasi::RIGHTS_FD_FILESTAT_SET_SIZE;
 
 /// Opens `path` (relative to `dir`, no `..` left in it) as `mode` asks.
-pub fn open(dir: &Dir, path: &str, mode: OpenMode) -> Result<Handle, u16> {
+pub fn open(dir: &Dir, path: &[u8], mode: OpenMode) -> Result<Handle, u16> {
     let (oflags, rights, fdflags) = match mode {
         OpenMode::Read => (0, READ_RIGHTS, 0),
         OpenMode::Create => (wasi::OFLAGS_CREAT | wasi::OFLAGS_TRUNC, WRITE_RIGHTS, 0),
@@ -123,12 +150,7 @@ pub fn open(dir: &Dir, path: &str, mode: OpenMode) -> Result<Handle, u16> {
         OpenMode::Append => (wasi::OFLAGS_CREAT, WRITE_RIGHTS, wasi::FDFLAGS_APPEND),
         OpenMode::ReadAppend => (wasi::OFLAGS_CREAT, WRITE_RIGHTS | wasi::RIGHTS_FD_READ, wasi::FDFLAGS_APPEND),
     };
-    let flags = wasi::LOOKUPFLAGS_SYMLINK_FOLLOW;
-    // SAFETY: `path` is a valid string for the call's duration.
-    match unsafe { wasi::path_open(*dir, flags, at(path), oflags, rights, 0, fdflags) } {
-        Ok(fd) => Ok(Handle(fd)),
-        Err(e) => Err(e.raw()),
-    }
+    path_open(*dir, path, oflags, rights, fdflags).map(Handle)
 }
 
 /// Reads into `buf`; 0 at the end of the file.
@@ -174,34 +196,50 @@ pub fn size(file: &Handle) -> Result<u64, u16> {
     }
 }
 
-pub fn stat(dir: &Dir, path: &str) -> Result<Stat, u16> {
-    // SAFETY: `path` is a valid string for the call's duration.
-    match unsafe { wasi::path_filestat_get(*dir, wasi::LOOKUPFLAGS_SYMLINK_FOLLOW, at(path)) } {
-        Ok(s) => Ok(Stat { size: s.size, is_dir: s.filetype == wasi::FILETYPE_DIRECTORY }),
-        Err(e) => Err(e.raw()),
+pub fn stat(dir: &Dir, path: &[u8]) -> Result<Stat, u16> {
+    let (path, len) = at(path);
+    let mut stat = core::mem::MaybeUninit::<wasi::Filestat>::uninit();
+    // SAFETY: `path` is readable for `len` bytes and `stat` writable for
+    // the call's duration; it is written when the call succeeds.
+    unsafe {
+        match wasi::wasi_snapshot_preview1::path_filestat_get(
+            *dir as i32,
+            wasi::LOOKUPFLAGS_SYMLINK_FOLLOW as i32,
+            path,
+            len,
+            stat.as_mut_ptr() as i32,
+        ) {
+            0 => {
+                let s = stat.assume_init();
+                Ok(Stat { size: s.size, is_dir: s.filetype == wasi::FILETYPE_DIRECTORY })
+            }
+            e => Err(e as u16),
+        }
     }
 }
 
-pub fn create_dir(dir: &Dir, path: &str) -> Result<(), u16> {
-    // SAFETY: `path` is a valid string for the call's duration.
-    unsafe { wasi::path_create_directory(*dir, at(path)) }.map_err(|e| e.raw())
+pub fn create_dir(dir: &Dir, path: &[u8]) -> Result<(), u16> {
+    let (path, len) = at(path);
+    // SAFETY: `path` is readable for `len` bytes for the call's duration.
+    match unsafe { wasi::wasi_snapshot_preview1::path_create_directory(*dir as i32, path, len) } {
+        0 => Ok(()),
+        e => Err(e as u16),
+    }
 }
 
-pub fn remove_file(dir: &Dir, path: &str) -> Result<(), u16> {
-    // SAFETY: `path` is a valid string for the call's duration.
-    unsafe { wasi::path_unlink_file(*dir, at(path)) }.map_err(|e| e.raw())
+pub fn remove_file(dir: &Dir, path: &[u8]) -> Result<(), u16> {
+    let (path, len) = at(path);
+    // SAFETY: `path` is readable for `len` bytes for the call's duration.
+    match unsafe { wasi::wasi_snapshot_preview1::path_unlink_file(*dir as i32, path, len) } {
+        0 => Ok(()),
+        e => Err(e as u16),
+    }
 }
 
 /// The UTF-8 names in the directory at `path`, without `.` and `..`, in
 /// the order the runtime gives them.
-pub fn read_dir(dir: &Dir, path: &str) -> Result<Vec<String>, u16> {
-    // SAFETY: `path` is a valid string for the call's duration.
-    let fd = match unsafe {
-        wasi::path_open(*dir, wasi::LOOKUPFLAGS_SYMLINK_FOLLOW, at(path), wasi::OFLAGS_DIRECTORY, READ_RIGHTS, 0, 0)
-    } {
-        Ok(fd) => Handle(fd),
-        Err(e) => return Err(e.raw()),
-    };
+pub fn read_dir(dir: &Dir, path: &[u8]) -> Result<Vec<String>, u16> {
+    let fd = Handle(path_open(*dir, path, wasi::OFLAGS_DIRECTORY, READ_RIGHTS, 0)?);
     // Each entry: d_next u64, d_ino u64, d_namlen u32, d_type u8, 3 pad, name.
     const HEADER: usize = 24;
     let mut names = Vec::new();
