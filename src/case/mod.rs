@@ -203,23 +203,16 @@ pub fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
     // an ASCII char lowercases to one ASCII char (itself, or its letter's
     // lowercase), and of the others only İ (to `i` and U+0307) and the
     // Kelvin sign (to `k`) lowercase to something beginning with ASCII
-    // (tests/case.rs checks every scalar value). Every other byte is passed
-    // a word at a time.
-    let (x, y, z, high) = match u8::try_from(first) {
-        Ok(f) if f < 0x80 => {
-            let other = match f {
-                b'i' => 0xC4, // İ is C4 B0
-                b'k' => 0xE2, // K is E2 84 AA
-                _ => f,
-            };
-            (f, f.to_ascii_uppercase(), other, false)
-        }
-        // Any char but ASCII.
-        _ => (0x80, 0x80, 0x80, true),
-    };
+    // (tests/case.rs checks every scalar value): so for a needle that
+    // begins with `i` or `k` every char beyond ASCII is looked at, for one
+    // that begins with other ASCII none is. The bytes that cannot begin a
+    // match are passed a word at a time.
+    let f = first as u8;
+    let any_but_ascii = first >= 0x80 || f == b'i' || f == b'k';
+    let (x, y) = if first < 0x80 { (f, f.to_ascii_uppercase()) } else { (0x80, 0x80) };
     let mut at = 0;
     loop {
-        at = candidate(h, at, [x, y, z], high);
+        at = candidate(h, at, x, y, any_but_ascii);
         let mut from = Lower::new(h, at);
         loop {
             // A match begins at `from`'s next char, if any; `at` is the
@@ -238,31 +231,32 @@ pub fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
     }
 }
 
-/// The first offset from `at` on whose byte is one of `bytes`, or (with
+/// The first offset from `at` on whose byte is `x` or `y` or (with
 /// `high`) 0x80 and above, or `s.len()`: eight bytes a turn. Each byte
 /// looked for begins a char, so the offset is a char boundary when `at` is.
 #[inline(never)]
-fn candidate(s: &[u8], at: usize, bytes: [u8; 3], high: bool) -> usize {
+fn candidate(s: &[u8], at: usize, x: u8, y: u8, high: bool) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
-    let [x, y, z] = bytes.map(|b| ONES * b as u64);
+    let (x, y) = (ONES * x as u64, ONES * y as u64);
     let high = if high { u64::MAX } else { 0 };
     let mut rest = s.get(at..).unwrap_or(&[]);
     while let Some((word, next)) = rest.split_first_chunk::<8>() {
         let w = u64::from_le_bytes(*word);
-        // A byte equal to one looked for is a zero byte of its XOR, which
-        // wraps the subtraction; borrows carry only upward from a zero, so
-        // the lowest mark is exact. With `high`, a byte of 0x80 and above
-        // is marked by its own high bit.
-        let (p, q, r) = (w ^ x, w ^ y, w ^ z);
-        let m =
-            (p.wrapping_sub(ONES) & !p | q.wrapping_sub(ONES) & !q | r.wrapping_sub(ONES) & !r | w & high) & ONES << 7;
+        // A byte equal to `x` or `y` is a zero byte of its XOR, which wraps
+        // the subtraction; borrows carry only upward from a zero, so the
+        // lowest mark is exact. With `high`, a byte of 0x80 and above is
+        // marked by its own high bit.
+        let (p, q) = (w ^ x, w ^ y);
+        let m = (p.wrapping_sub(ONES) & !p | q.wrapping_sub(ONES) & !q | w & high) & ONES << 7;
         if m != 0 {
             return s.len() - rest.len() + (m.trailing_zeros() / 8) as usize;
         }
         rest = next;
     }
+    // Fewer than eight bytes: the same test, a byte at a time.
     while let [first, more @ ..] = rest {
-        if bytes.contains(first) || high & 0x80 & *first as u64 != 0 {
+        let b = ONES * *first as u64;
+        if b == x || b == y || b & high & 0x80 != 0 {
             break;
         }
         rest = more;
@@ -343,13 +337,10 @@ impl Iterator for Lower<'_> {
             self.pending = false;
             return Some(0x307);
         }
-        let &first = self.s.get(self.at)?;
-        if first < 0x80 {
-            // ASCII, most of most text: its lowercase without a lookup.
-            self.at += 1;
-            return Some(first.to_ascii_lowercase() as u32);
-        }
         let (c, len) = split(decode(self.s, self.at));
+        if len == 0 {
+            return None;
+        }
         let mapping = lower_at(self.s, self.at, c, len);
         self.pending = mapping >> 21 != 0;
         self.at += len;
