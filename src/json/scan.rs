@@ -123,7 +123,6 @@ pub(crate) const fn plain_end(b: &[u8], i: usize, high: bool) -> usize {
 /// offset that does not start one, `i` itself if none does. Each turn
 /// reads eight bytes as one word and takes one sequence, or two three-byte
 /// ones.
-#[inline(always)]
 pub(crate) const fn utf8_end(b: &[u8], i: usize) -> usize {
     let Some((_, mut rest)) = b.split_at_checked(i) else {
         return b.len();
