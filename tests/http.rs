@@ -11,9 +11,7 @@ mod fetch;
 use serde_json::{Value, json};
 use subako_tiny::JsonWriter;
 use subako_tiny::http::raw::{ABI_LENGTH_MISMATCH, ABI_NOTHING_HELD, ABI_OUT_OF_BOUNDS};
-use subako_tiny::http::{
-    HttpError, HttpErrorKind, Method, REQUEST_MAX_BYTES, Request, Response, ResponseBody, parse_answer, raw,
-};
+use subako_tiny::http::{HttpError, HttpErrorKind, Method, REQUEST_MAX_BYTES, Request, Response, ResponseBody, raw};
 use subako_tiny::testing::{self, HttpBody, HttpRequest};
 use subako_tiny::{ToolError, execute};
 
@@ -367,7 +365,7 @@ fn abi_codes_are_named() {
 #[test]
 fn an_inline_answer() {
     let answer = br#"{"ok":{"status":200,"headers":{"content-type":"text/plain; charset=utf-8","x-multi":"a, b","x-esc":"\u00e9\"\n"},"body":{"type":"inline","text":"caf\u00e9 \ud83d\ude00\n"}}}"#;
-    let response = parse_answer(answer, None).unwrap();
+    let response = raw::parse_answer(answer, None).unwrap();
     assert_eq!(response.status, 200);
     assert_eq!(
         response.headers().collect::<Vec<_>>(),
@@ -384,7 +382,7 @@ fn an_inline_answer() {
 #[test]
 fn a_file_answer() {
     let answer = br#" {"ok": {"status": 404, "headers": {}, "body": {"type": "file", "path": "/volume/tmp/out.bin", "bytes": 48211}}} "#;
-    let response = parse_answer(answer, Some("/volume/tmp/out.bin")).unwrap();
+    let response = raw::parse_answer(answer, Some("/volume/tmp/out.bin")).unwrap();
     assert_eq!(response, Response::new(404, ResponseBody::File { path: "/volume/tmp/out.bin".into(), bytes: 48211 }));
     assert_eq!(response.text(), None);
 }
@@ -392,7 +390,7 @@ fn a_file_answer() {
 #[test]
 fn a_file_answer_at_a_path_the_request_did_not_name_is_abi() {
     let answer = br#"{"ok":{"status":200,"headers":{},"body":{"type":"file","path":"/etc/passwd","bytes":9}}}"#;
-    let error = parse_answer(answer, Some("/volume/tmp/out.bin")).unwrap_err();
+    let error = raw::parse_answer(answer, Some("/volume/tmp/out.bin")).unwrap_err();
     assert_eq!(
         error,
         HttpError::new(
@@ -401,7 +399,7 @@ fn a_file_answer_at_a_path_the_request_did_not_name_is_abi() {
         )
     );
     // A request for an inline body takes no file body at all.
-    let error = parse_answer(answer, None).unwrap_err();
+    let error = raw::parse_answer(answer, None).unwrap_err();
     assert_eq!(
         error.message,
         "subako_http answered with something that is not an answer: `ok.body` is not the inline or file body the \
@@ -422,7 +420,7 @@ fn a_file_answer_at_a_path_the_request_did_not_name_is_abi() {
 #[test]
 fn a_header_named_twice_is_read_once_with_its_values_joined() {
     let answer = br#"{"ok":{"status":200,"headers":{"x-a":"1","vary":"accept","X-A":"2","b":"","x-a":"3","B":"4"},"body":{"type":"inline","text":""}}}"#;
-    let response = parse_answer(answer, None).unwrap();
+    let response = raw::parse_answer(answer, None).unwrap();
     assert_eq!(response.headers().collect::<Vec<_>>(), [("x-a", "1, 2, 3"), ("vary", "accept"), ("b", ", 4")]);
     assert_eq!(response.header("X-a"), Some("1, 2, 3"));
     // Many names, many repeats: each name once, in first-seen order.
@@ -432,7 +430,7 @@ fn a_header_named_twice_is_read_once_with_its_values_joined() {
     }
     headers.pop();
     let answer = format!(r#"{{"ok":{{"status":200,"headers":{{{headers}}},"body":{{"type":"inline","text":""}}}}}}"#);
-    let response = parse_answer(answer.as_bytes(), None).unwrap();
+    let response = raw::parse_answer(answer.as_bytes(), None).unwrap();
     let read: Vec<(&str, &str)> = response.headers().collect();
     assert_eq!(read.len(), 1000);
     for (i, (name, value)) in read.into_iter().enumerate() {
@@ -443,7 +441,7 @@ fn a_header_named_twice_is_read_once_with_its_values_joined() {
 
 #[test]
 fn an_answer_with_no_headers_member_has_none() {
-    let response = parse_answer(br#"{"ok":{"status":204,"body":{"type":"inline","text":""}}}"#, None).unwrap();
+    let response = raw::parse_answer(br#"{"ok":{"status":204,"body":{"type":"inline","text":""}}}"#, None).unwrap();
     assert_eq!(response.headers().count(), 0);
     assert_eq!(response.text(), Some(""));
 }
@@ -470,7 +468,7 @@ fn every_error_kind() {
         assert_eq!(kind.as_str(), name);
         assert_eq!(HttpErrorKind::from_name(name), Some(kind));
         let answer = format!(r#"{{"error":{{"kind":"{name}","message":"it failed: \"{name}\""}}}}"#);
-        let error = parse_answer(answer.as_bytes(), None).unwrap_err();
+        let error = raw::parse_answer(answer.as_bytes(), None).unwrap_err();
         assert_eq!(error, HttpError::new(kind, format!("it failed: \"{name}\"")));
         assert_eq!(kind.needs_file(), matches!(name, "too_large" | "not_text"));
         assert_eq!(ToolError::from(error).message(), format!("HTTP request failed ({name}): it failed: \"{name}\""));
@@ -479,7 +477,7 @@ fn every_error_kind() {
 
 #[test]
 fn an_unknown_error_kind_keeps_its_name() {
-    let error = parse_answer(br#"{"error":{"kind":"rate_limited","message":"slow down"}}"#, None).unwrap_err();
+    let error = raw::parse_answer(br#"{"error":{"kind":"rate_limited","message":"slow down"}}"#, None).unwrap_err();
     assert_eq!(error.kind, HttpErrorKind::Abi);
     assert_eq!(error.message, "error kind `rate_limited` from subako_http: slow down");
 }
@@ -547,7 +545,7 @@ fn malformed_answers_are_abi_errors_saying_why() {
         (br#"{"error":{"kind":1,"message":"m"}}"#, "`error` is not an object with a string `kind` and `message`"),
     ];
     for (answer, why) in cases {
-        let error = parse_answer(answer, Some("/p")).unwrap_err();
+        let error = raw::parse_answer(answer, Some("/p")).unwrap_err();
         assert_eq!(error.kind, HttpErrorKind::Abi, "{}", String::from_utf8_lossy(answer));
         assert_eq!(
             error.message,
@@ -563,9 +561,9 @@ fn any_bytes_as_an_answer_never_panic() {
     // Every prefix of a valid answer, and some byte soup.
     let answer = br#"{"ok":{"status":200,"headers":{"a":"b"},"body":{"type":"file","path":"/p","bytes":1}}}"#;
     for end in 0..answer.len() {
-        assert!(parse_answer(&answer[..end], Some("/p")).is_err());
+        assert!(raw::parse_answer(&answer[..end], Some("/p")).is_err());
     }
-    assert!(parse_answer(answer, Some("/p")).is_ok());
+    assert!(raw::parse_answer(answer, Some("/p")).is_ok());
     {}
     for soup in [
         &b"\xff\xfe"[..],
@@ -573,7 +571,7 @@ fn any_bytes_as_an_answer_never_panic() {
         b"\0",
         b"{\"ok\":{\"status\":200,\"body\":{\"type\":\"inline\",\"text\":\"\\ud800\"}}}",
     ] {
-        assert_eq!(parse_answer(soup, Some("/p")).unwrap_err().kind, HttpErrorKind::Abi);
+        assert_eq!(raw::parse_answer(soup, Some("/p")).unwrap_err().kind, HttpErrorKind::Abi);
     }
 }
 

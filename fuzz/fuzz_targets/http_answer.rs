@@ -1,9 +1,10 @@
-//! The HTTP answer parser (`http::parse_answer`, what reads `subako_http`'s
+//! The HTTP answer parser (`http::raw::parse_answer`, what reads `subako_http`'s
 //! JSON) never panics, and what it reads is what serde_json reads.
 #![no_main]
 
 use serde_json::Value as Theirs;
-use subako_tiny::http::{HttpErrorKind, ResponseBody, parse_answer};
+use subako_tiny::http::raw::parse_answer;
+use subako_tiny::http::{HttpErrorKind, ResponseBody};
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let parsed = serde_json::from_slice::<Theirs>(data);

@@ -31,16 +31,26 @@ mod response;
 
 pub use error::{HttpError, HttpErrorKind};
 pub use request::{Method, Request};
-pub use response::{Headers, Response, ResponseBody, parse_answer};
+pub use response::{Headers, Response, ResponseBody};
 
-/// The raw `subako_http` imports (wasm32 only), their ABI codes, and the
-/// one safe [`exchange`](raw::exchange) of request JSON for answer JSON.
+/// The raw `subako_http` imports (wasm32 only), their ABI codes, the one
+/// safe [`exchange`](raw::exchange) of request JSON for answer JSON, and
+/// [`parse_answer`](raw::parse_answer), which reads the answer as
+/// [`Request::send`] does.
 pub mod raw {
+    pub use super::response::parse_answer;
     #[cfg(not(target_arch = "wasm32"))]
     pub use crate::sys::http_raw::NO_HTTP_ON_THE_HOST;
     pub use crate::sys::http_raw::{ABI_LENGTH_MISMATCH, ABI_NOTHING_HELD, ABI_OUT_OF_BOUNDS, exchange};
     #[cfg(any(target_arch = "wasm32", doc))]
     pub use crate::sys::http_raw::{read_response, request};
+}
+
+/// Moved to [`raw::parse_answer`], beside the exchange whose answer it reads.
+#[deprecated(since = "0.1.0", note = "use `http::raw::parse_answer`")]
+#[doc(hidden)]
+pub fn parse_answer(answer: &[u8], save_to: Option<&str>) -> Result<Response, HttpError> {
+    response::parse_answer(answer, save_to)
 }
 
 /// The largest request JSON the worker reads, in bytes: a larger body goes

@@ -255,7 +255,8 @@ impl Response {
 ///
 /// # Examples
 /// ```
-/// use subako_tiny::http::{HttpErrorKind, ResponseBody, parse_answer};
+/// use subako_tiny::http::raw::parse_answer;
+/// use subako_tiny::http::{HttpErrorKind, ResponseBody};
 ///
 /// let answer = br#"{"ok":{"status":200,"headers":{"vary":"accept","Vary":"origin"},"body":{"type":"file","path":"/volume/tmp/a.bin","bytes":3}}}"#;
 /// let response = parse_answer(answer, Some("/volume/tmp/a.bin")).unwrap();

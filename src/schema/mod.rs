@@ -98,6 +98,8 @@ pub(crate) mod rules;
 pub(crate) mod syntax;
 pub(crate) mod validate;
 
+// What `validated!` expands to; hidden with the rest of its plumbing.
+#[doc(hidden)]
 pub use validate::check_args;
 #[doc(hidden)]
 pub use validate::check_checked;
