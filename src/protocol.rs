@@ -8,8 +8,9 @@
 use alloc::vec::Vec;
 
 use crate::args::Args;
-use crate::json::lookup::{ContainerEnds, KEY_SEPARATOR, members, parse_with_ends};
+use crate::json::lookup::{KEY_SEPARATOR, members, parse_with_ends};
 use crate::json::scan::find;
+use crate::json::validator::ContainerEnds;
 use crate::json::write::{escape_into, put};
 use crate::json::{Str, Value, num};
 use crate::package::{Package, ToolFn};

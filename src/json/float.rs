@@ -53,7 +53,7 @@ impl Decimal {
     /// digits, as every `f64` and halfway point between two has).
     fn of(v: u64, k: i64) -> Decimal {
         let mut dec = Decimal { d: [0; MAX_DIGITS], nd: 0, dp: 0, trunc: false };
-        for &c in super::num::u64_digits(v, &mut [0; 20]) {
+        for &c in crate::bytes::u64_digits(v, &mut [0; 20]) {
             dec.put(dec.nd, (c - b'0') as u64);
             dec.nd += 1;
         }

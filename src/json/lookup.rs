@@ -1,10 +1,11 @@
-//! Member lookup: several members of an object in one reading of it, and
-//! the containers the validator saw end, so a request's arguments are
-//! skipped without being read again.
+//! Member lookup: [`Object::get`] and [`Object::fields`], and several
+//! members of an object in one reading of it for the protocol, skipping the
+//! containers the validator saw end (a request's arguments) without reading
+//! them again.
 
 use super::scan::{at, skip_ws, span};
-use super::validator::{ReadError, document, value_end};
-use super::value::{Str, Value};
+use super::validator::{ContainerEnds, ReadError, document, skip_value};
+use super::value::{Object, Str, Value};
 
 /// The most members [`members`] looks up in one reading.
 pub(crate) const MAX_KEYS: usize = 6;
@@ -12,45 +13,6 @@ pub(crate) const MAX_KEYS: usize = 6;
 /// What separates the keys [`members`] is given: a byte no UTF-8 text
 /// holds, so any `&str` is one key.
 pub(crate) const KEY_SEPARATOR: u8 = 0xFF;
-
-/// Where the validator saw containers end: the largest at each of levels
-/// 2 and 3 (a request's `params`, and the arguments in it). Walking an
-/// object skips each member's value to reach the next key; with this, a
-/// walk over the message or its params skips those values without reading
-/// them again, so a request's arguments are read once by validation and
-/// once by the tool.
-pub(crate) struct ContainerEnds {
-    /// The address of the text the offsets are in.
-    base: usize,
-    /// For levels 2 and 3 (at `level & 1`), a container's `(start, end)`
-    /// offsets.
-    pub(crate) spans: [(usize, usize); 2],
-}
-
-impl ContainerEnds {
-    /// A table that knows no container.
-    pub(crate) const NONE: ContainerEnds = ContainerEnds { base: 0, spans: [(0, 0); 2] };
-
-    /// Where the container starting at `b[i]` ends in `b`, if it is known.
-    /// An entry never set is `(0, 0)`, and no skipped value starts at
-    /// offset 0: the document's own value is walked, never skipped.
-    fn end_of(&self, b: &[u8], i: usize) -> Option<usize> {
-        let start = (b.as_ptr() as usize).wrapping_sub(self.base).wrapping_add(i);
-        let (from, to) = self.spans[(self.spans[1].0 == start) as usize];
-        if from == start { Some(i + (to - from)) } else { None }
-    }
-}
-
-/// The offset just past the value starting at `i` in validated text.
-pub(crate) fn skip_value(b: &[u8], i: usize, ends: Option<&ContainerEnds>) -> usize {
-    if let Some(end) = ends.and_then(|e| e.end_of(b, i)) {
-        return end;
-    }
-    match value_end(b, i, true, None) {
-        Ok(end) => end,
-        Err(_) => b.len(),
-    }
-}
 
 /// [`parse`], learning in `ends` where the first containers end.
 pub(crate) fn parse_with_ends<'a>(b: &'a [u8], ends: &mut ContainerEnds) -> Result<Value<'a>, ReadError> {
@@ -107,6 +69,65 @@ pub(crate) fn members<'a>(
         i = skip_ws(b, skip_ws(b, end) + 1);
     }
     found
+}
+
+impl<'a> Object<'a> {
+    /// The value of member `key` (compared after unescaping), or `None`
+    /// when the object has no such member. It reads the whole object, so
+    /// that the last of duplicate members wins as in serde_json: to read
+    /// several members, [`fields`](Self::fields) reads them all in one walk.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// let value = json::parse(br#"{"rate": 1.05, "base": "EUR", "base": "USD"}"#).unwrap();
+    /// let object = value.as_object().unwrap();
+    /// assert_eq!(object.get("rate").and_then(|v| v.as_f64()), Some(1.05));
+    /// assert!(object.get("base").unwrap().as_str().unwrap().eq_str("USD"));
+    /// assert_eq!(object.get("date"), None);
+    /// ```
+    // Inlined: the call of `members` costs less at each use than a function
+    // of its own does in every module.
+    #[inline(always)]
+    pub fn get(&self, key: &str) -> Option<Value<'a>> {
+        let [found, ..] = members(Some(self.as_value()), key.as_bytes(), None);
+        found
+    }
+
+    /// The values of the members named by `keys`, in their order, read in
+    /// one walk of the object whatever their number and order (`None` for
+    /// a member it does not have; the last of duplicates wins, as in
+    /// serde_json). Each member's name is unescaped at most once.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// let note = json::parse(br#"{"id": 7, "title": "Tea", "tags": ["a"], "body": "Sencha", "id": 8}"#).unwrap();
+    /// let [body, id, due] = note.as_object().unwrap().fields(["body", "id", "due"]);
+    /// assert_eq!(body.and_then(|v| v.as_str()).map(|s| s.into_string()).as_deref(), Some("Sencha"));
+    /// assert_eq!(id.and_then(|v| v.as_i64()), Some(8));
+    /// assert_eq!(due, None);
+    /// ```
+    pub fn fields<const N: usize>(&self, keys: [&str; N]) -> [Option<Value<'a>>; N] {
+        let mut found = [None; N];
+        self.fill(&keys, &mut found);
+        found
+    }
+
+    /// [`fields`](Self::fields)' walk, once for every `N`.
+    #[inline(never)]
+    fn fill(&self, keys: &[&str], found: &mut [Option<Value<'a>>]) {
+        for (name, value) in self.iter() {
+            let name = name.to_str();
+            for (slot, key) in found.iter_mut().zip(keys) {
+                if crate::bytes::same(name.as_bytes(), key.as_bytes()) {
+                    *slot = Some(value);
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,6 @@ use super::scan::{at, span};
 use super::unescape::unescape_into;
 use super::validator::{MAX_DEPTH, number_end, string_end, validate, value_end};
 use super::value::{Str, Value};
-use crate::reply::ToolError;
 use crate::text::Text;
 
 /// How deep a structured value may nest: its answer holds it two levels
@@ -22,7 +21,7 @@ pub(crate) const MAX_VALUE_DEPTH: usize = MAX_DEPTH - 3;
 /// sent: the error names the tool, what is wrong and how to mend it. A
 /// module links the checks its replies can need and no other (a reply
 /// written only through [`ObjectWriter`](super::ObjectWriter) needs none).
-pub(crate) type Check = fn(value: &[u8], tool: Str<'_>) -> Result<(), ToolError>;
+pub(crate) type Check = fn(value: &[u8], tool: Str<'_>) -> Result<(), Text>;
 
 // The check every reply gets before it is sent: none until a `JsonWriter`
 // is made (then `shape`), or JSON text is copied into one (then `strict`);
@@ -91,19 +90,19 @@ pub(crate) fn needed() -> Option<Check> {
 /// Checks `value` is one JSON value, nested at most [`MAX_VALUE_DEPTH`]
 /// deep: what a [`JsonWriter`](super::JsonWriter) written token by token
 /// needs.
-pub(crate) fn shape(value: &[u8], tool: Str<'_>) -> Result<(), ToolError> {
+pub(crate) fn shape(value: &[u8], tool: Str<'_>) -> Result<(), Text> {
     walk(value, false).map_err(|why| answered_with(tool, why))
 }
 
 /// [`shape`], and also every number within `f64` and no object holding a
 /// member twice: what a value holding JSON text copied in as it is needs.
 /// Linked only into modules that copy JSON text into a reply.
-pub(crate) fn strict(value: &[u8], tool: Str<'_>) -> Result<(), ToolError> {
+pub(crate) fn strict(value: &[u8], tool: Str<'_>) -> Result<(), Text> {
     walk(value, true).map_err(|why| answered_with(tool, why))
 }
 
-fn answered_with(tool: Str<'_>, why: Text) -> ToolError {
-    crate::text!("tool `", tool, "` answered with structuredContent that ", why).into()
+fn answered_with(tool: Str<'_>, why: Text) -> Text {
+    crate::text!("tool `", tool, "` answered with structuredContent that ", why)
 }
 
 /// One walk over `value` for [`shape`] or [`strict`].
@@ -235,7 +234,7 @@ mod tests {
         let why = walk(value.as_bytes(), strict).err().map(Text::into_string);
         let tool = crate::json::parse(b"\"t\"").unwrap().as_str().unwrap();
         let check: Check = if strict { super::strict } else { shape };
-        let error = check(value.as_bytes(), tool).err().map(|e| String::from(e.message()));
+        let error = check(value.as_bytes(), tool).err().map(Text::into_string);
         assert_eq!(
             error,
             why.as_ref().map(|why| alloc::format!("tool `t` answered with structuredContent that {why}"))

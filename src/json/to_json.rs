@@ -22,7 +22,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::value::{Array, Object, Str, Value};
-use super::write::JsonWriter;
+use super::writer::JsonWriter;
 use crate::text::{Piece, Text};
 
 /// The members of one JSON object being written; made by

@@ -3,7 +3,6 @@
 //! stack. It is a `const fn`, so a package's hand-written schemas are
 //! checked at build time by the same code that reads requests at run time.
 
-use super::lookup::ContainerEnds;
 use super::scan::{
     HIGH_BITS, NOT_HEX, WS, WS_IN_LINE, at, find, hex4, plain_end, skip_ws_in, text_marks, two_byte_only, utf8_end,
 };
@@ -45,7 +44,10 @@ impl core::fmt::Display for ReadError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.kind.describe())?;
         f.write_str(" at byte ")?;
-        f.write_str(crate::text::Text::of(self.offset).as_str())
+        for &digit in crate::bytes::u64_digits(self.offset as u64, &mut [0; 20]) {
+            core::fmt::Write::write_char(f, digit as char)?;
+        }
+        Ok(())
     }
 }
 
@@ -72,6 +74,45 @@ const fn fail<T>(kind: ReadErrorKind, offset: usize) -> Result<T, ReadError> {
 /// `Unexpected` at a byte, `Eof` past the end.
 const fn unexpected<T>(b: &[u8], i: usize) -> Result<T, ReadError> {
     fail(if i < b.len() { ReadErrorKind::Unexpected } else { ReadErrorKind::Eof }, i)
+}
+
+/// Where the validator saw containers end: the largest at each of levels
+/// 2 and 3 (a request's `params`, and the arguments in it). Walking an
+/// object skips each member's value to reach the next key; with this, a
+/// walk over the message or its params skips those values without reading
+/// them again, so a request's arguments are read once by validation and
+/// once by the tool.
+pub(crate) struct ContainerEnds {
+    /// The address of the text the offsets are in.
+    pub(crate) base: usize,
+    /// For levels 2 and 3 (at `level & 1`), a container's `(start, end)`
+    /// offsets.
+    pub(crate) spans: [(usize, usize); 2],
+}
+
+impl ContainerEnds {
+    /// A table that knows no container.
+    pub(crate) const NONE: ContainerEnds = ContainerEnds { base: 0, spans: [(0, 0); 2] };
+
+    /// Where the container starting at `b[i]` ends in `b`, if it is known.
+    /// An entry never set is `(0, 0)`, and no skipped value starts at
+    /// offset 0: the document's own value is walked, never skipped.
+    pub(crate) fn end_of(&self, b: &[u8], i: usize) -> Option<usize> {
+        let start = (b.as_ptr() as usize).wrapping_sub(self.base).wrapping_add(i);
+        let (from, to) = self.spans[(self.spans[1].0 == start) as usize];
+        if from == start { Some(i + (to - from)) } else { None }
+    }
+}
+
+/// The offset just past the value starting at `i` in validated text.
+pub(crate) fn skip_value(b: &[u8], i: usize, ends: Option<&ContainerEnds>) -> usize {
+    if let Some(end) = ends.and_then(|e| e.end_of(b, i)) {
+        return end;
+    }
+    match value_end(b, i, true, None) {
+        Ok(end) => end,
+        Err(_) => b.len(),
+    }
 }
 
 /// Checks that `b` is exactly one JSON value, with optional white space

@@ -6,10 +6,9 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::lookup::{members, skip_value};
 use super::scan::{at, find, skip_ws, span};
 use super::unescape::unescape_into;
-use super::validator::{ReadError, document};
+use super::validator::{ReadError, document, skip_value};
 
 /// Parses a whole document: the one value in `b`, with optional white
 /// space around it.
@@ -309,63 +308,6 @@ impl<'a> Object<'a> {
     /// ```
     pub fn iter(&self) -> Members<'a> {
         Members(Items { raw: self.raw, at: 1 })
-    }
-
-    /// The value of member `key` (compared after unescaping), or `None`
-    /// when the object has no such member. It reads the whole object, so
-    /// that the last of duplicate members wins as in serde_json: to read
-    /// several members, [`fields`](Self::fields) reads them all in one walk.
-    ///
-    /// # Examples
-    /// ```
-    /// use subako_tiny::json;
-    ///
-    /// let value = json::parse(br#"{"rate": 1.05, "base": "EUR", "base": "USD"}"#).unwrap();
-    /// let object = value.as_object().unwrap();
-    /// assert_eq!(object.get("rate").and_then(|v| v.as_f64()), Some(1.05));
-    /// assert!(object.get("base").unwrap().as_str().unwrap().eq_str("USD"));
-    /// assert_eq!(object.get("date"), None);
-    /// ```
-    // Inlined: the call of `members` costs less at each use than a function
-    // of its own does in every module.
-    #[inline(always)]
-    pub fn get(&self, key: &str) -> Option<Value<'a>> {
-        let [found, ..] = members(Some(self.as_value()), key.as_bytes(), None);
-        found
-    }
-
-    /// The values of the members named by `keys`, in their order, read in
-    /// one walk of the object whatever their number and order (`None` for
-    /// a member it does not have; the last of duplicates wins, as in
-    /// serde_json). Each member's name is unescaped at most once.
-    ///
-    /// # Examples
-    /// ```
-    /// use subako_tiny::json;
-    ///
-    /// let note = json::parse(br#"{"id": 7, "title": "Tea", "tags": ["a"], "body": "Sencha", "id": 8}"#).unwrap();
-    /// let [body, id, due] = note.as_object().unwrap().fields(["body", "id", "due"]);
-    /// assert_eq!(body.and_then(|v| v.as_str()).map(|s| s.into_string()).as_deref(), Some("Sencha"));
-    /// assert_eq!(id.and_then(|v| v.as_i64()), Some(8));
-    /// assert_eq!(due, None);
-    /// ```
-    pub fn fields<const N: usize>(&self, keys: [&str; N]) -> [Option<Value<'a>>; N] {
-        let mut found = [None; N];
-        self.fill(&keys, &mut found);
-        found
-    }
-
-    /// [`fields`](Self::fields)' walk, once for every `N`.
-    #[inline(never)]
-    fn fill(&self, keys: &[&str], found: &mut [Option<Value<'a>>]) {
-        for (name, value) in self.iter() {
-            let name = name.to_str();
-            for (slot, key) in found.iter_mut().zip(keys) {
-                if crate::bytes::same(name.as_bytes(), key.as_bytes()) {
-                    *slot = Some(value);
-                }
-            }
-        }
     }
 
     /// The number of members (duplicates counted).
