@@ -2,7 +2,8 @@
 # The notes example against its official twin (official/notes) on the
 # calls of issue 27, in wasmtime fuel (wasm operators run: the same on
 # every run): `get` the last of 426 notes in a 1.9 MB file, `add` a note
-# to that file, `add` a note whose body is 20,000 `é` to an empty store,
+# to that file, `search` it for a word it does not hold and for one it
+# does (Japanese), `add` a note whose body is 20,000 `é` to an empty store,
 # and `stats` over 26 notes, one of them that body. The files are made
 # here, the same on every run (mixed English, French and Japanese).
 #
@@ -80,10 +81,12 @@ row() { # name, then the call's options
     ours=$(fuel "$DLMALLOC" "$@")
     lean=$(fuel "$LEAN" "$@")
     twin=$(fuel "$TWIN" "$@")
-    printf '%-7s %15s %15s %15s %8s\n' "$name" "$ours" "$lean" "$twin" "$(python3 -c "print(f'{$ours / $twin:.2f}')")"
+    printf '%-9s %15s %15s %15s %8s\n' "$name" "$ours" "$lean" "$twin" "$(python3 -c "print(f'{$ours / $twin:.2f}')")"
 }
-printf '%-7s %15s %15s %15s %8s\n' call "ours (dlmalloc)" "ours (lean)" official ours/off
+printf '%-9s %15s %15s %15s %8s\n' call "ours (dlmalloc)" "ours (lean)" official ours/off
 row get --tool get --args '{"id":426}' --data "$DATA/big"
 row add --tool add --args "$ADD" --data "$DATA/big"
+row search --tool search --args '{"query":"mont-blanc"}' --data "$DATA/big"
+row search-ja --tool search --args '{"query":"お茶"}' --data "$DATA/big"
 row add-é --tool add --args-file "$DATA/add-e.json" --data "$DATA/empty"
 row stats --tool stats --args '{}' --data "$DATA/small"
