@@ -14,13 +14,13 @@ use crate::sys::fs_backend::{self, Handle};
 /// An open file and the path it was opened by, borrowed: what [`File`]'s
 /// methods work on, and the whole-file functions too, which need no copy
 /// of a path they hold already. Its methods are inlined into theirs, so an
-/// `At` is never made in memory.
-pub(super) struct At<'a> {
+/// `OpenFile` is never made in memory.
+pub(super) struct OpenFile<'a> {
     pub(super) handle: &'a Handle,
     pub(super) path: &'a str,
 }
 
-impl At<'_> {
+impl OpenFile<'_> {
     fn fail(path: &str, op: &'static str, errno: u16) -> FsError {
         FsError::new(op, path, Reason::Errno(errno))
     }
@@ -31,7 +31,7 @@ impl At<'_> {
         let expected = self.size().unwrap_or(0);
         // A size no buffer can hold is an error to read, not a failed call.
         let Some(expected) = usize::try_from(expected).ok().filter(|&n| n < isize::MAX as usize) else {
-            return Err(At::fail(self.path, "read", errno::NOMEM));
+            return Err(OpenFile::fail(self.path, "read", errno::NOMEM));
         };
         // One more byte than the file holds, so the read that finds the
         // end needs no second allocation.
@@ -42,14 +42,14 @@ impl At<'_> {
             match fs_backend::read_spare(self.handle, out) {
                 Ok(0) => return Ok(out.len() - start),
                 Ok(_) => {}
-                Err(e) => return Err(At::fail(self.path, "read", e)),
+                Err(e) => return Err(OpenFile::fail(self.path, "read", e)),
             }
         }
     }
 
     #[inline(always)]
     pub(super) fn write_all(&self, bytes: &[u8]) -> Result<(), FsError> {
-        fs_backend::write_all(self.handle, bytes).map_err(|e| At::fail(self.path, "write", e))
+        fs_backend::write_all(self.handle, bytes).map_err(|e| OpenFile::fail(self.path, "write", e))
     }
 
     /// Whether the file has bytes and its last is not a newline: a last
@@ -59,13 +59,13 @@ impl At<'_> {
         let Some(last) = self.size()?.checked_sub(1) else { return Ok(false) };
         match fs_backend::byte_at(self.handle, last) {
             Ok(byte) => Ok(byte.is_some_and(|b| b != b'\n')),
-            Err(e) => Err(At::fail(self.path, "read", e)),
+            Err(e) => Err(OpenFile::fail(self.path, "read", e)),
         }
     }
 
     #[inline(always)]
     pub(super) fn size(&self) -> Result<u64, FsError> {
-        fs_backend::size(self.handle).map_err(|e| At::fail(self.path, "size", e))
+        fs_backend::size(self.handle).map_err(|e| OpenFile::fail(self.path, "size", e))
     }
 }
 
@@ -87,8 +87,8 @@ impl File {
         }
     }
 
-    fn at(&self) -> At<'_> {
-        At { handle: &self.handle, path: &self.path }
+    fn open_file(&self) -> OpenFile<'_> {
+        OpenFile { handle: &self.handle, path: &self.path }
     }
 
     /// Opens an existing file for reading.
@@ -118,21 +118,21 @@ impl File {
 
     /// Reads up to `buf.len()` bytes; 0 at the end of the file.
     pub fn read(&mut self, buf: &mut [u8]) -> Result<usize, FsError> {
-        fs_backend::read(&self.handle, buf).map_err(|e| At::fail(&self.path, "read", e))
+        fs_backend::read(&self.handle, buf).map_err(|e| OpenFile::fail(&self.path, "read", e))
     }
 
     /// Reads the rest of the file onto the end of `out`; how many bytes.
     pub fn read_to_end(&mut self, out: &mut Vec<u8>) -> Result<usize, FsError> {
-        self.at().read_to_end(out)
+        self.open_file().read_to_end(out)
     }
 
     /// Writes all of `bytes`.
     pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), FsError> {
-        self.at().write_all(bytes)
+        self.open_file().write_all(bytes)
     }
 
     /// The file's size in bytes now.
     pub fn size(&self) -> Result<u64, FsError> {
-        self.at().size()
+        self.open_file().size()
     }
 }

@@ -34,7 +34,7 @@ mod path;
 pub use error::{FsError, Reason};
 pub use file::File;
 
-use file::At;
+use file::OpenFile;
 use path::{open, resolve, resolve_file, resolve_for};
 
 use crate::json::scan::find;
@@ -72,7 +72,7 @@ use crate::sys::OpenMode;
 pub fn read(path: &str) -> Result<Vec<u8>, FsError> {
     let handle = open("read", path, OpenMode::Read)?;
     let mut out = Vec::new();
-    At { handle: &handle, path }.read_to_end(&mut out)?;
+    OpenFile { handle: &handle, path }.read_to_end(&mut out)?;
     Ok(out)
 }
 
@@ -108,7 +108,7 @@ pub fn read_to_string(path: &str) -> Result<String, FsError> {
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn write(path: &str, bytes: &[u8]) -> Result<(), FsError> {
-    At { handle: &open("write", path, OpenMode::Create)?, path }.write_all(bytes)
+    OpenFile { handle: &open("write", path, OpenMode::Create)?, path }.write_all(bytes)
 }
 
 /// Adds `bytes` at the end of the file at `path`, creating it if needed.
@@ -131,7 +131,7 @@ pub fn write(path: &str, bytes: &[u8]) -> Result<(), FsError> {
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn append(path: &str, bytes: &[u8]) -> Result<(), FsError> {
-    At { handle: &open("append", path, OpenMode::Append)?, path }.write_all(bytes)
+    OpenFile { handle: &open("append", path, OpenMode::Append)?, path }.write_all(bytes)
 }
 
 /// Adds `line` and a newline at the end of the file at `path`, creating
@@ -163,7 +163,7 @@ pub fn append(path: &str, bytes: &[u8]) -> Result<(), FsError> {
 /// ```
 pub fn append_line(path: &str, line: &[u8]) -> Result<(), FsError> {
     let handle = open("append", path, OpenMode::ReadAppend)?;
-    let file = At { handle: &handle, path };
+    let file = OpenFile { handle: &handle, path };
     let mut bytes = Vec::new();
     crate::sys::reserve(&mut bytes, line.len() + 2);
     if file.ends_mid_line()? {
