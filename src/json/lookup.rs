@@ -14,7 +14,7 @@ pub(crate) const MAX_KEYS: usize = 6;
 /// holds, so any `&str` is one key.
 pub(crate) const KEY_SEPARATOR: u8 = 0xFF;
 
-/// [`parse`], learning in `ends` where the first containers end.
+/// [`parse`](super::parse), learning in `ends` where the first containers end.
 pub(crate) fn parse_with_ends<'a>(b: &'a [u8], ends: &mut ContainerEnds) -> Result<Value<'a>, ReadError> {
     ends.base = b.as_ptr() as usize;
     let (start, end) = document(b, Some(ends))?;
