@@ -79,11 +79,9 @@ struct Note<'a> {
 }
 
 impl<'a> Note<'a> {
-    /// The note a line holds (its five members read in one walk), or
-    /// `None` when a member is missing or has the wrong type: such a line
-    /// is skipped, as one cut short is.
-    fn read(line: Value<'a>) -> Option<Note<'a>> {
-        let [id, title, body, tags, created] = line.as_object()?.fields(MEMBERS);
+    /// The note a line's members make, or `None` when one is missing or
+    /// has the wrong type: such a line is skipped, as one cut short is.
+    fn read([id, title, body, tags, created]: [Option<Value<'a>>; 5]) -> Option<Note<'a>> {
         Note::new(id?.as_i64()?, title?, body?, tags, created)
     }
 
@@ -130,9 +128,10 @@ impl<'a> Note<'a> {
     }
 }
 
-/// The notes of the file, in order: the lines that are whole notes.
+/// The notes of the file, in order: the lines that are whole notes, each
+/// read once (its members taken as it is checked).
 fn notes(text: &[u8]) -> impl Iterator<Item = Note<'_>> {
-    json::lines(text).filter_map(Note::read)
+    json::lines(text).fields(MEMBERS).filter_map(Note::read)
 }
 
 /// `text` without the white space around it, unless nothing is left.

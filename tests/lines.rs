@@ -2,7 +2,9 @@
 //! pass: the values it yields are exactly those of splitting the text at
 //! every newline and parsing each line on its own, on random JSON Lines
 //! text with values across lines, white space, `\r\n`, empty and cut-short
-//! lines, and bad bytes (`LINES_CASES=N`, `LINES_SEED=S`).
+//! lines, and bad bytes (`LINES_CASES=N`, `LINES_SEED=S`). So are the
+//! members `Lines::fields` takes as it checks each line: those of parsing
+//! each line and looking them up in the object.
 
 use subako_tiny::json;
 
@@ -11,14 +13,46 @@ fn by_splitting(text: &[u8]) -> Vec<&[u8]> {
     text.split(|&c| c == b'\n').filter_map(|line| json::parse(line).ok()).map(|v| v.raw()).collect()
 }
 
+/// The members `Lines::fields` asks for: a duplicate, one named with an
+/// escape in the pieces below, one no line has.
+const KEYS: [&str; 5] = ["id", "title", "tags", "id", "nowhere"];
+
+/// Where each of `values` is in `text`.
+fn places(text: &[u8], values: &[Option<&[u8]>]) -> Vec<Option<(usize, usize)>> {
+    values.iter().map(|v| v.map(|r| (r.as_ptr() as usize - text.as_ptr() as usize, r.len()))).collect()
+}
+
 /// Asserts `json::lines(text)` yields [`by_splitting`]'s values, the same
-/// bytes at the same places.
+/// bytes at the same places, and that `fields` takes the members that
+/// looking them up in those values finds.
 fn check(text: &[u8]) {
-    let ours: Vec<&[u8]> = json::lines(text).map(|v| v.raw()).collect();
-    let theirs = by_splitting(text);
-    let at =
-        |v: &Vec<&[u8]>| v.iter().map(|r| (r.as_ptr() as usize - text.as_ptr() as usize, r.len())).collect::<Vec<_>>();
-    assert_eq!(at(&ours), at(&theirs), "in {:?}", String::from_utf8_lossy(text));
+    let ours: Vec<Option<&[u8]>> = json::lines(text).map(|v| Some(v.raw())).collect();
+    let theirs: Vec<Option<&[u8]>> = by_splitting(text).into_iter().map(Some).collect();
+    let shown = String::from_utf8_lossy(text);
+    assert_eq!(places(text, &ours), places(text, &theirs), "in {shown:?}");
+
+    let ours: Vec<_> =
+        json::lines(text).fields(KEYS).map(|found| places(text, &found.map(|v| v.map(|v| v.raw())))).collect();
+    let theirs: Vec<_> = by_splitting(text)
+        .into_iter()
+        .filter_map(|line| json::parse(line).unwrap().as_object())
+        .map(|object| places(text, &object.fields(KEYS).map(|v| v.map(|v| v.raw()))))
+        .collect();
+    assert_eq!(ours, theirs, "fields in {shown:?}");
+}
+
+/// A member's containers count from the line's second level: the deepest
+/// line the reader takes has its members taken, one level more is no
+/// object.
+#[test]
+fn fields_refuse_nesting_where_a_whole_line_is_refused() {
+    for levels in [json::MAX_DEPTH - 1, json::MAX_DEPTH] {
+        let line = format!("{{\"id\":{}1{}}}", "[".repeat(levels - 1), "]".repeat(levels - 1));
+        let whole = json::lines(line.as_bytes()).count();
+        assert_eq!(whole, (levels < json::MAX_DEPTH) as usize, "{levels} levels");
+        assert_eq!(json::lines(line.as_bytes()).fields(["id"]).count(), whole, "{levels} levels");
+        check(line.as_bytes());
+    }
 }
 
 #[test]
@@ -62,9 +96,11 @@ impl Rng {
 
 /// Pieces JSON Lines text is made of: values, their parts, white space
 /// (a newline among it), and bytes that break them.
-const PIECES: [&str; 28] = [
+const PIECES: [&str; 30] = [
     "{\"id\":1,\"title\":\"note\",\"body\":\"text\",\"tags\":[\"a\",\"b\"]}",
+    "{ \"ti\\u0074le\" : { \"id\" : [ ] } , \"id\":2 ,\"id\" :\"three\" ,\"tags\":{}}",
     "{\"title\":\"日本語のノート\",\"body\":\"Le cœur a ses raisons 😀\"}",
+    "{}",
     "[1,2.5,-3e2,true,false,null]",
     "\"a string \\\" with \\n escapes \\u00e9\"",
     "12345",
@@ -106,7 +142,7 @@ fn random_lines_read_as_split_lines() {
             if rng.below(3) == 0 {
                 text.extend_from_slice(PIECES[rng.below(PIECES.len())].as_bytes());
             } else {
-                text.extend_from_slice(PIECES[rng.below(5)].as_bytes());
+                text.extend_from_slice(PIECES[rng.below(6)].as_bytes());
                 text.push(b'\n');
             }
         }

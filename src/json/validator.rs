@@ -4,7 +4,8 @@
 //! checked at build time by the same code that reads requests at run time.
 
 use super::scan::{
-    HIGH_BITS, NOT_HEX, WS, WS_IN_LINE, at, find, hex4, plain_end, skip_ws_in, text_marks, two_byte_only, utf8_end,
+    HIGH_BITS, NOT_HEX, WS, WS_IN_LINE, at, find, hex4, plain_end, skip_ws_in, span, text_marks, two_byte_only,
+    utf8_end,
 };
 
 /// Nesting deeper than this is refused, as serde_json refuses it: 127 open
@@ -128,7 +129,7 @@ pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
 /// given, learns where its largest containers end.
 pub(crate) const fn document(b: &[u8], ends: Option<&mut ContainerEnds>) -> Result<(usize, usize), ReadError> {
     let start = skip_ws_in(b, 0, WS);
-    match value_end_in(b, start, false, ends, WS) {
+    match value_end_in(b, start, false, ends, WS, MAX_DEPTH) {
         Ok(end) => {
             let i = skip_ws_in(b, end, WS);
             if i < b.len() { fail(ReadErrorKind::Trailing, i) } else { Ok((start, end)) }
@@ -145,7 +146,7 @@ pub(crate) const fn line(b: &[u8]) -> (Option<(usize, usize)>, usize) {
     // Within the line, a newline is not white space, and nothing else reads
     // past one: so what ends the value or refutes it is on this line.
     let start = skip_ws_in(b, 0, WS_IN_LINE);
-    let stop = match value_end_in(b, start, false, None, WS_IN_LINE) {
+    let stop = match value_end_in(b, start, false, None, WS_IN_LINE, MAX_DEPTH) {
         Ok(end) => {
             let i = skip_ws_in(b, end, WS_IN_LINE);
             if i >= b.len() || at(b, i) == b'\n' {
@@ -156,6 +157,78 @@ pub(crate) const fn line(b: &[u8]) -> (Option<(usize, usize)>, usize) {
         Err(e) => e.offset,
     };
     (None, find(b, stop, b'\n') + 1)
+}
+
+/// [`line`] for JSON Lines whose lines are objects, taking members as it
+/// checks them rather than in a walk of their own: slot `k` of `found`
+/// gets where the value of the member named `keys[k]` starts and ends (the
+/// last of duplicates; names compared unescaped). Returns what [`line`]
+/// returns, but `None` too for a line holding a value that is not an
+/// object; `found` means nothing then.
+pub(crate) fn object_line(
+    b: &[u8],
+    keys: &[&str],
+    found: &mut [Option<(usize, usize)>],
+) -> (Option<(usize, usize)>, usize) {
+    let start = skip_ws_in(b, 0, WS_IN_LINE);
+    let stop = match object_end(b, start, keys, found) {
+        Ok(end) => {
+            let i = skip_ws_in(b, end, WS_IN_LINE);
+            if i >= b.len() || at(b, i) == b'\n' {
+                return (Some((start, end)), i + 1);
+            }
+            i
+        }
+        // Nothing reads past a newline (see `line`): the line ends at the
+        // first one from here.
+        Err(stop) => stop,
+    };
+    (None, find(b, stop, b'\n') + 1)
+}
+
+/// [`object_line`]'s walk of the object at `i`: where it ends, or the
+/// offset of the first byte that makes it no object (as far as the
+/// validator reads, never past a newline).
+fn object_end(b: &[u8], mut i: usize, keys: &[&str], found: &mut [Option<(usize, usize)>]) -> Result<usize, usize> {
+    if at(b, i) != b'{' {
+        return Err(i);
+    }
+    i = skip_ws_in(b, i + 1, WS_IN_LINE);
+    if at(b, i) == b'}' {
+        return Ok(i + 1);
+    }
+    loop {
+        if at(b, i) != b'"' {
+            return Err(i);
+        }
+        let key_end = match line_string_end(b, i) {
+            Ok(end) => end,
+            Err(e) => return Err(e.offset),
+        };
+        let mut start = skip_ws_in(b, key_end, WS_IN_LINE);
+        if at(b, start) != b':' {
+            return Err(start);
+        }
+        start = skip_ws_in(b, start + 1, WS_IN_LINE);
+        // The object is the line's first level: its members' containers
+        // start at the second, as when the line is read whole.
+        let end = match value_end_in(b, start, false, None, WS_IN_LINE, MAX_DEPTH - 1) {
+            Ok(end) => end,
+            Err(e) => return Err(e.offset),
+        };
+        let name = super::value::Str { raw: span(b, i + 1, key_end - 1) };
+        for (slot, key) in found.iter_mut().zip(keys) {
+            if name.eq_bytes(key.as_bytes()) {
+                *slot = Some((start, end));
+            }
+        }
+        i = skip_ws_in(b, end, WS_IN_LINE);
+        match at(b, i) {
+            b',' => i = skip_ws_in(b, i + 1, WS_IN_LINE),
+            b'}' => return Ok(i + 1),
+            _ => return Err(i),
+        }
+    }
 }
 
 /// Checks the one value that starts at `i` and returns the offset just
@@ -169,16 +242,19 @@ pub(crate) const fn value_end(
     trusted: bool,
     ends: Option<&mut ContainerEnds>,
 ) -> Result<usize, ReadError> {
-    value_end_in(b, i, trusted, ends, WS)
+    value_end_in(b, i, trusted, ends, WS, MAX_DEPTH)
 }
 
-/// [`value_end`], with white space between tokens as `ws` has it.
+/// [`value_end`], with white space between tokens as `ws` has it, and
+/// `limit` levels of containers refused (the value's own counted as the
+/// first: a member of an object the caller walks has one fewer).
 const fn value_end_in(
     b: &[u8],
     mut i: usize,
     trusted: bool,
     mut ends: Option<&mut ContainerEnds>,
     ws: u64,
+    limit: usize,
 ) -> Result<usize, ReadError> {
     // Bit `d` of `arrays` is set when level `d` is an array, clear for an
     // object: the whole stack of open containers in 16 bytes.
@@ -197,7 +273,7 @@ const fn value_end_in(
         let end = match c {
             b'{' | b'[' => {
                 depth += 1;
-                if depth >= MAX_DEPTH {
+                if depth >= limit {
                     return fail(ReadErrorKind::TooDeep, i);
                 }
                 if depth.wrapping_sub(2) < 2 {
@@ -390,7 +466,7 @@ const fn line_string_end(b: &[u8], start: usize) -> Result<usize, ReadError> {
 #[doc(hidden)]
 pub const fn validate_line(b: &[u8]) -> Result<(), ReadError> {
     let start = skip_ws_in(b, 0, WS_IN_LINE);
-    match value_end_in(b, start, false, None, WS_IN_LINE) {
+    match value_end_in(b, start, false, None, WS_IN_LINE, MAX_DEPTH) {
         Ok(end) => {
             let i = skip_ws_in(b, end, WS_IN_LINE);
             if i < b.len() { fail(ReadErrorKind::Trailing, i) } else { Ok(()) }
