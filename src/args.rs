@@ -478,5 +478,5 @@ fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolErr
 /// The characters of `s` (Unicode scalar values), counted as JSON Schema's
 /// `minLength` counts them.
 fn chars(s: &str) -> usize {
-    s.bytes().filter(|b| b & 0xC0 != 0x80).count()
+    crate::chars::count(s)
 }
