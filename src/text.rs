@@ -23,7 +23,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::json::num;
-use crate::json::write::{escape_into, put};
+use crate::json::write::{escape_into, put, put_scalar};
 
 /// Text built from pieces (`&str`, `String`, integers, floats, tuples of
 /// them). Usually made with [`text!`](crate::text!); a module that never
@@ -308,7 +308,7 @@ impl Piece for crate::json::Str<'_> {
 
 impl Piece for char {
     fn write_to(&self, out: &mut Vec<u8>) {
-        put(out, self.encode_utf8(&mut [0; 4]).as_bytes())
+        put_scalar(out, *self as u32)
     }
 
     fn write_escaped_to(&self, out: &mut Vec<u8>) {

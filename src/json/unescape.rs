@@ -3,7 +3,7 @@
 use alloc::vec::Vec;
 
 use super::scan::{at, find, hex4, span};
-use super::write::{put, put_byte};
+use super::write::{put, put_scalar};
 
 /// Appends the unescaped text of validated string contents `b`: the text
 /// between escapes is copied a run at a time.
@@ -39,25 +39,6 @@ pub(crate) fn unescape_into(out: &mut Vec<u8>, b: &[u8]) {
             }
             other => other as u32,
         };
-        push_utf8(out, cp);
-    }
-}
-
-/// Appends code point `cp` (validated: no surrogates) as UTF-8.
-fn push_utf8(out: &mut Vec<u8>, cp: u32) {
-    if cp < 0x80 {
-        put_byte(out, cp as u8);
-        return;
-    }
-    let (len, lead) = match cp {
-        0..0x800 => (2, 0xC0),
-        0x800..0x10000 => (3, 0xE0),
-        _ => (4, 0xF0),
-    };
-    put_byte(out, lead | (cp >> (6 * (len - 1))) as u8);
-    let mut shift = 6 * (len - 1);
-    while shift > 0 {
-        shift -= 6;
-        put_byte(out, 0x80 | ((cp >> shift) & 0x3F) as u8);
+        put_scalar(out, cp);
     }
 }

@@ -116,3 +116,23 @@ pub fn put(out: &mut Vec<u8>, bytes: &[u8]) {
 pub fn put_byte(out: &mut Vec<u8>, byte: u8) {
     put(out, &[byte]);
 }
+
+/// Appends Unicode scalar value `cp` (a code point that is no surrogate:
+/// a `char`, or a validated escape's) as UTF-8.
+pub(crate) fn put_scalar(out: &mut Vec<u8>, cp: u32) {
+    if cp < 0x80 {
+        put_byte(out, cp as u8);
+        return;
+    }
+    let (len, lead) = match cp {
+        0..0x800 => (2, 0xC0),
+        0x800..0x10000 => (3, 0xE0),
+        _ => (4, 0xF0),
+    };
+    put_byte(out, lead | (cp >> (6 * (len - 1))) as u8);
+    let mut shift = 6 * (len - 1);
+    while shift > 0 {
+        shift -= 6;
+        put_byte(out, 0x80 | ((cp >> shift) & 0x3F) as u8);
+    }
+}
