@@ -1,12 +1,14 @@
 //! The compact encoding of the crate's Unicode tables ([`crate::case`]):
-//! streams of Exp-Golomb codes, read bit by bit from the front. A table is
-//! scanned from its start on each lookup, which is slower than a binary
-//! search over fixed-width entries and several times smaller: a run of
-//! code points or a small difference takes a few bits, not four bytes.
+//! streams of Exp-Golomb codes, read from the front, each code from one
+//! eight-byte window. A table is scanned from its start on a lookup, which
+//! is slower than a binary search over fixed-width entries and several
+//! times smaller: a run of code points or a small difference takes a few
+//! bits, not four bytes (`case` keeps what it has looked up).
 //!
 //! Bits are read least significant first within each byte. Past the end
-//! of a stream every bit reads 1, so a truncated stream still ends each
-//! loop (each code then reads as small but nonzero) rather than hanging.
+//! of a stream every bit reads 1 and every code of order `k` reads
+//! `2^k - 1`, so a truncated stream still ends the loops whose codes are
+//! of order 1 or more, rather than hanging.
 
 /// A position in a bit stream.
 #[derive(Clone)]
@@ -33,19 +35,21 @@ impl Bits {
         bit
     }
 
-    /// An Exp-Golomb code of order `k`: `z` zeros, then the `z + k + 1`
-    /// bits of `v + 2^k`, most significant first.
+    /// An Exp-Golomb code of order `k`: `z` zeros, a one (the top bit of
+    /// `v + 2^k`), then its `z + k` lower bits, least significant first;
+    /// read from one eight-byte window, not bit by bit (the tables end in
+    /// eight bytes of ones, so every code's window is in them).
     #[inline(never)]
     pub(crate) fn number(&mut self, k: u32) -> u32 {
-        let mut n = k;
-        while self.bit() == 0 {
-            n += 1;
-        }
-        let mut v = 1u32;
-        for _ in 0..n {
-            v = v << 1 | self.bit();
-        }
-        v - (1 << k)
+        let w = match self.data.get(self.at >> 3..).and_then(|rest| rest.first_chunk::<8>()) {
+            Some(bytes) => u64::from_le_bytes(*bytes) >> (self.at & 7),
+            None => u64::MAX,
+        };
+        let z = w.trailing_zeros();
+        let n = z + k;
+        self.at += (z + 1 + n) as usize;
+        let low = (w >> (z + 1)) & ((1 << n) - 1);
+        (low | 1 << n) as u32 - (1 << k)
     }
 
     /// A sign bit (1: negative) and then a [`number`](Bits::number), as a

@@ -18,15 +18,17 @@
 //! strings of every script with `str::to_lowercase`/`to_uppercase`, for the
 //! Unicode version of the toolchain's core ([`UNICODE_VERSION`]).
 //!
-//! The price is speed on letters beyond Latin-1 that have a case (Latin
-//! Extended, Greek, Cyrillic, Armenian, Georgian…): each such char is
-//! looked up by reading a compressed table from its start, some
-//! microseconds, where std searches a larger one by halves. Latin-1 (so
-//! most French, German and Spanish) and the scripts without case (CJK,
-//! kana, Hangul, Arabic, Hebrew, Indic, Thai, emoji) take a shortcut and
-//! cost about what std's do. A tool that
-//! lowercases keys, names or a page of text does not notice; for megabytes
-//! of Greek or Cyrillic, std's tables are worth their bytes.
+//! The price is speed on the first of each letter beyond Latin-1 that has
+//! a case (Latin Extended, Greek, Cyrillic, Armenian, Georgian…): it is
+//! looked up by reading a compressed table from its start, tens of
+//! thousands of wasm operations, where std searches a larger one by
+//! halves. The answers found are kept (128 slots, by char), so a text's
+//! letters, which recur, are looked up about once each: a page of Greek or
+//! Cyrillic costs a few times what a page of ASCII does, a single word of
+//! it several times more per letter. Latin-1 (so most French, German and
+//! Spanish) and the scripts without case (CJK, kana, Hangul, Arabic,
+//! Hebrew, Indic, Thai, emoji) take a shortcut and cost about what std's
+//! do. `benches/case.sh` measures each kind of text beside std's.
 //!
 //! # Examples
 //! ```
@@ -43,6 +45,7 @@
 mod tables;
 
 use alloc::string::String;
+use core::sync::atomic::{AtomicU64, Ordering};
 
 use crate::bits::{Bits, contains};
 
@@ -447,6 +450,33 @@ fn map(c: u32, upper: bool) -> Packed {
     if c >= tables::END || c < 0x1_0000 && (if c < 0x8000 { low } else { high }) >> (c >> 9 & 63) & 1 == 1 {
         return c as Packed;
     }
+    // The table is read from its start, a few hundred operations an entry:
+    // a text's letters recur, so each is looked up once. A slot holds the
+    // char and direction (`key`, never 0) and a mapping of one char; the
+    // few of several chars are not kept. Atomics so that threads on the
+    // host share the slots safely; on wasm32 they are plain loads and stores.
+    let key = u64::from(c << 1 | upper as u32) + 1;
+    let slot = &SEEN[c as usize % SEEN.len()];
+    let seen = slot.load(Ordering::Relaxed);
+    if seen & SEEN_KEY == key {
+        return seen >> SEEN_KEY.count_ones();
+    }
+    let found = walk(c, upper);
+    if found <= CHAR {
+        slot.store(key | found << SEEN_KEY.count_ones(), Ordering::Relaxed);
+    }
+    found
+}
+
+/// Answers [`map`] found in the table, in slots by char (`key`, then the
+/// mapping): those of a script's letters in slots of their own.
+static SEEN: [AtomicU64; 128] = [const { AtomicU64::new(0) }; 128];
+
+/// The bits of a [`SEEN`] slot that hold its key.
+const SEEN_KEY: u64 = (1 << 23) - 1;
+
+/// [`map`] for a char that may be in the table, by reading it.
+fn walk(c: u32, upper: bool) -> Packed {
     let mut bits = Bits::new(&tables::MAP);
     let mut key = 0u32;
     let mut multi = 0u32;
