@@ -151,7 +151,7 @@ pub fn upper(c: char) -> CaseMapping {
 /// assert_eq!(to_lowercase("ǅ"), "ǆ");
 /// ```
 pub fn to_lowercase(s: &str) -> String {
-    convert(s.as_bytes(), false)
+    convert(s, false)
 }
 
 /// `s.to_uppercase()`.
@@ -164,7 +164,7 @@ pub fn to_lowercase(s: &str) -> String {
 /// assert_eq!(to_uppercase("ᾳ"), "ΑΙ");
 /// ```
 pub fn to_uppercase(s: &str) -> String {
-    convert(s.as_bytes(), true)
+    convert(s, true)
 }
 
 /// `a.to_lowercase() == b.to_lowercase()`, without building either.
@@ -287,21 +287,30 @@ pub fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
 /// The lowercase (`upper` false) or uppercase of UTF-8 text, grown the
 /// crate's way.
 #[inline(never)]
-fn convert(s: &[u8], upper: bool) -> String {
+fn convert(text: &str, upper: bool) -> String {
+    let s = text.as_bytes();
     let mut out = crate::text::Text::new();
     let mut at = 0;
     loop {
+        // A run of ASCII, in one copy (no char of it maps beyond ASCII).
+        if s.get(at).is_some_and(u8::is_ascii) {
+            at += out.push_ascii_case(s.get(at..).unwrap_or_default(), upper);
+        }
         let (c, len) = split(decode(s, at));
         if len == 0 {
             break;
         }
         let mut mapping = if upper { map(c, true) } else { lower_at(s, at, c, len) };
-        loop {
+        // Most chars are their own case: their bytes as they are.
+        if let Some(same) = text.get(at..at + len)
+            && mapping == c as Packed
+        {
+            out.push(same);
+            mapping = 0;
+        }
+        while mapping != 0 {
             out.push(&char::from_u32((mapping & CHAR) as u32).unwrap_or(char::REPLACEMENT_CHARACTER));
             mapping >>= 21;
-            if mapping == 0 {
-                break;
-            }
         }
         at += len;
     }
