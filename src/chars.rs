@@ -3,7 +3,7 @@
 //! | std | here | why |
 //! |---|---|---|
 //! | `s.trim()`, `trim_start()`, `trim_end()` | [`trim`], [`trim_start`], [`trim_end`] | the same search, with `White_Space` as a dozen comparisons instead of std's 256-byte table (when ASCII whitespace is enough, std's `trim_ascii` is smaller still) |
-//! | `s.chars().count()` | [`count`] | one test per byte, not a decoder |
+//! | `s.chars().count()` | [`count`] | eight bytes a turn, not a decoder |
 //! | `s.find("ab")` | [`find`] | a plain scan, not the Two-Way searcher (and its bounds-check panic) |
 //!
 //! Each gives exactly std's answer (the tests compare them on every

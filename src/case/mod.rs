@@ -10,7 +10,7 @@
 //!
 //! std's `to_lowercase` brings about 13 KB of Unicode tables into a module,
 //! `to_uppercase` as much again; both here, with the final-sigma rule, cost
-//! about a sixth of one of them, code and data together (the guide's
+//! about a quarter of one of them, code and data together (the guide's
 //! [price list](crate::guide::small_modules) has the bytes, which
 //! `benches/idioms/measure.sh` measures). A search passes a word at a time
 //! the bytes that cannot begin a match. The answers are std's for every string: a test
