@@ -22,7 +22,7 @@
 //! a case (Latin Extended, Greek, Cyrillic, Armenian, Georgian…): it is
 //! looked up by reading a compressed table from its start, tens of
 //! thousands of wasm operations, where std searches a larger one by
-//! halves. The answers found are kept (128 slots, by char), so a text's
+//! halves. The answers found are kept (256 slots, by char), so a text's
 //! letters, which recur, are looked up about once each: a page of Greek or
 //! Cyrillic costs a few times what a page of ASCII does, a single word of
 //! it several times more per letter. Latin-1 (so most French, German and
@@ -465,7 +465,7 @@ fn map(c: u32, upper: bool) -> Packed {
     // few of several chars are not kept. Atomics so that threads on the
     // host share the slots safely; on wasm32 they are plain loads and stores.
     let key = u64::from(c << 1 | upper as u32) + 1;
-    let slot = &SEEN[c as usize % SEEN.len()];
+    let slot = &SEEN[(c ^ c >> 8) as usize % SEEN.len()];
     let seen = slot.load(Ordering::Relaxed);
     if seen & SEEN_KEY == key {
         return seen >> SEEN_KEY.count_ones();
@@ -478,8 +478,10 @@ fn map(c: u32, upper: bool) -> Packed {
 }
 
 /// Answers [`map`] found in the table, in slots by char (`key`, then the
-/// mapping): those of a script's letters in slots of their own.
-static SEEN: [AtomicU64; 128] = [const { AtomicU64::new(0) }; 128];
+/// mapping): the letters of a 256-char block each in a slot of its own, and
+/// neighbouring blocks (Greek and Cyrillic) spread apart by the char's
+/// high bits.
+static SEEN: [AtomicU64; 256] = [const { AtomicU64::new(0) }; 256];
 
 /// The bits of a [`SEEN`] slot that hold its key.
 const SEEN_KEY: u64 = (1 << 23) - 1;
