@@ -182,7 +182,7 @@ impl<'a> Args<'a> {
     /// ```
     pub fn str_chars(&self, field: &str, min: usize, max: usize) -> Result<Cow<'a, str>, ToolError> {
         let s = self.str(field)?;
-        let n = chars(&s);
+        let n = crate::chars::count(&s);
         if n >= min && n <= max {
             return Ok(s);
         }
@@ -473,10 +473,4 @@ fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolErr
             Err(text.into())
         }
     }
-}
-
-/// The characters of `s` (Unicode scalar values), counted as JSON Schema's
-/// `minLength` counts them.
-fn chars(s: &str) -> usize {
-    crate::chars::count(s)
 }
