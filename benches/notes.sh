@@ -4,8 +4,9 @@
 # every run): `get` the last of 426 notes in a 1.9 MB file, `add` a note
 # to that file, `search` it for a word it does not hold and for one it
 # does (Japanese), `add` a note whose body is 20,000 `é` to an empty store,
-# and `stats` over 26 notes, one of them that body. The files are made
-# here, the same on every run (mixed English, French and Japanese).
+# and `stats` over 26 notes (one of them that body) and over the 426. The
+# files are made here, the same on every run (mixed English, French and
+# Japanese).
 #
 #   benches/notes.sh                       # subako-tiny on the PATH
 #   SUBAKO_TINY=target/runner/subako-tiny benches/notes.sh
@@ -90,3 +91,4 @@ row search --tool search --args '{"query":"mont-blanc"}' --data "$DATA/big"
 row search-ja --tool search --args '{"query":"お茶"}' --data "$DATA/big"
 row add-é --tool add --args-file "$DATA/add-e.json" --data "$DATA/empty"
 row stats --tool stats --args '{}' --data "$DATA/small"
+row stats-big --tool stats --args '{}' --data "$DATA/big"

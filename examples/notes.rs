@@ -19,6 +19,7 @@
 use subako_tiny::fs::{self, errno};
 use subako_tiny::json::{Array, Str};
 use subako_tiny::prelude::*;
+use subako_tiny::tally::Tally;
 use subako_tiny::{case, chars, float, sort};
 
 /// Where the notes are kept: a directory and its one file.
@@ -232,18 +233,12 @@ fn search(args: &Args<'_>) -> Result<Reply, ToolError> {
 
 /// `items` counted: each distinct one with its number, the most frequent
 /// first, equal numbers in byte order.
-fn counted<'a>(items: &mut dyn Iterator<Item = &'a str>) -> Vec<(&'a str, usize)> {
-    let mut items: Vec<&str> = items.collect();
-    sort::sort(&mut items);
-    let mut counts: Vec<(&str, usize)> = Vec::new();
-    for &item in items.iter() {
-        match counts.last_mut() {
-            Some((last, n)) if *last == item => *n += 1,
-            _ => counts.push((item, 1)),
-        }
+fn counted<'a>(items: &mut dyn Iterator<Item = &'a str>) -> Vec<(&'a str, u64)> {
+    let mut counts = Tally::new();
+    for item in items {
+        counts.add(item);
     }
-    sort::sort_by(&mut counts, |a, b| b.1.cmp(&a.1));
-    counts
+    counts.most_common()
 }
 
 /// A char between words: white space, or punctuation of ASCII, Latin-1,

@@ -87,6 +87,7 @@ mod rt;
 pub mod schema;
 pub mod sort;
 mod sys;
+pub mod tally;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod testing;
 pub mod text;

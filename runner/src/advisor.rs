@@ -176,7 +176,8 @@ pub const RULES: &[Rule] = &[
         idiom: "BTreeMap / BTreeSet",
         routines: &["alloc::collections::btree::"],
         tables: &[],
-        instead: "a sorted Vec (subako_tiny::sort::sort_by_key) or the crate's counting",
+        instead: "subako_tiny::tally::Tally to count by key (add, get, sorted, most_common); a sorted Vec \
+                  (subako_tiny::sort::sort_by_key) for the rest",
     },
 ];
 
