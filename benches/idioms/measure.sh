@@ -7,6 +7,11 @@
 #
 #   benches/idioms/measure.sh              # build and print
 #   SKIP_BUILD=1 benches/idioms/measure.sh # print what is built
+#   benches/idioms/measure.sh --record     # and write every probe's bytes to
+#                                          # docs/idioms.json, the record the
+#                                          # README's and the guide's price
+#                                          # tables are made from (then
+#                                          # ./size-report --record)
 #
 # Needs the wasm32-wasip1 target; `wasm2wat` (wabt) for the instruction check.
 set -euo pipefail
@@ -57,6 +62,7 @@ ROWS=(
     "s.trim();trim_std;trim_crate;hello"
     "s.chars().count();count_std;count_crate;hello"
     "s.find(\"ab\");find_std;find_crate;hello"
+    "BTreeMap<String, u64> count, key order;count_map_std;tally_crate;vec_strings"
 )
 # For reference: what the crate's and std's cheaper ways cost.
 REFERENCE=(
@@ -85,6 +91,19 @@ for row in "${REFERENCE[@]}"; do
 done
 echo
 printf "lean hello: %d bytes, dlmalloc hello: %d bytes\n" "$(size lean hello)" "$(size dlmalloc hello)"
+
+if [[ "${1:-}" == --record ]]; then
+    python3 - "$TARGET" "$ROOT/docs/idioms.json" "$(rustc --version)" <<'PY'
+import datetime, json, pathlib, sys
+target, out, rustc = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3]
+sizes = {label: {p.stem: p.stat().st_size for p in sorted((target / label / "wasm32-wasip1/release").glob("*.wasm"))}
+         for label in ("lean", "dlmalloc")}
+record = {"command": "benches/idioms/measure.sh --record", "date": datetime.date.today().isoformat(),
+          "rustc": rustc.split()[1], "bytes": sizes}
+out.write_text(json.dumps(record, indent=1) + "\n")
+print(f"recorded {len(sizes['lean'])} probes' bytes in {out}: now ./size-report --record")
+PY
+fi
 
 if command -v wasm2wat >/dev/null; then
     status=0

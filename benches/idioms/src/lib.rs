@@ -13,16 +13,14 @@ macro_rules! probe {
         extern crate alloc;
         #[allow(unused_imports)]
         use alloc::{borrow::ToOwned, string::String, vec, vec::Vec};
-        use $crate::subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+        use $crate::subako_tiny::{Args, Package, Reply, Tool, ToolError};
 
         $($said)*
 
         fn greet(args: &Args<'_>) -> Result<Reply, ToolError> {
             let name = args.str("name")?;
             let said = said(args, &name);
-            let mut out = JsonWriter::new();
-            out.begin_object().key("message").string_parts(&["Hello, ", AsRef::<str>::as_ref(&said), "!"]).end_object();
-            Ok(Reply::json(out))
+            Ok(Reply::object(|o| o.text("message", ("Hello, ", AsRef::<str>::as_ref(&said), "!"))))
         }
 
         pub const PACKAGE: Package = Package::new(
