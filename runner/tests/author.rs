@@ -41,7 +41,9 @@ impl Author {
         let mut c = Command::new(program);
         let dir = if self.package.is_dir() { &self.package } else { self.package.parent().unwrap() };
         c.args(args).current_dir(dir).env("PATH", path).env("CARGO_TARGET_DIR", &self.target);
-        for k in ["CARGO_BUILD_TARGET", "RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_MANIFEST_DIR", "SUBAKO_TINY"] {
+        for k in
+            ["CARGO", "CARGO_BUILD_TARGET", "RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_MANIFEST_DIR", "SUBAKO_TINY"]
+        {
             c.env_remove(k);
         }
         let start = Instant::now();
@@ -89,6 +91,10 @@ fn an_author_measures_and_budgets_a_package_from_the_vendored_copy_alone() {
     // Both allocators the scaffold's features choose, each over.
     assert!(said.contains("mytool  dlmalloc") && said.contains("mytool  lean"), "{said}");
     assert!(said.contains("lean build"), "{said}");
+    // The author's CARGO_TARGET_DIR holds the builds and the report; the
+    // package's directory gets no target of its own.
+    assert!(a.target.join("size-report/report.json").is_file(), "{said}");
+    assert!(!a.package.join("target").exists(), "size built in the package's own target/: {said}");
     let report = ["--check", "--quick", "--no-advice"];
     let out = a.run("vendor/subako-tiny/size-report", &report);
     let said = text(&out);

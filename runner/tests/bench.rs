@@ -143,6 +143,11 @@ fn bench_measures_calls_in_sequence_on_the_volumes_given() {
         assert!(c["crash"].is_null() && c["error"].is_null(), "{v}");
         assert!(c["fuel"].as_u64().unwrap() > 0, "{v}");
     }
+    // Each call's answer is there, as the module wrote it: `load` reads
+    // back what `save` wrote in the same sequence.
+    assert_eq!(calls[1]["answer"]["structuredContent"]["text"], "kept", "{v}");
+    assert_eq!(v["call_answer"], calls[0]["answer"], "{v}");
+    assert!(v["call_answer"]["structuredContent"].is_object(), "{v}");
     assert!(v["fuel_varies"].is_null(), "every run starts from the same files: {v}");
     let left: Vec<_> = std::fs::read_dir(data.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left, ["before.txt"], "the --data directory given was changed");
@@ -241,6 +246,7 @@ fn a_150_kb_argument_comes_from_a_file_or_stdin() {
 
     let j = bench_json_with(&["--args-file", file], None);
     assert!(j["call_crash"].is_null() && j["call_error"].is_null(), "{j}");
+    assert_eq!(j["call_answer"]["structuredContent"]["message"], format!("Hello, {name}!"), "{j}");
 
     // Arguments that are not JSON name where they came from.
     std::fs::write(dir.path().join("bad.json"), "{name").unwrap();

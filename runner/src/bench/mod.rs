@@ -47,6 +47,9 @@ pub struct CallFigures {
     pub crash: Option<String>,
     /// The text of an `isError` result, if the tool answered one.
     pub error: Option<String>,
+    /// The call's JSON-RPC `result` (content, structuredContent, isError),
+    /// unless it crashed.
+    pub answer: Option<Value>,
 }
 
 impl CallFigures {
@@ -61,7 +64,7 @@ impl CallFigures {
 
     fn to_json(&self) -> Value {
         json!({"tool": self.tool, "us_median": self.us_median, "us_p10": self.us_p10, "us_p90": self.us_p90,
-               "fuel": self.fuel, "crash": self.crash, "error": self.error})
+               "fuel": self.fuel, "crash": self.crash, "error": self.error, "answer": self.answer})
     }
 }
 
@@ -83,6 +86,8 @@ pub struct BenchFigures {
     pub call_crash: Option<String>,
     /// The text of the measured call's `isError` result, if it answered one.
     pub call_error: Option<String>,
+    /// The measured call's JSON-RPC `result`, unless it crashed.
+    pub call_answer: Option<Value>,
     /// Every call of the sequence (the first is the one the `call_` figures give).
     pub calls: Vec<CallFigures>,
     /// Guest fuel (wasm operators) of instantiation + `_start` for the call,
@@ -109,7 +114,7 @@ impl BenchFigures {
             "call_us_p10": self.call_us_p10, "call_us_p90": self.call_us_p90,
             "list_us_median": self.list_us_median, "pages_start": self.pages_start,
             "pages_exit": self.pages_exit, "call_crash": self.call_crash, "call_error": self.call_error,
-            "calls": self.calls.iter().map(CallFigures::to_json).collect::<Vec<_>>(),
+            "call_answer": self.call_answer, "calls": self.calls.iter().map(CallFigures::to_json).collect::<Vec<_>>(),
             "call_fuel": self.call_fuel, "list_fuel": self.list_fuel, "manifest_fuel": self.manifest_fuel,
             "fuel_varies": self.fuel_varies, "compile_instructions": self.compile_instructions,
             "compile_instructions_runs": self.compile_instructions_runs,
@@ -333,7 +338,7 @@ pub fn bench(a: &Path, b: Option<&Path>, opts: &BenchOptions) -> Result<BenchRep
             .zip(&s.calls)
             .zip(&s.outcomes)
             .zip(&fuel.calls)
-            .map(|(((times, (tool, _)), (crash, error)), fuel)| CallFigures {
+            .map(|(((times, (tool, _)), (crash, error, answer)), fuel)| CallFigures {
                 tool: tool.clone(),
                 us_median: pct(times, 0.5).as_secs_f64() * 1e6,
                 us_p10: pct(times, 0.1).as_secs_f64() * 1e6,
@@ -341,6 +346,7 @@ pub fn bench(a: &Path, b: Option<&Path>, opts: &BenchOptions) -> Result<BenchRep
                 fuel: *fuel,
                 crash: crash.clone(),
                 error: error.clone(),
+                answer: answer.clone(),
             })
             .collect();
         (s, fuel, instr, calls)
@@ -360,6 +366,7 @@ pub fn bench(a: &Path, b: Option<&Path>, opts: &BenchOptions) -> Result<BenchRep
         pages_exit: s.pages.1,
         call_crash: calls[0].crash.clone(),
         call_error: calls[0].error.clone(),
+        call_answer: calls[0].answer.clone(),
         call_fuel: calls[0].fuel,
         list_fuel: fuel.list,
         manifest_fuel: fuel.manifest,

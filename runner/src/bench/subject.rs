@@ -65,8 +65,8 @@ pub(super) struct Subject {
     pub times: Vec<Vec<Duration>>,
     pub lists: Vec<Duration>,
     pub pages: (u64, u64),
-    /// Per call: (crash, isError text) of the warm-up run.
-    pub outcomes: Vec<(Option<String>, Option<String>)>,
+    /// Per call: (crash, isError text, the JSON-RPC `result`) of the warm-up run.
+    pub outcomes: Vec<Outcome>,
 }
 
 pub(super) fn prepare(path: &Path, opts: &BenchOptions) -> Result<Subject, Error> {
@@ -185,17 +185,21 @@ impl Subject {
     }
 }
 
-/// (crash, isError text) of call `i`'s run.
-pub(super) fn outcome(i: usize, out: &crate::exec::RunOutput) -> (Option<String>, Option<String>) {
+/// What one call of the sequence did: the crash rule it broke, or the text
+/// of the `isError` result it answered, and the result itself.
+pub(super) type Outcome = (Option<String>, Option<String>, Option<Value>);
+
+/// The outcome of call `i`'s run.
+pub(super) fn outcome(i: usize, out: &crate::exec::RunOutput) -> Outcome {
     match judge(&[json!(format!("call-{}", i + 1))], out) {
-        Err(c) => (Some(c.to_string()), None),
+        Err(c) => (Some(c.to_string()), None, None),
         Ok(answers) => {
             let r = &answers[0].1;
             let error = (r.get("isError") == Some(&Value::Bool(true))).then(|| {
                 let text = r.pointer("/content/0/text").and_then(Value::as_str).unwrap_or("");
                 text.chars().take(200).collect::<String>()
             });
-            (None, error)
+            (None, error, Some(r.clone()))
         }
     }
 }

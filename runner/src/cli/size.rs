@@ -70,7 +70,8 @@ pub struct Size {
     /// Timed cold compiles per module
     #[arg(long, value_name = "N", default_value_t = 5)]
     compiles: usize,
-    /// Build under DIR (one directory per feature selection); default: the package's target/size-report
+    /// Build under DIR (one directory per feature selection); default: size-report in the package's target
+    /// directory (CARGO_TARGET_DIR's, when set)
     #[arg(long = "target-dir", value_name = "DIR")]
     target_dir: Option<PathBuf>,
     /// Pass --ignore-rust-version to cargo build

@@ -15,9 +15,14 @@ pub const TRIPLE: &str = "wasm32-wasip1";
 /// `cargo`, as the environment names it (`CARGO` inside a cargo run).
 pub fn cargo() -> Command {
     let mut c = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    // What an enclosing build sets must not leak into the package's own.
+    // What an enclosing build sets must not leak into the package's own. A
+    // target directory set where no cargo runs above this process (`CARGO`
+    // unset) is the author's own choice, and kept.
+    let enclosed = std::env::var_os("CARGO").is_some();
     for k in ["CARGO_TARGET_DIR", "CARGO_BUILD_TARGET", "RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_MANIFEST_DIR"] {
-        c.env_remove(k);
+        if enclosed || k != "CARGO_TARGET_DIR" {
+            c.env_remove(k);
+        }
     }
     c
 }

@@ -72,11 +72,13 @@ fn copy_as_the_readme_says(blocks: &[(String, String)], package: &Path) {
     let root = crate_root();
     let script = copy.replace("path/to/subako-tiny", root.to_str().unwrap());
     std::fs::create_dir_all(package).unwrap();
+    // The block gives `cargo package` its own target directory: whatever
+    // CARGO_TARGET_DIR says, it finds the `.crate` and writes nothing there.
+    let elsewhere = tempfile::tempdir().unwrap();
     let output = Command::new("bash")
         .args(["-euo", "pipefail", "-c", &script])
         .current_dir(package)
-        // `cargo package` writes to the checkout's target/package, where the block looks.
-        .env_remove("CARGO_TARGET_DIR")
+        .env("CARGO_TARGET_DIR", elsewhere.path())
         .output()
         .expect("bash runs");
     assert!(
@@ -84,6 +86,7 @@ fn copy_as_the_readme_says(blocks: &[(String, String)], package: &Path) {
         "the README's copy block failed:\n{script}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    assert!(!elsewhere.path().join("package").exists(), "the README's copy block packaged into CARGO_TARGET_DIR");
     let manifest = std::fs::read_to_string(package.join("vendor/subako-tiny/Cargo.toml")).unwrap();
     assert!(!manifest.contains("[workspace"), "the copy's Cargo.toml is a workspace root:\n{manifest}");
 }
@@ -91,11 +94,17 @@ fn copy_as_the_readme_says(blocks: &[(String, String)], package: &Path) {
 /// Builds `-p mytool` for wasm32-wasip1 from `dir` into a target directory
 /// kept between runs; the module's bytes.
 fn build_mytool(dir: &Path, target: &str) -> Vec<u8> {
+    build_mytool_with(dir, target, &[])
+}
+
+/// [`build_mytool`] with more cargo arguments (features).
+fn build_mytool_with(dir: &Path, target: &str, more: &[&str]) -> Vec<u8> {
     let target: PathBuf = crate_root().join("target/e2e").join(target);
     let output = cargo()
         .current_dir(dir)
         .args(["build", "--quiet", "--release", "--target", "wasm32-wasip1", "-p", "mytool", "--target-dir"])
         .arg(&target)
+        .args(more)
         .output()
         .expect("cargo runs");
     assert!(
@@ -166,7 +175,17 @@ fn a_package_vendoring_the_crate_as_the_readme_says_builds_and_passes_check() {
     std::fs::write(package.join("build.rs"), build_rs).unwrap();
     let hello = std::fs::read_to_string(crate_root().join("examples/hello.rs")).unwrap();
     std::fs::write(package.join("src/main.rs"), hello).unwrap();
-    judge_hello(&build_mytool(&package, "vendoring"));
+    let dlmalloc = build_mytool(&package, "vendoring");
+    judge_hello(&dlmalloc);
+    // The block's features choose the allocator, as `size` builds each.
+    let lean = build_mytool_with(&package, "vendoring-lean", &["--no-default-features", "--features", "lean-alloc"]);
+    let ours = std::fs::metadata(example("hello")).unwrap().len() as usize;
+    assert!(
+        lean.len() + 1000 < dlmalloc.len(),
+        "the README's lean-alloc feature should take dlmalloc out: {} bytes against {} (our hello {ours})",
+        lean.len(),
+        dlmalloc.len()
+    );
 }
 
 /// A package that is a member of another workspace vendors the copy the
