@@ -100,7 +100,8 @@ pub const RULES: &[Rule] = &[
                   closure pattern of your own costs what it matches",
     },
     Rule {
-        idiom: "substring search (str::find, contains, split with a &str pattern: TwoWaySearcher)",
+        idiom: "substring search (str::find, contains, split with a &str pattern, or a char pattern beyond ASCII: \
+                TwoWaySearcher)",
         routines: &[
             "core::str::pattern::TwoWaySearcher::",
             "<core::str::pattern::StrSearcher",
@@ -108,7 +109,8 @@ pub const RULES: &[Rule] = &[
             "core::str::<impl str>::find",
         ],
         tables: &[],
-        instead: "subako_tiny::chars::find (or a char pattern: s.find(',') searches one byte)",
+        instead: "subako_tiny::chars::find (or an ASCII char pattern: s.find(',') searches one byte); to ask \
+                  whether a char is one of a few, matches!(c, '«' | '»') rather than \"«»\".contains(c)",
     },
     Rule {
         idiom: "str::chars().count() (the char decoder loop)",
