@@ -5,7 +5,8 @@
 # and, when JSONL_EXAMPLE names an example with an official twin, fuel per
 # file byte of a JSON Lines workload on that pair; each target met or NOT
 # MET. The figures are `subako-tiny bench --growth`'s (runner/METHOD.md);
-# the targets are runner/benches/growth/targets.rs.
+# the targets are runner/benches/growth/targets.rs. Then (not with --json)
+# benches/validated.sh: the typed tool behind `validated!` against its twin.
 #
 #   benches/growth.sh                          # the tables and the targets
 #   benches/growth.sh --json
@@ -33,4 +34,13 @@ if [[ -n "${JSONL_EXAMPLE:-}" ]]; then
     args+=(--jsonl "$(ours "$JSONL_EXAMPLE")" "$(official "$JSONL_EXAMPLE")" "${JSONL_TOOL:?}" "${JSONL_ARGS:?}" \
         "${JSONL_RECORD:?}" "${JSONL_PATH:-records.jsonl}")
 fi
-exec cargo bench --quiet --profile runner -p subako-tiny-runner --bench growth -- "${args[@]}"
+status=0
+cargo bench --quiet --profile runner -p subako-tiny-runner --bench growth -- "${args[@]}" || status=$?
+# Issue 27's last target, a typed tool behind `validated!` on the official
+# SDK's twin, has a script of its own; its line closes the tables.
+if [[ " $* " != *" --json "* ]]; then
+    cargo build --quiet --profile runner -p subako-tiny-runner
+    echo
+    SUBAKO_TINY=${SUBAKO_TINY:-${CARGO_TARGET_DIR:-$ROOT/target}/runner/subako-tiny} benches/validated.sh || status=$?
+fi
+exit $status
