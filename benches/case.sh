@@ -19,14 +19,8 @@ TARGET=${CARGO_TARGET_DIR:-$ROOT/target}/idioms/lean
 ARGS=$(mktemp)
 trap 'rm -f "$ARGS"' EXIT
 
-fuel() { # module
-    "$RUNNER" bench "$1" --calls 1 --compiles 1 --tool greet --args-file "$ARGS" --json | python3 -c '
-import json, sys
-r = json.load(sys.stdin)
-if r["call_crash"] or r["call_error"]:
-    sys.exit(str(r["call_crash"] or r["call_error"]))
-print(r["call_fuel"])'
-}
+source "$(dirname "${BASH_SOURCE[0]}")/fuel.sh"
+fuel() { call_fuel "$1" --tool greet --args-file "$ARGS"; }
 
 printf '%-34s %7s %14s %14s %8s\n' text bytes "crate (fuel)" "std (fuel)" crate/std
 for text in "Hello World " "Élodie déjà vu à Montréal " "Łódź Čeština Ağaç " "ΑΘΗΝΑ Καλημέρα κόσμε " \

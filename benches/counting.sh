@@ -24,15 +24,8 @@ vocab += ["お茶", "京都", "時間", "桜", "電車"]
 words = [r.choice(vocab[:r.choice([50, 500, 2000])]) for _ in range(20000)]
 json.dump({"name": ",".join(words)}, open(sys.argv[1], "w"), ensure_ascii=False)
 PY
-fuel() { # probe
-    "$RUNNER" bench "$TARGET/wasm32-wasip1/release/$1.wasm" --calls 1 --compiles 1 --tool greet \
-        --args-file "$WORDS" --json | python3 -c '
-import json, sys
-r = json.load(sys.stdin)
-if r["call_crash"] or r["call_error"]:
-    sys.exit(str(r["call_crash"] or r["call_error"]))
-print(r["call_fuel"])'
-}
+source "$HERE/fuel.sh"
+fuel() { call_fuel "$TARGET/wasm32-wasip1/release/$1.wasm" --tool greet --args-file "$WORDS"; }
 base=$(fuel vec_strings)
 printf '%-52s %14s %14s\n' "20,000 words, 1,919 distinct" "call fuel" "over baseline"
 for row in "collect the words (the baseline);vec_strings" "BTreeMap<String, u64>: entry(..).or_insert(0) += 1;count_map_std" \

@@ -66,16 +66,8 @@ PY
 
 ADD='{"title":"Thé au Mont-Blanc","body":"Une note ajoutée au bout du fichier, 山の上で。","tags":["voyage"]}'
 # The call's fuel; a call that crashed or answered isError stops the script.
-fuel() { # module, then the call's options
-    local module=$1
-    shift
-    "$RUNNER" bench "$module" --calls 1 --compiles 1 --assets examples/assets/notes "$@" --json | python3 -c '
-import json, sys
-r = json.load(sys.stdin)
-if r["call_crash"] or r["call_error"]:
-    sys.exit(r["module"] + ": " + str(r["call_crash"] or r["call_error"]))
-print(r["call_fuel"])'
-}
+source benches/fuel.sh
+fuel() { call_fuel "$@" --assets examples/assets/notes; }
 row() { # name, then the call's options
     local name=$1 ours lean twin
     shift

@@ -29,14 +29,8 @@ while len((text + piece).encode()) <= 128 * 1024:
 json.dump({"text": text}, open(sys.argv[1], "w"), ensure_ascii=False)
 PY
 
-fuel() { # module
-    "$RUNNER" bench "$1" --calls 1 --compiles 1 --tool count --args-file "$ARGS" --json | python3 -c '
-import json, sys
-r = json.load(sys.stdin)
-if r["call_crash"] or r["call_error"]:
-    sys.exit(str(r["call_crash"] or r["call_error"]))
-print(r["call_fuel"])'
-}
+source "$(dirname "${BASH_SOURCE[0]}")/fuel.sh"
+fuel() { call_fuel "$1" --tool count --args-file "$ARGS"; }
 ours=$(fuel "$TARGET/ours/wasm32-wasip1/release/validated-count.wasm")
 official=$(fuel "$TARGET/official/wasm32-wasip1/release/validated-count.wasm")
 python3 - "$ours" "$official" "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["text"].encode()))' "$ARGS")" <<'PY'
