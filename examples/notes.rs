@@ -243,8 +243,9 @@ fn counted<'a>(items: &mut dyn Iterator<Item = &'a str>) -> Vec<(&'a str, u64)> 
 
 /// A char between words: white space, or punctuation of ASCII, Latin-1,
 /// Unicode's General Punctuation, CJK's (`、。「」`) or fullwidth forms.
-/// (`!c.is_alphanumeric()` would also split at symbols and emoji, and
-/// brings core's Unicode tables: some 2.7 KB.)
+/// (`chars::words`, std's split at `!c.is_alphanumeric()`, would also
+/// split at symbols and emoji, and brings a table: the guide's price list
+/// has its bytes.)
 fn between_words(c: char) -> bool {
     matches!(c, '!'..='/' | ':'..='@' | '['..='`' | '{'..='~' | '\u{a1}'..='\u{bf}' | '\u{d7}' | '\u{f7}'
         | '\u{2000}'..='\u{206f}' | '\u{3000}'..='\u{303f}' | '\u{ff01}'..='\u{ff0f}' | '\u{ff1a}'..='\u{ff20}'

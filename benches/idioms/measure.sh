@@ -63,6 +63,8 @@ ROWS=(
     "s.chars().count();count_std;count_crate;hello"
     "s.find(\"ab\");find_std;find_crate;hello"
     "BTreeMap<String, u64> count, key order;count_map_std;tally_crate;vec_strings"
+    "c.is_alphanumeric();alnum_std;alnum_crate;hello"
+    "s.split(|c| !c.is_alphanumeric()) (words);words_std;words_crate;hello"
 )
 # For reference: what the crate's and std's cheaper ways cost.
 REFERENCE=(

@@ -128,9 +128,8 @@ pub const RULES: &[Rule] = &[
             "<char>::is_numeric",
         ],
         tables: &[],
-        instead: "no cheaper Unicode table in subako-tiny: is_ascii_alphanumeric where ASCII is enough, or \
-                  split at white space and punctuation (chars::is_whitespace, is_ascii_punctuation) as \
-                  examples/notes.rs does",
+        instead: "subako_tiny::chars::is_alphanumeric (std's answers from one smaller table), and chars::words \
+                  for s.split(|c: char| !c.is_alphanumeric()); is_ascii_alphanumeric where ASCII is enough",
     },
     Rule {
         idiom: "format! and core::fmt (fmt::write, Formatter::pad, float formatting: Grisu and Dragon)",

@@ -47,7 +47,7 @@ const PROBES: &[(&str, &str, &str)] = &[
     (
         "alphanumeric",
         r#"if s.chars().all(|c| c.is_alphanumeric()) { "y".into() } else { "n".into() }"#,
-        "is_alphanumeric",
+        "chars::is_alphanumeric",
     ),
     ("format", r#"format!("Hello, {}!", s)"#, "format!"),
     ("format_float", "format!(\"{}\", s.len() as f64 / 3.0)", "format!"),

@@ -48,6 +48,7 @@ use alloc::string::String;
 use core::sync::atomic::{AtomicU64, Ordering};
 
 use crate::bits::{Bits, contains};
+use crate::chars::{decode, split};
 
 /// The Unicode version whose case mappings the tables hold: core's
 /// `char::UNICODE_VERSION` for the toolchain the crate is built with (a
@@ -391,28 +392,6 @@ fn cased_beside(s: &[u8], mut at: usize, backward: bool) -> bool {
                 || contains(&tables::CASED_UNMAPPED, c, tables::CASED_UNMAPPED_OUT, tables::CASED_UNMAPPED_IN);
         }
     }
-}
-
-/// The char at byte `at` of UTF-8 text (a char boundary), with its
-/// length in bytes above its 21 bits; 0 at the end.
-fn decode(s: &[u8], at: usize) -> u32 {
-    let Some(&first) = s.get(at) else { return 0 };
-    let mut c = first as u32;
-    let mut len = 1;
-    if c >= 0xC0 {
-        // 110xxxxx, 1110xxxx, 11110xxx: as many bytes as leading ones.
-        len = (c << 24).leading_ones();
-        c &= 0x7F >> len;
-        for i in 1..len as usize {
-            c = c << 6 | (s.get(at + i).map_or(0, |&b| b as u32 & 0x3F));
-        }
-    }
-    c | len << 21
-}
-
-/// A [`decode`]d char and its length.
-fn split(decoded: u32) -> (u32, usize) {
-    (decoded & CHAR as u32, (decoded >> 21) as usize)
 }
 
 /// `c`'s lowercase (`upper` false) or uppercase mapping.

@@ -5,10 +5,15 @@
 //! | `s.trim()`, `trim_start()`, `trim_end()` | [`trim`], [`trim_start`], [`trim_end`] | the same search, with `White_Space` as a dozen comparisons instead of std's 256-byte table (when ASCII whitespace is enough, std's `trim_ascii` is smaller still) |
 //! | `s.chars().count()` | [`count`] | eight bytes a turn, not a decoder |
 //! | `s.find("ab")` | [`find`] | a plain scan, not the Two-Way searcher (and its bounds-check panic) |
+//! | `c.is_alphanumeric()` | [`is_alphanumeric`] | one table of runs, Exp-Golomb coded, where std has two (`Alphabetic` and `N*`) of bytes |
+//! | `s.split(\|c: char\| !c.is_alphanumeric()).filter(\|w\| !w.is_empty())` | [`words`] | the same, as one iterator |
 //!
 //! Each gives exactly std's answer (the tests compare them on every
 //! scalar value and on random strings); `benches/idioms/measure.sh` prints
 //! what each adds to a module beside std's.
+//!
+//! There is no `is_alphabetic` or `is_numeric` alone: a table each would
+//! cost about what the one for both does.
 //!
 //! # Examples
 //! ```
@@ -18,6 +23,17 @@
 //! assert_eq!(chars::count("naïve"), 5);
 //! assert_eq!(chars::find("a cup of tea", "tea"), Some(9));
 //! ```
+
+mod tables;
+
+use core::sync::atomic::{AtomicU32, Ordering};
+
+use crate::bits::contains;
+
+/// The Unicode version whose `Alphabetic` and numeric chars
+/// [`is_alphanumeric`] holds: core's `char::UNICODE_VERSION` for the
+/// toolchain the crate is built with (a test checks that they agree).
+pub const UNICODE_VERSION: (u8, u8, u8) = tables::UNICODE_VERSION;
 
 /// Whether `c` is Unicode `White_Space`: what `char::is_whitespace` and
 /// `str::trim` test.
@@ -99,4 +115,147 @@ pub fn find(haystack: &str, needle: &str) -> Option<usize> {
     let (h, n) = (haystack.as_bytes(), needle.as_bytes());
     // A match of whole UTF-8 text starts on a char boundary, as std's does.
     (0..=h.len().checked_sub(n.len())?).find(|&at| h.get(at..at + n.len()).is_some_and(|w| crate::bytes::same(w, n)))
+}
+
+/// `c.is_alphanumeric()`: whether `c` is `Alphabetic` or numeric (general
+/// category `Nd`, `Nl` or `No`), for the Unicode version of
+/// [`UNICODE_VERSION`].
+///
+/// Most 512-char blocks of the BMP (CJK ideographs, Hangul, most of
+/// Latin, Greek and Cyrillic) are all in or all out, a bit each. For a
+/// char of the others it reads a compressed table, from where the group
+/// of runs that holds it starts: some thousands of wasm operations, where
+/// std searches a larger one by halves. The answers found are kept (256
+/// slots, by char), so a text's chars, which recur, are looked up about
+/// once each: a page of text costs less than std's (`benches/words.sh`),
+/// a single word of it more.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::chars::is_alphanumeric;
+///
+/// assert!(is_alphanumeric('é') && is_alphanumeric('語') && is_alphanumeric('²'));
+/// assert!(!is_alphanumeric('、') && !is_alphanumeric('_') && !is_alphanumeric('🦀'));
+/// ```
+pub fn is_alphanumeric(c: char) -> bool {
+    alphanumeric(c as u32)
+}
+
+/// [`is_alphanumeric`] of a scalar value.
+fn alphanumeric(c: u32) -> bool {
+    if c < 0x80 {
+        return (c | 0x20).wrapping_sub(b'a' as u32) < 26 || c.wrapping_sub(b'0' as u32) < 10;
+    }
+    // Most 512-char blocks of the BMP (CJK, Hangul, most of Latin, Greek
+    // and Cyrillic) are all in or all out: one bit each.
+    if c < 0x1_0000 {
+        let bit = |blocks: [u64; 2]| blocks[(c >> 15) as usize] >> (c >> 9 & 63) & 1 == 1;
+        if bit(tables::BLOCKS_IN) {
+            return true;
+        }
+        if bit(tables::BLOCKS_OUT) {
+            return false;
+        }
+    }
+    // The table is read from where `c`'s group starts, a few hundred
+    // operations: a text's chars recur, so each is looked up once. A slot
+    // holds `c + 1` and the answer. Atomics so that threads on the host
+    // share the slots safely; on wasm32 they are plain loads and stores.
+    let key = (c + 1) << 1;
+    let slot = &SEEN[(c ^ c >> 8) as usize % SEEN.len()];
+    let seen = slot.load(Ordering::Relaxed);
+    if seen & !1 == key {
+        return seen & 1 == 1;
+    }
+    // The last group that starts at or before `c` (the first starts at U+0000).
+    let mut group = 0;
+    for &g in &tables::ALPHANUMERIC_GROUPS {
+        if g >> 11 > c {
+            break;
+        }
+        group = g;
+    }
+    let runs = tables::ALPHANUMERIC.get((group & 0x7FF) as usize..).unwrap_or_default();
+    let found = contains(runs, c - (group >> 11), tables::ALPHANUMERIC_OUT, tables::ALPHANUMERIC_IN);
+    slot.store(key | found as u32, Ordering::Relaxed);
+    found
+}
+
+/// Answers [`is_alphanumeric`] found in the table, in slots by char.
+static SEEN: [AtomicU32; 256] = [const { AtomicU32::new(0) }; 256];
+
+/// The words of `s`: its runs of [`is_alphanumeric`] chars, what
+/// `s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty())`
+/// yields. Everything else (spaces, punctuation, symbols, emoji) is
+/// between words.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::chars::words;
+///
+/// assert!(words("Hello, wörld! 2 × 3").eq(["Hello", "wörld", "2", "3"]));
+/// assert!(words("東京、大阪。").eq(["東京", "大阪"]));
+/// assert_eq!(words(" -- ").next(), None);
+/// ```
+pub fn words(s: &str) -> Words<'_> {
+    Words { rest: s }
+}
+
+/// The iterator [`words`] returns.
+#[derive(Clone, Debug)]
+pub struct Words<'a> {
+    rest: &'a str,
+}
+
+impl core::iter::FusedIterator for Words<'_> {}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let s = self.rest.as_bytes();
+        let mut at = 0;
+        // Where the word starts, once a char of it is met.
+        let mut start = None;
+        loop {
+            let (c, len) = split(decode(s, at));
+            let inside = len != 0 && alphanumeric(c);
+            match start {
+                None if inside => start = Some(at),
+                None if len == 0 => {
+                    self.rest = "";
+                    return None;
+                }
+                Some(from) if !inside => {
+                    let word = self.rest.get(from..at);
+                    self.rest = self.rest.get(at..).unwrap_or_default();
+                    return word;
+                }
+                _ => {}
+            }
+            at += len;
+        }
+    }
+}
+
+/// The char at byte `at` of UTF-8 text (a char boundary), with its
+/// length in bytes above its 21 bits; 0 at the end.
+pub(crate) fn decode(s: &[u8], at: usize) -> u32 {
+    let Some(&first) = s.get(at) else { return 0 };
+    let mut c = first as u32;
+    let mut len = 1;
+    if c >= 0xC0 {
+        // 110xxxxx, 1110xxxx, 11110xxx: as many bytes as leading ones.
+        len = (c << 24).leading_ones();
+        c &= 0x7F >> len;
+        for i in 1..len as usize {
+            c = c << 6 | (s.get(at + i).map_or(0, |&b| b as u32 & 0x3F));
+        }
+    }
+    c | len << 21
+}
+
+/// A [`decode`]d char and its length.
+pub(crate) fn split(decoded: u32) -> (u32, usize) {
+    (decoded & 0x1F_FFFF, (decoded >> 21) as usize)
 }
