@@ -18,17 +18,18 @@
 //! strings of every script with `str::to_lowercase`/`to_uppercase`, for the
 //! Unicode version of the toolchain's core ([`UNICODE_VERSION`]).
 //!
-//! The price is speed on the first of each letter beyond Latin-1 that has
-//! a case (Latin Extended, Greek, Cyrillic, Armenian, Georgian…): it is
-//! looked up by reading a compressed table from its start, tens of
-//! thousands of wasm operations, where std searches a larger one by
-//! halves. The answers found are kept (256 slots, by char), so a text's
-//! letters, which recur, are looked up about once each: a page of Greek or
-//! Cyrillic costs a few times what a page of ASCII does, a single word of
-//! it several times more per letter. Latin-1 (so most French, German and
-//! Spanish) and the scripts without case (CJK, kana, Hangul, Arabic,
-//! Hebrew, Indic, Thai, emoji) take a shortcut and cost about what std's
-//! do. `benches/case.sh` measures each kind of text beside std's.
+//! The price is speed on the first of each letter beyond ASCII that has a
+//! case: it is looked up by reading a compressed table from its start,
+//! where std searches a larger one by halves. For Latin-1 (so most French,
+//! German and Spanish) that is a few entries in; for Latin Extended,
+//! Greek, Cyrillic, Armenian or Georgian, tens of thousands of wasm
+//! operations. The answers found are kept (256 slots, by char), so a
+//! text's letters, which recur, are looked up about once each: a page of
+//! Greek or Cyrillic costs a few times what a page of ASCII does, a single
+//! word of it several times more per letter. The scripts without case
+//! (CJK, kana, Hangul, Arabic, Hebrew, Indic, Thai, emoji) take a shortcut
+//! and cost about what std's do. `benches/case.sh` measures each kind of
+//! text beside std's.
 //!
 //! # Examples
 //! ```
@@ -416,19 +417,6 @@ fn map(c: u32, upper: bool) -> Packed {
     if c < 0x80 {
         let from = if upper { b'a' } else { b'A' } as u32;
         return (if c.wrapping_sub(from) < 26 { c ^ 0x20 } else { c }) as Packed;
-    }
-    if c < 0x100 {
-        // Latin-1 (French, German, Spanish…) without the table: À–Þ and
-        // à–þ pair 0x20 apart but for × and ÷; ÿ, µ and ß go beyond.
-        return match (c, upper) {
-            (0xD7 | 0xF7, _) => c,
-            (0xC0..=0xDE, false) => c + 0x20,
-            (0xE0..=0xFE, true) => c - 0x20,
-            (0xFF, true) => 0x178,
-            (0xB5, true) => 0x39C,
-            (0xDF, true) => 0x53 | 0x53 << 21,
-            _ => c,
-        } as Packed;
     }
     if c == 0x130 && !upper {
         return 0x69 | 0x307 << 21;
