@@ -100,6 +100,7 @@ fn tables_source() -> String {
     s += &format!(
         "\n/// Where each group of [`ALPHANUMERIC`] starts: its first code point (the\n\
          /// top 21 bits) and its byte offset (the low 11).\n\
+         #[rustfmt::skip]\n\
          pub(super) static ALPHANUMERIC_GROUPS: [u32; {}] = [\n",
         groups.len()
     );
