@@ -230,6 +230,9 @@ fn is_under(path: &str, dir: &str) -> bool {
     }
 }
 
+/// What a path that no preopen holds is missing. `subako-tiny size` reads
+/// the first two answers in a failed measured call to name its option
+/// that mounts the volume.
 fn not_mounted_words(path: &str) -> &'static str {
     if is_under(path, "/volume/data") {
         "/volume/data is not mounted: the agent has not enabled it"

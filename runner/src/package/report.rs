@@ -329,9 +329,9 @@ impl PackageReport {
             }
             if let Some(p) = &r.call_problem {
                 s += &format!(
-                    "{who}: the measured call {} answered {p}: its figures are the failure's (give the call with \
-                     --tool, --args and the call options)\n",
-                    r.tool.as_deref().unwrap_or("-")
+                    "{who}: the measured call {} answered {p}: its figures are the failure's ({})\n",
+                    r.tool.as_deref().unwrap_or("-"),
+                    measured_call_fix(p)
                 );
             }
             let (shown, small): (Vec<_>, Vec<_>) = r.advice.iter().partition(|a| a.bytes >= ADVICE_MIN_BYTES);
@@ -500,4 +500,32 @@ pub fn compare(old: &serde_json::Value, old_name: &str, new: &serde_json::Value)
         s += &format!("({outside} rows of the baseline are outside this run's selection)\n");
     }
     s
+}
+
+/// What to give `size` so that its measured call answers, for the problem
+/// `problem` that call had: the volume the module found missing, or the
+/// call itself.
+fn measured_call_fix(problem: &str) -> &'static str {
+    if problem.contains("/volume/data is not mounted") {
+        "give it a directory behind /volume/data with --data DIR, as the agent enables one"
+    } else if problem.contains("/package is not mounted") {
+        "give the package's assets with --assets DIR, as the bundle mounts them at /package"
+    } else {
+        "give the call with --tool, --args and the call options"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::measured_call_fix;
+
+    #[test]
+    fn a_missing_volume_names_the_option_that_mounts_it() {
+        let data = "isError: read /volume/data/notes/notes.jsonl: /volume/data is not mounted: the agent has not \
+                    enabled it";
+        assert!(measured_call_fix(data).contains("--data DIR"));
+        let assets = "isError: read /package/stopwords.txt: /package is not mounted: the package has no assets";
+        assert!(measured_call_fix(assets).contains("--assets DIR"));
+        assert!(measured_call_fix("isError: name: missing").contains("--tool, --args"));
+    }
 }
