@@ -26,7 +26,9 @@ impl Scaffold {
             s += &format!("  {f}\n");
         }
         s += &format!("  vendor/subako-tiny/ ({vendored} files: the subako-tiny crate)\n");
-        let wasm = format!("target/wasm32-wasip1/release/{}.wasm", self.name);
+        // Where cargo puts the module: under CARGO_TARGET_DIR when it is set.
+        let target = std::env::var("CARGO_TARGET_DIR").ok().filter(|t| !t.is_empty());
+        let wasm = format!("{}/wasm32-wasip1/release/{}.wasm", target.as_deref().unwrap_or("target"), self.name);
         s += "next:\n";
         s += &format!("  cd {}\n", self.dir.display());
         s += "  cargo build --release --target wasm32-wasip1    # the module\n";

@@ -2,7 +2,8 @@
 //! crate as `subako-tiny new` does) with one binary per idiom of the price
 //! list, each written as a tool would write it, built for wasm32 and read by
 //! `subako-tiny size --manifest-path … --json`: every binary's advice names
-//! its idiom and the replacement, and the plain one gets none.
+//! its idiom and the replacement, and the plain one and the one written
+//! with the crate's equivalents get none.
 
 use std::path::Path;
 use std::process::Command;
@@ -13,6 +14,12 @@ use serde_json::Value;
 /// or what to write instead) must hold).
 const PROBES: &[(&str, &str, &str)] = &[
     ("plain", r#"let mut o = String::from("Hello, "); o.push_str(s); o"#, ""),
+    // The crate's equivalents, as its guide teaches them, draw no advice.
+    (
+        "equivalents",
+        r#"let mut t = subako_tiny::tally::Tally::new(); for w in subako_tiny::chars::words(s) { t.add(subako_tiny::case::to_lowercase(w)); } if t.most_common().len() > 2 { "many".into() } else { "few".into() }"#,
+        "",
+    ),
     ("lower", "s.to_lowercase()", "Unicode case mapping"),
     ("upper", "s.to_uppercase()", "Unicode case mapping"),
     (

@@ -66,7 +66,25 @@ fn new_writes_a_package_that_builds_checks_and_tests() {
     let tmp = tempfile::tempdir().unwrap();
     assert!(!tmp.path().starts_with(&root), "the package must be outside the repository");
     let dir = tmp.path().join("greeter");
-    let (code, out, err) = subako_tiny(&["new", dir.to_str().unwrap()]);
+    // The next steps name the module where cargo puts it: under
+    // CARGO_TARGET_DIR when that is set, else the package's target/.
+    let new = |dir: &Path, target_dir: Option<&str>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_subako-tiny"));
+        cmd.arg("new").arg(dir).env_remove("CARGO_TARGET_DIR");
+        if let Some(t) = target_dir {
+            cmd.env("CARGO_TARGET_DIR", t);
+        }
+        let out = cmd.output().unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = new(&tmp.path().join("elsewhere"), Some("/tmp/shared-target"));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("subako-tiny check /tmp/shared-target/wasm32-wasip1/release/elsewhere.wasm"), "{out}");
+    let (code, out, err) = new(&dir, None);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("wrote package greeter in"), "{out}");
     assert!(out.contains("cargo build --release --target wasm32-wasip1"), "{out}");

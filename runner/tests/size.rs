@@ -162,3 +162,20 @@ fn the_cli_prints_the_same_as_text_and_json() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unexpected argument '--bogus'"));
 }
+
+#[test]
+fn explain_on_a_stripped_module_says_the_advisor_could_not_look() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("stripped.wasm");
+    // No identifiers: no name section, as a stripped release build.
+    std::fs::write(&path, wat::parse_str(r#"(module (memory (export "memory") 1) (func (export "_start")))"#).unwrap())
+        .unwrap();
+    let out = run_size(&path, &["--explain"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("cheaper equivalent: not looked for") && text.contains("CARGO_PROFILE_RELEASE_STRIP=false"),
+        "{text}"
+    );
+    assert!(!text.contains("cheaper equivalent: none"), "{text}");
+}

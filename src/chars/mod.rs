@@ -187,7 +187,9 @@ static SEEN: [AtomicU32; 256] = [const { AtomicU32::new(0) }; 256];
 /// The words of `s`: its runs of [`is_alphanumeric`] chars, what
 /// `s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty())`
 /// yields. Everything else (spaces, punctuation, symbols, emoji) is
-/// between words.
+/// between words. Text written without spaces (Japanese, Chinese, Thai)
+/// is split only at its punctuation: `吾輩は猫である` is one word, as it
+/// is std's; splitting it into dictionary words is not done here.
 ///
 /// # Examples
 /// ```
@@ -195,6 +197,7 @@ static SEEN: [AtomicU32; 256] = [const { AtomicU32::new(0) }; 256];
 ///
 /// assert!(words("Hello, wörld! 2 × 3").eq(["Hello", "wörld", "2", "3"]));
 /// assert!(words("東京、大阪。").eq(["東京", "大阪"]));
+/// assert!(words("吾輩は猫である。").eq(["吾輩は猫である"]));
 /// assert_eq!(words(" -- ").next(), None);
 /// ```
 pub fn words(s: &str) -> Words<'_> {

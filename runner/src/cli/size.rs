@@ -129,6 +129,12 @@ impl Size {
             print!("{}: {}", p.display(), r.to_text(explain, self.top));
             if explain && r.has_names {
                 print!("{}", advice_text(&advice));
+            } else if explain {
+                // Silence here would read as a clean result.
+                print!(
+                    "\nstd routines with a cheaper equivalent: not looked for (a stripped module has no names; \
+                     build it with CARGO_PROFILE_RELEASE_STRIP=false, or give --manifest-path)\n"
+                );
             }
         }
         Ok(ExitCode::SUCCESS)
