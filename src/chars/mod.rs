@@ -157,7 +157,7 @@ fn alphanumeric(c: u32) -> bool {
             return false;
         }
     }
-    // The table is read from where `c`'s group starts, a few hundred
+    // The table is read from where `c`'s group starts, some thousands of
     // operations: a text's chars recur, so each is looked up once. A slot
     // holds `c + 1` and the answer. Atomics so that threads on the host
     // share the slots safely; on wasm32 they are plain loads and stores.
@@ -188,8 +188,8 @@ static SEEN: [AtomicU32; 256] = [const { AtomicU32::new(0) }; 256];
 /// `s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty())`
 /// yields. Everything else (spaces, punctuation, symbols, emoji) is
 /// between words. Text written without spaces (Japanese, Chinese, Thai)
-/// is split only at its punctuation: `吾輩は猫である` is one word, as it
-/// is std's; splitting it into dictionary words is not done here.
+/// is split only at its punctuation: `吾輩は猫である` is one word, as in
+/// std's split; splitting it into dictionary words is not done here.
 ///
 /// # Examples
 /// ```
