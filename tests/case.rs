@@ -21,7 +21,7 @@ mod common;
 use common::{Rng, env};
 #[path = "common/bits.rs"]
 mod bits;
-use bits::{BitWriter, byte_table};
+use bits::{BitWriter, byte_table, write_or_check};
 
 fn scalar_values() -> impl Iterator<Item = char> {
     (0..=0x10FFFF).filter_map(char::from_u32)
@@ -302,18 +302,7 @@ fn tables_source() -> String {
 
 #[test]
 fn tables_are_std_s() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/case/tables.rs");
-    let made = tables_source();
-    if std::env::var_os("SUBAKO_WRITE_TABLES").is_some() {
-        std::fs::write(path, &made).unwrap();
-        return;
-    }
-    let committed = std::fs::read_to_string(path).unwrap();
-    assert!(
-        committed == made,
-        "src/case/tables.rs is not what this toolchain's std gives: write it again with \
-         `SUBAKO_WRITE_TABLES=1 cargo test -p subako-tiny --test case tables`"
-    );
+    write_or_check("src/case/tables.rs", &tables_source(), "case");
     assert_eq!(case::UNICODE_VERSION, char::UNICODE_VERSION);
 }
 

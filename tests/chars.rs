@@ -16,7 +16,7 @@ mod common;
 use common::{Rng, env};
 #[path = "common/bits.rs"]
 mod bits;
-use bits::{BitWriter, byte_table};
+use bits::{BitWriter, byte_table, write_or_check};
 
 /// How many runs a group of the table holds: a lookup reads at most this
 /// many codes. Even, so that every group starts outside the set.
@@ -117,18 +117,7 @@ fn tables_source() -> String {
 
 #[test]
 fn tables_are_std_s() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/chars/tables.rs");
-    let made = tables_source();
-    if std::env::var_os("SUBAKO_WRITE_TABLES").is_some() {
-        std::fs::write(path, &made).unwrap();
-        return;
-    }
-    let committed = std::fs::read_to_string(path).unwrap();
-    assert!(
-        committed == made,
-        "src/chars/tables.rs is not what this toolchain's std gives: write it again with \
-         `SUBAKO_WRITE_TABLES=1 cargo test -p subako-tiny --test chars tables`"
-    );
+    write_or_check("src/chars/tables.rs", &tables_source(), "chars");
     assert_eq!(chars::UNICODE_VERSION, char::UNICODE_VERSION);
 }
 

@@ -67,3 +67,21 @@ pub fn byte_table(name: &str, doc: &str, data: &[u8]) -> String {
     }
     s + "];\n"
 }
+
+/// Holds the generated file `rel` (from the crate's root) to `made`, what
+/// this toolchain's std gives; with `SUBAKO_WRITE_TABLES` set, writes it
+/// instead. `test` is the test file that makes it, for the message.
+#[allow(dead_code)]
+pub fn write_or_check(rel: &str, made: &str, test: &str) {
+    let path = format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("SUBAKO_WRITE_TABLES").is_some() {
+        std::fs::write(&path, made).unwrap();
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        committed == made,
+        "{rel} is not what this toolchain's std gives: write it again with \
+         `SUBAKO_WRITE_TABLES=1 cargo test -p subako-tiny --test {test} tables`"
+    );
+}
