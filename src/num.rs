@@ -48,27 +48,7 @@
 /// assert_eq!(parse_f64("1e"), None);
 /// ```
 pub fn parse_f64(s: &str) -> Option<f64> {
-    let b = s.as_bytes();
-    if let Some(x) = crate::json::float::parse_checked(b) {
-        return Some(x);
-    }
-    let (negative, text) = match b.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        Some((b'+', rest)) => (false, rest),
-        _ => (false, b),
-    };
-    // The words: up to 8 bytes, each `| 0x20` (which lowercases letters
-    // and makes no other byte a letter), as a little-endian number.
-    let mut word = 0u64;
-    for &c in text.iter().rev() {
-        word = word << 8 | (c | 0x20) as u64;
-    }
-    let magnitude = match (text.len(), word) {
-        (3, 0x66_6E69) | (8, 0x7974_696E_6966_6E69) => f64::INFINITY,
-        (3, 0x6E_616E) => f64::NAN,
-        _ => return None,
-    };
-    Some(if negative { -magnitude } else { magnitude })
+    crate::json::float::parse_checked(s.as_bytes())
 }
 
 /// `s.parse::<u64>().ok()`: decimal digits after an optional `+`, any

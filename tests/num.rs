@@ -80,8 +80,12 @@ fn special_words() {
                 .map(|(i, c)| if mask >> i & 1 == 1 { c.to_ascii_uppercase() } else { c })
                 .collect();
             for sign in ["", "+", "-", "--", "+-", " "] {
-                for tail in ["", "a", "0", " ", "."] {
-                    check(&format!("{sign}{mixed}{tail}"));
+                // A word only alone after the sign: not after a digit, a
+                // point or an exponent's `e`.
+                for head in ["", ".", "0", "1.", "e", "1e"] {
+                    for tail in ["", "a", "0", " ", "."] {
+                        check(&format!("{sign}{head}{mixed}{tail}"));
+                    }
                 }
             }
         }

@@ -226,8 +226,8 @@ pub fn parse(text: &[u8]) -> f64 {
 
 /// Reads the numbers of core's float grammar as `str::parse::<f64>` does
 /// (`[+-]?` then digits with at most one `.` and at least one digit, then
-/// optionally `[eE][+-]?[0-9]+`); `None` for other text. The words `inf`
-/// and `nan` are the caller's.
+/// optionally `[eE][+-]?[0-9]+`, or after the sign `inf`, `infinity` or
+/// `nan` in any case); `None` for other text.
 pub(crate) fn parse_checked(text: &[u8]) -> Option<f64> {
     read::<true>(text)
 }
@@ -266,7 +266,20 @@ fn read<const CHECKED: bool>(text: &[u8]) -> Option<f64> {
             }
             _ => {
                 if CHECKED && c | 0x20 != b'e' {
-                    return None;
+                    // Core's words, alone after the sign and in any case:
+                    // the bytes, each `| 0x20` (which lowercases letters and
+                    // makes no other byte a letter), as one number.
+                    let rest = bytes.as_slice();
+                    let mut word = (c | 0x20) as u64;
+                    for &c in rest {
+                        word = word << 8 | (c | 0x20) as u64;
+                    }
+                    let magnitude = match (digits || dot, rest.len(), word) {
+                        (false, 2, 0x69_6E66) | (false, 7, 0x696E_6669_6E69_7479) => f64::INFINITY,
+                        (false, 2, 0x6E_616E) => f64::NAN,
+                        _ => return None,
+                    };
+                    return Some(if negative { -magnitude } else { magnitude });
                 }
                 // `e` or `E`: the exponent, saturating far past where any
                 // number is 0 or infinite whatever its digits (a length of
