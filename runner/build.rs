@@ -6,7 +6,11 @@
 //!   `[workspace]`, so a package inside another workspace can vendor it), as
 //!   `(path, include_bytes!(…))` for `subako-tiny new`;
 //! - `$OUT_DIR/package_build.rs`: the `build.rs` of the README's "Use it in
-//!   your package", the one text every copy of it comes from.
+//!   your package", the one text every copy of it comes from;
+//! - `$OUT_DIR/vendored_from.txt`: which crate that is, its version and the
+//!   commit of the checkout (and whether its files had changes not yet
+//!   committed), for `new` and `--version`: an author comparing modules
+//!   built on two vendored copies can tell them apart.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -45,8 +49,42 @@ fn main() {
     vendor.push_str("];\n");
     write(&out.join("vendor.rs"), &vendor);
 
+    let version = crate_dir.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_prefix("subako-tiny-"));
+    let version = version.expect("cargo package unpacks to subako-tiny-VERSION");
+    write(&out.join("vendored_from.txt"), &format!("{version} ({})", commit(&root)));
+
     let readme = std::fs::read_to_string(crate_dir.join("README.md")).expect("the packaged crate has a README.md");
     write(&out.join("package_build.rs"), &readme_build_rs(&readme));
+}
+
+/// The checkout's commit, with a word when the crate's files differ from
+/// it; or that there is no git checkout (a copy from an archive).
+fn commit(root: &Path) -> String {
+    let git = |args: &[&str]| {
+        let out = Command::new("git").arg("-C").arg(root).args(args).output().ok()?;
+        out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    let Some(head) = git(&["rev-parse", "--short=12", "HEAD"]) else {
+        return "not from a git checkout".into();
+    };
+    // A new commit changes HEAD's branch file, not the crate's files.
+    if let Some(dir) = git(&["rev-parse", "--absolute-git-dir"]) {
+        let dir = PathBuf::from(dir);
+        let mut watch = vec![dir.join("HEAD"), dir.join("packed-refs")];
+        if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
+            watch.push(dir.join(branch));
+        }
+        for p in watch.iter().filter(|p| p.exists()) {
+            println!("cargo:rerun-if-changed={}", p.display());
+        }
+    }
+    let files = ["Cargo.toml", "build.rs", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "size-report", "src"];
+    let mut status = vec!["status", "--porcelain", "--"];
+    status.extend(files);
+    match git(&status) {
+        Some(changes) if changes.is_empty() => format!("commit {head}"),
+        _ => format!("commit {head} with changes not committed"),
+    }
 }
 
 /// `cargo package --no-verify` of the crate at `root`, unpacked under

@@ -9,6 +9,10 @@ use subako_tiny_runner::BUILD_RS;
 
 include!(concat!(env!("OUT_DIR"), "/vendor.rs"));
 
+/// The vendored crate's version and the commit it was taken from:
+/// `0.1.0 (commit 0123456789ab)`.
+pub const VENDORED_FROM: &str = include_str!(concat!(env!("OUT_DIR"), "/vendored_from.txt"));
+
 /// What `new` wrote.
 pub struct Scaffold {
     pub name: String,
@@ -25,7 +29,7 @@ impl Scaffold {
         for f in self.files.iter().filter(|f| !f.starts_with("vendor/")) {
             s += &format!("  {f}\n");
         }
-        s += &format!("  vendor/subako-tiny/ ({vendored} files: the subako-tiny crate)\n");
+        s += &format!("  vendor/subako-tiny/: the subako-tiny crate {VENDORED_FROM}, {vendored} files\n");
         // Where cargo puts the module: under CARGO_TARGET_DIR when it is set.
         let target = std::env::var("CARGO_TARGET_DIR").ok().filter(|t| !t.is_empty());
         let wasm = format!("{}/wasm32-wasip1/release/{}.wasm", target.as_deref().unwrap_or("target"), self.name);
@@ -174,7 +178,7 @@ pub fn new_package(dir: &Path, name: Option<&str>, description: Option<&str>) ->
         ("build.rs".into(), BUILD_RS.as_bytes().to_vec()),
         ("src/main.rs".into(), main_rs(&name, description).into_bytes()),
         (".gitignore".into(), b"/target\n".to_vec()),
-        ("README.md".into(), readme(&name).into_bytes()),
+        ("README.md".into(), readme(&name, VENDORED_FROM).into_bytes()),
     ];
     for (path, bytes) in VENDOR {
         files.push((format!("vendor/subako-tiny/{path}"), bytes.to_vec()));
@@ -305,12 +309,12 @@ mod tests {
 }
 "###;
 
-fn readme(name: &str) -> String {
+fn readme(name: &str, vendored_from: &str) -> String {
     format!(
         r#"# {name}
 
-A Subako function package built with subako-tiny, vendored in
-`vendor/subako-tiny/`. `cargo doc -p subako-tiny --open` is its manual
+A Subako function package built with subako-tiny {vendored_from},
+vendored in `vendor/subako-tiny/`. `cargo doc -p subako-tiny --open` is its manual
 (module `guide`) and its reference.
 
 ```sh

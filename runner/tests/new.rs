@@ -148,6 +148,21 @@ fn new_writes_a_package_that_builds_checks_and_tests() {
     assert_eq!(std::fs::read_to_string(dir.join(".gitignore")).unwrap(), "/target\n");
     assert!(std::fs::read_to_string(dir.join("README.md")).unwrap().contains("cargo test"));
 
+    // Which crate was vendored: its version and the checkout's commit, in
+    // new's output, the package's README and `--version` alike.
+    let version = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let version = version.lines().find_map(|l| l.strip_prefix("version = \"")).unwrap().trim_end_matches('"');
+    let head = Command::new("git").arg("-C").arg(&root).args(["rev-parse", "--short=12", "HEAD"]).output().ok();
+    let from = match head.filter(|h| h.status.success()) {
+        Some(h) => format!("{version} (commit {}", String::from_utf8_lossy(&h.stdout).trim()),
+        None => format!("{version} (not from a git checkout)"),
+    };
+    assert!(out.contains(&format!("the subako-tiny crate {from}")), "{from} missing from:\n{out}");
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap().replace('\n', " ");
+    assert!(readme.contains(&format!("subako-tiny {from}")), "{from} missing from:\n{readme}");
+    let (code, said, _) = subako_tiny(&["--version"]);
+    assert!(code == 0 && said.starts_with(&format!("subako-tiny {from}")), "{said}");
+
     // Its own build, in its own target directory.
     let target = tmp.path().join("target");
     run(cargo()

@@ -25,7 +25,7 @@ pub const METHOD: &str = "The method of each measurement: runner/METHOD.md in th
 
 /// subako-tiny: run Subako function modules the way the Subako worker does.
 #[derive(Parser)]
-#[command(name = "subako-tiny", version, after_help = METHOD)]
+#[command(name = "subako-tiny", version = crate::scaffold::VENDORED_FROM, after_help = METHOD)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
