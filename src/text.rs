@@ -86,8 +86,9 @@ impl Text {
     /// assert_eq!(subako_tiny::text!("a", 1).as_str(), "a1");
     /// ```
     pub fn as_str(&self) -> &str {
-        // SAFETY: a `Text` holds only what the crate's sealed pieces wrote:
-        // `str`s, chars and ASCII digits, each whole.
+        // SAFETY: a `Text` holds only what the crate's sealed pieces and
+        // its own writers below put there: `str`s, chars, scalar values and
+        // ASCII digits, each whole.
         unsafe { crate::sys::assume_utf8(&self.bytes) }
     }
 
@@ -136,6 +137,20 @@ impl Text {
             }
         }
         run
+    }
+
+    /// Appends bytes of UTF-8 text that are whole chars (the caller's to
+    /// keep: [`Text::as_str`] relies on it). Cheaper than pushing a `&str`
+    /// sliced from the text, which checks both ends are char boundaries.
+    pub(crate) fn push_chars(&mut self, s: &[u8]) {
+        put(&mut self.bytes, s);
+    }
+
+    /// Appends a Unicode scalar value, a `char`'s code (the caller's to
+    /// keep: [`Text::as_str`] relies on it).
+    pub(crate) fn push_scalar(&mut self, c: u32) {
+        debug_assert!(char::from_u32(c).is_some(), "{c:#x} is not a scalar value");
+        put_scalar(&mut self.bytes, c);
     }
 }
 

@@ -304,14 +304,15 @@ fn convert(text: &str, upper: bool) -> String {
         }
         let mut mapping = if upper { map(c, true) } else { lower_at(s, at, c, len) };
         // Most chars are their own case: their bytes as they are.
-        if let Some(same) = text.get(at..at + len)
+        if let Some(same) = s.get(at..at + len)
             && mapping == c as Packed
         {
-            out.push(same);
+            out.push_chars(same);
             mapping = 0;
         }
         while mapping != 0 {
-            out.push(&char::from_u32((mapping & CHAR) as u32).unwrap_or(char::REPLACEMENT_CHARACTER));
+            // The table's chars are scalar values (tests/case.rs).
+            out.push_scalar((mapping & CHAR) as u32);
             mapping >>= 21;
         }
         at += len;
