@@ -102,6 +102,7 @@ pub mod __private {
     pub use crate::rt::run;
     #[allow(deprecated)]
     pub use crate::schema::{CheckedSchema, check_args, check_checked, require_supported, validated_schema_and_tool};
+    pub use crate::text::no_placeholder;
 }
 
 /// What the crate's own tests, fuzz targets and benches reach beneath the

@@ -445,9 +445,19 @@ tuple_pieces!((A 0) (A 0, B 1) (A 0, B 1, C 2) (A 0, B 1, C 2, D 3) (A 0, B 1, C
 /// let n: u64 = 18_446_744_073_709_551_615;
 /// assert_eq!(text!(n, " ", -7i8, " ", 1e100, " ", 'é').as_str(), "18446744073709551615 -7 1e+100 é");
 /// ```
+///
+/// It joins; it does not format. A string piece that holds a `format!`
+/// placeholder (`{}`, `{n}`, `{:?}`, `{{`) is refused at build time, where
+/// it would be written as it is:
+///
+/// ```compile_fail
+/// let n = 7;
+/// subako_tiny::text!("rating {} is too high", n); // text!("rating ", n, " is too high")
+/// ```
 #[macro_export]
 macro_rules! text {
     ($($piece:expr),* $(,)?) => {{
+        $(const _: () = $crate::__private::no_placeholder(stringify!($piece));)*
         #[allow(unused_mut)] // `text!()` pushes nothing
         let mut text = $crate::text::Text::new();
         $(text.push(&$piece);)*
@@ -474,11 +484,63 @@ macro_rules! text {
 /// let error = pick(&Args::new(arguments.as_object().unwrap())).unwrap_err();
 /// assert_eq!(error.message(), "`n` must be even, and 3 is odd: try 4");
 /// ```
+///
+/// As `text!`, it refuses a piece with a `format!` placeholder:
+///
+/// ```compile_fail
+/// fn check(n: i64) -> Result<(), subako_tiny::ToolError> {
+///     if n > 5 {
+///         subako_tiny::fail!("rating {} is too high", n); // fail!("rating ", n, " is too high")
+///     }
+///     Ok(())
+/// }
+/// ```
 #[macro_export]
 macro_rules! fail {
     ($($piece:expr),+ $(,)?) => {
         return ::core::result::Result::Err($crate::ToolError::from($crate::text!($($piece),+)))
     };
+}
+
+/// For [`text!`] and [`fail!`]: the source of one piece (`stringify!`),
+/// refused when it is a string literal holding a `format!` placeholder:
+/// `{` then a name or position (or nothing) then `}` or `:`, or a doubled
+/// brace. The macros join pieces and write such text as it is, so an
+/// author used to `format!` would send the model `rating {} is too high7`.
+#[doc(hidden)]
+pub const fn no_placeholder(piece: &str) {
+    let b = piece.as_bytes();
+    let literal = match b {
+        [b'"', ..] => true,
+        [b'r', b'"' | b'#', ..] => true,
+        _ => false,
+    };
+    if !literal {
+        return;
+    }
+    let mut i = 0;
+    while i + 1 < b.len() {
+        if b[i] == b'{' {
+            let mut j = i + 1;
+            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
+                j += 1;
+            }
+            if b[i + 1] == b'{' || j < b.len() && (b[j] == b'}' || b[j] == b':') {
+                panic!(
+                    "text! and fail! join pieces, they do not format: a string piece holds a format! placeholder \
+                     (`{{}}`, `{{n}}`, `{{:?}}` or `{{{{`), which would be written as it is. Give each value as a \
+                     piece of its own: fail!(\"rating \", n, \" is too high\"). A brace meant as text goes in a \
+                     piece of its own: \"{{\", \"}}\""
+                );
+            }
+        } else if b[i] == b'}' && b[i + 1] == b'}' {
+            panic!(
+                "text! and fail! join pieces, they do not format: `}}}}` in a string piece would be written as it \
+                 is; a brace meant as text goes in a piece of its own: \"}}\""
+            );
+        }
+        i += 1;
+    }
 }
 
 #[cfg(test)]
@@ -488,6 +550,34 @@ mod tests {
 
     use super::Text;
     use crate::ToolError;
+
+    #[test]
+    fn pieces_without_placeholders_pass() {
+        for piece in [
+            "n",
+            "rows.len()",
+            r#""plain text""#,
+            r#""{""#,
+            r#""}""#,
+            r#""{ \"a\": 1 }""#,
+            r#""a {b c}""#,
+            "r#\"x\"#",
+            "if ok { \"yes\" } else { \"no\" }",
+        ] {
+            super::no_placeholder(piece);
+        }
+    }
+
+    #[test]
+    fn placeholders_in_string_pieces_are_refused() {
+        extern crate std;
+        for piece in
+            [r#""{}""#, r#""a {n} b""#, r#""{0}""#, r#""{:?}""#, r#""{x:>4}""#, r#""{{""#, r#""}}""#, "r\"{}\""]
+        {
+            let refused = std::panic::catch_unwind(|| super::no_placeholder(piece)).is_err();
+            assert!(refused, "{piece} passed");
+        }
+    }
 
     #[test]
     fn text_writes_every_kind_of_piece() {

@@ -1,4 +1,4 @@
-//! Package tables and schemas the build refuses: each case in tests/ui
+//! Package tables, schemas and messages the build refuses: each case in tests/ui
 //! must fail to compile with the message in its `.stderr` file, naming the
 //! tool (or the `validated!` call) and the rule. Regenerate the messages
 //! with `TRYBUILD=overwrite cargo test --test compile_fail` and review the
