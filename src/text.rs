@@ -510,12 +510,8 @@ macro_rules! fail {
 #[doc(hidden)]
 pub const fn no_placeholder(piece: &str) {
     let b = piece.as_bytes();
-    let literal = match b {
-        [b'"', ..] => true,
-        [b'r', b'"' | b'#', ..] => true,
-        _ => false,
-    };
-    if !literal {
+    // Only a string literal's source: `"…"`, or raw, `r"…"` or `r#"…"#`.
+    if !matches!(b, [b'"', ..] | [b'r', b'"' | b'#', ..]) {
         return;
     }
     let mut i = 0;
