@@ -3,10 +3,12 @@
 //! output, and [`typed!`](crate::typed!) makes it a [`ToolFn`](crate::ToolFn).
 //!
 //! The crate re-exports miniserde ([`typed::miniserde`](miniserde)), so a
-//! package needs no dependency of its own on it: turn the feature on,
+//! package needs no dependency of its own on it: turn the feature on (a
+//! package made by `subako-tiny new` forwards it in its `[features]`:
+//! add `"miniserde"` to `default` there),
 //!
 //! ```toml
-//! subako-tiny = { version = "0.1", features = ["miniserde"] }
+//! subako-tiny = { path = "vendor/subako-tiny", default-features = false, features = ["dlmalloc", "panic-handler", "miniserde"] }
 //! ```
 //!
 //! and bring the re-export into scope where the derives are (they name

@@ -228,12 +228,15 @@ publish = false
 subako-tiny = {{ path = "vendor/subako-tiny", default-features = false, features = ["panic-handler"] }}
 
 # The crate's features, chosen here: `size` builds the module with each
-# allocator and prices panic-message (`--feature-costs`).
+# allocator and prices the others (`--feature-costs`). For typed tools
+# (`typed!`), add "miniserde" to `default`; `cargo doc --features miniserde`
+# then documents the typed layer too.
 [features]
 default = ["dlmalloc"]
 dlmalloc = ["subako-tiny/dlmalloc"]
 lean-alloc = ["subako-tiny/lean-alloc"]
 panic-message = ["subako-tiny/panic-message"]
+miniserde = ["subako-tiny/miniserde"]
 
 # A workspace of its own, so an enclosing workspace never swallows it, with
 # the vendored crate a dependency, not a member (its dev-dependencies stay

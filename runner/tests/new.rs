@@ -134,6 +134,7 @@ fn new_writes_a_package_that_builds_checks_and_tests() {
         "edition = \"2024\"",
         "subako-tiny = { path = \"vendor/subako-tiny\", default-features = false, features = [\"panic-handler\"] }",
         "lean-alloc = [\"subako-tiny/lean-alloc\"]",
+        "miniserde = [\"subako-tiny/miniserde\"]",
         "description = \"Says hello.\"",
         "\n[workspace]\n",
         "opt-level = \"z\"",
