@@ -170,8 +170,9 @@ pub const RULES: &[Rule] = &[
             "alloc::raw_vec::RawVecInner<A>::reserve::do_reserve_and_handle",
         ],
         tables: &[],
-        instead: "iterate instead of collecting; build output with the crate's writers (text!, JsonWriter), which \
-                  grow their buffers themselves",
+        instead: "iterate instead of collecting where the whole list is not needed (a list to sort is: collect it \
+                  once, with Vec::with_capacity where the length is known); build output with the crate's writers \
+                  (text!, Reply::object), which grow their buffers themselves",
     },
     Rule {
         idiom: "BTreeMap / BTreeSet",

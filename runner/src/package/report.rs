@@ -97,6 +97,10 @@ pub struct PackageReport {
     /// The link arguments given through RUSTFLAGS (`--link-args`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub link_args: Vec<String>,
+    /// Whether the advisor looked at each module (not `--no-advice`), so
+    /// that finding nothing is said, not left as silence.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub advised: bool,
 }
 
 fn yes() -> bool {
@@ -157,6 +161,7 @@ pub fn measure_package(opts: &PackageOptions) -> Result<(Package, PackageReport)
             .map(|v| VariantText { allocator: v.label.clone(), features: v.selection.dir() })
             .collect(),
         budgeted: pkg.budget.keys().cloned().collect(),
+        advised: opts.advice,
         ..PackageReport::default()
     };
     if let Some(w) = profile::warning(&pkg.workspace_root, &pkg.manifest)? {
@@ -335,6 +340,13 @@ impl PackageReport {
                 );
             }
             let (shown, small): (Vec<_>, Vec<_>) = r.advice.iter().partition(|a| a.bytes >= ADVICE_MIN_BYTES);
+            if shown.is_empty() && !small.is_empty() && self.advised {
+                s += &format!(
+                    "{who}: std routines with a cheaper equivalent: none of {ADVICE_MIN_BYTES} B or more ({} under: \
+                     size --explain lists them)\n",
+                    small.len()
+                );
+            }
             if !shown.is_empty() {
                 s += &format!("{who}: std routines with a cheaper equivalent:\n");
                 for a in shown {
@@ -347,6 +359,9 @@ impl PackageReport {
                     );
                 }
             }
+        }
+        if self.advised && self.rows.iter().all(|r| r.advice.is_empty()) {
+            s += "std routines with a cheaper equivalent: none in any module (the advisor read each)\n";
         }
         s
     }
@@ -517,7 +532,33 @@ fn measured_call_fix(problem: &str) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::measured_call_fix;
+    use super::{PackageReport, measured_call_fix};
+    use crate::advisor::Advice;
+    use crate::package::measure::Row;
+
+    fn advice(bytes: u64) -> Advice {
+        Advice { idiom: "Vec growth".into(), bytes, routines: vec!["grow_one".into()], instead: "iterate".into() }
+    }
+
+    #[test]
+    fn the_advisor_finding_nothing_large_is_said() {
+        let row = |advice| Row { example: "mytool".into(), allocator: "dlmalloc".into(), advice, ..Row::default() };
+        let mut report = PackageReport { rows: vec![row(vec![advice(66)])], advised: true, ..PackageReport::default() };
+        let said = report.row_notes();
+        assert!(
+            said.contains("mytool (dlmalloc): std routines with a cheaper equivalent: none of 100 B or more (1 under"),
+            "{said}"
+        );
+        report.rows = vec![row(vec![])];
+        assert!(report.row_notes().contains("none in any module"), "{}", report.row_notes());
+        report.rows = vec![row(vec![advice(300)])];
+        let said = report.row_notes();
+        assert!(said.contains("300 B") && !said.contains("none"), "{said}");
+        // With --no-advice the advisor read nothing, and nothing is claimed.
+        report.advised = false;
+        report.rows = vec![row(vec![])];
+        assert_eq!(report.row_notes(), "");
+    }
 
     #[test]
     fn a_missing_volume_names_the_option_that_mounts_it() {
