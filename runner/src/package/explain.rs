@@ -88,6 +88,9 @@ impl Explained {
                 "by_crate": c.by_crate.iter().map(|(k, ms)| json!({"crate": k, "ms": ms})).collect::<Vec<_>>(),
             })),
             "advice": self.advice,
+            "layers": layers(&self.names.funcs).iter().map(|l| json!({
+                "layer": l.name, "bytes": l.bytes, "functions": l.functions, "tools": l.tools,
+            })).collect::<Vec<_>>(),
         })
     }
 
@@ -164,6 +167,7 @@ impl Explained {
                 .collect();
             s += &table(&["bytes", "segment"], &rows, &[1], "");
         }
+        s += &layers_text(&layers(&n.funcs));
         s += &advice_text(&self.advice);
         s += "\n(read by `subako-tiny size --explain`: names demangled with rustc-demangle)\n";
         s
@@ -178,6 +182,72 @@ pub fn advice_text(advice: &[Advice]) -> String {
     let mut s = "\nstd routines with a cheaper equivalent (bytes of their code, and tables):\n".to_string();
     for a in advice {
         s += &a.to_text();
+    }
+    s
+}
+
+/// One of the crate's optional layers found in a module: the code of the
+/// functions that are its own (its tables are in `.rodata` with the rest).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layer {
+    pub name: &'static str,
+    pub bytes: usize,
+    pub functions: usize,
+    /// For `validated!`: the tools behind it, from their wrappers' names.
+    pub tools: Vec<String>,
+    pub instead: &'static str,
+}
+
+/// `validated!`'s run-time checker and the typed layer, from function names
+/// and owners (an unstripped build): what an author pays for each, which
+/// the per-crate table files under `subako_tiny` and the advisor, which
+/// looks for std's routines, does not name.
+pub fn layers(funcs: &[crate::size::Func]) -> Vec<Layer> {
+    let mut checker = Layer {
+        name: "validated! (the run-time schema checker, shared by its tools)",
+        bytes: 0,
+        functions: 0,
+        tools: Vec::new(),
+        instead: "a tool whose accessors' bounds say enough (str_chars, int(name, min, max), strs, only) needs no \
+                  validated!; the checker leaves the module with its last tool",
+    };
+    let mut typed = Layer {
+        name: "typed! (miniserde and the number writers it brings)",
+        bytes: 0,
+        functions: 0,
+        tools: Vec::new(),
+        instead: "read arguments with the accessors and write with Reply::object (examples/typed_by_hand.rs is \
+                  examples/typed.rs without it)",
+    };
+    for f in funcs {
+        if f.name.starts_with("subako_tiny::schema::") {
+            checker.bytes += f.size;
+            checker.functions += 1;
+        } else if let Some(tool) = f.name.strip_suffix("::validated") {
+            checker.tools.push(tool.rsplit("::").next().unwrap_or(tool).to_string());
+        } else if ["miniserde", "zmij", "itoa", "ryu"].contains(&f.owner.as_str())
+            || f.name.starts_with("subako_tiny::typed::")
+        {
+            typed.bytes += f.size;
+            typed.functions += 1;
+        }
+    }
+    checker.tools.sort();
+    [checker, typed].into_iter().filter(|l| l.functions > 0).collect()
+}
+
+fn layers_text(layers: &[Layer]) -> String {
+    if layers.is_empty() {
+        return String::new();
+    }
+    let mut s =
+        "\nthe crate's optional layers (the code that is theirs alone; their tables are in .rodata):\n".to_string();
+    for l in layers {
+        s += &format!("{:>8} B  {}, {} functions", thousands(l.bytes), l.name, l.functions);
+        if !l.tools.is_empty() {
+            s += &format!(", for tools: {}", l.tools.join(", "));
+        }
+        s += &format!("\n            instead: {}\n", l.instead);
     }
     s
 }
@@ -258,4 +328,35 @@ fn with_bodies(bytes: &[u8], info: &SizeReport, keep: &[usize]) -> Vec<u8> {
         out.extend_from_slice(&payload);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::layers;
+    use crate::size::Func;
+
+    fn func(name: &str, owner: &str, size: usize) -> Func {
+        Func { index: 0, func_index: 0, offset: 0, size, symbol: None, name: name.into(), owner: owner.into() }
+    }
+
+    #[test]
+    fn the_optional_layers_are_priced_and_their_tools_named() {
+        let funcs = [
+            func("subako_tiny::schema::validate::check_counted", "subako_tiny", 3000),
+            func("subako_tiny::schema::validate::fail", "subako_tiny", 800),
+            func("shop::PACKAGE::order::validated", "shop", 2000),
+            func("shop::PACKAGE::refund::validated", "shop", 500),
+            func("miniserde::de::Visitor::string", "miniserde", 400),
+            func("zmij::format", "zmij", 900),
+            func("subako_tiny::typed::call", "subako_tiny", 100),
+            func("subako_tiny::protocol::serve_line", "subako_tiny", 2000),
+        ];
+        let found = layers(&funcs);
+        assert_eq!(found.len(), 2);
+        assert_eq!((found[0].bytes, found[0].functions), (3800, 2));
+        assert_eq!(found[0].tools, ["order", "refund"]);
+        assert_eq!((found[1].bytes, found[1].functions), (1400, 3));
+        // A module without either names neither.
+        assert!(layers(&funcs[7..]).is_empty());
+    }
 }
