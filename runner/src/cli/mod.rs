@@ -84,10 +84,11 @@ pub struct CallArgs {
     /// argv[0] (default: the manifest's name)
     #[arg(long, value_name = "NAME")]
     pub package: Option<String>,
-    /// Host directory behind /volume/tmp (default: a fresh temporary one)
+    /// Host directory behind /volume/tmp (default: a fresh temporary one; bench and size run on a fresh copy of DIR)
     #[arg(long, value_name = "DIR")]
     pub tmp: Option<PathBuf>,
-    /// Host directory behind /volume/data
+    /// Host directory behind /volume/data (call and serve write into it; bench and size run each sequence on a fresh
+    /// copy, so DIR is left as it was)
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
     /// Mounted read-only at /package
