@@ -28,10 +28,7 @@ fn order_total(args: &Args<'_>) -> Result<Reply, ToolError> {
             .as_object()
             .map(Args::new)
             .ok_or_else(|| ToolError::invalid_input("each of `items` must be an object"))?;
-        let sku = item.str("sku")?;
-        if !(1..=32).contains(&sku.chars().count()) {
-            return Err(ToolError::invalid_input("`sku` must be 1 to 32 characters long"));
-        }
+        item.str_chars("sku", 1, 32)?;
         let unit_price = item.float("unit_price")?;
         if unit_price < 0.0 {
             return Err(ToolError::invalid_input("`unit_price` must be at least 0"));

@@ -71,7 +71,7 @@ fn check_ranges(order: &Order) -> Result<(), ToolError> {
     }
     for (index, item) in order.items.iter().enumerate() {
         let at = |field: &str, rule: &str| ToolError::invalid_input(("/items/", index, "/", field, rule));
-        match item.sku.chars().count() {
+        match subako_tiny::chars::count(&item.sku) {
             0 => return Err(at("sku", " must be at least 1 character long")),
             33.. => return Err(at("sku", " must be at most 32 characters long")),
             _ => {}

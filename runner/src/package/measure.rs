@@ -61,6 +61,19 @@ pub struct Row {
     /// std routines in the module with a cheaper equivalent.
     #[serde(default)]
     pub advice: Vec<Advice>,
+    /// The crate's optional layers in the module (`validated!`'s checker,
+    /// the typed layer), read with the advice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub layers: Vec<LayerCost>,
+}
+
+/// A [`Row`]'s optional layer: its code's bytes, and the tools behind it.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct LayerCost {
+    pub layer: String,
+    pub bytes: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<String>,
 }
 
 impl Row {
@@ -125,7 +138,12 @@ pub fn measure_row(path: &Path, names: Option<&Path>, authors: &[&str], m: &Meas
     row.args = tool.as_ref().map(|_| args.clone());
     if let Some(names) = names {
         let bytes = read(names)?;
-        row.advice = advise(&bytes, &size(&bytes)?, authors);
+        let named = size(&bytes)?;
+        row.advice = advise(&bytes, &named, authors);
+        row.layers = super::explain::layers(&named.funcs)
+            .into_iter()
+            .map(|l| LayerCost { layer: l.name.to_string(), bytes: l.bytes as u64, tools: l.tools })
+            .collect();
     }
     if !m.quick && row.accepted && tool.is_some() {
         let opts = BenchOptions {

@@ -339,6 +339,15 @@ impl PackageReport {
                     measured_call_fix(p)
                 );
             }
+            for l in &r.layers {
+                let tools = if l.tools.is_empty() { String::new() } else { format!(", for {}", l.tools.join(", ")) };
+                s += &format!(
+                    "{who}: {}: {} B of code{tools} (size --explain {}: what to write instead)\n",
+                    l.layer,
+                    thousands(l.bytes as usize),
+                    r.example
+                );
+            }
             let (shown, small): (Vec<_>, Vec<_>) = r.advice.iter().partition(|a| a.bytes >= ADVICE_MIN_BYTES);
             if shown.is_empty() && !small.is_empty() && self.advised {
                 s += &format!(
@@ -534,7 +543,7 @@ fn measured_call_fix(problem: &str) -> &'static str {
 mod tests {
     use super::{PackageReport, measured_call_fix};
     use crate::advisor::Advice;
-    use crate::package::measure::Row;
+    use crate::package::measure::{LayerCost, Row};
 
     fn advice(bytes: u64) -> Advice {
         Advice { idiom: "Vec growth".into(), bytes, routines: vec!["grow_one".into()], instead: "iterate".into() }
@@ -554,6 +563,22 @@ mod tests {
         report.rows = vec![row(vec![advice(300)])];
         let said = report.row_notes();
         assert!(said.contains("300 B") && !said.contains("none"), "{said}");
+        // The crate's optional layers are named with the tools behind them.
+        report.rows = vec![Row {
+            layers: vec![LayerCost {
+                layer: "validated! (the checker)".into(),
+                bytes: 6216,
+                tools: vec!["order".into()],
+            }],
+            ..row(vec![])
+        }];
+        let said = report.row_notes();
+        assert!(
+            said.contains(
+                "mytool (dlmalloc): validated! (the checker): 6,216 B of code, for order (size --explain mytool"
+            ),
+            "{said}"
+        );
         // With --no-advice the advisor read nothing, and nothing is claimed.
         report.advised = false;
         report.rows = vec![row(vec![])];
