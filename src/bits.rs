@@ -26,18 +26,13 @@ impl Bits {
     /// The next bit.
     #[inline(never)]
     pub(crate) fn bit(&mut self) -> u32 {
-        let bit = self.window() as u32 & 1;
+        let byte = match self.data.get(self.at >> 3) {
+            Some(&b) => b as u32,
+            None => 0xFF,
+        };
+        let bit = byte >> (self.at & 7) & 1;
         self.at += 1;
         bit
-    }
-
-    /// The next 64 bits, the first lowest; all ones where fewer than
-    /// eight bytes are left, which only the last byte of padding is.
-    fn window(&self) -> u64 {
-        match self.data.get(self.at >> 3..).and_then(|rest| rest.first_chunk::<8>()) {
-            Some(bytes) => u64::from_le_bytes(*bytes) >> (self.at & 7),
-            None => u64::MAX,
-        }
     }
 
     /// An Exp-Golomb code of order `k`: `z` zeros, a one (the top bit of
@@ -46,7 +41,10 @@ impl Bits {
     /// eight bytes of ones, so every code's window is in them).
     #[inline(never)]
     pub(crate) fn number(&mut self, k: u32) -> u32 {
-        let w = self.window();
+        let w = match self.data.get(self.at >> 3..).and_then(|rest| rest.first_chunk::<8>()) {
+            Some(bytes) => u64::from_le_bytes(*bytes) >> (self.at & 7),
+            None => u64::MAX,
+        };
         let z = w.trailing_zeros();
         let n = z + k;
         self.at += (z + 1 + n) as usize;
