@@ -254,4 +254,9 @@ fn a_150_kb_argument_comes_from_a_file_or_stdin() {
     let (code, _, err) = subako_tiny(&["call", wasm, "greet", "--args-file", bad.to_str().unwrap()], None);
     assert_eq!(code, 2);
     assert!(err.contains("bad.json are not JSON"), "{err}");
+    // A number beyond f64 is JSON to the module, not to serde_json: the
+    // refusal says where it can be sent from.
+    let (code, _, err) = subako_tiny(&["call", wasm, "greet", r#"{"name":"x","n":1e400}"#], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("number out of range") && err.contains("subako-tiny serve MODULE"), "{err}");
 }

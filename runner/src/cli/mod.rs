@@ -221,5 +221,16 @@ pub fn read_args(text: Option<&str>, file: Option<&Path>) -> Result<Value, Error
         (Some(t), None) => (t.to_string(), "the command line".to_string()),
         (None, None) => return Ok(Value::Object(Default::default())),
     };
-    serde_json::from_str(&text).map_err(|e| Error::Input(format!("the arguments from {from} are not JSON: {e}")))
+    serde_json::from_str(&text).map_err(|e| {
+        // serde_json refuses what the crate reads (numbers beyond f64):
+        // say where such arguments can be sent from.
+        let hint = if e.to_string().starts_with("number out of range") {
+            "; the CLI reads arguments with serde_json, which refuses numbers beyond f64 (a module reads `1e400` \
+             as infinity): pipe the JSON-RPC line to `subako-tiny serve MODULE`, or call the tool in a host test \
+             (testing::call)"
+        } else {
+            ""
+        };
+        Error::Input(format!("the arguments from {from} are not JSON: {e}{hint}"))
+    })
 }
