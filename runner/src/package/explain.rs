@@ -37,6 +37,8 @@ pub struct Explained {
     /// Cold compile ms: (the whole module, its frame, each crate's bodies less the frame).
     pub compile: Option<CompileSplit>,
     pub advice: Vec<Advice>,
+    /// The crate's optional layers, read from the same names.
+    pub layers: Vec<Layer>,
     pub top: usize,
 }
 
@@ -61,6 +63,7 @@ pub fn explain(
     let authors = [pkg.name.replace('-', "_"), target.replace('-', "_")];
     let authors: Vec<&str> = authors.iter().map(String::as_str).collect();
     let advice = advise(&ubytes, &names, &authors);
+    let layers = layers(&names.funcs);
     let compile = if opts.measure.quick {
         None
     } else {
@@ -74,6 +77,7 @@ pub fn explain(
         stripped,
         compile,
         advice,
+        layers,
         top,
     })
 }
@@ -88,7 +92,7 @@ impl Explained {
                 "by_crate": c.by_crate.iter().map(|(k, ms)| json!({"crate": k, "ms": ms})).collect::<Vec<_>>(),
             })),
             "advice": self.advice,
-            "layers": layers(&self.names.funcs).iter().map(|l| json!({
+            "layers": self.layers.iter().map(|l| json!({
                 "layer": l.name, "bytes": l.bytes, "functions": l.functions, "tools": l.tools,
             })).collect::<Vec<_>>(),
         })
@@ -167,7 +171,7 @@ impl Explained {
                 .collect();
             s += &table(&["bytes", "segment"], &rows, &[1], "");
         }
-        s += &layers_text(&layers(&n.funcs));
+        s += &layers_text(&self.layers);
         s += &advice_text(&self.advice);
         s += "\n(read by `subako-tiny size --explain`: names demangled with rustc-demangle)\n";
         s
