@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use wasmparser::{BinaryReader, ExternalKind, KnownCustom, Name, Parser, Payload, TypeRef};
 
 use crate::Error;
+use crate::data::{self, Piece};
 use crate::text::table;
 pub use crate::text::thousands;
 
@@ -65,6 +66,8 @@ pub struct SizeReport {
     pub data: Vec<DataSegment>,
     /// Whether a `name` section named any function.
     pub has_names: bool,
+    /// The data cut where the code refers to it, largest first.
+    pub pieces: Vec<Piece>,
 }
 
 const SECTION_NAMES: [&str; 14] = [
@@ -108,6 +111,18 @@ fn bad(e: wasmparser::BinaryReaderError) -> Error {
     Error::NotAModule(format!("not a valid WebAssembly module: {e}"))
 }
 
+/// The data segments on one line: `.rodata 11,012, .data 16`.
+pub fn segments_text(segments: &[DataSegment]) -> String {
+    if segments.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = segments
+        .iter()
+        .map(|d| format!("{} {}", d.name.clone().unwrap_or_else(|| format!("segment {}", d.index)), thousands(d.size)))
+        .collect();
+    format!("\ndata segments (bytes; wasm-ld merges the constants into .rodata): {}\n", list.join(", "))
+}
+
 /// Reads `bytes` as a core module. Names are demangled and owned (see
 /// [`owner`]) whether or not the caller prints them.
 pub fn size(bytes: &[u8]) -> Result<SizeReport, Error> {
@@ -127,6 +142,7 @@ pub fn size(bytes: &[u8]) -> Result<SizeReport, Error> {
         funcs: Vec::new(),
         data: Vec::new(),
         has_names: false,
+        pieces: Vec::new(),
     };
     let mut func_names: BTreeMap<u32, String> = BTreeMap::new();
     let mut data_names: BTreeMap<u32, String> = BTreeMap::new();
@@ -231,6 +247,7 @@ pub fn size(bytes: &[u8]) -> Result<SizeReport, Error> {
     for d in &mut r.data {
         d.name = data_names.get(&(d.index as u32)).cloned();
     }
+    r.pieces = data::pieces(bytes, &r);
     Ok(r)
 }
 
@@ -397,6 +414,7 @@ impl SizeReport {
                 "data".into(),
                 data.into_iter().map(|d| json!({"index": d.index, "size": d.size, "name": d.name})).collect(),
             );
+            o.insert("data_pieces".into(), data::to_json(&self.pieces, self));
         }
         v
     }
@@ -459,20 +477,8 @@ impl SizeReport {
         let rows: Vec<Vec<String>> =
             funcs.iter().take(top).map(|f| vec![thousands(f.size), f.name.clone(), f.owner.clone()]).collect();
         out += &table(&["bytes", "function", "crate"], &rows, &[1, 2], "  ");
-        if !self.data.is_empty() {
-            let mut data: Vec<&DataSegment> = self.data.iter().collect();
-            data.sort_by(|a, b| b.size.cmp(&a.size).then(a.index.cmp(&b.index)));
-            out += &format!(
-                "\ndata segments ({} bytes; wasm-ld merges constants into .rodata):\n",
-                thousands(self.data_bytes)
-            );
-            let rows: Vec<Vec<String>> = data
-                .iter()
-                .take(top)
-                .map(|d| vec![thousands(d.size), d.name.clone().unwrap_or_else(|| format!("segment {}", d.index))])
-                .collect();
-            out += &table(&["bytes", "segment"], &rows, &[1], "  ");
-        }
+        out += &segments_text(&self.data);
+        out += &data::to_text(&self.pieces, self, top);
         out
     }
 }

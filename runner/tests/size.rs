@@ -179,3 +179,65 @@ fn explain_on_a_stripped_module_says_the_advisor_could_not_look() {
     );
     assert!(!text.contains("cheaper equivalent: none"), "{text}");
 }
+
+/// Data laid out as wasm-ld lays it (one `.rodata`, each constant's bytes
+/// after the last), with every reference known: the package's answers
+/// (read inside as well as at their start), an error text, a table read
+/// through a load's offset, then padding, a panic location, and its file
+/// name, which only that location points at.
+const DATA_MODULE: &str = r#"(module
+  (memory 1)
+  (func $_ZN11subako_tiny8protocol10serve_line17h0123456789abcdefE (result i32)
+    i32.const 1024 i32.const 1040 i32.add)
+  (func $_ZN6mytool3add17h0123456789abcdefE (result i32)
+    i32.const 1113)
+  (func $_ZN11subako_tiny5table17h0123456789abcdefE (param i32) (result i32)
+    local.get 0 i32.load8_u offset=1125)
+  (func $_ZN4core9panicking5panic17h0123456789abcdefE (result i32)
+    i32.const 1136)
+  (data (i32.const 1024)
+    ",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\"}}"
+    "{\n  \"abi\": 1\n}\n"
+    "no such file"
+    "\01\02\03\04\05\06\07\08"
+    "\00\00\00"
+    "\78\04\00\00\05\00\00\00"
+    "/r.rs"))"#;
+
+#[test]
+fn data_is_cut_where_code_and_data_refer_to_it() {
+    let bytes = wat::parse_str(DATA_MODULE).unwrap();
+    let r = size(&bytes).unwrap();
+    let mut pieces: Vec<_> = r.pieces.iter().collect();
+    pieces.sort_by_key(|p| p.address);
+    let got: Vec<(u64, usize, &str, String, &str)> =
+        pieces.iter().map(|p| (p.address, p.size, p.owner.as_str(), p.read_by(&r.funcs), p.preview.as_str())).collect();
+    let answers = "the package (main!: its tools' names, descriptions and schemas)";
+    assert_eq!(
+        got,
+        [
+            // 74 bytes of answers and the 15 of the manifest that closes
+            // them: one piece, though serve_line also reads inside it.
+            (
+                1024,
+                89,
+                answers,
+                "main! (initialize, tools/list, the manifest)".into(),
+                "\",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcon\"…"
+            ),
+            (1113, 12, "mytool", "mytool::add".into(), r#""no such file""#),
+            // The table and the padding after it, up to the next address named.
+            (1125, 11, "subako_tiny", "subako_tiny::table".into(), "(table or numbers)"),
+            (1136, 8, "core", "core::panicking::panic".into(), "(table or numbers)"),
+            // Owned through the location that points at it.
+            (1144, 5, "core", "a panic location's file name".into(), r#""/r.rs""#),
+        ]
+    );
+    assert_eq!(r.pieces.iter().map(|p| p.size).sum::<usize>(), r.data_bytes);
+    // Largest first, and the text of --explain names them.
+    assert_eq!(r.pieces[0].address, 1024);
+    let text = r.to_text(true, 10);
+    assert!(text.contains("data by crate (125 bytes"), "{text}");
+    let line = text.lines().find(|l| l.starts_with("   12  ")).unwrap_or_else(|| panic!("no 12-byte piece: {text}"));
+    assert_eq!(line.split_whitespace().collect::<Vec<_>>(), ["12", "\"no", "such", "file\"", "mytool::add"]);
+}

@@ -14,7 +14,7 @@ use crate::Error;
 use crate::advisor::{Advice, advise};
 use crate::bench::CompileTimes;
 use crate::error::read;
-use crate::size::{SizeReport, by_owner, size};
+use crate::size::{SizeReport, by_owner, segments_text, size};
 use crate::text::{count, table, thousands};
 
 /// Cold compile ms of a module, of its frame (every body emptied), and of
@@ -157,20 +157,8 @@ impl Explained {
         let rows: Vec<Vec<String>> =
             funcs.iter().take(self.top).map(|f| vec![thousands(f.size), f.name.clone()]).collect();
         s += &table(&["bytes", "function"], &rows, &[1], "");
-        if !n.data.is_empty() {
-            let mut data: Vec<_> = n.data.iter().collect();
-            data.sort_by(|a, b| b.size.cmp(&a.size).then(a.index.cmp(&b.index)));
-            s += &format!(
-                "\ndata segments ({} bytes; wasm-ld merges constants into .rodata):\n",
-                thousands(n.data_bytes)
-            );
-            let rows: Vec<Vec<String>> = data
-                .iter()
-                .take(self.top)
-                .map(|d| vec![thousands(d.size), d.name.clone().unwrap_or_else(|| format!("segment {}", d.index))])
-                .collect();
-            s += &table(&["bytes", "segment"], &rows, &[1], "");
-        }
+        s += &segments_text(&n.data);
+        s += &crate::data::to_text(&n.pieces, n, self.top);
         s += &layers_text(&self.layers);
         s += &advice_text(&self.advice);
         s += "\n(read by `subako-tiny size --explain`: names demangled with rustc-demangle)\n";

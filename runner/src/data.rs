@@ -1,0 +1,319 @@
+//! Where a module's data bytes go. wasm-ld merges every constant into one
+//! `.rodata` segment, so the segments alone say nothing; but the code still
+//! names each constant it reads by its address (an `i32.const`, or a load's
+//! offset). Cutting the segments at those addresses gives back the pieces,
+//! each with the functions that read it, and so the crate it belongs to.
+//! Constants that only other constants point at (a table of `&str`s) stay
+//! inside the piece before them.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Value, json};
+use wasmparser::{ConstExpr, DataKind, Operator, Parser, Payload};
+
+use crate::size::{Func, SizeReport};
+use crate::text::{table, thousands};
+
+/// One piece of a data segment: from an address the code refers to up to
+/// the next such address (or the segment's end).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Piece {
+    /// Its address in linear memory.
+    pub address: u64,
+    pub size: usize,
+    /// The functions that refer to its first byte (code-section indices).
+    pub readers: Vec<usize>,
+    /// The addresses of the data words that point at it.
+    pub held_by: Vec<u64>,
+    /// Whether it is the package's fixed answers.
+    pub answers: bool,
+    /// Whether it is the name of a Rust source file (a panic location's):
+    /// `/rustc/…` for std's, a registry path for a dependency's.
+    pub source_file: bool,
+    /// The crate of the code that reads it, or of the data that points at it.
+    pub owner: String,
+    /// The start of its bytes, as text when they are text.
+    pub preview: String,
+}
+
+/// The start of the package's fixed answers (`main!` renders them into one
+/// constant: initialize's answer, tools/list's, then the manifest), and the
+/// start and end of the manifest, which closes it.
+const ANSWERS_START: &[u8] = b",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\"";
+const MANIFEST_START: &[u8] = b"{\n  \"abi\": ";
+const MANIFEST_END: &[u8] = b"\n}\n";
+
+/// What [`Piece::owner`] says of the package's fixed answers.
+pub const ANSWERS: &str = "the package (main!: its tools' names, descriptions and schemas)";
+
+/// Who refers to an address: functions (code-section indices) and the
+/// addresses of the data words that hold it.
+#[derive(Default)]
+struct Refs {
+    funcs: BTreeSet<usize>,
+    data: BTreeSet<u64>,
+}
+
+/// The pieces of every active segment with a constant address, largest first.
+pub fn pieces(bytes: &[u8], report: &SizeReport) -> Vec<Piece> {
+    let mut segments: Vec<(u64, &[u8])> = Vec::new();
+    let mut refs: BTreeMap<u64, Refs> = BTreeMap::new();
+    let mut body = 0usize;
+    for payload in Parser::new(0).parse_all(bytes) {
+        match payload {
+            Ok(Payload::DataSection(s)) => {
+                for d in s.into_iter().flatten() {
+                    if let DataKind::Active { offset_expr, .. } = d.kind
+                        && let Some(at) = const_address(&offset_expr)
+                    {
+                        segments.push((at, d.data));
+                    }
+                }
+            }
+            Ok(Payload::CodeSectionEntry(b)) => {
+                if let Ok(mut ops) = b.get_operators_reader() {
+                    while !ops.eof() {
+                        let Ok(op) = ops.read() else { break };
+                        if let Some(a) = address(&op) {
+                            refs.entry(a).or_default().funcs.insert(body);
+                        }
+                    }
+                }
+                body += 1;
+            }
+            _ => {}
+        }
+    }
+    let inside = |a: u64| segments.iter().any(|&(s, d)| a >= s && a < s + d.len() as u64);
+    // Pointers held in data (a `&str` in a table, a panic location's file
+    // name): the aligned words whose value is an address in some segment.
+    for &(start, data) in &segments {
+        let skip = start.wrapping_neg() % 4;
+        for (i, w) in data.iter().skip(skip as usize).collect::<Vec<_>>().chunks_exact(4).enumerate() {
+            let value = u64::from(u32::from_le_bytes([*w[0], *w[1], *w[2], *w[3]]));
+            if value != 0 && inside(value) {
+                refs.entry(value).or_default().data.insert(start + skip + 4 * i as u64);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for &(start, data) in &segments {
+        let end = start + data.len() as u64;
+        let mut cuts: BTreeSet<u64> = refs.range(start..end).map(|(&a, _)| a).collect();
+        cuts.insert(start);
+        // The package's answers are one constant: one piece, whatever their
+        // parts' readers.
+        let mut answers = None;
+        if let Some(a) = find(data, ANSWERS_START)
+            && let Some(m) = find(&data[a..], MANIFEST_START)
+            && let Some(e) = find(&data[a + m..], MANIFEST_END)
+        {
+            let (from, to) = (start + a as u64, start + (a + m + e + MANIFEST_END.len()) as u64);
+            cuts.retain(|&c| c <= from || c >= to);
+            cuts.insert(from);
+            cuts.insert(to);
+            answers = Some(from);
+        }
+        let cuts: Vec<u64> = cuts.into_iter().filter(|&c| c < end).collect();
+        for (i, &at) in cuts.iter().enumerate() {
+            let to = cuts.get(i + 1).copied().unwrap_or(end);
+            let piece = &data[(at - start) as usize..(to - start) as usize];
+            let r = refs.get(&at);
+            out.push(Piece {
+                address: at,
+                size: piece.len(),
+                readers: r
+                    .map(|r| r.funcs.iter().copied().filter(|&f| f < report.funcs.len()).collect())
+                    .unwrap_or_default(),
+                held_by: r.map(|r| r.data.iter().copied().collect()).unwrap_or_default(),
+                answers: answers == Some(at),
+                source_file: is_source_file(piece),
+                preview: preview(piece),
+                owner: String::new(),
+            });
+        }
+    }
+    // Owners: by the code that reads a piece and by the pieces that hold a
+    // pointer to it, once those are known (a few levels deep; the last
+    // pass takes the holders known by then).
+    out.sort_by_key(|p| p.address);
+    const PASSES: usize = 6;
+    for pass in 0..PASSES {
+        for i in 0..out.len() {
+            if out[i].owner.is_empty() {
+                out[i].owner = owner_of(&out, i, &report.funcs, pass + 1 == PASSES);
+            }
+        }
+    }
+    for p in &mut out {
+        if p.owner.is_empty() {
+            p.owner = "(nothing refers to it)".into();
+        }
+    }
+    out.sort_by(|a, b| b.size.cmp(&a.size).then(a.address.cmp(&b.address)));
+    out
+}
+
+/// Piece `i`'s owner, or an empty string while a piece that points at it
+/// has no owner yet (unless this is the `last` pass).
+fn owner_of(pieces: &[Piece], i: usize, funcs: &[Func], last: bool) -> String {
+    let p = &pieces[i];
+    if p.answers {
+        return ANSWERS.into();
+    }
+    let mut owners: BTreeSet<&str> = p.readers.iter().map(|&f| funcs[f].owner.as_str()).collect();
+    for &at in &p.held_by {
+        let Some(h) = pieces.partition_point(|q| q.address <= at).checked_sub(1) else { continue };
+        match pieces[h].owner.as_str() {
+            _ if h == i => {}
+            "" if last => {}
+            "" => return String::new(),
+            o => {
+                owners.insert(o);
+            }
+        }
+    }
+    match owners.len() {
+        0 => String::new(),
+        1 => owners.into_iter().next().unwrap().to_string(),
+        _ => "several crates".into(),
+    }
+}
+
+/// Whether `bytes` are a Rust source file's name (and the padding after it).
+fn is_source_file(bytes: &[u8]) -> bool {
+    let end = bytes.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    let name = &bytes[..end];
+    name.ends_with(b".rs") && std::str::from_utf8(name).is_ok_and(|t| !t.contains(char::is_control))
+}
+
+/// Where `needle` first occurs in `hay`.
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// A segment's address when its offset is one `i32.const` (or `i64.const`).
+fn const_address(expr: &ConstExpr) -> Option<u64> {
+    let mut ops = expr.get_operators_reader();
+    match ops.read().ok()? {
+        Operator::I32Const { value } => Some(value as u32 as u64),
+        Operator::I64Const { value } => Some(value as u64),
+        _ => None,
+    }
+}
+
+/// The address an operator names: an `i32.const`, or a load's or store's
+/// constant offset (a table read at `offset=TABLE` from a computed index).
+fn address(op: &Operator) -> Option<u64> {
+    use Operator::*;
+    match op {
+        I32Const { value } => Some(*value as u32 as u64),
+        I32Load { memarg }
+        | I64Load { memarg }
+        | F32Load { memarg }
+        | F64Load { memarg }
+        | I32Load8S { memarg }
+        | I32Load8U { memarg }
+        | I32Load16S { memarg }
+        | I32Load16U { memarg }
+        | I64Load8S { memarg }
+        | I64Load8U { memarg }
+        | I64Load16S { memarg }
+        | I64Load16U { memarg }
+        | I64Load32S { memarg }
+        | I64Load32U { memarg }
+        | I32Store { memarg }
+        | I64Store { memarg }
+        | F32Store { memarg }
+        | F64Store { memarg }
+        | I32Store8 { memarg }
+        | I32Store16 { memarg }
+        | I64Store8 { memarg }
+        | I64Store16 { memarg }
+        | I64Store32 { memarg } => Some(memarg.offset).filter(|&o| o != 0),
+        _ => None,
+    }
+}
+
+/// Up to 48 characters of `bytes` in quotes when they start as text (a
+/// line break shown as `\n`), else how many bytes of table.
+fn preview(bytes: &[u8]) -> String {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or(""),
+    };
+    let printable = |c: char| !c.is_control() || c == '\n';
+    let head: String = text.chars().take_while(|&c| printable(c)).take(48).collect();
+    // Text when at least the first eight bytes (or all of a shorter piece) read as text.
+    if head.len() < bytes.len().min(8) || head.is_empty() {
+        return "(table or numbers)".into();
+    }
+    let more = if head.len() < bytes.len() { "…" } else { "" };
+    format!("\"{}\"{more}", head.replace('\n', "\\n"))
+}
+
+impl Piece {
+    /// Who reads it: a function's name, or the first and how many more.
+    pub fn read_by(&self, funcs: &[Func]) -> String {
+        if self.answers {
+            return "main! (initialize, tools/list, the manifest)".into();
+        }
+        match self.readers.as_slice() {
+            [] if self.held_by.is_empty() => "-".into(),
+            [] if self.source_file => "a panic location's file name".into(),
+            [] => "(a pointer in other data)".into(),
+            [f] => funcs[*f].name.clone(),
+            [f, rest @ ..] => format!("{} and {} more", funcs[*f].name, rest.len()),
+        }
+    }
+}
+
+/// Bytes and pieces of data by the crate of the code that reads them, largest first.
+pub fn by_owner(pieces: &[Piece]) -> Vec<(String, usize, usize)> {
+    let mut m: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for p in pieces {
+        let e = m.entry(p.owner.as_str()).or_default();
+        e.0 += p.size;
+        e.1 += 1;
+    }
+    let mut v: Vec<_> = m.into_iter().map(|(o, (b, n))| (o.to_string(), b, n)).collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    v
+}
+
+/// The data by crate and the `top` largest pieces, as `size --explain` prints them.
+pub fn to_text(pieces: &[Piece], report: &SizeReport, top: usize) -> String {
+    if pieces.is_empty() {
+        return String::new();
+    }
+    let total: usize = pieces.iter().map(|p| p.size).sum();
+    let mut s = format!(
+        "\ndata by crate ({} bytes, cut where code or data refers to an address; each piece counted for the \
+         crate whose code reads it, or whose data points at it):\n",
+        thousands(total)
+    );
+    let rows: Vec<Vec<String>> =
+        by_owner(pieces).into_iter().map(|(o, b, n)| vec![o, thousands(b), n.to_string()]).collect();
+    s += &table(&["crate", "bytes", "pieces"], &rows, &[0], "");
+    s += &format!("\nlargest {} pieces of data:\n", top.min(pieces.len()));
+    let rows: Vec<Vec<String>> =
+        pieces.iter().take(top).map(|p| vec![thousands(p.size), p.preview.clone(), p.read_by(&report.funcs)]).collect();
+    s += &table(&["bytes", "starts with", "read by"], &rows, &[1, 2], "");
+    s
+}
+
+/// The same as JSON: `{address, size, owner, read_by, readers, preview}`
+/// per piece (`readers`: every function that names its address).
+pub fn to_json(pieces: &[Piece], report: &SizeReport) -> Value {
+    pieces
+        .iter()
+        .map(|p| {
+            json!({
+                "address": p.address, "size": p.size, "owner": p.owner,
+                "read_by": p.read_by(&report.funcs),
+                "readers": p.readers.iter().map(|&f| report.funcs[f].name.as_str()).collect::<Vec<_>>(),
+                "preview": p.preview,
+            })
+        })
+        .collect()
+}
