@@ -245,9 +245,13 @@ fn sort(names: &mut [String]) {
     for &gap in gaps.iter() {
         for i in gap..names.len() {
             let mut j = i;
-            while j >= gap && names[j - gap] > names[j] {
-                names.swap(j - gap, j);
-                j -= gap;
+            // `get`, so that no bounds check links a panic path.
+            while let Some(k) = j.checked_sub(gap)
+                && let (Some(a), Some(b)) = (names.get(k), names.get(j))
+                && a > b
+            {
+                names.swap(k, j);
+                j = k;
             }
         }
     }

@@ -251,11 +251,14 @@ pub fn read_dir(dir: &Dir, path: &[u8]) -> Result<Vec<String>, u16> {
             Ok(n) => n.min(buf.len()),
             Err(e) => return Err(e.raw()),
         };
+        let listed = buf.get(..filled).unwrap_or_default();
         let mut at = 0;
-        while at + HEADER <= filled {
-            let next = u64::from_le_bytes(le8(&buf[at..at + 8]));
-            let len = u32::from_le_bytes(le4(&buf[at + 16..at + 20])) as usize;
-            let Some(name) = buf.get(at + HEADER..at + HEADER + len).filter(|_| at + HEADER + len <= filled) else {
+        // Read through `get` and fixed-size headers, so that a short or
+        // lying buffer ends the listing, with no panic path.
+        while let Some(head) = listed.get(at..).and_then(<[u8]>::first_chunk::<HEADER>) {
+            let next = u64::from_le_bytes([head[0], head[1], head[2], head[3], head[4], head[5], head[6], head[7]]);
+            let len = u32::from_le_bytes([head[16], head[17], head[18], head[19]]) as usize;
+            let Some(name) = listed.get(at + HEADER..).and_then(|rest| rest.get(..len)) else {
                 break;
             };
             // A name that is not UTF-8 is left out: no `&str` path could open it.
@@ -285,15 +288,3 @@ pub fn read_dir(dir: &Dir, path: &[u8]) -> Result<Vec<String>, u16> {
 const FIRST_READDIR_BYTES: usize = 8 << 10;
 /// How many times larger each further `fd_readdir` buffer is than the one before.
 const READDIR_GROWTH: usize = 8;
-
-fn le8(b: &[u8]) -> [u8; 8] {
-    let mut out = [0; 8];
-    out.copy_from_slice(&b[..8]);
-    out
-}
-
-fn le4(b: &[u8]) -> [u8; 4] {
-    let mut out = [0; 4];
-    out.copy_from_slice(&b[..4]);
-    out
-}
