@@ -101,7 +101,7 @@ impl Label {
         if y < self.y || y >= self.y + self.height() {
             return;
         }
-        let bit = (y - self.y) / self.scale;
+        let Some(bit) = (y - self.y).checked_div(self.scale) else { return };
         for (i, &glyph) in self.glyphs.iter().enumerate() {
             let columns = FONT.get(glyph as usize).copied().unwrap_or([0; 5]);
             for (c, column) in columns.iter().enumerate() {

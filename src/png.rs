@@ -178,15 +178,17 @@ impl<O: Output> Writer<O> {
         let undo = (self.adler, self.deflate.bits, self.deflate.bit_count, self.deflate.out.len());
         self.adler.update(&[2]);
         self.deflate.put_symbol(2);
+        // Every index through `get` (the three have one length, checked
+        // above), so that no bounds check links a panic path.
         let mut i = 0;
         while i < row.len() {
-            let same = common_prefix(&row[i..], &self.previous[i..]);
+            let same = common_prefix(row.get(i..).unwrap_or_default(), self.previous.get(i..).unwrap_or_default());
             self.adler.zeros(same);
             self.deflate.zeros(same);
             i += same;
             let mut n = 0;
-            while let Some(&p) = row.get(i)
-                && p != self.previous[i]
+            while let (Some(&p), Some(&above), Some(diff)) = (row.get(i), self.previous.get(i), self.diff.get_mut(n))
+                && p != above
             {
                 if p as usize >= self.colours {
                     // Refused: as if the row had never come.
@@ -194,14 +196,20 @@ impl<O: Output> Writer<O> {
                     self.deflate.out.truncate(undo.3);
                     return Err(PngError::Invalid("a pixel's colour is past the end of the palette"));
                 }
-                self.diff[n] = p.wrapping_sub(self.previous[i]);
+                *diff = p.wrapping_sub(above);
                 n += 1;
                 i += 1;
             }
-            self.adler.update(&self.diff[..n]);
-            self.deflate.feed(&self.diff[..n], self.bytes_per_pixel);
+            let diff = self.diff.get(..n).unwrap_or_default();
+            self.adler.update(diff);
+            self.deflate.feed(diff, self.bytes_per_pixel);
+            if n == 0 && same == 0 {
+                break; // Unreachable while the lengths agree; no loop without end if not.
+            }
         }
-        self.previous.copy_from_slice(row);
+        if let Some(previous) = self.previous.get_mut(..row.len()) {
+            previous.copy_from_slice(row);
+        }
         if count > 1 {
             // A copy's Up is all zeros, and every copy codes to the same
             // bits: found once, then repeated (whole words in `out`, the
@@ -234,7 +242,8 @@ impl<O: Output> Writer<O> {
         // The end of the block, then the bits still held, to a whole byte.
         let deflate = &mut self.deflate;
         deflate.put_symbol(256);
-        deflate.out.extend_from_slice(&deflate.bits.to_le_bytes()[..deflate.bit_count.div_ceil(8) as usize]);
+        let held = deflate.bits.to_le_bytes();
+        deflate.out.extend_from_slice(held.get(..deflate.bit_count.div_ceil(8) as usize).unwrap_or(&held));
         let adler = self.adler.b << 16 | self.adler.a;
         deflate.out.extend_from_slice(&adler.to_be_bytes());
         write_chunk(&mut self.out, b"IDAT", &self.deflate.out)?;
@@ -333,7 +342,8 @@ const MAX_MATCH: usize = 258;
 /// time: long runs are the common case.
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     let words = 8 * a.as_chunks::<8>().0.iter().zip(b.as_chunks::<8>().0).take_while(|(x, y)| x == y).count();
-    words + a[words..].iter().zip(&b[words..]).take_while(|(x, y)| x == y).count()
+    let (a, b) = (a.get(words..).unwrap_or_default(), b.get(words..).unwrap_or_default());
+    words + a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
 /// A streaming deflate compressor, coding one fixed-Huffman block.
@@ -408,11 +418,12 @@ impl Deflate {
     /// back among them.
     fn feed(&mut self, bytes: &[u8], distance: usize) {
         let mut i = 0;
-        while i < bytes.len() {
-            let end = bytes.len().min(i + MAX_MATCH);
-            let length = if i < distance { 0 } else { common_prefix(&bytes[i..end], &bytes[i - distance..]) };
+        while let Some(&byte) = bytes.get(i) {
+            let ahead = bytes.get(i..bytes.len().min(i + MAX_MATCH)).unwrap_or_default();
+            let back = i.checked_sub(distance).and_then(|j| bytes.get(j..)).unwrap_or_default();
+            let length = common_prefix(ahead, back);
             if length < MIN_MATCH {
-                self.put_symbol(bytes[i] as u32);
+                self.put_symbol(byte as u32);
                 i += 1;
             } else {
                 self.put_match(length, distance);

@@ -89,8 +89,9 @@ pub fn pieces(bytes: &[u8], report: &SizeReport) -> Vec<Piece> {
     // name): the aligned words whose value is an address in some segment.
     for &(start, data) in &segments {
         let skip = start.wrapping_neg() % 4;
-        for (i, w) in data.iter().skip(skip as usize).collect::<Vec<_>>().chunks_exact(4).enumerate() {
-            let value = u64::from(u32::from_le_bytes([*w[0], *w[1], *w[2], *w[3]]));
+        let words = data.get(skip as usize..).unwrap_or_default().chunks_exact(4);
+        for (i, w) in words.enumerate() {
+            let value = u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
             if value != 0 && inside(value) {
                 refs.entry(value).or_default().data.insert(start + skip + 4 * i as u64);
             }

@@ -292,7 +292,7 @@ fn check_rules<'a>(
             }
         }
         for (name, member, counted) in Walk::new(object) {
-            if let Some(slot) = slots[..declared].iter_mut().find(|slot| same_name(slot.name, name)) {
+            if let Some(slot) = slots.iter_mut().take(declared).find(|slot| same_name(slot.name, name)) {
                 (slot.member, slot.length) = (Some(member), counted);
             } else if let Some(rule) = additional
                 && additional_fault.is_none()
@@ -302,7 +302,7 @@ fn check_rules<'a>(
             }
         }
     }
-    let slots = &slots[..declared];
+    let slots = slots.get(..declared).unwrap_or_default();
     let kind = value.kind();
     // A string's length, counted when a bound first asks for it (unless
     // the walk of its object counted it).

@@ -253,3 +253,65 @@ fn the_dev_profile_builds_with_its_debug_info_and_runs() {
     let check = subako_tiny_runner::check(&dev, None);
     assert!(check.failures.is_empty(), "the dev build is refused: {:?}", check.failures);
 }
+
+/// The one panic location of the crate's own source a module may hold:
+/// out of memory names where it happened (`rt.rs`), on purpose.
+const OWN_LOCATIONS_ALLOWED: [&str; 1] = ["src/rt.rs"];
+
+/// The crate's own source files (and its examples') named in `bytes`: the
+/// file of a panic location, which a bounds check, an `unwrap` or a
+/// division links. Relative paths only: std's (`/rustc/…`) and a
+/// dependency's (a registry path) start with `/`.
+fn own_source_files(bytes: &[u8]) -> Vec<String> {
+    let path_byte = |b: u8| b.is_ascii_alphanumeric() || b"_/.-".contains(&b);
+    let mut found = Vec::new();
+    for start in 0..bytes.len() {
+        let rest = &bytes[start..];
+        if !(rest.starts_with(b"src/") || rest.starts_with(b"examples/")) {
+            continue;
+        }
+        // Inside an absolute path; constants abut, so any other byte may
+        // come before.
+        if start > 0 && bytes[start - 1] == b'/' {
+            continue;
+        }
+        let len = rest.iter().take_while(|&&b| path_byte(b)).count();
+        let name = String::from_utf8_lossy(&rest[..len]);
+        // Locations are not NUL-terminated: the name ends where `.rs` does.
+        if let Some(end) = name.find(".rs") {
+            found.push(name[..end + 3].to_string());
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// No example links a panic path in the crate's own code (or its own): a
+/// bounds check that cannot fail is written with `get`, a division with
+/// `checked_div`. `subako-tiny size --explain` lists each location's file
+/// in its data table ("a panic location's file name"), and the function
+/// that reads the location beside it.
+#[test]
+fn no_example_links_a_panic_location_in_the_crates_own_source() {
+    let mut found = Vec::new();
+    for (name, required) in examples() {
+        for allocator in Allocator::ALL {
+            let bytes = std::fs::read(example_variant(&name, &allocator.variant(&required))).unwrap();
+            for file in own_source_files(&bytes) {
+                if !OWN_LOCATIONS_ALLOWED.contains(&file.as_str()) {
+                    found.push(format!("{name} ({}): {file}", allocator.name()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "panic locations in the crate's own source:\n  {}\n(`subako-tiny size --manifest-path . --examples --explain NAME` \
+         shows which function reads each)",
+        found.join("\n  ")
+    );
+    // The scan finds what it looks for: out of memory's own location.
+    let hello = std::fs::read(example_variant("hello", &Variant::default())).unwrap();
+    assert_eq!(own_source_files(&hello), ["src/rt.rs"]);
+}
