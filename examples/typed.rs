@@ -4,7 +4,7 @@
 //! `examples/typed_serde.rs` is the same package with miniserde structs.
 #![cfg_attr(target_arch = "wasm32", no_std, no_main)]
 
-use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+use subako_tiny::{Args, Package, Reply, Tool, ToolError};
 
 #[path = "typed/order.rs"]
 mod order;
@@ -28,16 +28,7 @@ fn order_total(args: &Args<'_>) -> Result<Reply, ToolError> {
         lines += 1;
     }
     let total = to_minor_unit(sum * discount, &currency)?;
-    let mut out = JsonWriter::new();
-    out.begin_object()
-        .key("currency")
-        .string(&currency)
-        .key("lines")
-        .uint(lines)
-        .key("total")
-        .float(total)
-        .end_object();
-    Ok(Reply::json(out))
+    Ok(Reply::object(|o| o.field("currency", &*currency).field("lines", lines).field("total", total)))
 }
 
 pub const PACKAGE: Package = Package::new(

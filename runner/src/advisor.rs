@@ -170,9 +170,10 @@ pub const RULES: &[Rule] = &[
             "alloc::raw_vec::RawVecInner<A>::reserve::do_reserve_and_handle",
         ],
         tables: &[],
-        instead: "iterate instead of collecting where the whole list is not needed (a list to sort is: collect it \
-                  once, with Vec::with_capacity where the length is known); build output with the crate's writers \
-                  (text!, Reply::object), which grow their buffers themselves",
+        instead: "iterate instead of collecting where the whole list is not needed (a list to sort is collected \
+                  once); build output with the crate's writers (text!, Reply::object), which grow their buffers \
+                  themselves. Vec::with_capacity does not take it out (push still grows), and each element type \
+                  has its own copy",
     },
     Rule {
         idiom: "BTreeMap / BTreeSet",
@@ -235,7 +236,7 @@ pub fn advise(bytes: &[u8], report: &SizeReport, authors: &[&str]) -> Vec<Advice
     let data = data_bytes(bytes);
     let mut out = Vec::new();
     for rule in RULES {
-        let mut found: Vec<(usize, &str)> = report
+        let mut found: Vec<(usize, usize, &str)> = report
             .funcs
             .iter()
             .enumerate()
@@ -243,18 +244,32 @@ pub fn advise(bytes: &[u8], report: &SizeReport, authors: &[&str]) -> Vec<Advice
                 rule.routines.iter().any(|p| matches(&f.name, p))
                     && (author_reach.contains(i) || !crate_reach.contains(i))
             })
-            .map(|(_, f)| (f.size, f.name.as_str()))
+            .map(|(i, f)| (i, f.size, f.name.as_str()))
             .collect();
-        found.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
-        let mut bytes: u64 = found.iter().map(|(s, _)| *s as u64).sum();
-        // One name for the instances of a generic routine, with their count.
+        found.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(b.2)));
+        let mut bytes: u64 = found.iter().map(|(_, s, _)| *s as u64).sum();
+        // One name for the instances of a generic routine, with their count
+        // and the author's functions that call them.
         let mut routines: Vec<String> = Vec::new();
-        for (_, name) in &found {
-            let n = found.iter().filter(|(_, x)| x == name).count();
-            let shown = if n > 1 { format!("{name} ×{n}") } else { name.to_string() };
-            if !routines.contains(&shown) {
-                routines.push(shown);
+        let mut shown_names: Vec<&str> = Vec::new();
+        for (_, _, name) in &found {
+            if shown_names.contains(name) {
+                continue;
             }
+            shown_names.push(name);
+            let instances: Vec<usize> = found.iter().filter(|(_, _, x)| x == name).map(|(i, _, _)| *i).collect();
+            let mut callers: Vec<&str> = (0..report.funcs.len())
+                .filter(|&c| is_author(c) && calls[c].iter().any(|callee| instances.contains(callee)))
+                .map(|c| report.funcs[c].name.as_str())
+                .collect();
+            callers.dedup();
+            let count = if instances.len() > 1 { format!(" ×{}", instances.len()) } else { String::new() };
+            let from = match callers.as_slice() {
+                [] => String::new(),
+                [one] => format!(", called by {one}"),
+                [one, rest @ ..] => format!(", called by {one} and {} more", rest.len()),
+            };
+            routines.push(format!("{name}{count}{from}"));
         }
         for table in rule.tables.iter().filter_map(|t| table_bytes(&data, *t)) {
             bytes += table;
@@ -264,6 +279,8 @@ pub fn advise(bytes: &[u8], report: &SizeReport, authors: &[&str]) -> Vec<Advice
             out.push(Advice { idiom: rule.idiom.into(), bytes, routines, instead: rule.instead.into() });
         }
     }
+    // Largest first; a tie keeps the rules' order.
+    out.sort_by_key(|a| std::cmp::Reverse(a.bytes));
     out
 }
 

@@ -25,6 +25,9 @@ pub struct Piece {
     pub readers: Vec<usize>,
     /// The addresses of the data words that point at it.
     pub held_by: Vec<u64>,
+    /// When no function refers to it: the functions that read the pieces
+    /// pointing at it.
+    pub via: Vec<usize>,
     /// Whether it is the package's fixed answers.
     pub answers: bool,
     /// Whether it is the name of a Rust source file (a panic location's):
@@ -72,10 +75,24 @@ pub fn pieces(bytes: &[u8], report: &SizeReport) -> Vec<Piece> {
             }
             Ok(Payload::CodeSectionEntry(b)) => {
                 if let Ok(mut ops) = b.get_operators_reader() {
+                    // An `i32.const` counts once the next operator shows
+                    // it is not a number: compared, masked or scaled, it is
+                    // a char or a count (`c < 0x11EF3`), not an address.
+                    let mut constant = None;
                     while !ops.eof() {
                         let Ok(op) = ops.read() else { break };
-                        if let Some(a) = address(&op) {
+                        if let Some(a) = constant.take()
+                            && !arithmetic(&op)
+                        {
                             refs.entry(a).or_default().funcs.insert(body);
+                        }
+                        match op {
+                            Operator::I32Const { value } => constant = Some(value as u32 as u64),
+                            _ => {
+                                if let Some(a) = address(&op) {
+                                    refs.entry(a).or_default().funcs.insert(body);
+                                }
+                            }
                         }
                     }
                 }
@@ -86,13 +103,20 @@ pub fn pieces(bytes: &[u8], report: &SizeReport) -> Vec<Piece> {
     }
     let inside = |a: u64| segments.iter().any(|&(s, d)| a >= s && a < s + d.len() as u64);
     // Pointers held in data (a `&str` in a table, a panic location's file
-    // name): the aligned words whose value is an address in some segment.
+    // name): the aligned words whose value is an address in some segment
+    // and whose next word is a length that fits there, as a slice's is. A
+    // table of chars in the same range has no such length after each.
     for &(start, data) in &segments {
         let skip = start.wrapping_neg() % 4;
-        let words = data.get(skip as usize..).unwrap_or_default().chunks_exact(4);
-        for (i, w) in words.enumerate() {
-            let value = u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
-            if value != 0 && inside(value) {
+        let words: Vec<u64> = data
+            .get(skip as usize..)
+            .unwrap_or_default()
+            .chunks_exact(4)
+            .map(|w| u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]])))
+            .collect();
+        for (i, pair) in words.windows(2).enumerate() {
+            let (value, len) = (pair[0], pair[1]);
+            if value != 0 && len != 0 && inside(value) && inside(value + len - 1) {
                 refs.entry(value).or_default().data.insert(start + skip + 4 * i as u64);
             }
         }
@@ -127,6 +151,7 @@ pub fn pieces(bytes: &[u8], report: &SizeReport) -> Vec<Piece> {
                     .map(|r| r.funcs.iter().copied().filter(|&f| f < report.funcs.len()).collect())
                     .unwrap_or_default(),
                 held_by: r.map(|r| r.data.iter().copied().collect()).unwrap_or_default(),
+                via: Vec::new(),
                 answers: answers == Some(at),
                 source_file: is_source_file(piece),
                 preview: preview(piece),
@@ -149,6 +174,21 @@ pub fn pieces(bytes: &[u8], report: &SizeReport) -> Vec<Piece> {
     for p in &mut out {
         if p.owner.is_empty() {
             p.owner = "(nothing refers to it)".into();
+        }
+    }
+    // For a piece only data points at: the functions that read the pieces
+    // holding those pointers (for a panic location's file, where it panics).
+    for i in 0..out.len() {
+        if out[i].readers.is_empty() {
+            let mut via = BTreeSet::new();
+            for &at in &out[i].held_by {
+                if let Some(h) = out.partition_point(|q| q.address <= at).checked_sub(1)
+                    && h != i
+                {
+                    via.extend(out[h].readers.iter().copied());
+                }
+            }
+            out[i].via = via.into_iter().collect();
         }
     }
     out.sort_by(|a, b| b.size.cmp(&a.size).then(a.address.cmp(&b.address)));
@@ -203,12 +243,45 @@ fn const_address(expr: &ConstExpr) -> Option<u64> {
     }
 }
 
-/// The address an operator names: an `i32.const`, or a load's or store's
-/// constant offset (a table read at `offset=TABLE` from a computed index).
+/// Whether `op`, after an `i32.const`, treats it as a number: compares,
+/// masks, subtracts or scales by it. An address is added to, loaded from,
+/// stored, passed or returned.
+fn arithmetic(op: &Operator) -> bool {
+    use Operator::*;
+    matches!(
+        op,
+        I32Eq
+            | I32Ne
+            | I32LtS
+            | I32LtU
+            | I32GtS
+            | I32GtU
+            | I32LeS
+            | I32LeU
+            | I32GeS
+            | I32GeU
+            | I32Sub
+            | I32Mul
+            | I32DivS
+            | I32DivU
+            | I32RemS
+            | I32RemU
+            | I32And
+            | I32Or
+            | I32Xor
+            | I32Shl
+            | I32ShrS
+            | I32ShrU
+            | I32Rotl
+            | I32Rotr
+    )
+}
+
+/// The address a load or store names by its constant offset (a table read
+/// at `offset=TABLE` from a computed index).
 fn address(op: &Operator) -> Option<u64> {
     use Operator::*;
     match op {
-        I32Const { value } => Some(*value as u32 as u64),
         I32Load { memarg }
         | I64Load { memarg }
         | F32Load { memarg }
@@ -259,12 +332,22 @@ impl Piece {
         if self.answers {
             return "main! (initialize, tools/list, the manifest)".into();
         }
-        match self.readers.as_slice() {
-            [] if self.held_by.is_empty() => "-".into(),
-            [] if self.source_file => "a panic location's file name".into(),
-            [] => "(a pointer in other data)".into(),
-            [f] => funcs[*f].name.clone(),
-            [f, rest @ ..] => format!("{} and {} more", funcs[*f].name, rest.len()),
+        let names = |list: &[usize]| match list {
+            [] => None,
+            [f] => Some(funcs[*f].name.clone()),
+            [f, rest @ ..] => Some(format!("{} and {} more", funcs[*f].name, rest.len())),
+        };
+        if let Some(readers) = names(&self.readers) {
+            return readers;
+        }
+        let what = match (self.held_by.is_empty(), self.source_file) {
+            (true, _) => return "-".into(),
+            (false, true) => "a panic location's file name",
+            (false, false) => "a pointer in other data",
+        };
+        match names(&self.via) {
+            Some(via) => format!("{what}, for {via}"),
+            None => format!("({what})"),
         }
     }
 }

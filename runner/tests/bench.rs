@@ -260,3 +260,24 @@ fn a_150_kb_argument_comes_from_a_file_or_stdin() {
     assert_eq!(code, 2);
     assert!(err.contains("number out of range") && err.contains("subako-tiny serve MODULE"), "{err}");
 }
+
+/// A volume directory that does not exist is refused, not made: a mistyped
+/// `--data` would otherwise take the files written to it.
+#[test]
+fn a_missing_volume_directory_is_refused_not_made() {
+    let parent = tempfile::tempdir().unwrap();
+    let missing = parent.path().join("typo");
+    let wasm = hello().to_str().unwrap();
+    for (flag, command) in [("--data", "call"), ("--tmp", "call"), ("--assets", "serve"), ("--data", "bench")] {
+        let mut args = vec![command, wasm];
+        if command == "call" {
+            args.extend(["greet", r#"{"name":"Ada"}"#]);
+        }
+        args.extend([flag, missing.to_str().unwrap()]);
+        let (code, _, stderr) = subako_tiny(&args, None);
+        assert_eq!(code, 2, "{command} {flag}: {stderr}");
+        assert!(stderr.contains(&format!("{flag} {}: no such directory", missing.display())), "{stderr}");
+        assert!(stderr.contains("mkdir -p"), "{stderr}");
+        assert!(!missing.exists(), "{command} {flag} made the directory");
+    }
+}

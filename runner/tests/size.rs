@@ -182,7 +182,8 @@ fn explain_on_a_stripped_module_says_the_advisor_could_not_look() {
 
 /// Data laid out as wasm-ld lays it (one `.rodata`, each constant's bytes
 /// after the last), with every reference known: the package's answers
-/// (read inside as well as at their start), an error text, a table read
+/// (read inside as well as at their start), an error text (and a char
+/// compared with a number that happens to be an address in it), a table read
 /// through a load's offset, then padding, a panic location, and its file
 /// name, which only that location points at.
 const DATA_MODULE: &str = r#"(module
@@ -195,6 +196,8 @@ const DATA_MODULE: &str = r#"(module
     local.get 0 i32.load8_u offset=1125)
   (func $_ZN4core9panicking5panic17h0123456789abcdefE (result i32)
     i32.const 1136)
+  (func $_ZN4core7unicode6lookup17h0123456789abcdefE (param i32) (result i32)
+    local.get 0 i32.const 1120 i32.lt_u)
   (data (i32.const 1024)
     ",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\"}}"
     "{\n  \"abi\": 1\n}\n"
@@ -230,7 +233,7 @@ fn data_is_cut_where_code_and_data_refer_to_it() {
             (1125, 11, "subako_tiny", "subako_tiny::table".into(), "(table or numbers)"),
             (1136, 8, "core", "core::panicking::panic".into(), "(table or numbers)"),
             // Owned through the location that points at it.
-            (1144, 5, "core", "a panic location's file name".into(), r#""/r.rs""#),
+            (1144, 5, "core", "a panic location's file name, for core::panicking::panic".into(), r#""/r.rs""#),
         ]
     );
     assert_eq!(r.pieces.iter().map(|p| p.size).sum::<usize>(), r.data_bytes);

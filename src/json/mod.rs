@@ -21,7 +21,7 @@ pub(crate) mod write;
 mod writer;
 
 pub use lines::{LineFields, Lines, lines};
-pub use to_json::{ArrayWriter, ObjectWriter, ToJson};
+pub use to_json::{ArrayWriter, ObjectWriter, ToJson, array, object};
 pub use validator::{MAX_DEPTH, ReadError, ReadErrorKind, validate};
 pub use value::{Array, Elements, Kind, Members, Object, Str, Value, parse};
 pub use writer::JsonWriter;

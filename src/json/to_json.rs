@@ -25,6 +25,36 @@ use super::value::{Array, Object, Str, Value};
 use super::writer::JsonWriter;
 use crate::text::{Piece, Text};
 
+/// A JSON object that `members` writes, as its bytes: for a JSON Lines
+/// entry or a request body. Whole by construction, so, unlike a
+/// [`JsonWriter`] made with [`JsonWriter::new`], it does not bring the check
+/// of the module's replies into the module.
+///
+/// ```
+/// use subako_tiny::json;
+///
+/// let line = json::object(|o| o.field("id", 7).field("title", "日記").array("tags", |t| t.push("a")));
+/// assert_eq!(line, r#"{"id":7,"title":"日記","tags":["a"]}"#.as_bytes());
+/// ```
+pub fn object(members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> Vec<u8> {
+    let mut out = JsonWriter::whole();
+    out.object(members);
+    out.into_bytes()
+}
+
+/// A JSON array that `elements` writes, as its bytes: [`object`]'s twin.
+///
+/// ```
+/// use subako_tiny::json;
+///
+/// assert_eq!(json::array(|a| a.push(1).push("two").push(None::<u8>)), br#"[1,"two",null]"#);
+/// ```
+pub fn array(elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter) -> Vec<u8> {
+    let mut out = JsonWriter::whole();
+    out.array(elements);
+    out.into_bytes()
+}
+
 /// The members of one JSON object being written; made by
 /// [`Reply::object`](crate::Reply::object), [`JsonWriter::object`] and
 /// the `object` methods here. Every method writes one whole member.

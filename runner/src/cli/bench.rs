@@ -122,7 +122,10 @@ impl Bench {
             calls: self.calls,
             compiles: self.compiles,
             then: spec.then.calls()?,
-            call: spec.call.measure_options(),
+            call: {
+                spec.call.check_dirs()?;
+                spec.call.measure_options()
+            },
             ..Default::default()
         };
         if let Some(args) = spec.args()? {

@@ -34,6 +34,7 @@ impl Call {
         let m = module(&self.module)?;
         let first = read_args(self.args.as_deref(), self.args_file.as_deref())?;
         let calls = std::iter::once((self.tool.clone(), first)).chain(self.then.calls()?);
+        self.call.check_dirs()?;
         let mut o = self.call.options();
         let mut outcomes = Vec::new();
         let mut failed = false;

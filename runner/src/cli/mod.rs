@@ -112,6 +112,23 @@ pub struct CallArgs {
 }
 
 impl CallArgs {
+    /// Refuses a volume or asset directory that does not exist, rather
+    /// than make one: a mistyped path would take the data written to it.
+    pub fn check_dirs(&self) -> Result<(), Error> {
+        for (flag, dir) in [("--tmp", &self.tmp), ("--data", &self.data), ("--assets", &self.assets)] {
+            if let Some(d) = dir
+                && !d.is_dir()
+            {
+                return Err(Error::Input(format!(
+                    "{flag} {}: no such directory (create it first, e.g. mkdir -p {})",
+                    d.display(),
+                    d.display()
+                )));
+            }
+        }
+        Ok(())
+    }
+
     pub fn options(&self) -> CallOptions {
         let mut o = CallOptions {
             package: self.package.clone(),

@@ -22,6 +22,7 @@ pub struct Serve {
 impl Serve {
     pub fn run(self) -> Result<ExitCode, Error> {
         let m = module(&self.module)?;
+        self.call.check_dirs()?;
         let o = self.call.options();
         let package =
             o.package.clone().or_else(|| manifest(&m).ok().map(|x| x.name)).unwrap_or_else(|| "module".into());

@@ -37,7 +37,8 @@ pub struct Size {
     #[arg(long = "feature-costs", requires = "manifest_path")]
     feature_costs: bool,
     /// Where the bytes go: with MODULE.wasm, every function by size and owner (an unstripped build has the
-    /// names); with --manifest-path, of binary (or example) NAME, from an unstripped build of it
+    /// names); with --manifest-path, of binary (or example) NAME, from an unstripped build of it with the package's
+    /// default features (--allocator dlmalloc or lean for the other)
     #[arg(long, value_name = "NAME", num_args = 0..=1, default_missing_value = "")]
     explain: Option<String>,
     /// Also print the change of each row against an earlier --json report (FILE)
@@ -159,7 +160,10 @@ impl Size {
                 tool: spec.tool.clone(),
                 args: spec.args()?,
                 then: spec.then.calls()?,
-                call: spec.call.measure_options(),
+                call: {
+                    spec.call.check_dirs()?;
+                    spec.call.measure_options()
+                },
             },
         })
     }
@@ -177,7 +181,8 @@ impl Size {
                     .iter()
                     .find(|v| &v.label == a)
                     .ok_or_else(|| Error::Input(format!("--allocator {a}: {} has no such build", pkg.name)))?,
-                None => &variants[0],
+                // The build as the package's defaults make it.
+                None => variants.iter().find(|v| v.selection.default_features).unwrap_or(&variants[0]),
             };
             let name = if name.is_empty() {
                 match pkg.targets.as_slice() {

@@ -211,8 +211,21 @@ pub fn layers(funcs: &[crate::size::Func]) -> Vec<Layer> {
         instead: "read arguments with the accessors and write with Reply::object (examples/typed_by_hand.rs is \
                   examples/typed.rs without it)",
     };
+    let mut check = Layer {
+        name: "the reply check (JSON written token by token with JsonWriter, or copied in as it is: a Value, raw, \
+               compact)",
+        bytes: 0,
+        functions: 0,
+        tools: Vec::new(),
+        instead: "build replies with Reply::object / ObjectWriter, whose output cannot be malformed and is not \
+                  checked; write a Value read from JSON member by member (o.field(name, …)) rather than whole, \
+                  which brings the stricter check (numbers within f64, no member twice)",
+    };
     for f in funcs {
-        if f.name.starts_with("subako_tiny::schema::") {
+        if f.name.starts_with("subako_tiny::json::output::") {
+            check.bytes += f.size;
+            check.functions += 1;
+        } else if f.name.starts_with("subako_tiny::schema::") {
             checker.bytes += f.size;
             checker.functions += 1;
         } else if let Some(tool) = f.name.strip_suffix("::validated") {
@@ -225,7 +238,7 @@ pub fn layers(funcs: &[crate::size::Func]) -> Vec<Layer> {
         }
     }
     checker.tools.sort();
-    [checker, typed].into_iter().filter(|l| l.functions > 0).collect()
+    [checker, typed, check].into_iter().filter(|l| l.functions > 0).collect()
 }
 
 fn layers_text(layers: &[Layer]) -> String {
@@ -341,14 +354,18 @@ mod tests {
             func("miniserde::de::Visitor::string", "miniserde", 400),
             func("zmij::format", "zmij", 900),
             func("subako_tiny::typed::call", "subako_tiny", 100),
+            func("subako_tiny::json::output::strict", "subako_tiny", 1900),
+            func("subako_tiny::json::output::walk", "subako_tiny", 600),
             func("subako_tiny::protocol::serve_line", "subako_tiny", 2000),
         ];
         let found = layers(&funcs);
-        assert_eq!(found.len(), 2);
+        assert_eq!(found.len(), 3);
         assert_eq!((found[0].bytes, found[0].functions), (3800, 2));
         assert_eq!(found[0].tools, ["order", "refund"]);
         assert_eq!((found[1].bytes, found[1].functions), (1400, 3));
-        // A module without either names neither.
-        assert!(layers(&funcs[7..]).is_empty());
+        assert!(found[2].name.starts_with("the reply check"));
+        assert_eq!((found[2].bytes, found[2].functions), (2500, 2));
+        // A module with none of them names none.
+        assert!(layers(&funcs[9..]).is_empty());
     }
 }

@@ -332,6 +332,18 @@ impl PackageReport {
             for w in &r.warnings {
                 s += &format!("{who}: warning: {w}\n");
             }
+            // The call the figures are of, once per module (its allocators
+            // make the same call).
+            let first = self.rows.iter().position(|x| x.example == r.example);
+            if r.call_fuel.is_some()
+                && first.is_some_and(|i| std::ptr::eq(&self.rows[i], r))
+                && let (Some(tool), Some(args)) = (&r.tool, &r.args)
+            {
+                s += &format!(
+                    "{}: the measured call: {tool} {args} (--tool T --args JSON measure another)\n",
+                    r.example
+                );
+            }
             if let Some(p) = &r.call_problem {
                 s += &format!(
                     "{who}: the measured call {} answered {p}: its figures are the failure's ({})\n",
@@ -579,6 +591,17 @@ mod tests {
             ),
             "{said}"
         );
+        // The measured call is named once, with the arguments it was given.
+        let measured = Row {
+            call_fuel: Some(42_755),
+            tool: Some("greet".into()),
+            args: Some(serde_json::json!({"name": "Ada"})),
+            ..row(vec![])
+        };
+        report.rows = vec![measured.clone(), Row { allocator: "lean".into(), ..measured }];
+        let said = report.row_notes();
+        assert_eq!(said.matches("the measured call").count(), 1, "{said}");
+        assert!(said.contains(r#"mytool: the measured call: greet {"name":"Ada"} (--tool T"#), "{said}");
         // With --no-advice the advisor read nothing, and nothing is claimed.
         report.advised = false;
         report.rows = vec![row(vec![])];
