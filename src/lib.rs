@@ -44,8 +44,9 @@
 //!
 //! - Derive schemas: each tool's JSON Schema is written by hand (and
 //!   checked when the package builds).
-//! - Use serde: arguments are read through [`Args`] and written with
-//!   [`JsonWriter`]; `miniserde` is an optional typed layer.
+//! - Use serde: arguments are read through [`Args`] and replies written
+//!   with [`Reply::object`] (other JSON with [`json::object`]);
+//!   `miniserde` is an optional typed layer.
 //! - Use `core::fmt` on a module's default paths: numbers are written by
 //!   the crate's own digit and float writers, panics reported by where they happened.
 //! - Run threads: a module is one single-threaded WASI command per call.
