@@ -159,22 +159,13 @@ pub fn pieces(bytes: &[u8], report: &SizeReport) -> Vec<Piece> {
             });
         }
     }
-    // Owners: by the code that reads a piece and by the pieces that hold a
-    // pointer to it, once those are known (a few levels deep; the last
-    // pass takes the holders known by then).
+    // Owners: by the code that reads a piece, and by the owners of the
+    // pieces that hold a pointer to it.
     out.sort_by_key(|p| p.address);
-    const PASSES: usize = 6;
-    for pass in 0..PASSES {
-        for i in 0..out.len() {
-            if out[i].owner.is_empty() {
-                out[i].owner = owner_of(&out, i, &report.funcs, pass + 1 == PASSES);
-            }
-        }
-    }
-    for p in &mut out {
-        if p.owner.is_empty() {
-            p.owner = "(nothing refers to it)".into();
-        }
+    let (mut owners, mut seen) = (vec![None; out.len()], vec![false; out.len()]);
+    for i in 0..out.len() {
+        let owner = owner_of(&out, i, &report.funcs, &mut owners, &mut seen);
+        out[i].owner = if owner.is_empty() { "(nothing refers to it)".into() } else { owner };
     }
     // For a piece only data points at: the functions that read the pieces
     // holding those pointers (for a panic location's file, where it panics).
@@ -195,30 +186,37 @@ pub fn pieces(bytes: &[u8], report: &SizeReport) -> Vec<Piece> {
     out
 }
 
-/// Piece `i`'s owner, or an empty string while a piece that points at it
-/// has no owner yet (unless this is the `last` pass).
-fn owner_of(pieces: &[Piece], i: usize, funcs: &[Func], last: bool) -> String {
+/// Piece `i`'s owner (empty when nothing refers to it): the crates of its
+/// readers and of its holders' owners, found by walking up the holders
+/// (`seen`, the pieces on the walk, stops it at a cycle of pointers) and kept in `known`.
+fn owner_of(pieces: &[Piece], i: usize, funcs: &[Func], known: &mut [Option<String>], seen: &mut [bool]) -> String {
+    if let Some(o) = &known[i] {
+        return o.clone();
+    }
     let p = &pieces[i];
     if p.answers {
         return ANSWERS.into();
     }
-    let mut owners: BTreeSet<&str> = p.readers.iter().map(|&f| funcs[f].owner.as_str()).collect();
+    seen[i] = true;
+    let mut owners: BTreeSet<String> = p.readers.iter().map(|&f| funcs[f].owner.clone()).collect();
     for &at in &p.held_by {
-        let Some(h) = pieces.partition_point(|q| q.address <= at).checked_sub(1) else { continue };
-        match pieces[h].owner.as_str() {
-            _ if h == i => {}
-            "" if last => {}
-            "" => return String::new(),
-            o => {
+        if let Some(h) = pieces.partition_point(|q| q.address <= at).checked_sub(1)
+            && !seen[h]
+        {
+            let o = owner_of(pieces, h, funcs, known, seen);
+            if !o.is_empty() {
                 owners.insert(o);
             }
         }
     }
-    match owners.len() {
+    let owner = match owners.len() {
         0 => String::new(),
-        1 => owners.into_iter().next().unwrap().to_string(),
+        1 => owners.into_iter().next().unwrap_or_default(),
         _ => "several crates".into(),
-    }
+    };
+    seen[i] = false;
+    known[i] = Some(owner.clone());
+    owner
 }
 
 /// Whether `bytes` are a Rust source file's name (and the padding after it).

@@ -66,7 +66,8 @@ pub struct SizeReport {
     pub data: Vec<DataSegment>,
     /// Whether a `name` section named any function.
     pub has_names: bool,
-    /// The data cut where the code refers to it, largest first.
+    /// The data cut where the code refers to it, largest first: empty until
+    /// [`SizeReport::cut_data`] fills it (only --explain prints it).
     pub pieces: Vec<Piece>,
 }
 
@@ -247,8 +248,16 @@ pub fn size(bytes: &[u8]) -> Result<SizeReport, Error> {
     for d in &mut r.data {
         d.name = data_names.get(&(d.index as u32)).cloned();
     }
-    r.pieces = data::pieces(bytes, &r);
     Ok(r)
+}
+
+impl SizeReport {
+    /// Cuts the data of `bytes`, the module this report was read from, into
+    /// [`SizeReport::pieces`]: a second walk over its code, so only the
+    /// paths that print the pieces pay for it.
+    pub fn cut_data(&mut self, bytes: &[u8]) {
+        self.pieces = data::pieces(bytes, self);
+    }
 }
 
 /// A Rust symbol (legacy or v0 mangling) demangled without its hash; any

@@ -133,6 +133,16 @@ fn an_author_measures_and_budgets_a_package_from_the_vendored_copy_alone() {
     for want in ["sections", "code by crate", "largest 25 functions", "mytool::greet", "subako_tiny", "std routines"] {
         assert!(said.contains(want), "no {want:?} in:\n{said}");
     }
+    assert!(said.contains("mytool (dlmalloc; package mytool)"), "{said}");
+    // It measures the build the package's defaults make, whichever allocator that is.
+    let manifest = a.package.join("Cargo.toml");
+    let text0 = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text0.replace("default = [\"dlmalloc\"]", "default = [\"lean-alloc\"]")).unwrap();
+    let out = a.run("subako-tiny", &["size", "--manifest-path", "Cargo.toml", "--explain", "mytool", "--quick"]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("mytool (lean; package mytool)"), "{said}");
+    std::fs::write(&manifest, text0).unwrap();
 
     let out = a.run("cargo", &["doc", "-p", "subako-tiny", "--no-deps"]);
     assert!(out.status.success(), "{}", text(&out));

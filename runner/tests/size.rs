@@ -184,8 +184,9 @@ fn explain_on_a_stripped_module_says_the_advisor_could_not_look() {
 /// after the last), with every reference known: the package's answers
 /// (read inside as well as at their start), an error text (and a char
 /// compared with a number that happens to be an address in it), a table read
-/// through a load's offset, then padding, a panic location, and its file
-/// name, which only that location points at.
+/// through a load's offset (holding an address in the error text, followed by
+/// no length that fits: a char pair, not a `&str`), a panic location, and its
+/// file name, which only that location points at.
 const DATA_MODULE: &str = r#"(module
   (memory 1)
   (func $_ZN11subako_tiny8protocol10serve_line17h0123456789abcdefE (result i32)
@@ -202,15 +203,16 @@ const DATA_MODULE: &str = r#"(module
     ",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\"}}"
     "{\n  \"abi\": 1\n}\n"
     "no such file"
-    "\01\02\03\04\05\06\07\08"
-    "\00\00\00"
+    "\01\02\03" "\5d\04\00\00" "\f3\1e\01\00"
     "\78\04\00\00\05\00\00\00"
     "/r.rs"))"#;
 
 #[test]
 fn data_is_cut_where_code_and_data_refer_to_it() {
     let bytes = wat::parse_str(DATA_MODULE).unwrap();
-    let r = size(&bytes).unwrap();
+    let mut r = size(&bytes).unwrap();
+    assert!(r.pieces.is_empty(), "size cut the data before anything asked it to");
+    r.cut_data(&bytes);
     let mut pieces: Vec<_> = r.pieces.iter().collect();
     pieces.sort_by_key(|p| p.address);
     let got: Vec<(u64, usize, &str, String, &str)> =
@@ -229,7 +231,8 @@ fn data_is_cut_where_code_and_data_refer_to_it() {
                 "\",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcon\"…"
             ),
             (1113, 12, "mytool", "mytool::add".into(), r#""no such file""#),
-            // The table and the padding after it, up to the next address named.
+            // The table, up to the next address named: the address inside it
+            // has no length after it, so it does not cut the error text.
             (1125, 11, "subako_tiny", "subako_tiny::table".into(), "(table or numbers)"),
             (1136, 8, "core", "core::panicking::panic".into(), "(table or numbers)"),
             // Owned through the location that points at it.

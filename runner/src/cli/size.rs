@@ -114,8 +114,11 @@ impl Size {
     /// `size MODULE.wasm`.
     fn module(&self, p: &Path) -> Result<ExitCode, Error> {
         let bytes = std::fs::read(p).map_err(|e| Error::file(p, e))?;
-        let r = subako_tiny_runner::size(&bytes).map_err(|e| Error::NotAModule(format!("{}: {e}", p.display())))?;
+        let mut r = subako_tiny_runner::size(&bytes).map_err(|e| Error::NotAModule(format!("{}: {e}", p.display())))?;
         let explain = self.explain.is_some();
+        if explain {
+            r.cut_data(&bytes);
+        }
         // A module alone has no package: every crate but the standard ones, the crate's and C's is the author's.
         let authors: Vec<&str> = r.funcs.iter().map(|f| f.owner.as_str()).filter(|o| !library(o)).collect();
         let advice = if explain { advise(&bytes, &r, &authors) } else { Vec::new() };

@@ -58,7 +58,8 @@ pub fn explain(
     let unstripped = names_build(pkg, opts, &sel, target)?;
     let module = build(pkg, opts, &sel, Some(target), &[])?.join(format!("{target}.wasm"));
     let ubytes = read(&unstripped)?;
-    let names = size(&ubytes)?;
+    let mut names = size(&ubytes)?;
+    names.cut_data(&ubytes);
     let stripped = size(&read(&module)?)?;
     let authors = [pkg.name.replace('-', "_"), target.replace('-', "_")];
     let authors: Vec<&str> = authors.iter().map(String::as_str).collect();
