@@ -58,12 +58,16 @@ impl CheckReport {
                "pages": self.pages})
     }
 
-    /// The tools and their input schemas, the warnings, and the verdict with
-    /// each reason (and the upload run's stderr) when refused.
+    /// The tools with their input schemas (and output schemas, where a tool
+    /// declares one), the warnings, and the verdict with each reason (and
+    /// the upload run's stderr) when refused.
     pub fn to_text(&self) -> String {
         let mut s = String::new();
         for t in &self.tools {
             s += &format!("{}: {}\n    input: {}\n", t.name, t.description, t.input_schema);
+            if let Some(output) = &t.output_schema {
+                s += &format!("    output: {output}\n");
+            }
         }
         for w in &self.warnings {
             s += &format!("warning: {w}\n");

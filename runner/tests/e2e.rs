@@ -897,11 +897,20 @@ fn subako_tiny_runner_no_network() -> &'static str {
 fn cli_check_counts_tools_list_pages() {
     let dir = tempfile::tempdir().unwrap();
     let wasm = dir.path().join("m.wasm");
-    let out = format!("{DISCOVER}\n{}", list_answer(json!([greet_tool("greet"), greet_tool("wave")])));
+    let mut wave = greet_tool("wave");
+    wave["outputSchema"] = json!({"type":"object","properties":{"waved":{"type":"boolean"}}});
+    let out = format!("{DISCOVER}\n{}", list_answer(json!([greet_tool("greet"), wave])));
     std::fs::write(&wasm, wat::parse_str(writer_wat(&out)).unwrap()).unwrap();
     let (code, out, err) = cli(&["check", wasm.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("accepted: 2 tool(s) on 1 tools/list page(s)\n"), "{out}");
+    // Each tool's output schema, under its input schema, where it has one.
+    let greet = out.split("wave:").next().unwrap_or_default();
+    assert!(!greet.contains("output:"), "{out}");
+    assert!(
+        out.contains("\n    output: {\"properties\":{\"waved\":{\"type\":\"boolean\"}},\"type\":\"object\"}\n"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -177,6 +177,15 @@ fn new_writes_a_package_that_builds_checks_and_tests() {
     assert_eq!(r.tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["greet"]);
     let (code, out, _) = subako_tiny(&["check", wasm.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");
+    // A misspelt tool: the module's answer (the wire's words), then on
+    // stderr the tools it does have.
+    let (code, out, err) = subako_tiny(&["call", wasm.to_str().unwrap(), "gret", r#"{"name":"Ada"}"#]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains(r#""text":"unknown tool: gret""#), "{out}");
+    assert!(err.contains("has no tool \"gret\"; its tools: greet (subako-tiny check prints their schemas)"), "{err}");
+    let (code, out, err) = subako_tiny(&["call", wasm.to_str().unwrap(), "greet", "{}"]);
+    assert_eq!(code, 1, "an error, not named as an unknown tool: {out}{err}");
+    assert!(!err.contains("its tools"), "{err}");
     let m = Module::from_bytes(&bytes).unwrap();
     let outcome = call(&m, "greet", json!({"name": "Ada"}), &CallOptions::default()).unwrap();
     assert_eq!(outcome.expect_ok()["structuredContent"], json!({"message": "Hello, Ada!"}));

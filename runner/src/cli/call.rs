@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use subako_tiny_runner::{Error, call};
+use subako_tiny_runner::{CallOutcome, Error, call, check};
 
 use super::{CallArgs, Then, module, read_args};
 
@@ -44,6 +44,9 @@ impl Call {
             o.tmp_dir = Some(out.tmp_dir.clone());
             print!("{}", out.to_text());
             eprint!("{}", out.links_text());
+            if out.is_error() {
+                self.name_the_tools(&tool, &out);
+            }
             failed |= out.crash().is_some() || out.is_error();
             let crashed = out.crash().is_some();
             outcomes.push(out);
@@ -61,5 +64,24 @@ impl Call {
             eprintln!("/volume/tmp kept at {}", kept.display());
         }
         Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    }
+
+    /// After an `unknown tool` answer (whose words the wire contract fixes),
+    /// names on stderr the tools the module does have, as tools/list gives them.
+    fn name_the_tools(&self, tool: &str, out: &CallOutcome) {
+        let said = out.result.as_ref().ok().and_then(|r| r["content"][0]["text"].as_str());
+        if said != Some(&format!("unknown tool: {tool}")) {
+            return;
+        }
+        let Ok(bytes) = std::fs::read(&self.module) else { return };
+        let listed = check(&bytes, self.call.assets.as_deref());
+        let names: Vec<&str> = listed.tools.iter().map(|t| t.name.as_str()).collect();
+        if !names.is_empty() {
+            eprintln!(
+                "subako-tiny: {} has no tool {tool:?}; its tools: {} (subako-tiny check prints their schemas)",
+                self.module.display(),
+                names.join(", ")
+            );
+        }
     }
 }
