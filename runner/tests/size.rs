@@ -153,6 +153,15 @@ fn the_cli_prints_the_same_as_text_and_json() {
     assert!(text.contains("format! and core::fmt") && text.contains("instead: text!"), "{text}");
     assert!(text.contains("  core                                     3          1  21.4%"), "{text}");
 
+    // The module after --explain, as an author types it: the same report.
+    let cli = || Command::new(env!("CARGO_BIN_EXE_subako-tiny"));
+    let after = cli().args(["size", "--explain", "--top", "1"]).arg(&path).output().unwrap();
+    assert!(after.status.success(), "{}", String::from_utf8_lossy(&after.stderr));
+    assert_eq!(String::from_utf8(after.stdout).unwrap(), text);
+    let none = cli().args(["size", "--explain"]).output().unwrap();
+    assert_eq!(none.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&none.stderr).contains("give MODULE.wasm, or --manifest-path PATH"));
+
     let bad = dir.path().join("bad.wasm");
     std::fs::write(&bad, "not wasm").unwrap();
     let out = run_size(&bad, &["--json"]);

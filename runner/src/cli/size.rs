@@ -20,7 +20,7 @@ use super::CallSpec;
 #[derive(Args)]
 pub struct Size {
     /// The module (or give --manifest-path to build and measure a package)
-    #[arg(required_unless_present_any = ["manifest_path", "from"], conflicts_with = "manifest_path")]
+    #[arg(conflicts_with = "manifest_path")]
     module: Option<PathBuf>,
     /// The package to build and measure (its Cargo.toml, or its directory)
     #[arg(long = "manifest-path", value_name = "PATH")]
@@ -101,13 +101,28 @@ fn read_json(path: &Path) -> Result<Value, Error> {
 }
 
 impl Size {
-    pub fn run(self) -> Result<ExitCode, Error> {
+    pub fn run(mut self) -> Result<ExitCode, Error> {
         if let Some(from) = &self.from {
             return self.reprint(from);
         }
+        if self.manifest_path.is_none() && self.module.is_none() {
+            match self.explain.take() {
+                // `size --explain MODULE.wasm`: the parser gave the path to
+                // --explain, whose NAME only a package's binaries have.
+                Some(name) if !name.is_empty() => {
+                    self.module = Some(name.into());
+                    self.explain = Some(String::new());
+                }
+                _ => {
+                    return Err(Error::Input(
+                        "size: give MODULE.wasm, or --manifest-path PATH to build and measure a package".into(),
+                    ));
+                }
+            }
+        }
         match self.manifest_path.clone() {
             Some(m) => self.package(&m),
-            None => self.module(self.module.as_deref().expect("clap requires MODULE")),
+            None => self.module(self.module.as_deref().unwrap_or(Path::new(""))),
         }
     }
 
