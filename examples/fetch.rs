@@ -182,7 +182,7 @@ mod tests {
         assert!(called.is_error());
         assert_eq!(
             called.text(),
-            "HTTP request failed (too_large): the body is over 262144 bytes; save it to a file (output type file); \
+            "HTTP request failed (too_large): the body is over 262144 bytes; save it to a file (Request::save_to); \
              the body is not inline text: call again with save_to set to a path under /volume/tmp"
         );
         // Other kinds come without the hint.

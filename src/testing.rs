@@ -434,7 +434,7 @@ fn deliver(request: &HttpRequest, mut response: Response) -> Result<Response, Ht
     match &request.save_to {
         None if text.len() > INLINE_MAX_BYTES => Err(HttpError::new(
             HttpErrorKind::TooLarge,
-            "the body is over 262144 bytes; save it to a file (output type file)",
+            "the body is over 262144 bytes; save it to a file (Request::save_to)",
         )),
         None => Ok(response),
         Some(path) => {

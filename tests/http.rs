@@ -285,7 +285,7 @@ fn an_inline_body_over_256_kib_is_too_large_as_on_the_worker() {
     assert_eq!(send(256 * 1024).unwrap().text().map(str::len), Some(256 * 1024));
     let error = send(256 * 1024 + 1).unwrap_err();
     assert_eq!(error.kind, HttpErrorKind::TooLarge);
-    assert_eq!(error.message, "the body is over 262144 bytes; save it to a file (output type file)");
+    assert_eq!(error.message, "the body is over 262144 bytes; save it to a file (Request::save_to)");
 }
 
 #[test]

@@ -204,11 +204,11 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
             if buf.len() > MAX_INLINE {
                 return Err(error(
                     "too_large",
-                    format!("the body is over {MAX_INLINE} bytes; save it to a file (output type file)"),
+                    format!("the body is over {MAX_INLINE} bytes; save it to a file (Request::save_to)"),
                 ));
             }
             let text = String::from_utf8(buf)
-                .map_err(|_| error("not_text", "the body is not UTF-8 text; save it to a file (output type file)"))?;
+                .map_err(|_| error("not_text", "the body is not UTF-8 text; save it to a file (Request::save_to)"))?;
             json!({"type": "inline", "text": text})
         }
         Output::File { guest, host } => {
@@ -353,10 +353,27 @@ fn check_destination(url: &Url, config: &HttpConfig) -> Result<(), Value> {
         return Err(error("host_not_allowed", NO_NETWORK));
     }
     if !host_allowed(bare, port, &config.allow_hosts) {
-        return Err(error(
-            "host_not_allowed",
-            format!("{bare} is not in this function's network allowlist: pass --allow-host {bare}"),
-        ));
+        // Entries that name the host with another port.
+        let other_ports: Vec<&str> = config
+            .allow_hosts
+            .iter()
+            .filter(|a| {
+                a.rsplit_once(':')
+                    .and_then(|(_, p)| p.parse::<u16>().ok())
+                    .is_some_and(|p| host_allowed(bare, p, std::slice::from_ref(a)))
+            })
+            .map(String::as_str)
+            .collect();
+        let message = if other_ports.is_empty() {
+            format!("{bare} is not in this function's network allowlist: pass --allow-host {bare}")
+        } else {
+            format!(
+                "{bare}:{port} is not in this function's network allowlist, which allows {bare} only as {}: pass \
+                 --allow-host {bare}:{port} (or {bare} for any port)",
+                other_ports.join(", ")
+            )
+        };
+        return Err(error("host_not_allowed", message));
     }
     let addrs: Vec<SocketAddr> = match bare.parse::<IpAddr>() {
         Ok(ip) => vec![SocketAddr::new(ip, port)],

@@ -142,6 +142,24 @@ fn an_author_measures_and_budgets_a_package_from_the_vendored_copy_alone() {
     let said = text(&out);
     assert!(out.status.success(), "{said}");
     assert!(said.contains("mytool (lean; package mytool)"), "{said}");
+
+    // Tools that need a feature the package turns on by default (`typed!`
+    // needs miniserde): it is priced as required, and the rest still are.
+    let main = a.package.join("src/main.rs");
+    let main0 = std::fs::read_to_string(&main).unwrap();
+    std::fs::write(&main, format!("{main0}\n#[allow(unused_imports)]\nuse subako_tiny::typed::miniserde as _;\n"))
+        .unwrap();
+    std::fs::write(&manifest, text0.replace("default = [\"dlmalloc\"]", "default = [\"dlmalloc\", \"miniserde\"]"))
+        .unwrap();
+    let costs = ["size", "--manifest-path", "Cargo.toml", "--feature-costs", "--quick", "--no-advice"];
+    let out = a.run("subako-tiny", &costs);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("mytool: does not build without miniserde, so it is required (error"), "{said}");
+    for want in ["required by the module", "mytool  panic-message", "mytool  lean-alloc instead of dlmalloc"] {
+        assert!(said.contains(want), "no {want:?} in:\n{said}");
+    }
+    std::fs::write(&main, main0).unwrap();
     std::fs::write(&manifest, text0).unwrap();
 
     let out = a.run("cargo", &["doc", "-p", "subako-tiny", "--no-deps"]);

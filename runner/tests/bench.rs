@@ -254,6 +254,7 @@ fn a_150_kb_argument_comes_from_a_file_or_stdin() {
     let (code, _, err) = subako_tiny(&["call", wasm, "greet", "--args-file", bad.to_str().unwrap()], None);
     assert_eq!(code, 2);
     assert!(err.contains("bad.json are not JSON"), "{err}");
+    assert!(err.contains("pipe one to `subako-tiny serve MODULE`"), "{err}");
     // A number beyond f64 is JSON to the module, not to serde_json: the
     // refusal says where it can be sent from.
     let (code, _, err) = subako_tiny(&["call", wasm, "greet", r#"{"name":"x","n":1e400}"#], None);
@@ -280,4 +281,10 @@ fn a_missing_volume_directory_is_refused_not_made() {
         assert!(stderr.contains("mkdir -p"), "{stderr}");
         assert!(!missing.exists(), "{command} {flag} made the directory");
     }
+    // A file where a directory should be is named as that.
+    let file = parent.path().join("afile");
+    std::fs::write(&file, "x").unwrap();
+    let (code, _, stderr) = subako_tiny(&["call", wasm, "greet", "{}", "--data", file.to_str().unwrap()], None);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains(&format!("--data {}: not a directory", file.display())), "{stderr}");
 }

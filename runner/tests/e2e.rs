@@ -872,6 +872,15 @@ fn http_refusals_name_the_flag_that_allows_them() {
     assert_eq!(m, "127.0.0.1 is not in this function's network allowlist: pass --allow-host 127.0.0.1");
     let m = message(json!({"url": url}), HttpConfig { allow_hosts: vec!["127.0.0.1".into()], allow_loopback: false });
     assert_eq!(m, "127.0.0.1 is a loopback address: pass --allow-loopback");
+    // Allowed on another port: the entry is named, and the port to add.
+    let m = message(json!({"url": url}), HttpConfig { allow_hosts: vec!["127.0.0.1:9".into()], allow_loopback: true });
+    assert_eq!(
+        m,
+        format!(
+            "127.0.0.1:{port} is not in this function's network allowlist, which allows 127.0.0.1 only as \
+             127.0.0.1:9: pass --allow-host 127.0.0.1:{port} (or 127.0.0.1 for any port)"
+        )
+    );
     // Plain http to a public address: refused before any connection.
     let m = message(
         json!({"url": "http://8.8.8.8/"}),

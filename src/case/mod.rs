@@ -273,7 +273,8 @@ fn candidate(s: &[u8], at: usize, x: u8, y: u8, high: bool) -> usize {
 
 /// Whether `needle` occurs in `haystack` when both are lowercased:
 /// `haystack.to_lowercase().contains(&needle.to_lowercase())`, without
-/// building either.
+/// building either. As there, a Σ that ends a word lowercases to ς, so a
+/// needle typed with σ in that place is not found (std's answer too).
 ///
 /// # Examples
 /// ```
@@ -281,6 +282,8 @@ fn candidate(s: &[u8], at: usize, x: u8, y: u8, high: bool) -> usize {
 ///
 /// assert!(contains_ignore_case("Fahrvergnügen", "VERGNÜG"));
 /// assert!(!contains_ignore_case("Fahrvergnügen", "vergnug"));
+/// assert!(contains_ignore_case("ΟΔΥΣΣΕΥΣ", "οδυσσευς")); // "οδυσσευς"
+/// assert!(!contains_ignore_case("ΟΔΥΣΣΕΥΣ", "οδυσσευσ"));
 /// ```
 pub fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
     find_ignore_case(haystack, needle).is_some()

@@ -119,11 +119,15 @@ impl CallArgs {
             if let Some(d) = dir
                 && !d.is_dir()
             {
-                return Err(Error::Input(format!(
-                    "{flag} {}: no such directory (create it first, e.g. mkdir -p {})",
-                    d.display(),
-                    d.display()
-                )));
+                return Err(Error::Input(if d.exists() {
+                    format!("{flag} {}: not a directory (a volume is mounted from a directory)", d.display())
+                } else {
+                    format!(
+                        "{flag} {}: no such directory (create it first, e.g. mkdir -p {})",
+                        d.display(),
+                        d.display()
+                    )
+                }));
             }
         }
         Ok(())
@@ -246,7 +250,7 @@ pub fn read_args(text: Option<&str>, file: Option<&Path>) -> Result<Value, Error
              as infinity): pipe the JSON-RPC line to `subako-tiny serve MODULE`, or call the tool in a host test \
              (testing::call)"
         } else {
-            ""
+            "; to see how the module answers a line that is not JSON, pipe one to `subako-tiny serve MODULE`"
         };
         Error::Input(format!("the arguments from {from} are not JSON: {e}{hint}"))
     })

@@ -55,13 +55,9 @@ impl FeatureCosts {
                     f => f.to_string(),
                 };
                 match r.without {
-                    None => vec![
-                        r.example.clone(),
-                        label,
-                        "-".into(),
-                        count(Some(r.with)),
-                        "required by the example".into(),
-                    ],
+                    None => {
+                        vec![r.example.clone(), label, "-".into(), count(Some(r.with)), "required by the module".into()]
+                    }
                     Some(w) => {
                         let d = r.with as i64 - w as i64;
                         let sign = if d < 0 { "-" } else { "+" };
@@ -139,14 +135,21 @@ pub fn feature_costs(pkg: &Package, opts: &PackageOptions, variants: &[Variant])
                 log(&format!("{}: {feature} ({})…", t.name, sel.dir()));
                 size(&sel, t)
             };
-            let without = sized(&pair.0)?;
+            let without = match sized(&pair.0) {
+                Ok(bytes) => Some(bytes),
+                // Its code uses the feature (`typed!` needs miniserde): it
+                // is required, as by a target's required-features.
+                Err(Error::Command(e)) if pair.0.is_some() => {
+                    let first = e.lines().find(|l| l.starts_with("error")).unwrap_or_default();
+                    costs
+                        .notes
+                        .push(format!("{}: does not build without {feature}, so it is required ({first})", t.name));
+                    None
+                }
+                Err(e) => return Err(e),
+            };
             let with = sized(&pair.1)?;
-            costs.rows.push(CostRow {
-                example: t.name.clone(),
-                feature: feature.clone(),
-                without: Some(without),
-                with,
-            });
+            costs.rows.push(CostRow { example: t.name.clone(), feature: feature.clone(), without, with });
         }
     }
     match variants {

@@ -64,7 +64,7 @@ pub fn explain(
     let authors = [pkg.name.replace('-', "_"), target.replace('-', "_")];
     let authors: Vec<&str> = authors.iter().map(String::as_str).collect();
     let advice = advise(&ubytes, &names, &authors);
-    let layers = layers(&names.funcs);
+    let layers = layers(&names.funcs, &names.pieces);
     let compile = if opts.measure.quick {
         None
     } else {
@@ -94,7 +94,7 @@ impl Explained {
             })),
             "advice": self.advice,
             "layers": self.layers.iter().map(|l| json!({
-                "layer": l.name, "bytes": l.bytes, "functions": l.functions, "tools": l.tools,
+                "layer": l.name, "bytes": l.bytes, "data": l.data, "functions": l.functions, "tools": l.tools,
             })).collect::<Vec<_>>(),
         })
     }
@@ -180,11 +180,16 @@ pub fn advice_text(advice: &[Advice]) -> String {
 }
 
 /// One of the crate's optional layers found in a module: the code of the
-/// functions that are its own (its tables are in `.rodata` with the rest).
+/// functions that are its own, and the data only they read. What the
+/// compiler inlined into other functions (a tool's, or its `validated!`
+/// wrapper) is counted as theirs, so taking a layer out can save more.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layer {
     pub name: &'static str,
+    /// Code bytes.
     pub bytes: usize,
+    /// Data bytes: the pieces read by its functions alone.
+    pub data: usize,
     pub functions: usize,
     /// For `validated!`: the tools behind it, from their wrappers' names.
     pub tools: Vec<String>,
@@ -192,64 +197,95 @@ pub struct Layer {
 }
 
 /// `validated!`'s run-time checker and the typed layer, from function names
-/// and owners (an unstripped build): what an author pays for each, which
-/// the per-crate table files under `subako_tiny` and the advisor, which
-/// looks for std's routines, does not name.
-pub fn layers(funcs: &[crate::size::Func]) -> Vec<Layer> {
-    let mut checker = Layer {
+/// and owners (an unstripped build) and the data `pieces` they read (empty
+/// when the data was not cut): what an author pays for each, which the
+/// per-crate table files under `subako_tiny` and the advisor, which looks
+/// for std's routines, does not name.
+pub fn layers(funcs: &[crate::size::Func], pieces: &[crate::data::Piece]) -> Vec<Layer> {
+    let checker = Layer {
         name: "validated! (the run-time schema checker, shared by its tools)",
         bytes: 0,
+        data: 0,
         functions: 0,
         tools: Vec::new(),
         instead: "a tool whose accessors' bounds say enough (str_chars, int(name, min, max), strs, only) needs no \
                   validated!; the checker leaves the module with its last tool",
     };
-    let mut typed = Layer {
+    let typed = Layer {
         name: "typed! (miniserde and the number writers it brings)",
         bytes: 0,
+        data: 0,
         functions: 0,
         tools: Vec::new(),
         instead: "read arguments with the accessors and write with Reply::object (examples/typed_by_hand.rs is \
                   examples/typed.rs without it)",
     };
-    let mut check = Layer {
+    let check = Layer {
         name: "the reply check (JSON written token by token with JsonWriter, or copied in as it is: a Value, raw, \
                compact)",
         bytes: 0,
+        data: 0,
         functions: 0,
         tools: Vec::new(),
         instead: "build replies with Reply::object / ObjectWriter, whose output cannot be malformed and is not \
                   checked; write a Value read from JSON member by member (o.field(name, …)) rather than whole, \
                   which brings the stricter check (numbers within f64, no member twice)",
     };
-    for f in funcs {
-        if f.name.starts_with("subako_tiny::json::output::") {
-            check.bytes += f.size;
-            check.functions += 1;
-        } else if f.name.starts_with("subako_tiny::schema::") {
-            checker.bytes += f.size;
-            checker.functions += 1;
+    // Which layer (0, 1, 2 as below) each function is of, if any.
+    let of: Vec<Option<usize>> = funcs
+        .iter()
+        .map(|f| {
+            if f.name.starts_with("subako_tiny::schema::") {
+                Some(0)
+            } else if ["miniserde", "zmij", "itoa", "ryu"].contains(&f.owner.as_str())
+                || f.name.starts_with("subako_tiny::typed::")
+            {
+                Some(1)
+            } else if f.name.starts_with("subako_tiny::json::output::") {
+                Some(2)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let mut found = [checker, typed, check];
+    for (f, layer) in funcs.iter().zip(&of) {
+        if let Some(l) = *layer {
+            found[l].bytes += f.size;
+            found[l].functions += 1;
         } else if let Some(tool) = f.name.strip_suffix("::validated") {
-            checker.tools.push(tool.rsplit("::").next().unwrap_or(tool).to_string());
-        } else if ["miniserde", "zmij", "itoa", "ryu"].contains(&f.owner.as_str())
-            || f.name.starts_with("subako_tiny::typed::")
-        {
-            typed.bytes += f.size;
-            typed.functions += 1;
+            found[0].tools.push(tool.rsplit("::").next().unwrap_or(tool).to_string());
         }
     }
-    checker.tools.sort();
-    [checker, typed, check].into_iter().filter(|l| l.functions > 0).collect()
+    for p in pieces {
+        let readers = if p.readers.is_empty() { &p.via } else { &p.readers };
+        let layer = |r: &usize| of.get(*r).copied().flatten();
+        if let Some(l) = readers.first().and_then(layer)
+            && readers.iter().all(|r| layer(r) == Some(l))
+        {
+            found[l].data += p.size;
+        }
+    }
+    found[0].tools.sort();
+    found.into_iter().filter(|l| l.functions > 0).collect()
 }
 
 fn layers_text(layers: &[Layer]) -> String {
     if layers.is_empty() {
         return String::new();
     }
-    let mut s =
-        "\nthe crate's optional layers (the code that is theirs alone; their tables are in .rodata):\n".to_string();
+    let mut s = "\nthe crate's optional layers (at least: the code and data that are theirs alone; what the compiler \
+                 inlined into a tool's functions counts as the tool's, so taking a layer out can save more):\n"
+        .to_string();
     for l in layers {
-        s += &format!("{:>8} B  {}, {} functions", thousands(l.bytes), l.name, l.functions);
+        s += &format!(
+            "{:>8} B  {}, {} functions ({} B of code, {} B of data)",
+            thousands(l.bytes + l.data),
+            l.name,
+            l.functions,
+            thousands(l.bytes),
+            thousands(l.data)
+        );
         if !l.tools.is_empty() {
             s += &format!(", for tools: {}", l.tools.join(", "));
         }
@@ -359,14 +395,28 @@ mod tests {
             func("subako_tiny::json::output::walk", "subako_tiny", 600),
             func("subako_tiny::protocol::serve_line", "subako_tiny", 2000),
         ];
-        let found = layers(&funcs);
+        let piece = |size: usize, readers: Vec<usize>| crate::data::Piece {
+            address: 0,
+            size,
+            readers,
+            held_by: Vec::new(),
+            via: Vec::new(),
+            answers: false,
+            source_file: false,
+            owner: String::new(),
+            preview: String::new(),
+        };
+        // Data read by the checker alone, by zmij alone, and by the checker
+        // and the serve loop (the layer's only in part: not counted).
+        let pieces = [piece(120, vec![0, 1]), piece(64, vec![5]), piece(999, vec![0, 9])];
+        let found = layers(&funcs, &pieces);
         assert_eq!(found.len(), 3);
-        assert_eq!((found[0].bytes, found[0].functions), (3800, 2));
+        assert_eq!((found[0].bytes, found[0].data, found[0].functions), (3800, 120, 2));
         assert_eq!(found[0].tools, ["order", "refund"]);
-        assert_eq!((found[1].bytes, found[1].functions), (1400, 3));
+        assert_eq!((found[1].bytes, found[1].data, found[1].functions), (1400, 64, 3));
         assert!(found[2].name.starts_with("the reply check"));
         assert_eq!((found[2].bytes, found[2].functions), (2500, 2));
         // A module with none of them names none.
-        assert!(layers(&funcs[9..]).is_empty());
+        assert!(layers(&funcs[9..], &[]).is_empty());
     }
 }

@@ -67,11 +67,14 @@ pub struct Row {
     pub layers: Vec<LayerCost>,
 }
 
-/// A [`Row`]'s optional layer: its code's bytes, and the tools behind it.
+/// A [`Row`]'s optional layer: its code's bytes and its data's, and the
+/// tools behind it.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct LayerCost {
     pub layer: String,
     pub bytes: u64,
+    #[serde(default)]
+    pub data: u64,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<String>,
 }
@@ -138,11 +141,17 @@ pub fn measure_row(path: &Path, names: Option<&Path>, authors: &[&str], m: &Meas
     row.args = tool.as_ref().map(|_| args.clone());
     if let Some(names) = names {
         let bytes = read(names)?;
-        let named = size(&bytes)?;
+        let mut named = size(&bytes)?;
         row.advice = advise(&bytes, &named, authors);
-        row.layers = super::explain::layers(&named.funcs)
+        named.cut_data(&bytes);
+        row.layers = super::explain::layers(&named.funcs, &named.pieces)
             .into_iter()
-            .map(|l| LayerCost { layer: l.name.to_string(), bytes: l.bytes as u64, tools: l.tools })
+            .map(|l| LayerCost {
+                layer: l.name.to_string(),
+                bytes: l.bytes as u64,
+                data: l.data as u64,
+                tools: l.tools,
+            })
             .collect();
     }
     if !m.quick && row.accepted && tool.is_some() {
@@ -208,15 +217,19 @@ fn gzip_size(data: &[u8]) -> Result<u64, Error> {
     Ok(gz.finish()?.len() as u64)
 }
 
-/// Arguments that satisfy an input schema's required members: its `enum`'s
-/// first value or its `default` where it gives one, else the least value of
-/// the type within its bounds (`"world"` for a string, `true`, an empty or
-/// `minItems`-long array).
+/// Arguments that satisfy an input schema's required members: its `const`,
+/// its `enum`'s first value or its `default` where it gives one, else a
+/// small value of the type within the schema's bounds (`"world"` for a
+/// string, repeated or cut to its length bounds; 1, or the least number the
+/// bounds allow; `true`; a `minItems`-long array).
 pub fn sample_args(schema: &Value) -> Value {
     let ty = match &schema["type"] {
         Value::Array(types) => types.iter().find(|t| *t != "null").cloned().unwrap_or(Value::Null),
         t => t.clone(),
     };
+    if let Some(c) = schema.get("const") {
+        return c.clone();
+    }
     if let Some(first) = schema["enum"].as_array().and_then(|e| e.first()) {
         return first.clone();
     }
@@ -235,16 +248,65 @@ pub fn sample_args(schema: &Value) -> Value {
             let n = schema["minItems"].as_u64().unwrap_or(0);
             Value::Array((0..n).map(|_| sample_args(&schema["items"])).collect())
         }
-        Some("integer") | Some("number") => {
-            let lo = schema.get("minimum").or_else(|| schema.get("exclusiveMinimum")).cloned().unwrap_or(json!(0));
-            let v = if lo.as_f64().is_some_and(|x| x >= 1.0) { lo } else { json!(1) };
-            match schema.get("maximum") {
-                Some(hi) if hi.as_f64() < v.as_f64() => hi.clone(),
-                _ => v,
+        Some(t @ ("integer" | "number")) => {
+            // An exclusive bound is passed by one (a whole number stays whole).
+            let bound = |inclusive: &str, exclusive: &str, step: f64| {
+                schema[inclusive].as_f64().or_else(|| schema[exclusive].as_f64().map(|x| x + step))
+            };
+            let (lo, hi) = (bound("minimum", "exclusiveMinimum", 1.0), bound("maximum", "exclusiveMaximum", -1.0));
+            let mut v = lo.map_or(1.0, |lo| lo.max(1.0));
+            if let Some(hi) = hi
+                && v > hi
+            {
+                v = lo.map_or(hi, |lo| lo.max(hi.min(0.0)));
+            }
+            if t == "integer" {
+                let whole = v.ceil();
+                json!(if hi.is_some_and(|hi| whole > hi) { v.floor() } else { whole } as i64)
+            } else if v.fract() == 0.0 && v.abs() < 1e15 {
+                json!(v as i64)
+            } else {
+                json!(v)
             }
         }
         Some("boolean") => json!(true),
-        Some("string") => json!("world"),
+        Some("string") => {
+            let min = schema["minLength"].as_u64().unwrap_or(0) as usize;
+            let max = schema["maxLength"].as_u64().map_or(usize::MAX, |m| m as usize).max(min);
+            let mut text = String::from("world");
+            while text.chars().count() < min {
+                text.push_str(" world");
+            }
+            json!(text.chars().take(max).collect::<String>())
+        }
         _ => Value::Null,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sample_args_keep_within_the_schema_s_bounds() {
+        let schema = json!({"type": "object", "required": ["url", "code", "n", "x", "lo", "tags", "mode", "k", "neg"],
+            "properties": {
+                "url": {"type": "string", "minLength": 8, "maxLength": 10},
+                "code": {"type": "string", "maxLength": 3},
+                "n": {"type": "integer", "exclusiveMinimum": 4},
+                "x": {"type": "number", "minimum": 0.25, "maximum": 0.5},
+                "lo": {"type": "integer", "maximum": 0},
+                "tags": {"type": "array", "minItems": 2, "items": {"type": "string", "minLength": 1}},
+                "mode": {"type": "string", "enum": ["fast", "slow"]},
+                "k": {"const": 7},
+                "neg": {"type": "number", "minimum": -5, "exclusiveMaximum": -2},
+                "optional": {"type": "string"}}});
+        assert_eq!(
+            sample_args(&schema),
+            json!({"url": "world worl", "code": "wor", "n": 5, "x": 0.25, "lo": 0, "tags": ["world", "world"],
+                   "mode": "fast", "k": 7, "neg": -3})
+        );
+        assert_eq!(sample_args(&json!({"type": "string", "minLength": 12})), json!("world world world"));
+        assert_eq!(sample_args(&json!({"type": ["integer", "null"], "minimum": 3})), json!(3));
     }
 }

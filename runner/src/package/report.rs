@@ -354,9 +354,12 @@ impl PackageReport {
             for l in &r.layers {
                 let tools = if l.tools.is_empty() { String::new() } else { format!(", for {}", l.tools.join(", ")) };
                 s += &format!(
-                    "{who}: {}: {} B of code{tools} (size --explain {}: what to write instead)\n",
+                    "{who}: {}: at least {} B ({} of code, {} of data){tools} (size --explain {}: what to write \
+                     instead)\n",
                     l.layer,
+                    thousands((l.bytes + l.data) as usize),
                     thousands(l.bytes as usize),
+                    thousands(l.data as usize),
                     r.example
                 );
             }
@@ -580,6 +583,7 @@ mod tests {
             layers: vec![LayerCost {
                 layer: "validated! (the checker)".into(),
                 bytes: 6216,
+                data: 300,
                 tools: vec!["order".into()],
             }],
             ..row(vec![])
@@ -587,7 +591,8 @@ mod tests {
         let said = report.row_notes();
         assert!(
             said.contains(
-                "mytool (dlmalloc): validated! (the checker): 6,216 B of code, for order (size --explain mytool"
+                "mytool (dlmalloc): validated! (the checker): at least 6,516 B (6,216 of code, 300 of data), for \
+                 order (size --explain mytool"
             ),
             "{said}"
         );
