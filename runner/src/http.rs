@@ -282,23 +282,30 @@ fn volume_path(state: &State, guest: &str, write: bool) -> Result<std::path::Pat
     }
 }
 
+/// An allowlist entry: a host (or `*.` and a domain), with a port or any.
+fn allow_entry(entry: &str) -> (String, Option<u16>) {
+    let a = entry.to_ascii_lowercase();
+    match a.rsplit_once(':') {
+        Some((h, p)) if !h.is_empty() && !h.contains(':') && p.parse::<u16>().is_ok() => {
+            (h.to_string(), p.parse::<u16>().ok())
+        }
+        _ => (a.trim_start_matches('[').trim_end_matches(']').to_string(), None),
+    }
+}
+
+/// Whether an entry's host (already lowercase) names `host` (lowercase).
+fn entry_names_host(entry_host: &str, host: &str) -> bool {
+    match entry_host.strip_prefix("*.") {
+        Some(suffix) => host.ends_with(&format!(".{suffix}")),
+        None => entry_host == host,
+    }
+}
+
 fn host_allowed(host: &str, port: u16, allow: &[String]) -> bool {
     let host = host.to_ascii_lowercase();
     allow.iter().any(|a| {
-        let a = a.to_ascii_lowercase();
-        let (ahost, aport) = match a.rsplit_once(':') {
-            Some((h, p)) if !h.is_empty() && !h.contains(':') && p.parse::<u16>().is_ok() => {
-                (h.to_string(), p.parse::<u16>().ok())
-            }
-            _ => (a.trim_start_matches('[').trim_end_matches(']').to_string(), None),
-        };
-        if aport.is_some_and(|p| p != port) {
-            return false;
-        }
-        match ahost.strip_prefix("*.") {
-            Some(suffix) => host.ends_with(&format!(".{suffix}")),
-            None => ahost == host,
-        }
+        let (entry_host, entry_port) = allow_entry(a);
+        entry_port.is_none_or(|p| p == port) && entry_names_host(&entry_host, &host)
     })
 }
 
@@ -354,13 +361,13 @@ fn check_destination(url: &Url, config: &HttpConfig) -> Result<(), Value> {
     }
     if !host_allowed(bare, port, &config.allow_hosts) {
         // Entries that name the host with another port.
+        let lower = bare.to_ascii_lowercase();
         let other_ports: Vec<&str> = config
             .allow_hosts
             .iter()
             .filter(|a| {
-                a.rsplit_once(':')
-                    .and_then(|(_, p)| p.parse::<u16>().ok())
-                    .is_some_and(|p| host_allowed(bare, p, std::slice::from_ref(a)))
+                let (entry_host, entry_port) = allow_entry(a);
+                entry_port.is_some() && entry_names_host(&entry_host, &lower)
             })
             .map(String::as_str)
             .collect();

@@ -120,9 +120,10 @@ impl Size {
                 }
             }
         }
-        match self.manifest_path.clone() {
-            Some(m) => self.package(&m),
-            None => self.module(self.module.as_deref().unwrap_or(Path::new(""))),
+        match (self.manifest_path.clone(), self.module.clone()) {
+            (Some(m), _) => self.package(&m),
+            (None, Some(module)) => self.module(&module),
+            (None, None) => unreachable!("a module or a manifest is set above"),
         }
     }
 

@@ -196,41 +196,36 @@ pub struct Layer {
     pub instead: &'static str,
 }
 
+impl Layer {
+    /// A layer not yet found: no functions, no bytes.
+    fn new(name: &'static str, instead: &'static str) -> Layer {
+        Layer { name, bytes: 0, data: 0, functions: 0, tools: Vec::new(), instead }
+    }
+}
+
 /// `validated!`'s run-time checker and the typed layer, from function names
 /// and owners (an unstripped build) and the data `pieces` they read (empty
 /// when the data was not cut): what an author pays for each, which the
 /// per-crate table files under `subako_tiny` and the advisor, which looks
 /// for std's routines, does not name.
 pub fn layers(funcs: &[crate::size::Func], pieces: &[crate::data::Piece]) -> Vec<Layer> {
-    let checker = Layer {
-        name: "validated! (the run-time schema checker, shared by its tools)",
-        bytes: 0,
-        data: 0,
-        functions: 0,
-        tools: Vec::new(),
-        instead: "a tool whose accessors' bounds say enough (str_chars, int(name, min, max), strs, only) needs no \
-                  validated!; the checker leaves the module with its last tool",
-    };
-    let typed = Layer {
-        name: "typed! (miniserde and the number writers it brings)",
-        bytes: 0,
-        data: 0,
-        functions: 0,
-        tools: Vec::new(),
-        instead: "read arguments with the accessors and write with Reply::object (examples/typed_by_hand.rs is \
-                  examples/typed.rs without it)",
-    };
-    let check = Layer {
-        name: "the reply check (JSON written token by token with JsonWriter, or copied in as it is: a Value, raw, \
-               compact)",
-        bytes: 0,
-        data: 0,
-        functions: 0,
-        tools: Vec::new(),
-        instead: "build replies with Reply::object / ObjectWriter, whose output cannot be malformed and is not \
-                  checked; write a Value read from JSON member by member (o.field(name, …)) rather than whole, \
-                  which brings the stricter check (numbers within f64, no member twice)",
-    };
+    let checker = Layer::new(
+        "validated! (the run-time schema checker, shared by its tools)",
+        "a tool whose accessors' bounds say enough (str_chars, int(name, min, max), strs, only) needs no \
+         validated!; the checker leaves the module with its last tool",
+    );
+    let typed = Layer::new(
+        "typed! (miniserde and the number writers it brings)",
+        "read arguments with the accessors and write with Reply::object (examples/typed_by_hand.rs is \
+         examples/typed.rs without it)",
+    );
+    let check = Layer::new(
+        "the reply check (JSON written token by token with JsonWriter, or copied in as it is: a Value, raw, \
+         compact)",
+        "build replies with Reply::object / ObjectWriter, whose output cannot be malformed and is not \
+         checked; write a Value read from JSON member by member (o.field(name, …)) rather than whole, \
+         which brings the stricter check (numbers within f64, no member twice)",
+    );
     // Which layer (0, 1, 2 as below) each function is of, if any.
     let of: Vec<Option<usize>> = funcs
         .iter()

@@ -273,6 +273,13 @@ pub fn sample_args(schema: &Value) -> Value {
         Some("string") => {
             let min = schema["minLength"].as_u64().unwrap_or(0) as usize;
             let max = schema["maxLength"].as_u64().map_or(usize::MAX, |m| m as usize).max(min);
+            // A string the pattern matches, when it is of the plain kind
+            // a schema holds; else "world" (the call may then answer isError).
+            if let Some(text) = schema["pattern"].as_str().and_then(sample_of_pattern)
+                && (min..=max).contains(&text.chars().count())
+            {
+                return json!(text);
+            }
             let mut text = String::from("world");
             while text.chars().count() < min {
                 text.push_str(" world");
@@ -281,6 +288,171 @@ pub fn sample_args(schema: &Value) -> Value {
         }
         _ => Value::Null,
     }
+}
+
+/// A string that `pattern` (ECMA-262, as JSON Schema has it) matches, for
+/// the kinds a schema holds: literal chars and escapes, `.`, classes
+/// (`[A-Z0-9_]`, `[^,]`), `\\d` `\\w` `\\s`, groups with alternatives (the first
+/// is taken), and the quantifiers `?` `*` `+` `{n}` `{n,}` `{n,m}` (each
+/// repeated its least). None for what it does not read (lookarounds,
+/// backreferences, a class it cannot meet).
+fn sample_of_pattern(pattern: &str) -> Option<String> {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut at = 0;
+    let text = sample_alternatives(&chars, &mut at)?;
+    (at == chars.len()).then_some(text)
+}
+
+/// The first alternative of `a|b|…` up to a `)` or the end.
+fn sample_alternatives(p: &[char], at: &mut usize) -> Option<String> {
+    let mut first = None;
+    loop {
+        let branch = sample_sequence(p, at)?;
+        first.get_or_insert(branch);
+        if p.get(*at) != Some(&'|') {
+            return first;
+        }
+        *at += 1;
+    }
+}
+
+fn sample_sequence(p: &[char], at: &mut usize) -> Option<String> {
+    let mut out = String::new();
+    while let Some(&c) = p.get(*at) {
+        let atom = match c {
+            '|' | ')' => break,
+            '^' | '$' => {
+                *at += 1;
+                continue;
+            }
+            '(' => {
+                *at += 1;
+                if p.get(*at) == Some(&'?') {
+                    // `(?:…)` only: lookarounds need the text around them.
+                    if p.get(*at + 1) != Some(&':') {
+                        return None;
+                    }
+                    *at += 2;
+                }
+                let inner = sample_alternatives(p, at)?;
+                if p.get(*at) != Some(&')') {
+                    return None;
+                }
+                *at += 1;
+                inner
+            }
+            '[' => {
+                *at += 1;
+                sample_class(p, at)?.to_string()
+            }
+            '.' => {
+                *at += 1;
+                "a".to_string()
+            }
+            '\\' => {
+                let e = *p.get(*at + 1)?;
+                *at += 2;
+                escape_sample(e)?.to_string()
+            }
+            '*' | '+' | '?' | '{' | ']' | '}' => return None,
+            c => {
+                *at += 1;
+                c.to_string()
+            }
+        };
+        // The least number of repeats its quantifier allows.
+        let quantifier = matches!(p.get(*at), Some('*' | '?' | '+' | '{'));
+        let times = match p.get(*at) {
+            Some('*' | '?') => {
+                *at += 1;
+                0
+            }
+            Some('+') => {
+                *at += 1;
+                1
+            }
+            Some('{') => {
+                let close = *at + p[*at..].iter().position(|&c| c == '}')?;
+                let inside: String = p[*at + 1..close].iter().collect();
+                let least = inside.split(',').next()?.trim().parse::<usize>().ok()?;
+                *at = close + 1;
+                least
+            }
+            _ => 1,
+        };
+        // A lazy or possessive mark changes nothing here.
+        if quantifier && p.get(*at) == Some(&'?') {
+            *at += 1;
+        }
+        out.push_str(&atom.repeat(times.min(1000)));
+    }
+    Some(out)
+}
+
+/// A char of `\\e`'s class, or `e` itself when it is a plain escape.
+fn escape_sample(e: char) -> Option<char> {
+    match e {
+        'd' => Some('0'),
+        'w' => Some('a'),
+        's' => Some(' '),
+        'D' | 'S' => Some('a'),
+        'W' => Some('-'),
+        'b' | 'B' | '1'..='9' | 'p' | 'P' | 'u' | 'x' | 'c' => None,
+        'n' => Some('\n'),
+        't' => Some('\t'),
+        e => Some(e),
+    }
+}
+
+/// A char the class after `[` holds (or, for `[^…]`, does not), leaving
+/// `at` past its `]`.
+fn sample_class(p: &[char], at: &mut usize) -> Option<char> {
+    let negated = p.get(*at) == Some(&'^');
+    if negated {
+        *at += 1;
+    }
+    // Each member as a range of chars; an escape class as its sample.
+    let mut ranges: Vec<(char, char)> = Vec::new();
+    let mut first = true;
+    loop {
+        let c = *p.get(*at)?;
+        if c == ']' && !first {
+            *at += 1;
+            break;
+        }
+        first = false;
+        let lo = if c == '\\' {
+            *at += 1;
+            let e = *p.get(*at)?;
+            if "dwsDWS".contains(e) {
+                // In a negated class it would take the class's complement.
+                if negated {
+                    return None;
+                }
+                *at += 1;
+                ranges.push((escape_sample(e)?, escape_sample(e)?));
+                continue;
+            }
+            escape_sample(e)?
+        } else {
+            c
+        };
+        *at += 1;
+        if p.get(*at) == Some(&'-') && p.get(*at + 1).is_some_and(|&n| n != ']') {
+            let hi = *p.get(*at + 1)?;
+            if hi == '\\' {
+                return None;
+            }
+            *at += 2;
+            ranges.push((lo, hi));
+        } else {
+            ranges.push((lo, lo));
+        }
+    }
+    if negated {
+        return "aA0 _-.x".chars().find(|c| !ranges.iter().any(|&(lo, hi)| (lo..=hi).contains(c)));
+    }
+    ranges.first().map(|&(lo, _)| lo)
 }
 
 #[cfg(test)]
@@ -308,5 +480,33 @@ mod tests {
         );
         assert_eq!(sample_args(&json!({"type": "string", "minLength": 12})), json!("world world world"));
         assert_eq!(sample_args(&json!({"type": ["integer", "null"], "minimum": 3})), json!(3));
+    }
+
+    #[test]
+    fn sample_strings_match_their_pattern() {
+        for (pattern, sample) in [
+            ("^[A-Z]{3}$", "AAA"),
+            ("^[a-z0-9_-]{2,8}$", "aa"),
+            ("^\\d+(\\.\\d{1,2})?$", "0"),
+            ("^(?:https?|ftp)://.+$", "http://a"),
+            ("^[^,]+$", "a"),
+            ("^[^a-z]*x$", "x"),
+            ("ab*c", "ac"),
+            ("^#[0-9a-fA-F]{6}$", "#000000"),
+            ("^\\w+@\\w+\\.\\w{2,}$", "a@a.aa"),
+            ("^[\\s\\S]{1,3}$", " "),
+            ("^a+?b$", "ab"),
+        ] {
+            assert_eq!(sample_of_pattern(pattern).as_deref(), Some(sample), "{pattern}");
+        }
+        // What it does not read: no sample, and "world" is sent instead.
+        for pattern in ["[^\\w]", "^(?=a)b$", "(a)\\1", "[", "a{", "\\p{L}", "*"] {
+            assert_eq!(sample_of_pattern(pattern), None, "{pattern}");
+        }
+        let schema = json!({"type": "string", "pattern": "^[A-Z]{3}$"});
+        assert_eq!(sample_args(&schema), json!("AAA"));
+        // A sample outside the length bounds is not sent.
+        let schema = json!({"type": "string", "pattern": "^[A-Z]+$", "minLength": 2, "maxLength": 4});
+        assert_eq!(sample_args(&schema), json!("worl"));
     }
 }
