@@ -24,27 +24,24 @@ impl Bits {
     }
 
     /// The next bit.
+    /// The next 64 bits from the current one on, `n` of them taken.
     #[inline(never)]
-    pub(crate) fn bit(&mut self) -> u32 {
-        let byte = match self.data.get(self.at >> 3) {
-            Some(&b) => b as u32,
-            None => 0xFF,
-        };
-        let bit = byte >> (self.at & 7) & 1;
-        self.at += 1;
-        bit
-    }
-
-    /// An Exp-Golomb code of order `k`: `z` zeros, a one (the top bit of
-    /// `v + 2^k`), then its `z + k` lower bits, least significant first;
-    /// read from one eight-byte window, not bit by bit (the tables end in
-    /// eight bytes of ones, so every code's window is in them).
-    #[inline(never)]
-    pub(crate) fn number(&mut self, k: u32) -> u32 {
+    fn take(&mut self, n: u32) -> u64 {
         let w = match self.data.get(self.at >> 3..).and_then(|rest| rest.first_chunk::<8>()) {
             Some(bytes) => u64::from_le_bytes(*bytes) >> (self.at & 7),
             None => u64::MAX,
         };
+        self.at += n as usize;
+        w
+    }
+
+    pub(crate) fn bit(&mut self) -> u32 {
+        self.take(1) as u32 & 1
+    }
+
+    #[inline(never)]
+    pub(crate) fn number(&mut self, k: u32) -> u32 {
+        let w = self.take(0);
         let z = w.trailing_zeros();
         let n = z + k;
         self.at += (z + 1 + n) as usize;
@@ -52,8 +49,6 @@ impl Bits {
         (low | 1 << n) as u32 - (1 << k)
     }
 
-    /// A sign bit (1: negative) and then a [`number`](Bits::number), as a
-    /// two's complement `u32` (to be added with `wrapping_add`).
     pub(crate) fn signed(&mut self, k: u32) -> u32 {
         let negative = self.bit();
         let magnitude = self.number(k);

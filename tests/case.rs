@@ -524,7 +524,43 @@ fn compare_whole(a: &str, b: &str) {
     for (h, n) in [(a, b), (b, a)] {
         let want = find_reference(h, n);
         assert_eq!(case::find_ignore_case(h, n), want, "find_ignore_case({h:?}, {n:?})");
+        assert_eq!(case::find_ignore_case_linear(h, n), want, "find_ignore_case_linear({h:?}, {n:?})");
         assert_eq!(case::contains_ignore_case(h, n), want.is_some());
+    }
+}
+
+/// Long partial matches, over an alphabet of the chars whose lowercase is
+/// special (İ, the Kelvin sign, Σ and its neighbours): the inputs on which
+/// `find_ignore_case` turns to its linear search, both paths held to std's
+/// answer. Needles are cut from the haystack (or its other case), some
+/// with one char changed.
+#[test]
+fn long_partial_matches_find_what_std_finds() {
+    const ALPHABET: [&str; 10] = ["a", "A", "İ", "i", "\u{307}", "Σ", "σ", "ς", "\u{212A}", " "];
+    let mut rng = Rng(env("CASE_SEED", 0x5EA2C4));
+    for _ in 0..env("CASE_LONG", 400) {
+        // Mostly one letter, so that partial matches run long.
+        let len = 50 + rng.below(400);
+        let h: String = (0..len).map(|_| if rng.below(6) == 0 { ALPHABET[rng.below(10)] } else { "a" }).collect();
+        let chars: Vec<(usize, char)> = h.char_indices().collect();
+        let from = rng.below(chars.len());
+        let to = (from + 1 + rng.below(120)).min(chars.len());
+        let end = chars.get(to).map_or(h.len(), |&(i, _)| i);
+        let mut n = h[chars[from].0..end].to_string();
+        if rng.below(2) == 0 {
+            n = n.to_uppercase();
+        }
+        if rng.below(3) == 0 {
+            n.push_str(ALPHABET[rng.below(10)]);
+        }
+        let want = find_reference(&h, &n);
+        assert_eq!(case::find_ignore_case(&h, &n), want, "find_ignore_case({h:?}, {n:?})");
+        assert_eq!(case::find_ignore_case_linear(&h, &n), want, "find_ignore_case_linear({h:?}, {n:?})");
+    }
+    // The shape that made comparing at each candidate slow.
+    let h = "a".repeat(20_000);
+    for n in [format!("{}b", "a".repeat(300)), "A".repeat(300), format!("{}İ", "a".repeat(50))] {
+        assert_eq!(case::find_ignore_case(&h, &n), find_reference(&h, &n), "{n}");
     }
 }
 

@@ -6,7 +6,7 @@
 //! | `s.to_uppercase()` | [`to_uppercase`] | see below |
 //! | `c.to_lowercase()` / `c.to_uppercase()` (on a `char`) | [`lower`] / [`upper`] | the same tables |
 //! | `a.to_lowercase() == b.to_lowercase()` | [`eq_ignore_case`] | no allocation |
-//! | `h.to_lowercase().contains(&n.to_lowercase())` | [`contains_ignore_case`] | no allocation |
+//! | `h.to_lowercase().contains(&n.to_lowercase())` | [`contains_ignore_case`] | no allocation, but for inputs made to be slow |
 //!
 //! std's `to_lowercase` brings about 13 KB of Unicode tables into a module,
 //! `to_uppercase` as much again; both here, with the final-sigma rule, cost
@@ -46,6 +46,7 @@
 mod tables;
 
 use alloc::string::String;
+use alloc::vec::Vec;
 use core::sync::atomic::{AtomicU64, Ordering};
 
 use crate::bits::{Bits, contains};
@@ -191,6 +192,12 @@ pub fn eq_ignore_case(a: &str, b: &str) -> bool {
 /// `haystack` is final or not by its own neighbours, not by where the
 /// match ends. An empty needle is found at 0.
 ///
+/// Linear in the lengths, as std's search is: it compares at each char
+/// that could begin a match, allocating nothing, until the chars compared
+/// pass twice the haystack's length (long partial matches, as in
+/// "aaa…ab" sought in "aaa…a"); then it searches again with a table of the
+/// needle (two words a char of its lowercase).
+///
 /// # Examples
 /// ```
 /// use subako_tiny::case::find_ignore_case;
@@ -217,6 +224,11 @@ pub fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
     let f = first as u8;
     let any_but_ascii = first >= 0x80 || f == b'i' || f == b'k';
     let (x, y) = if first < 0x80 { (f, f.to_ascii_uppercase()) } else { (0x80, 0x80) };
+    // Comparing at each candidate is quick when partial matches are short,
+    // as in text, but costs up to the product of the lengths when they are
+    // long ("aaa…ab" in "aaa…a"): past this many chars compared, the search
+    // starts again in linear time.
+    let mut budget = h.len().saturating_mul(2).saturating_add(64);
     let mut at = 0;
     loop {
         at = candidate(h, at, x, y, any_but_ascii);
@@ -226,8 +238,14 @@ pub fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
             // char whose lowercase holds it.
             if from.next()? == first {
                 let mut hay = from.clone();
-                if rest.clone().all(|c| hay.next() == Some(c)) {
+                if rest.clone().all(|c| {
+                    budget = budget.saturating_sub(1);
+                    hay.next() == Some(c)
+                }) {
                     return Some(at);
+                }
+                if budget == 0 {
+                    return find_linear(h, needle.as_bytes());
                 }
             }
             if !from.pending {
@@ -235,6 +253,84 @@ pub fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
             }
         }
         at = from.at;
+    }
+}
+
+/// [`find_ignore_case`] by its linear search alone, which it turns to on
+/// inputs made to be slow: for tests/case.rs, which holds both to std.
+#[doc(hidden)]
+pub fn find_ignore_case_linear(haystack: &str, needle: &str) -> Option<usize> {
+    if needle.is_empty() {
+        return Some(0);
+    }
+    find_linear(haystack.as_bytes(), needle.as_bytes())
+}
+
+/// [`find_ignore_case`] in time linear in the lengths (Knuth, Morris and
+/// Pratt's search over the lowercase chars), for the inputs on which
+/// comparing at each candidate is slow. It allocates two words for each
+/// char of the needle's lowercase.
+#[inline(never)]
+#[cold]
+fn find_linear(h: &[u8], needle: &[u8]) -> Option<usize> {
+    // The needle's lowercase chars, then each one's border (the length of
+    // the longest proper prefix of the needle up to it that also ends
+    // there): a word each, in one buffer grown the crate's way (a `Vec`
+    // of words would link alloc's growth routines).
+    let mut words = Vec::new();
+    for c in Lower::new(needle, 0) {
+        crate::sys::append(&mut words, &c.to_le_bytes());
+    }
+    let m = words.len() / 4;
+    crate::sys::resize_zeroed(&mut words, m * 8);
+    let mut k = 0;
+    for i in 1..m {
+        k = advance(&words, m, k, word(&words, i));
+        set_word(&mut words, m + i, k as u32);
+    }
+    // The first match's end, counted in chars of the haystack's lowercase.
+    let mut n = 0;
+    let mut k = 0;
+    for c in Lower::new(h, 0) {
+        n += 1;
+        k = advance(&words, m, k, c);
+        if k == m {
+            // The char whose lowercase holds the match's first char.
+            let mut hay = Lower::new(h, 0);
+            let mut holder = 0;
+            for _ in 0..=n - m {
+                if !hay.pending {
+                    holder = hay.at;
+                }
+                hay.next();
+            }
+            return Some(holder);
+        }
+    }
+    None
+}
+
+/// How much of the needle (its `m` chars, then their borders, in
+/// `words`) is matched after char `c`, when `k` chars were before it.
+#[inline(never)]
+fn advance(words: &[u8], m: usize, mut k: usize, c: u32) -> usize {
+    while k > 0 && word(words, k) != c {
+        k = word(words, m + k - 1) as usize;
+    }
+    if word(words, k) == c { k + 1 } else { k }
+}
+
+/// Word `i` of `words` (little-endian), or 0 past its end.
+#[inline(never)]
+fn word(words: &[u8], i: usize) -> u32 {
+    words.get(i * 4..).and_then(|rest| rest.first_chunk::<4>()).map_or(0, |w| u32::from_le_bytes(*w))
+}
+
+/// Sets word `i` of `words`, if it has one.
+#[inline(never)]
+fn set_word(words: &mut [u8], i: usize, value: u32) {
+    if let Some(w) = words.get_mut(i * 4..).and_then(|rest| rest.first_chunk_mut::<4>()) {
+        *w = value.to_le_bytes();
     }
 }
 
@@ -274,7 +370,11 @@ fn candidate(s: &[u8], at: usize, x: u8, y: u8, high: bool) -> usize {
 /// Whether `needle` occurs in `haystack` when both are lowercased:
 /// `haystack.to_lowercase().contains(&needle.to_lowercase())`, without
 /// building either. As there, a Σ that ends a word lowercases to ς, so a
-/// needle typed with σ in that place is not found (std's answer too).
+/// needle typed with σ in that place is not found (std's answer too), and
+/// a needle that ends in Σ is lowercased with ς: "ΟΔΥΣ" (lowercase
+/// "οδυς") is not found in "ΟΔΥΣΣΕΥΣ", whose lowercase is "οδυσσευς". A
+/// search for a word's beginning that should find it can lowercase the
+/// needle itself ([`lower`] maps Σ to σ alone) or search with "οδυσ".
 ///
 /// # Examples
 /// ```
@@ -284,6 +384,8 @@ fn candidate(s: &[u8], at: usize, x: u8, y: u8, high: bool) -> usize {
 /// assert!(!contains_ignore_case("Fahrvergnügen", "vergnug"));
 /// assert!(contains_ignore_case("ΟΔΥΣΣΕΥΣ", "οδυσσευς")); // "οδυσσευς"
 /// assert!(!contains_ignore_case("ΟΔΥΣΣΕΥΣ", "οδυσσευσ"));
+/// assert!(!contains_ignore_case("ΟΔΥΣΣΕΥΣ", "ΟΔΥΣ")); // "οδυς"
+/// assert!(contains_ignore_case("ΟΔΥΣΣΕΥΣ", "ΟΔΥσ"));
 /// ```
 pub fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
     find_ignore_case(haystack, needle).is_some()
@@ -352,6 +454,7 @@ impl<'a> Lower<'a> {
 impl Iterator for Lower<'_> {
     type Item = u32;
 
+    #[inline(never)]
     fn next(&mut self) -> Option<u32> {
         if self.pending {
             self.pending = false;

@@ -505,6 +505,43 @@ fn greek_and_cyrillic_notes_cost_about_what_they_cost_the_twin() {
     }
 }
 
+/// A search whose partial matches are long ("aaa…ab" in a body of "aaa…a")
+/// costs what an ordinary one does: past a budget of chars compared,
+/// `case::find_ignore_case` searches again in linear time. Comparing at
+/// each candidate alone costs the body's length times the query's, so a
+/// query four times as long cost about four times the fuel (and a long
+/// one ran past the call's time limit). Wasmtime fuel, beside the twin.
+#[test]
+fn a_search_made_to_be_slow_costs_what_a_plain_one_does() {
+    let body = "a".repeat(100_000);
+    let note = json!({"id": 1, "title": "aaaa", "body": body, "tags": [], "created": "2026-12-03"});
+    let data = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(data.path().join("notes")).unwrap();
+    std::fs::write(data.path().join("notes/notes.jsonl"), format!("{note}\n")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let opts = session(tmp.path(), Some(data.path()));
+    let ours =
+        Module::from_bytes_with_fuel(&std::fs::read(example_variant("notes", &Variant::default())).unwrap()).unwrap();
+    let twin = Module::from_bytes_with_fuel(&std::fs::read(twin_path()).unwrap()).unwrap();
+    let fuel = |module: &Module, query: &str| {
+        let outcome = call(module, "search", json!({"query": query}), &opts).unwrap();
+        let answer = outcome.expect_ok()["structuredContent"].clone();
+        assert_eq!(answer["matches"], json!(0), "{answer}");
+        outcome.output.fuel.unwrap()
+    };
+    let (short, long) = (format!("{}b", "a".repeat(49)), format!("{}b", "a".repeat(199)));
+    let (ours_short, ours_long) = (fuel(&ours, &short), fuel(&ours, &long));
+    let (twin_short, twin_long) = (fuel(&twin, &short), fuel(&twin, &long));
+    eprintln!(
+        "search of 50 and 200 chars in a body of 100,000: ours {ours_short} and {ours_long} fuel, the twin \
+         {twin_short} and {twin_long}"
+    );
+    assert!(
+        (ours_long as f64) < 1.5 * ours_short as f64,
+        "a query four times as long: {ours_short} → {ours_long} fuel, not linear"
+    );
+}
+
 /// Issue 27's JSON Lines workload: a file of N notes at about 64 KiB,
 /// 1 MiB and 8 MiB in `/volume/data`, each note's five members read
 /// (`get` the last note; `search`, which also matches its title and body
