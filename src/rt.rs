@@ -79,7 +79,8 @@ mod wasm {
     /// Allocates nothing (the heap may be what ran out): the message is
     /// built on the stack and cut short, on a character boundary, past
     /// [`PanicText`]'s capacity. Reads `panicked: WHAT (at FILE:LINE)`,
-    /// or `panicked (at FILE:LINE)` when `what` is empty.
+    /// or `panicked (at FILE:LINE)` when `what` is empty; with no `file`,
+    /// `panicked: WHAT`.
     pub(super) fn fail(what: &str, file: &str, line: u32) -> ! {
         let mut text = PanicText::new();
         append_plain(&mut text, b"panicked");
@@ -87,11 +88,13 @@ mod wasm {
             append_plain(&mut text, b": ");
             append_plain(&mut text, what.as_bytes());
         }
-        append_plain(&mut text, b" (at ");
-        append_plain(&mut text, file.as_bytes());
-        append_plain(&mut text, b":");
-        append_plain(&mut text, num::usize_digits(line as usize, &mut [0; 20]));
-        append_plain(&mut text, b")");
+        if !file.is_empty() {
+            append_plain(&mut text, b" (at ");
+            append_plain(&mut text, file.as_bytes());
+            append_plain(&mut text, b":");
+            append_plain(&mut text, num::usize_digits(line as usize, &mut [0; 20]));
+            append_plain(&mut text, b")");
+        }
         let text = text.as_slice();
         let _ = sys::write_all(sys::STDERR, text);
         let _ = sys::write_all(sys::STDERR, b"\n");
@@ -132,8 +135,9 @@ impl sys::OutOfMemory for sys::Program {
     #[cold]
     #[inline(never)]
     fn out_of_memory() -> ! {
+        // No location: it would be this hook's, not where the memory ran out.
         #[cfg(target_arch = "wasm32")]
-        wasm::fail("out of memory", file!(), line!());
+        wasm::fail("out of memory", "", 0);
         #[cfg(not(target_arch = "wasm32"))]
         alloc::alloc::handle_alloc_error(core::alloc::Layout::new::<u8>())
     }
