@@ -5,6 +5,7 @@
 //! | `x.sqrt()` | [`sqrt`] | `f64.sqrt`: a few bytes (`libm::sqrt` is about 900) |
 //! | `x.floor()`, `x.ceil()`, `x.trunc()` | [`floor`], [`ceil`], [`trunc`] | `f64.floor`, `f64.ceil`, `f64.trunc` |
 //! | `x.round_ties_even()` | [`round_ties_even`] | `f64.nearest` |
+//! | `x.round()` | [`round`] | `f64.trunc` and a few more: wasm has no instruction that rounds halves away from zero |
 //! | `x.abs()`, `x.copysign(y)` | [`abs`], [`copysign`] | `f64.abs`, `f64.copysign` |
 //! | `x.min(y)`, `x.max(y)` | [`min`], [`max`] | a few instructions: NaN loses, as in std (wasm's `f64.min` would answer NaN) |
 //!
@@ -83,6 +84,30 @@ pub fn trunc(x: f64) -> f64 {
 #[inline]
 pub fn round_ties_even(x: f64) -> f64 {
     sys::rint(x)
+}
+
+/// `x.round()`: the nearest integer, halves away from zero (what
+/// `format!("{:.0}")` does not do: it rounds halves to even).
+///
+/// # Examples
+/// ```
+/// use subako_tiny::float;
+///
+/// assert_eq!(float::round(2.5), 3.0);
+/// assert_eq!(float::round(-2.5), -3.0);
+/// assert_eq!(float::round(0.49999999999999994), 0.0); // not floor(x + 0.5)
+/// assert_eq!(float::round(-0.4).to_bits(), (-0.0f64).to_bits());
+/// // Two decimals, as `(x * 100.0).round() / 100.0` gives them (the
+/// // double nearest 1.005 is a little below it):
+/// assert_eq!(float::round(2.345 * 100.0) / 100.0, 2.35);
+/// assert_eq!(float::round(1.005 * 100.0) / 100.0, 1.0);
+/// ```
+#[inline]
+pub fn round(x: f64) -> f64 {
+    // What trunc drops is exact; a half or more steps away from zero
+    // (t ± 1 is exact too: below 2^52 t has room, above it x is whole).
+    let t = trunc(x);
+    if abs(x - t) >= 0.5 { t + copysign(1.0, x) } else { t }
 }
 
 /// `x.abs()`.
@@ -169,6 +194,13 @@ pub mod f32 {
     #[inline]
     pub fn round_ties_even(x: f32) -> f32 {
         sys::rintf(x)
+    }
+
+    /// `x.round()`: halves away from zero.
+    #[inline]
+    pub fn round(x: f32) -> f32 {
+        let t = trunc(x);
+        if abs(x - t) >= 0.5 { t + copysign(1.0, x) } else { t }
     }
 
     /// `x.abs()`.

@@ -61,6 +61,7 @@ fn check(x: f64, y: f64) {
     assert!(same(float::ceil(x), x.ceil()), "ceil({x:e})");
     assert!(same(float::trunc(x), x.trunc()), "trunc({x:e})");
     assert!(same(float::round_ties_even(x), x.round_ties_even()), "round_ties_even({x:e})");
+    assert!(same(float::round(x), x.round()), "round({x:e})");
     assert!(same(float::abs(x), x.abs()), "abs({x:e})");
     assert!(same(float::copysign(x, y), x.copysign(y)), "copysign({x:e}, {y:e})");
     assert!(same(float::min(x, y), x.min(y)), "min({x:e}, {y:e})");
@@ -72,6 +73,7 @@ fn check(x: f64, y: f64) {
     assert!(same32(float::f32::ceil(x), x.ceil()), "f32::ceil({x:e})");
     assert!(same32(float::f32::trunc(x), x.trunc()), "f32::trunc({x:e})");
     assert!(same32(float::f32::round_ties_even(x), x.round_ties_even()), "f32::round_ties_even({x:e})");
+    assert!(same32(float::f32::round(x), x.round()), "f32::round({x:e})");
     assert!(same32(float::f32::abs(x), x.abs()));
     assert!(same32(float::f32::copysign(x, y), x.copysign(y)));
     assert!(same32(float::f32::min(x, y), x.min(y)));
@@ -93,6 +95,22 @@ fn random_bits() {
     let mut rng = Rng(env("FLOAT_OPS_SEED", 0xF10A7));
     for _ in 0..env("FLOAT_OPS_CASES", 1_000_000) {
         check(f64::from_bits(rng.next()), f64::from_bits(rng.next()));
+    }
+}
+
+/// `round` takes halves away from zero, and only halves: the values
+/// next to each half, and every half up to where doubles are whole.
+#[test]
+fn round_takes_halves_away_from_zero() {
+    for (x, want) in [(0.5, 1.0), (1.5, 2.0), (2.5, 3.0), (-0.5, -1.0), (-2.5, -3.0), (0.49999999999999994, 0.0)] {
+        assert_eq!(float::round(x).to_bits(), f64::to_bits(want), "round({x})");
+    }
+    let mut x = 0.5f64;
+    while x < 9007199254740992.0 {
+        for y in [x, x.next_down(), x.next_up(), -x, -x.next_down(), -x.next_up()] {
+            assert!(same(float::round(y), y.round()), "round({y:e})");
+        }
+        x = x * 2.0 + 0.5;
     }
 }
 

@@ -54,6 +54,7 @@ ROWS=(
     "ceil(x);-;ceil_crate;float_base"
     "trunc(x);-;trunc_crate;float_base"
     "round_ties_even(x);-;round_ties_even_crate;float_base"
+    "round(x) (halves away from zero);-;round_crate;float_base"
     "abs(x);-;abs_crate;float_base"
     "copysign(x, y);-;copysign_crate;float_base"
     "min(x, y);min_std;min_crate;float_base"

@@ -84,8 +84,8 @@ pub const RULES: &[Rule] = &[
         idiom: "libm's software float routines (sqrt, floor, round…)",
         routines: &["libm::"],
         tables: &[],
-        instead: "subako_tiny::float::sqrt, floor, ceil, trunc, round, abs, copysign, min, max (one wasm \
-                  instruction each)",
+        instead: "subako_tiny::float::sqrt, floor, ceil, trunc, round_ties_even, abs, copysign, min, max (one \
+                  wasm instruction each), round (a few)",
     },
     Rule {
         idiom: "str::trim, or a trim_matches/split with a closure (Unicode White_Space, char patterns)",
