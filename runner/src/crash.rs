@@ -11,7 +11,8 @@ use crate::rpc::{Line, lines, parse_line};
 /// the order the worker meets them: stdout lines as they arrive, then the exit.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Crash {
-    /// Answered with a JSON-RPC `error`.
+    /// Answered with a JSON-RPC `error` (id null: to a request line the
+    /// module could not read, e.g. one over its line limit).
     ErrorResponse {
         id: Value,
         error: Value,
@@ -47,6 +48,17 @@ pub enum Crash {
 impl fmt::Display for Crash {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // Id null: the answer to a line the module could not read as a request (not JSON, too long).
+            Crash::ErrorResponse { id: Value::Null, error } => write!(
+                f,
+                "answered with a JSON-RPC error with id null (it could not read the request line): {error}{}",
+                if error["message"].as_str().is_some_and(|m| m.starts_with("line too long")) {
+                    "; send shorter arguments (large data can go in a file on /volume/tmp or /volume/data), or \
+                     raise the module's line limit (a subako-tiny package: Package::max_line)"
+                } else {
+                    ""
+                }
+            ),
             Crash::ErrorResponse { id, error } => write!(f, "answered request {id} with a JSON-RPC error: {error}"),
             Crash::NotComplete { id, result_type } => {
                 write!(f, "answered request {id} with resultType {result_type}, not \"complete\"")
@@ -78,6 +90,11 @@ pub(crate) fn judge(asked: &[Value], out: &RunOutput) -> Result<Vec<(Value, Valu
             Line::Notification => {}
             Line::Response { id, result, error } => {
                 let Some(pos) = pending.iter().position(|p| *p == id) else {
+                    // An error with id null answers a line the module could
+                    // not read as a request: the request's answer, not a stray id.
+                    if let (Value::Null, Some(error)) = (&id, error) {
+                        return Err(Crash::ErrorResponse { id, error });
+                    }
                     return Err(Crash::UnaskedId { id });
                 };
                 pending.remove(pos);

@@ -270,6 +270,53 @@ pub struct RunOutput {
     /// Fuel used by instantiation + `_start`, for a module made by
     /// [`Module::from_bytes_with_fuel`]; `None` otherwise.
     pub fuel: Option<u64>,
+    /// For [`serve`]: the lines that went through; `None` for [`run`].
+    pub served: Option<Served>,
+}
+
+/// What went through [`serve`]: the input lines that ask for an answer and
+/// the answers, so a module that ends with input left (a panic, running out
+/// of memory) can be told apart from one that answered everything.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Served {
+    /// Input lines that ask for an answer: every line but blank ones and
+    /// notifications (a line that is no request gets an error answer).
+    pub asked: usize,
+    /// Stdout lines that are JSON-RPC responses.
+    pub answered: usize,
+    /// Whether stdin reached its end (all its lines are counted in `asked`);
+    /// `false` when it was still open shortly after the module ended.
+    pub input_ended: bool,
+}
+
+impl Served {
+    /// The stderr notice for a module that ended with input it did not
+    /// answer (`exit`: how it ended); `None` when it answered every line
+    /// and read its input to the end.
+    pub fn notice(&self, exit: &Exit) -> Option<String> {
+        let missed = self.asked.saturating_sub(self.answered);
+        if missed == 0 && self.input_ended {
+            return None;
+        }
+        let ended = match exit {
+            Exit::Code(n) => format!("exited (code {n})"),
+            Exit::Trap(_) => "trapped".into(),
+            Exit::Timeout => "ran out of time".into(),
+            Exit::OutOfMemory => "ran out of memory".into(),
+            Exit::Lingered => "was stopped".into(),
+        };
+        let left = match (missed, self.input_ended) {
+            (0, _) => "input after that was not read".to_string(),
+            (m, true) => format!("{m} more line(s) of input were not answered"),
+            (m, false) => format!("{m} more line(s) of input were not answered, nor any input after them"),
+        };
+        Some(format!(
+            "the module {ended} after answering {} request(s); {left}: a panic or running out of memory ends the \
+             process, as on the platform, where each call is a fresh instance (start serve again to go on, or use \
+             `subako-tiny call`, one instance per call)",
+            self.answered
+        ))
+    }
 }
 
 /// Runs `_start` once in a fresh instance with captured stdio.
@@ -278,9 +325,114 @@ pub fn run(module: &Module, opts: &RunOptions) -> Result<RunOutput, Error> {
 }
 
 /// Like [`run`], but the module reads this process's stdin and writes its
-/// stdout/stderr directly, line by line as it goes (`RunOutput` stdio stays empty).
+/// stdout/stderr, line by line as it goes (`RunOutput` stdio stays empty).
+/// Stdin and stdout pass through pipes, byte for byte, so that
+/// [`RunOutput::served`] can count the lines asked and answered.
 pub fn serve(module: &Module, opts: &RunOptions) -> Result<RunOutput, Error> {
     run_inner(module, opts, true)
+}
+
+/// How long [`serve`] waits, after the module ended, for the rest of stdin
+/// (to count its lines): a pipe that is closed is read at once; a terminal
+/// left open is not waited for.
+const INPUT_TAIL_WAIT: Duration = Duration::from_millis(300);
+
+#[derive(Default)]
+struct Counts {
+    asked: usize,
+    answered: usize,
+    input_ended: bool,
+}
+
+/// Whether an input line asks for an answer: not blank, not a notification.
+fn asks(line: &[u8]) -> bool {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    !line.iter().all(u8::is_ascii_whitespace) && crate::rpc::parse_line(line) != crate::rpc::Line::Notification
+}
+
+/// A pipe's end as a file, for wasmtime-wasi's `InputFile`/`OutputFile`.
+#[cfg(unix)]
+fn pipe_file(end: impl Into<std::os::fd::OwnedFd>) -> std::fs::File {
+    std::fs::File::from(end.into())
+}
+#[cfg(windows)]
+fn pipe_file(end: impl Into<std::os::windows::io::OwnedHandle>) -> std::fs::File {
+    std::fs::File::from(end.into())
+}
+
+/// The threads that carry this process's stdin to the module and its
+/// stdout back, counting lines.
+struct Pumps {
+    counts: Arc<std::sync::Mutex<Counts>>,
+    input_done: std::sync::mpsc::Receiver<()>,
+    output: std::thread::JoinHandle<()>,
+}
+
+impl Pumps {
+    fn start(b: &mut WasiCtxBuilder) -> Result<Pumps, Error> {
+        use std::io::{BufRead, Read, Write};
+        let (in_r, mut in_w) = std::io::pipe()?;
+        let (mut out_r, out_w) = std::io::pipe()?;
+        b.stdin(wasmtime_wasi::cli::InputFile::new(pipe_file(in_r)));
+        b.stdout(wasmtime_wasi::cli::OutputFile::new(pipe_file(out_w)));
+        let counts = Arc::new(std::sync::Mutex::new(Counts::default()));
+        let (done, input_done) = std::sync::mpsc::channel();
+        let c = counts.clone();
+        std::thread::Builder::new().name("subako-serve-stdin".into()).spawn(move || {
+            let mut stdin = std::io::stdin().lock();
+            let mut line = Vec::new();
+            let mut open = true;
+            // After the module has gone (the pipe is broken) the rest is
+            // still read, only to be counted.
+            while matches!(stdin.read_until(b'\n', &mut line), Ok(n) if n > 0) {
+                if asks(&line) {
+                    c.lock().unwrap().asked += 1;
+                }
+                open = open && in_w.write_all(&line).is_ok();
+                line.clear();
+            }
+            c.lock().unwrap().input_ended = true;
+            drop(in_w);
+            let _ = done.send(());
+        })?;
+        let c = counts.clone();
+        let output = std::thread::Builder::new().name("subako-serve-stdout".into()).spawn(move || {
+            let mut stdout = std::io::stdout();
+            let mut buf = vec![0u8; 64 << 10];
+            let mut line = Vec::new();
+            let mut open = true;
+            while let Ok(n) = out_r.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                // As the module wrote it; a closed stdout is drained so the module never blocks.
+                open = open && stdout.write_all(&buf[..n]).and_then(|()| stdout.flush()).is_ok();
+                for part in buf[..n].split_inclusive(|&b| b == b'\n') {
+                    line.extend_from_slice(part);
+                    if line.ends_with(b"\n") {
+                        if crate::rpc::is_response_line(&line[..line.len() - 1]) {
+                            c.lock().unwrap().answered += 1;
+                        }
+                        line.clear();
+                    }
+                }
+            }
+            if !line.is_empty() && crate::rpc::is_response_line(&line) {
+                c.lock().unwrap().answered += 1;
+            }
+        })?;
+        Ok(Pumps { counts, input_done, output })
+    }
+
+    /// After the module's pipes are closed: every answer printed, and the
+    /// rest of stdin counted when it ends soon.
+    fn finish(self) -> Served {
+        let _ = self.output.join();
+        let _ = self.input_done.recv_timeout(INPUT_TAIL_WAIT);
+        let c = self.counts.lock().unwrap();
+        Served { asked: c.asked, answered: c.answered, input_ended: c.input_ended }
+    }
 }
 
 fn run_inner(module: &Module, opts: &RunOptions, inherit: bool) -> Result<RunOutput, Error> {
@@ -293,7 +445,7 @@ fn run_inner(module: &Module, opts: &RunOptions, inherit: bool) -> Result<RunOut
     let stdout = MemoryOutputPipe::new(STDOUT_CAP);
     let stderr = MemoryOutputPipe::new(STDERR_CAP);
     if inherit {
-        b.inherit_stdin().inherit_stdout().inherit_stderr();
+        b.inherit_stderr();
     } else {
         b.stdin(MemoryInputPipe::new(opts.stdin.clone()));
         b.stdout(stdout.clone());
@@ -304,6 +456,8 @@ fn run_inner(module: &Module, opts: &RunOptions, inherit: bool) -> Result<RunOut
         b.preopened_dir(hostdir, guest, perms)
             .map_err(|e| Error::Input(format!("cannot preopen {} at {guest}: {e:#}", hostdir.display())))?;
     }
+    // Last, so nothing fails after the pumps take this process's stdin.
+    let pumps = if inherit { Some(Pumps::start(&mut b)?) } else { None };
     let watch = match opts.exit_grace {
         Some(grace) if !inherit => Some(Watch {
             stdout: stdout.clone(),
@@ -369,6 +523,9 @@ fn run_inner(module: &Module, opts: &RunOptions, inherit: bool) -> Result<RunOut
         Err(e) => (classify(&store, Some(e)), pages_at_start),
     };
     let fuel = if module.fuel { Some(FUEL - store.get_fuel()?) } else { None };
+    // Closes the module's ends of the pipes.
+    drop(store);
+    let served = pumps.map(Pumps::finish);
     // A module that answered and then trapped on the deadline callback because of
     // the watch is `Lingered`, whatever the trap says.
     Ok(RunOutput {
@@ -379,6 +536,7 @@ fn run_inner(module: &Module, opts: &RunOptions, inherit: bool) -> Result<RunOut
         pages_at_exit,
         elapsed,
         fuel,
+        served,
     })
 }
 

@@ -34,7 +34,7 @@ pub use call::{CallOptions, CallOutcome, IntoArgs, LinkedFile, call};
 pub use check::{CheckReport, Tool, check};
 pub use crash::Crash;
 pub use data::Piece;
-pub use exec::{Exit, Module, RunOptions, RunOutput, run, serve};
+pub use exec::{Exit, Module, RunOptions, RunOutput, Served, run, serve};
 pub use host::HttpConfig;
 pub use manifest::{Manifest, manifest};
 pub use package::{

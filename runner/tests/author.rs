@@ -102,6 +102,13 @@ fn an_author_measures_and_budgets_a_package_from_the_vendored_copy_alone() {
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(said.contains(&over), "no {over:?} in:\n{said}");
     assert!(said.contains(&format!("using {}", a.bin.join("subako-tiny").display())), "{said}");
+    // --check holds with --feature-costs and --explain too: their report, then the verdict.
+    for with in [&["--feature-costs"][..], &["--explain", "mytool"]] {
+        let out = a.run("subako-tiny", &[&size[..], with].concat());
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{with:?}: {said}");
+        assert!(said.contains(&over), "{with:?}: no {over:?} in:\n{said}");
+    }
 
     // Above it: both pass.
     a.set_budget("budget = { mytool = { dlmalloc = 40000, lean = 40000 } }");
@@ -127,9 +134,11 @@ fn an_author_measures_and_budgets_a_package_from_the_vendored_copy_alone() {
     // The scaffold forwards the typed layer, so its cost is priced too.
     assert!(said.contains("mytool  miniserde"), "{said}");
 
-    let out = a.run("subako-tiny", &["size", "--manifest-path", "Cargo.toml", "--explain", "mytool", "--quick"]);
+    let explain = ["size", "--manifest-path", "Cargo.toml", "--explain", "mytool", "--quick", "--check"];
+    let out = a.run("subako-tiny", &explain);
     let said = text(&out);
     assert!(out.status.success(), "{said}");
+    assert!(said.contains("within budget"), "{said}");
     for want in ["sections", "code by crate", "largest 25 functions", "mytool::greet", "subako_tiny", "std routines"] {
         assert!(said.contains(want), "no {want:?} in:\n{said}");
     }

@@ -139,6 +139,95 @@ fn crash_unasked_id_and_own_request() {
 }
 
 #[test]
+fn an_error_with_id_null_answers_the_request_the_module_could_not_read() {
+    // The answer to a line over the module's limit (or not JSON) has id null:
+    // the request's JSON-RPC error, not an answer to an id never asked.
+    let too_long =
+        r#"{"error":{"code":-32600,"message":"line too long: over 16777216 bytes"},"id":null,"jsonrpc":"2.0"}"#;
+    let m = writer(&format!("{too_long}\n"), "", "");
+    let crash = call_crash(&m, &opts());
+    assert!(matches!(&crash, Crash::ErrorResponse { id: Value::Null, error } if error["code"] == -32600), "{crash:?}");
+    let said = crash.to_string();
+    assert!(said.contains(r#"{"code":-32600,"message":"line too long: over 16777216 bytes"}"#), "{said}");
+    assert!(said.contains("could not read the request line") && said.contains("Package::max_line"), "{said}");
+    // A result with id null is still an answer to an id never asked.
+    let m = writer("{\"jsonrpc\":\"2.0\",\"id\":null,\"result\":{\"content\":[]}}\n", "", "");
+    assert!(matches!(call_crash(&m, &opts()), Crash::UnaskedId { id: Value::Null }));
+
+    // The CLI prints the module's error as the call's answer, and exits 1.
+    let dir = tempfile::tempdir().unwrap();
+    let wasm = dir.path().join("m.wasm");
+    std::fs::write(&wasm, wat::parse_str(writer_wat(&format!("{too_long}\n"))).unwrap()).unwrap();
+    let args = dir.path().join("args.json");
+    std::fs::write(&args, r#"{"text":"long"}"#).unwrap();
+    let (code, out, err) =
+        cli(&["call", wasm.to_str().unwrap(), "echo", "--args-file", args.to_str().unwrap(), "--package", "t"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains(r#"{"code":-32600,"message":"line too long: over 16777216 bytes"}"#), "{out}");
+    assert!(!out.contains("never asked"), "{out}");
+    // A real module, sent a line over its 16 MiB limit.
+    let echo = example_wasm("echo");
+    std::fs::write(&args, json!({"text": "x".repeat(17 << 20)}).to_string()).unwrap();
+    let (code, out, err) = cli(&["call", echo.to_str().unwrap(), "echo", "--args-file", args.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.starts_with(
+            r#"crashed: answered with a JSON-RPC error with id null (it could not read the request line): {"code":-32600,"message":"line too long: over 16777216 bytes"}; send shorter arguments"#
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn cli_serve_says_when_the_module_ends_with_lines_unanswered() {
+    let echo = example_wasm("echo");
+    let serve = |input: &str| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_subako-tiny"))
+            .args(["serve", echo.to_str().unwrap(), "--memory-limit-mb", "16"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    let call = |id: u32, args: Value| request_line(id, "tools/call", json!({"name": "echo", "arguments": args}));
+    // 100 MB of copies under a 16 MiB cap: out of memory, answered with
+    // isError, and the module exits 0; the second request gets no answer.
+    let huge = call(1, json!({"text": "x".repeat(1000), "times": 100_000}));
+    let small = call(2, json!({"text": "hi"}));
+    let note = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n";
+    let (code, out, err) = serve(&format!("{huge}{note}{small}"));
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert_eq!(lines[0]["result"]["content"][0]["text"], "tool panicked: out of memory", "{out}");
+    // The notification asks for no answer, so one line is missing, not two.
+    assert!(
+        err.contains(
+            "subako-tiny: the module exited (code 0) after answering 1 request(s); 1 more line(s) of input were not \
+             answered: a panic or running out of memory ends the process, as on the platform, where each call is a \
+             fresh instance"
+        ),
+        "{err}"
+    );
+    // Every line answered: no notice, and stdout as the module wrote it.
+    let (code, out, err) = serve(&format!("{small}{small}"));
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(!err.contains("subako-tiny:"), "{err}");
+    // Input still open (a terminal) when the module ended: said too.
+    let open = Served { asked: 1, answered: 1, input_ended: false };
+    let said = open.notice(&Exit::Code(0)).unwrap();
+    assert!(said.starts_with("the module exited (code 0) after answering 1 request(s); input after that was not read"));
+    let trapped = Served { asked: 3, answered: 1, input_ended: false }.notice(&Exit::OutOfMemory).unwrap();
+    assert!(trapped.contains("ran out of memory after answering 1 request(s); 2 more line(s)"), "{trapped}");
+    assert_eq!(Served { asked: 2, answered: 2, input_ended: true }.notice(&Exit::Code(0)), None);
+}
+
+#[test]
 fn crash_exit_before_answer() {
     let m = writer("", "", "");
     assert_eq!(call_crash(&m, &opts()), Crash::ExitBeforeAnswer);

@@ -10,7 +10,8 @@ use subako_tiny_runner::{Error, Exit, RunOptions, manifest, serve};
 use super::{CallArgs, module};
 
 /// Raw: this process's stdin goes to the module, its stdout comes back, line by line, for as long as the module
-/// runs (no time limit unless --time-limit-ms is given). The exit code is the module's.
+/// runs (no time limit unless --time-limit-ms is given). The exit code is the module's. When the module ends with
+/// lines it did not answer (a panic or running out of memory ends the process), stderr says how many.
 #[derive(Args)]
 pub struct Serve {
     /// The module
@@ -47,6 +48,9 @@ impl Serve {
             ..RunOptions::default()
         };
         let out = serve(&m, &opts)?;
+        if let Some(notice) = out.served.as_ref().and_then(|s| s.notice(&out.exit)) {
+            eprintln!("subako-tiny: {notice}");
+        }
         Ok(match out.exit {
             Exit::Code(0) => ExitCode::SUCCESS,
             Exit::Code(n) => ExitCode::from(n.clamp(1, 255) as u8),

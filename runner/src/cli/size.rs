@@ -29,7 +29,8 @@ pub struct Size {
     #[arg(long, requires = "manifest_path")]
     examples: bool,
     /// Exit 1 when a module is over its budget (budget = { BIN = BYTES } or { BIN = { dlmalloc = BYTES, lean =
-    /// BYTES } } in [package.metadata.subako-tiny]), naming the module, its bytes and its budget
+    /// BYTES } } in [package.metadata.subako-tiny]), naming the module, its bytes and its budget; with
+    /// --feature-costs or --explain, after their report, from the release builds
     #[arg(long, requires = "manifest_path")]
     check: bool,
     /// Build each module without and with each optional feature of subako-tiny the package can turn on, and with
@@ -220,7 +221,7 @@ impl Size {
             } else {
                 print!("{}", e.to_text());
             }
-            return Ok(ExitCode::SUCCESS);
+            return self.check_after(&opts);
         }
         if self.feature_costs {
             let pkg = subako_tiny_runner::Package::load(manifest, self.examples)?;
@@ -234,7 +235,7 @@ impl Size {
             if let Some(out) = &self.json_out {
                 write_json(out, &serde_json::to_value(&costs)?)?;
             }
-            return Ok(ExitCode::SUCCESS);
+            return self.check_after(&opts);
         }
         let (pkg, mut report) = measure_package(&opts)?;
         if self.link_args {
@@ -261,18 +262,34 @@ impl Size {
             }
             print!("{}", report.refused_text());
         }
-        if self.check {
-            let (text, ok) = report.check_text(&pkg.manifest);
-            if self.json {
-                eprint!("{text}");
-            } else {
-                print!("{text}");
-            }
-            if !ok {
-                status = ExitCode::FAILURE;
-            }
+        if self.check && !self.print_check(&report, &pkg.manifest) {
+            status = ExitCode::FAILURE;
         }
         Ok(status)
+    }
+
+    /// After --feature-costs or --explain: with --check, the budgets held against the release builds (sizes only,
+    /// as --quick --no-advice measures them), so the exit code says what --check alone would.
+    fn check_after(&self, opts: &PackageOptions) -> Result<ExitCode, Error> {
+        if !self.check {
+            return Ok(ExitCode::SUCCESS);
+        }
+        let mut opts = opts.clone();
+        opts.measure.quick = true;
+        opts.advice = false;
+        let (pkg, report) = measure_package(&opts)?;
+        Ok(if self.print_check(&report, &pkg.manifest) { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    }
+
+    /// Prints the budget verdict (on stderr under --json, which keeps stdout JSON); whether every budget holds.
+    fn print_check(&self, report: &PackageReport, manifest: &Path) -> bool {
+        let (text, ok) = report.check_text(manifest);
+        if self.json {
+            eprint!("{text}");
+        } else {
+            print!("{text}");
+        }
+        ok
     }
 
     /// `size --from FILE`: a stored report printed again.
