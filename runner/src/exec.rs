@@ -279,8 +279,8 @@ pub struct RunOutput {
 /// of memory) can be told apart from one that answered everything.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Served {
-    /// Input lines that ask for an answer: every line but blank ones and
-    /// notifications (a line that is no request gets an error answer).
+    /// Input lines that ask for an answer (see `asks`): every line but
+    /// notifications, requests with id null and responses.
     pub asked: usize,
     /// Stdout lines that are JSON-RPC responses.
     pub answered: usize,
@@ -344,11 +344,19 @@ struct Counts {
     input_ended: bool,
 }
 
-/// Whether an input line asks for an answer: not blank, not a notification.
+/// Whether an input line asks for an answer: a request with a string or
+/// number id, or a line that is no JSON-RPC message, a blank one included
+/// (answered with an error, as serde_json reads it); not a notification, a
+/// request with id null or a response, which the module answers with
+/// nothing.
 fn asks(line: &[u8]) -> bool {
+    use crate::rpc::Line;
     let line = line.strip_suffix(b"\n").unwrap_or(line);
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    !line.iter().all(u8::is_ascii_whitespace) && crate::rpc::parse_line(line) != crate::rpc::Line::Notification
+    match crate::rpc::parse_line(line) {
+        Line::Request { id, .. } => !id.is_null(),
+        Line::Invalid(_) => true,
+        Line::Notification | Line::Response { .. } => false,
+    }
 }
 
 /// A pipe's end as a file, for wasmtime-wasi's `InputFile`/`OutputFile`.
@@ -591,4 +599,35 @@ pub(crate) fn wasi_signatures() -> &'static std::collections::HashMap<String, St
             .collect();
         funcs.into_iter().map(|(k, f)| (k, sig(&f.ty(&store)))).collect()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::asks;
+
+    /// The lines `serve` expects an answer to are those the module answers:
+    /// requests with a string or number id, and lines that are no message.
+    #[test]
+    fn the_lines_that_ask_for_an_answer() {
+        let asking = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+            r#"{"jsonrpc":"2.0","id":"a","method":"x"}"#,
+            "not json",
+            r#"{"jsonrpc":"1.0","id":1,"method":"x"}"#,
+            r#"{"jsonrpc":"2.0","id":1}"#,
+            "",
+            "  \r",
+        ];
+        let silent = [
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        ];
+        for line in asking {
+            assert!(asks(format!("{line}\n").as_bytes()), "{line}");
+        }
+        for line in silent {
+            assert!(!asks(format!("{line}\n").as_bytes()), "{line:?}");
+        }
+    }
 }
