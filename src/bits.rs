@@ -23,8 +23,9 @@ impl Bits {
         Bits { data, at: 0 }
     }
 
-    /// The next bit.
-    /// The next 64 bits from the current one on, `n` of them taken.
+    /// The next 64 bits from the current one on (ones past the end: the
+    /// tables end in eight bytes of ones, so every code's window is in
+    /// them), `n` of them taken.
     #[inline(never)]
     fn take(&mut self, n: u32) -> u64 {
         let w = match self.data.get(self.at >> 3..).and_then(|rest| rest.first_chunk::<8>()) {
@@ -35,10 +36,14 @@ impl Bits {
         w
     }
 
+    /// The next bit.
     pub(crate) fn bit(&mut self) -> u32 {
         self.take(1) as u32 & 1
     }
 
+    /// An Exp-Golomb code of order `k`: `z` zeros, a one (the top bit of
+    /// `v + 2^k`), then its `z + k` lower bits, least significant first;
+    /// read from one eight-byte window, not bit by bit.
     #[inline(never)]
     pub(crate) fn number(&mut self, k: u32) -> u32 {
         let w = self.take(0);
@@ -49,6 +54,8 @@ impl Bits {
         (low | 1 << n) as u32 - (1 << k)
     }
 
+    /// A sign bit (1: negative) and then a [`number`](Bits::number), as a
+    /// two's complement `u32` (to be added with `wrapping_add`).
     pub(crate) fn signed(&mut self, k: u32) -> u32 {
         let negative = self.bit();
         let magnitude = self.number(k);

@@ -182,15 +182,7 @@ fn an_error_with_id_null_answers_the_request_the_module_could_not_read() {
 fn cli_serve_says_when_the_module_ends_with_lines_unanswered() {
     let echo = example_wasm("echo");
     let serve = |input: &str| {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_subako-tiny"))
-            .args(["serve", echo.to_str().unwrap(), "--memory-limit-mb", "16"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = cli_serve(&[echo.to_str().unwrap(), "--memory-limit-mb", "16"], input);
         (out.status.code(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
     };
     let call = |id: u32, args: Value| request_line(id, "tools/call", json!({"name": "echo", "arguments": args}));
@@ -855,6 +847,20 @@ fn repo_root() -> std::path::PathBuf {
 
 /// `examples/NAME.rs` built for wasm32-wasip1 with the size profile, in the
 /// target directory the `tests/e2e` member uses (so the two share builds).
+/// `subako-tiny serve ARGS…` given `input` on stdin: its exit, stdout and stderr.
+fn cli_serve(args: &[&str], input: &str) -> std::process::Output {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_subako-tiny"))
+        .arg("serve")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 fn example_wasm(name: &str) -> std::path::PathBuf {
     let dir = repo_root().join("target/e2e/default");
     let out = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
@@ -930,14 +936,7 @@ fn cli_call_without_a_grant_says_to_pass_allow_host() {
     assert_eq!(v["structuredContent"]["status"], 200, "{v}");
     // serve answers the same way.
     let req = request_line("s-1", "tools/call", json!({"name": "fetch", "arguments": {"url": "https://example.com/"}}));
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_subako-tiny"))
-        .args(["serve", fetch])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(req.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = cli_serve(&[fetch], &req);
     let line: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(
         line["result"]["content"][0]["text"]
