@@ -25,6 +25,8 @@ use alloc::vec::Vec;
 use crate::json::num;
 use crate::json::write::{escape_into, put, put_scalar};
 
+mod fixed;
+
 /// Text built from pieces (`&str`, `String`, integers, floats, tuples of
 /// them). Usually made with [`text!`](crate::text!); a module that never
 /// builds one carries none of its code.
@@ -226,7 +228,8 @@ impl core::fmt::Display for Text {
 /// Something [`Text`] can hold: text as it is, integers in decimal
 /// (`-42`), floats in the shortest form that reads back as the same value,
 /// as JSON writes them (`12.5`, `1.0`, `1e+100`), and `NaN`, `inf`, `-inf`
-/// for the floats JSON cannot hold; a tuple of up to eight pieces, or an
+/// for the floats JSON cannot hold; a float with a fixed number of decimals
+/// made by [`fixed`] (`12.50`); a tuple of up to eight pieces, or an
 /// array or slice of `&str`, is their concatenation. (No `f32`: widened,
 /// `0.1f32` would read `0.10000000149011612`; convert it as you mean it.)
 ///
@@ -262,6 +265,7 @@ mod sealed {
     impl Sealed for crate::json::Str<'_> {}
     impl Sealed for char {}
     impl Sealed for f64 {}
+    impl Sealed for super::Fixed {}
     impl Sealed for [&str] {}
     impl<const N: usize> Sealed for [&str; N] {}
     macro_rules! sealed {
@@ -410,6 +414,39 @@ impl Piece for f64 {
         } else {
             num::write_f64(out, x);
         }
+    }
+}
+
+/// `x` with `decimals` digits after the point, as a [`Piece`]: what
+/// `format!("{x:.2}")` writes for `fixed(x, 2)`, which links `core::fmt`'s
+/// float formatting (the guide's price list has both prices). The exact
+/// value of `x` is rounded to the nearest, ties to even (`0.125` is
+/// `0.12`, `0.375` is `0.38`), as std rounds it; a `-` before any negative
+/// `x`, even one that rounds to zero; `NaN`, `inf` and `-inf` as they are.
+///
+/// ```
+/// use subako_tiny::text::fixed;
+///
+/// let mean = 2.0 / 3.0;
+/// assert_eq!(subako_tiny::text!("mean ", fixed(mean, 2)).as_str(), "mean 0.67");
+/// assert_eq!(subako_tiny::text!(fixed(1e21, 1), " ", fixed(2.5, 0), " ", fixed(-0.001, 2)).as_str(), "1000000000000000000000.0 2 -0.00");
+/// ```
+#[must_use]
+pub fn fixed(x: f64, decimals: u8) -> Fixed {
+    Fixed { x, decimals }
+}
+
+/// A float to be written with a fixed number of decimals: made by
+/// [`fixed`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fixed {
+    x: f64,
+    decimals: u8,
+}
+
+impl Piece for Fixed {
+    fn write_to(&self, out: &mut Vec<u8>) {
+        fixed::write_fixed(out, self.x, self.decimals)
     }
 }
 

@@ -12,6 +12,11 @@
 //! integers to 2^53 and past, 15–17 significant digits, decimals that end
 //! in a 5 just past where a shortest form would cut, the extremes.
 //!
+//! And `text::fixed` against std's `format!("{x:.N}")`, byte for byte, on
+//! the same generated `f64`s and on exact ties (a float whose value ends in
+//! a 5 just past the decimals asked for), with 0 to 20 decimals and now and
+//! then up to 255.
+//!
 //! Seeded, the same cases every run: `cargo test --release --test floats`
 //! runs 1,000,000 of each (about a minute on one core for reading); a debug
 //! `cargo test` runs the first 150,000 (the exact paths are slow unoptimized).
@@ -598,6 +603,82 @@ fn floats_written_exactly() {
             // And it reads back as itself.
             let back = json::parse(text.as_bytes()).unwrap().as_f64().unwrap();
             assert_eq!(back.to_bits(), x.to_bits(), "{text}");
+        }
+    }
+}
+
+fn fixed_text(x: f64, decimals: u8) -> String {
+    subako_tiny::text!(subako_tiny::text::fixed(x, decimals)).into_string()
+}
+
+/// Compares one value's fixed-decimals text with std's.
+fn check_fixed(x: f64, decimals: u8) {
+    assert_eq!(
+        fixed_text(x, decimals),
+        format!("{x:.*}", usize::from(decimals)),
+        "{decimals} decimals, bits {:#018x}",
+        x.to_bits()
+    );
+}
+
+/// A value whose exact decimal ends in a 5 at `decimals + 1` places or
+/// near it: an integer plus `j / 2^k`, a tie when rounding to fewer than
+/// `k` places can cut at it.
+fn tie(rng: &mut Rng) -> f64 {
+    let k = rng.range(1, 12) as i32;
+    let whole = (rng.next() >> rng.range(12, 63)) as f64;
+    let x = whole + (rng.next() % (1 << k)) as f64 / 2f64.powi(k);
+    step(x.max(f64::from_bits(1)), if rng.chance(4) { rng.range(-1, 1) } else { 0 })
+}
+
+#[test]
+fn a_million_generated_floats_with_fixed_decimals_write_as_std_writes_them() {
+    let cases = env("FLOAT_CASES", if cfg!(debug_assertions) { 150_000 } else { 1_000_000 });
+    let mut rng = Rng(env("FLOAT_SEED", 0xF1_ED));
+    for _ in 0..cases {
+        let x = if rng.chance(3) { tie(&mut rng) } else { value(&mut rng) };
+        let decimals = match rng.next() % 64 {
+            0 => rng.range(21, 255),
+            1..=8 => rng.range(7, 20),
+            _ => rng.range(0, 6),
+        } as u8;
+        check_fixed(if rng.chance(4) { -x } else { x }, decimals);
+    }
+}
+
+#[test]
+fn fixed_decimals_at_the_edges_write_as_std_writes_them() {
+    let mut xs = vec![
+        0.0,
+        -0.0,
+        f64::MIN_POSITIVE,
+        f64::MAX,
+        f64::MIN,
+        5e-324,
+        -5e-324,
+        f64::NAN,
+        -f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        0.5,
+        1.5,
+        2.5,
+        0.125,
+        0.375,
+        -0.001,
+        9.995,
+        0.045,
+        u64::MAX as f64,
+    ];
+    for e in -8..=22 {
+        let p: f64 = format!("1e{e}").parse().unwrap();
+        xs.extend([p, step(p, -1), step(p, 1), p * 0.5, p * 9.5]);
+    }
+    xs.extend((0..2000).map(|n| n as f64 / 8.0));
+    for x in xs {
+        for decimals in (0..=24).chain([100, 255]) {
+            check_fixed(x, decimals);
+            check_fixed(-x, decimals);
         }
     }
 }

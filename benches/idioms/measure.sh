@@ -57,6 +57,7 @@ ROWS=(
     "round(x) (halves away from zero);-;round_crate;float_base"
     "abs(x);-;abs_crate;float_base"
     "copysign(x, y);-;copysign_crate;float_base"
+    "format!(\"{x:.2}\");fixed_std;fixed_crate;float_base"
     "min(x, y);min_std;min_crate;float_base"
     "max(x, y);-;max_crate;float_base"
     "f32 sqrt(x);-;sqrt_f32_crate;float_base"

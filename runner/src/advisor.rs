@@ -145,7 +145,8 @@ pub const RULES: &[Rule] = &[
             "<alloc::string::String as core::fmt::Write>::",
         ],
         tables: &[],
-        instead: "text!(…) (numbers by the crate's own digit writers), or JsonWriter for JSON",
+        instead: "text!(…) (numbers by the crate's own digit writers; text::fixed(x, 2) for {:.2}), or \
+                  JsonWriter for JSON",
     },
     Rule {
         idiom: "slice indexing v[i] (panic_bounds_check and its message)",

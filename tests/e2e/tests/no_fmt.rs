@@ -73,8 +73,9 @@ fn hello_holds_no_core_fmt_and_no_panic_fmt_with_either_allocator() {
     }
 }
 
-#[test]
-fn the_check_finds_core_fmt_in_a_tool_that_formats() {
+/// Builds a one-tool probe package (`half`, reading the float `x`) whose
+/// tool returns `reply` (an expression of `x`), the name section kept.
+fn probe(dir_name: &str, reply: &str) -> PathBuf {
     let root = crate_root();
     let dir = tempfile::Builder::new().prefix("subako-fmt-probe").tempdir().unwrap();
     std::fs::create_dir(dir.path().join("src")).unwrap();
@@ -95,7 +96,8 @@ fn the_check_finds_core_fmt_in_a_tool_that_formats() {
 extern crate alloc;
 use subako_tiny::{Args, Package, Reply, Tool, ToolError};
 fn half(args: &Args<'_>) -> Result<Reply, ToolError> {
-    Ok(Reply::text(&alloc::format!("{}", args.float("x")? / 2.0)))
+    let x = args.float("x")? / 2.0;
+    Ok(REPLY)
 }
 const PACKAGE: Package = Package::new("probe", "0.1.0", "Formats.", &[Tool::new(
     "half",
@@ -104,10 +106,34 @@ const PACKAGE: Package = Package::new("probe", "0.1.0", "Formats.", &[Tool::new(
     half,
 )]);
 subako_tiny::main!(PACKAGE);
-"##,
+"##
+        .replace("REPLY", reply),
     )
     .unwrap();
-    let module = build_unstripped("probe", dir.path(), &[]).join("probe.wasm");
+    build_unstripped(dir_name, dir.path(), &[]).join("probe.wasm")
+}
+
+#[test]
+fn the_check_finds_core_fmt_in_a_tool_that_formats() {
+    let module = probe("probe", "Reply::text(&alloc::format!(\"{}\", x))");
     let found = formatting(&module);
     assert!(found.iter().any(|name| name.starts_with("core::fmt::")), "the probe's format! was not found: {found:#?}");
+}
+
+/// `text::fixed`, the crate's `{:.2}`, links neither `core::fmt` nor a
+/// panic path of its own: the probe that writes `fixed(x, 2)` holds no
+/// `core::panicking` function that its twin writing `x` plainly lacks.
+#[test]
+fn fixed_decimals_link_no_core_fmt_and_no_panic_path() {
+    let panics = |module: &Path| -> Vec<String> {
+        let report = subako_tiny_runner::size(&std::fs::read(module).unwrap()).unwrap();
+        report.funcs.iter().map(|f| f.name.clone()).filter(|name| name.starts_with("core::panicking::")).collect()
+    };
+    let fixed = probe("probe-fixed", "Reply::text(subako_tiny::text!(subako_tiny::text::fixed(x, 2)).as_str())");
+    let plain = probe("probe-plain", "Reply::text(subako_tiny::text!(x).as_str())");
+    let found = formatting(&fixed);
+    assert!(found.is_empty(), "text::fixed links core::fmt or panic_fmt: {found:#?}");
+    let (with, without) = (panics(&fixed), panics(&plain));
+    let more: Vec<_> = with.iter().filter(|name| !without.contains(name)).collect();
+    assert!(more.is_empty(), "text::fixed links panic paths: {more:#?}");
 }
