@@ -311,7 +311,11 @@ pub fn serve_line(
             error_head(out, PARSE_ERROR_HEAD);
             put(out, e.kind.describe().as_bytes());
             put(out, b" at column ");
-            num::write_usize(out, e.offset.saturating_add(1));
+            // serde_json's column on the line without its newline: the
+            // byte at fault, or the line's length where the line ended
+            // too soon.
+            let content = line.len() - usize::from(line.ends_with(b"\n"));
+            num::write_usize(out, (e.offset + 1).min(content));
             return error_tail(out, None);
         }
     };

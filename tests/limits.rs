@@ -283,3 +283,24 @@ fn a_real_process_exits_2_when_its_stdout_is_gone() {
     // And a working stdout for contrast.
     assert_eq!(exit_code(&hello, Stdio::null(), stdin.as_bytes(), false), 0);
 }
+
+/// A line that is not JSON is answered at serde_json's column for the line
+/// without its newline: the byte at fault, or the line's length where the
+/// line ends too soon (an empty line at column 0, not past its newline).
+#[test]
+fn a_line_that_is_not_json_is_answered_at_serde_jsons_column() {
+    for line in ["", "   ", "\r", "nul", "tru", "not json", "{\"a\":1", "[1,2", "{\"a\" 1}", "{} x", "{\"a\":1}}"] {
+        let theirs = serde_json::from_str::<serde_json::Value>(line).unwrap_err().column();
+        // Without a newline: the last line of the stream (an empty one is none).
+        for ending in if line.is_empty() { &["\n"][..] } else { &["\n", ""][..] } {
+            let answers = answers(&hello::PACKAGE, format!("{line}{ending}").as_bytes());
+            assert_eq!(answers.len(), 1, "{line:?}");
+            let (code, message) = error(&answers[0]);
+            assert_eq!(code, -32700, "{line:?}");
+            assert!(
+                message.ends_with(&format!(" at column {theirs}")),
+                "{line:?}{ending:?}: {message} (serde_json: column {theirs})"
+            );
+        }
+    }
+}
