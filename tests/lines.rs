@@ -4,13 +4,29 @@
 //! text with values across lines, white space, `\r\n`, empty and cut-short
 //! lines, and bad bytes (`LINES_CASES=N`, `LINES_SEED=S`). So are the
 //! members `Lines::fields` takes as it checks each line: those of parsing
-//! each line and looking them up in the object.
+//! each line and looking them up in the object. And `skipped` counts the
+//! lines that are not blank and hold no value (for `fields`, no object);
+//! a byte order mark before the first line is passed over.
 
 use subako_tiny::json;
 
 /// The values of `text` as the line reader must find them.
 fn by_splitting(text: &[u8]) -> Vec<&[u8]> {
-    text.split(|&c| c == b'\n').filter_map(|line| json::parse(line).ok()).map(|v| v.raw()).collect()
+    split(text).filter_map(|line| json::parse(line).ok()).map(|v| v.raw()).collect()
+}
+
+/// The lines of `text`, after a byte order mark before the first.
+fn split(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text).split(|&c| c == b'\n')
+}
+
+/// How many lines of `text` are not blank and hold no value, or (with
+/// `objects`) no object.
+fn skipped_by_splitting(text: &[u8], objects: bool) -> usize {
+    split(text)
+        .filter(|line| !line.iter().all(|b| b" \t\r".contains(b)))
+        .filter(|line| json::parse(line).map_or(true, |v| objects && v.as_object().is_none()))
+        .count()
 }
 
 /// The members `Lines::fields` asks for: a duplicate, one named with an
@@ -39,6 +55,13 @@ fn check(text: &[u8]) {
         .map(|object| places(text, &object.fields(KEYS).map(|v| v.map(|v| v.raw()))))
         .collect();
     assert_eq!(ours, theirs, "fields in {shown:?}");
+
+    assert_eq!(json::lines(text).skipped(), skipped_by_splitting(text, false), "skipped in {shown:?}");
+    assert_eq!(
+        json::lines(text).fields(KEYS).skipped(),
+        skipped_by_splitting(text, true),
+        "skipped objects in {shown:?}"
+    );
 }
 
 /// A member's containers count from the line's second level: the deepest
@@ -145,6 +168,10 @@ fn random_lines_read_as_split_lines() {
                 text.extend_from_slice(PIECES[rng.below(6)].as_bytes());
                 text.push(b'\n');
             }
+        }
+        // A byte order mark, as editors write one.
+        if rng.below(8) == 0 {
+            text.splice(0..0, *b"\xEF\xBB\xBF");
         }
         // A byte flipped, the end cut, bytes no UTF-8 holds.
         match rng.below(4) {

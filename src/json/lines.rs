@@ -5,9 +5,15 @@ use super::validator::{line, object_line};
 use super::value::Value;
 
 /// The values of JSON Lines text (one JSON value per line, as
-/// [`fs::append_line`](crate::fs::append_line) writes them), in order. A
-/// line that is not one whole value (an empty line, or the last line of a
-/// file whose write was cut short) is skipped, not an error.
+/// [`fs::append_line`](crate::fs::append_line) writes them), in order.
+/// A byte order mark (U+FEFF) before the first line is passed over, as
+/// editors write one. A line that is not one whole value is skipped, not
+/// an error: a blank line, the last line of a file whose write was cut
+/// short, and also a line that is not JSON or not UTF-8 anywhere in the
+/// text (a line edited by hand, a stray byte). [`Lines::skipped`] counts
+/// the skipped lines that are not blank, so that a tool can tell "no
+/// entries" from "entries it could not read" (and, say, refuse to number
+/// a new entry after them).
 ///
 /// ```
 /// use subako_tiny::json;
@@ -20,13 +26,24 @@ use super::value::Value;
 /// assert_eq!(last.map(|v| v.raw()).collect::<Vec<_>>(), [b"{\"n\":2}"]);
 /// ```
 pub fn lines(text: &[u8]) -> Lines<'_> {
-    Lines { rest: text }
+    // U+FEFF in UTF-8, matched as a pattern (slice equality would link
+    // `memcmp`).
+    let rest = match text {
+        [0xEF, 0xBB, 0xBF, rest @ ..] => rest,
+        _ => text,
+    };
+    Lines { rest }
 }
 
 /// The iterator [`lines`] makes.
 #[derive(Clone, Debug)]
 pub struct Lines<'a> {
     rest: &'a [u8],
+}
+
+/// Whether `line` holds nothing but JSON's white space.
+fn blank(line: &[u8]) -> bool {
+    line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
 }
 
 impl<'a> Lines<'a> {
@@ -51,6 +68,22 @@ impl<'a> Lines<'a> {
     pub fn fields<'k, const N: usize>(self, keys: [&'k str; N]) -> LineFields<'a, 'k, N> {
         LineFields { rest: self.rest, keys }
     }
+
+    /// How many of the lines left would be skipped though not blank: not
+    /// one whole JSON value, or not UTF-8. A reading of its own, so a
+    /// module that never asks carries none of it.
+    ///
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// let text = b"\xEF\xBB\xBF{\"id\":1}\n{\"id\":\"\xFF\"}\n\n{\"id\":3}\n{\"id\":";
+    /// let ids: Vec<i64> = json::lines(text).filter_map(|v| v.as_object()?.get("id")?.as_i64()).collect();
+    /// assert_eq!(ids, [1, 3]); // the mark before the first line is passed over
+    /// assert_eq!(json::lines(text).skipped(), 2); // a stray byte, and a line cut short
+    /// ```
+    pub fn skipped(self) -> usize {
+        self.fields([]).skipped_where(false)
+    }
 }
 
 /// The iterator [`Lines::fields`] makes.
@@ -58,6 +91,36 @@ impl<'a> Lines<'a> {
 pub struct LineFields<'a, 'k, const N: usize> {
     rest: &'a [u8],
     keys: [&'k str; N],
+}
+
+impl<const N: usize> LineFields<'_, '_, N> {
+    /// How many of the lines left would be skipped though not blank: as
+    /// [`Lines::skipped`], and also lines holding a value that is not an
+    /// object.
+    ///
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// let notes = json::lines(b"{\"id\":1}\n[2]\n{\"id\":3}\n").fields(["id"]);
+    /// assert_eq!(notes.clone().count(), 2);
+    /// assert_eq!(notes.skipped(), 1);
+    /// ```
+    pub fn skipped(self) -> usize {
+        self.skipped_where(true)
+    }
+
+    /// The lines left that hold no value (`objects`: no object) and are
+    /// not blank.
+    fn skipped_where(mut self, objects: bool) -> usize {
+        let mut skipped = 0;
+        while !self.rest.is_empty() {
+            let (value, next) = if objects { object_line(self.rest, &[], &mut []) } else { line(self.rest) };
+            let text = self.rest;
+            self.rest = self.rest.get(next..).unwrap_or(&[]);
+            skipped += usize::from(value.is_none() && !blank(span(text, 0, next.min(text.len()))));
+        }
+        skipped
+    }
 }
 
 impl<'a, const N: usize> Iterator for LineFields<'a, '_, N> {
