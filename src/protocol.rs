@@ -268,8 +268,9 @@ impl LineReader {
                 if core::mem::take(&mut self.skipping) || end.saturating_sub(start) > self.max + newline as usize {
                     return Line::TooLong;
                 }
-                return match self.buf.get(start..end) {
-                    Some(line) if !line.is_empty() => Line::Text(line),
+                // The line without its newline, as serde_json's columns count it.
+                return match self.buf.get(start..end - usize::from(newline)) {
+                    Some(line) if newline || !line.is_empty() => Line::Text(line),
                     _ => Line::End,
                 };
             }
@@ -311,11 +312,9 @@ pub fn serve_line(
             error_head(out, PARSE_ERROR_HEAD);
             put(out, e.kind.describe().as_bytes());
             put(out, b" at column ");
-            // serde_json's column on the line without its newline: the
-            // byte at fault, or the line's length where the line ended
-            // too soon.
-            let content = line.len() - usize::from(line.ends_with(b"\n"));
-            num::write_usize(out, (e.offset + 1).min(content));
+            // serde_json's column: the byte at fault, or the line's length
+            // where the line ended too soon.
+            num::write_usize(out, (e.offset + 1).min(line.len()));
             return error_tail(out, None);
         }
     };

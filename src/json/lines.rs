@@ -5,12 +5,12 @@ use super::validator::{line, object_line};
 use super::value::Value;
 
 /// The values of JSON Lines text (one JSON value per line, as
-/// [`fs::append_line`](crate::fs::append_line) writes them), in order.
-/// A byte order mark (U+FEFF) before the first line is passed over, as
-/// editors write one. A line that is not one whole value is skipped, not
-/// an error: a blank line, the last line of a file whose write was cut
-/// short, and also a line that is not JSON or not UTF-8 anywhere in the
-/// text (a line edited by hand, a stray byte). [`Lines::skipped`] counts
+/// [`fs::append_line`](crate::fs::append_line) writes them), in order. A
+/// line that is not one whole value is skipped, not an error: a blank
+/// line, the last line of a file whose write was cut short, and also a
+/// line that is not JSON or not UTF-8 anywhere in the text (a line edited
+/// by hand, a stray byte, a byte order mark an editor put before the first
+/// line, which JSON Lines does not allow). [`Lines::skipped`] counts
 /// the skipped lines that are not blank, so that a tool can tell "no
 /// entries" from "entries it could not read" (and, say, refuse to number
 /// a new entry after them).
@@ -26,13 +26,7 @@ use super::value::Value;
 /// assert_eq!(last.map(|v| v.raw()).collect::<Vec<_>>(), [b"{\"n\":2}"]);
 /// ```
 pub fn lines(text: &[u8]) -> Lines<'_> {
-    // U+FEFF in UTF-8, matched as a pattern (slice equality would link
-    // `memcmp`).
-    let rest = match text {
-        [0xEF, 0xBB, 0xBF, rest @ ..] => rest,
-        _ => text,
-    };
-    Lines { rest }
+    Lines { rest: text }
 }
 
 /// The iterator [`lines`] makes.
@@ -76,10 +70,11 @@ impl<'a> Lines<'a> {
     /// ```
     /// use subako_tiny::json;
     ///
-    /// let text = b"\xEF\xBB\xBF{\"id\":1}\n{\"id\":\"\xFF\"}\n\n{\"id\":3}\n{\"id\":";
+    /// let text = b"{\"id\":1}\n{\"id\":\"\xFF\"}\n\n{\"id\":3}\n{\"id\":";
     /// let ids: Vec<i64> = json::lines(text).filter_map(|v| v.as_object()?.get("id")?.as_i64()).collect();
-    /// assert_eq!(ids, [1, 3]); // the mark before the first line is passed over
+    /// assert_eq!(ids, [1, 3]);
     /// assert_eq!(json::lines(text).skipped(), 2); // a stray byte, and a line cut short
+    /// assert_eq!(json::lines(b"\xEF\xBB\xBF{\"id\":1}\n").skipped(), 1); // a byte order mark
     /// ```
     pub fn skipped(self) -> usize {
         self.fields([]).skipped_where(false)
