@@ -129,7 +129,8 @@ impl From<FsError> for ToolError {
 /// What each WASI errno means, its name as POSIX spells it and, for some,
 /// what to do, in the order of their numbers from 0, one a line; the
 /// errnos of sockets and processes, which no file operation meets, by
-/// their names alone. One text and a walk over
+/// their names alone, and EBADF too (the crate reads only descriptors it
+/// opened, and reports a directory read as one, EISDIR). One text and a walk over
 /// its lines rather than a `match` or a table of `&str`s: those cost a
 /// pointer and a length per errno in every module that does files, the
 /// text only its bytes.
@@ -141,7 +142,7 @@ EADDRNOTAVAIL
 EAFNOSUPPORT
 resource unavailable, try again (EAGAIN)
 EALREADY
-bad file descriptor (EBADF)
+EBADF
 EBADMSG
 device or resource busy (EBUSY)
 ECANCELED

@@ -54,19 +54,21 @@ use crate::sys::OpenMode;
 /// # Errors
 /// When the path is not under a preopened directory or names a directory
 /// (it ends in `/`: [`Reason::NamesADirectory`]), or the file cannot be
-/// opened or read; a missing file has errno [`errno::NOENT`].
+/// opened or read; a missing file has errno [`errno::NOENT`], a directory
+/// named without the `/` [`errno::ISDIR`] (on wasm32 as on the host).
 ///
 /// # Examples
 /// ```
 /// use subako_tiny::fs::{self, errno};
 ///
 /// let dir = std::env::temp_dir().join(format!("subako-tiny-doc-fs-read-{}", std::process::id()));
-/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::create_dir_all(dir.join("sub")).unwrap();
 /// fs::mount("/volume/tmp", &dir);
 ///
 /// fs::write("/volume/tmp/data.bin", &[1, 2, 3]).unwrap();
 /// assert_eq!(fs::read("/volume/tmp/data.bin").unwrap(), [1, 2, 3]);
 /// assert_eq!(fs::read("/volume/tmp/missing.bin").unwrap_err().errno(), Some(errno::NOENT));
+/// assert_eq!(fs::read("/volume/tmp/sub").unwrap_err().errno(), Some(errno::ISDIR));
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn read(path: &str) -> Result<Vec<u8>, FsError> {

@@ -155,13 +155,21 @@ pub fn open(dir: &Dir, path: &[u8], mode: OpenMode) -> Result<Handle, u16> {
 
 /// Reads into `buf`; 0 at the end of the file.
 pub fn read(file: &Handle, buf: &mut [u8]) -> Result<usize, u16> {
-    super::read(file.0, buf)
+    super::read(file.0, buf).map_err(directory)
 }
 
 /// Reads into `out`'s spare capacity and lengthens it by what came; 0 at
 /// the end of the file.
 pub fn read_spare(file: &Handle, out: &mut Vec<u8>) -> Result<usize, u16> {
-    super::read_spare(file.0, out)
+    super::read_spare(file.0, out).map_err(directory)
+}
+
+/// A read's errno, with EBADF as EISDIR: the descriptor is one this back
+/// end opened for reading, and WASI opens a directory so without
+/// complaint, then refuses to read it. The host back end refuses it at
+/// open, with EISDIR.
+fn directory(e: u16) -> u16 {
+    if e == wasi::ERRNO_BADF.raw() { super::errno::ISDIR } else { e }
 }
 
 /// The byte at `offset`, read without moving the file's position (an

@@ -103,6 +103,20 @@ fn a_missing_file_is_a_readable_error() {
     );
 }
 
+/// WASI opens a directory for reading and then refuses to read it
+/// (EBADF); the crate answers as its host back end does, and as the path
+/// is: a directory.
+#[test]
+fn a_directory_read_as_a_file_is_a_readable_error() {
+    let module = module();
+    let volume = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(volume.path().join("files/notes.txt")).unwrap();
+    assert_eq!(
+        error_text(&run(&module, "load", json!({"name": "notes.txt"}), &session(&volume))),
+        "read /volume/tmp/files/notes.txt: is a directory (EISDIR)"
+    );
+}
+
 #[test]
 fn bad_names_are_refused() {
     let module = module();

@@ -100,13 +100,16 @@ const ERRNOS: [wasi::Errno; 76] = [
 ];
 
 /// The errnos of sockets, processes and messages, which no file operation
-/// meets: named (`read PATH: EADDRINUSE`) but not worded, so that every
-/// module that does files does not carry their words.
-const NAMED_ONLY: [&str; 38] = [
+/// meets, and EBADF (the crate uses only descriptors it holds, and answers
+/// a read's EBADF, a directory's, as EISDIR): named (`read PATH:
+/// EADDRINUSE`) but not worded, so that every module that does files does
+/// not carry their words.
+const NAMED_ONLY: [&str; 39] = [
     "ADDRINUSE",
     "ADDRNOTAVAIL",
     "AFNOSUPPORT",
     "ALREADY",
+    "BADF",
     "BADMSG",
     "CANCELED",
     "CHILD",
