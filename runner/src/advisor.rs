@@ -107,10 +107,14 @@ pub const RULES: &[Rule] = &[
             "<core::str::pattern::StrSearcher",
             "<str>::find",
             "core::str::<impl str>::find",
+            "<str>::contains",
+            "core::str::<impl str>::contains",
         ],
         tables: &[],
         instead: "subako_tiny::chars::find (or an ASCII char pattern: s.find(',') searches one byte); to ask \
-                  whether a char is one of a few, matches!(c, '«' | '»') rather than \"«»\".contains(c)",
+                  whether a char is one of a few, matches!(c, '«' | '»') rather than \"«»\".contains(c). \
+                  chars::find compares at each offset: for a long needle from the caller (a query) in long \
+                  text, bound the needle's length or keep std's, which stays linear",
     },
     Rule {
         idiom: "str::chars().count() (the char decoder loop)",

@@ -58,6 +58,8 @@ const PROBES: &[(&str, &str, &str)] = &[
     ),
     ("format", r#"format!("Hello, {}!", s)"#, "format!"),
     ("format_float", "format!(\"{}\", s.len() as f64 / 3.0)", "format!"),
+    ("format_fixed", "format!(\"{:.2}\", s.len() as f64 / 3.0)", "text::fixed"),
+    ("contains", r#"if s.contains(t) { "y".into() } else { "n".into() }"#, "bound the needle's length"),
     (
         "index",
         r#"let b = s.as_bytes(); if b[b.len() / 2] == b'a' { "y".into() } else { "n".into() }"#,
