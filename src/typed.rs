@@ -81,7 +81,8 @@
 pub use miniserde;
 
 use miniserde::de::Visitor;
-use miniserde::{Deserialize, Serialize, json};
+use miniserde::ser::Fragment;
+use miniserde::{Deserialize, Serialize};
 
 use crate::args::Args;
 use crate::json::{JsonWriter, Kind, Value};
@@ -104,11 +105,51 @@ pub fn call<I: Deserialize, O: Serialize>(
         return Err(refused(&Path::ROOT, " does not fit the tool's input type"));
     };
     let output = tool(input)?;
-    // miniserde writes one whole value, numbers in range and each field
-    // once: no check is due.
+    // One whole value, numbers written as the crate writes them: no check
+    // is due.
     let mut out = JsonWriter::whole();
-    out.trusted_raw(json::to_string(&output).as_bytes());
+    write(&output, &mut out, 0)?;
     Ok(Reply::json(out))
+}
+
+/// Writes `value` as miniserde's `json::to_string` does (a derived struct
+/// as an object of its fields, in order; a non-finite float as `null`),
+/// with the crate's writer: miniserde's own would bring its escaper and
+/// its float formatter into the module beside the crate's. Floats are
+/// written as serde_json writes them (`1e+100`), as every reply's are.
+/// Refused past the depth JSON readers take, rather than recursing on.
+fn write(value: &dyn Serialize, out: &mut JsonWriter, depth: usize) -> Result<(), ToolError> {
+    if depth > crate::json::output::MAX_VALUE_DEPTH {
+        return Err(ToolError::new(crate::text!(
+            "the tool's output nests deeper than ",
+            crate::json::output::MAX_VALUE_DEPTH,
+            " levels, which JSON readers refuse"
+        )));
+    }
+    match value.begin() {
+        Fragment::Null => out.null(),
+        Fragment::Bool(b) => out.bool(b),
+        Fragment::Str(s) => out.string(&s),
+        Fragment::U64(n) => out.uint(n),
+        Fragment::I64(n) => out.int(n),
+        Fragment::F64(x) => out.float(x),
+        Fragment::Seq(mut items) => {
+            out.begin_array();
+            while let Some(item) = items.next() {
+                write(item, out, depth + 1)?;
+            }
+            out.end_array()
+        }
+        Fragment::Map(mut members) => {
+            out.begin_object();
+            while let Some((key, item)) = members.next() {
+                out.key(&key);
+                write(item, out, depth + 1)?;
+            }
+            out.end_object()
+        }
+    };
+    Ok(())
 }
 
 /// Feeds `value` to `visitor` as miniserde's own JSON reader would (the
@@ -302,9 +343,18 @@ mod tests {
         for sku in [r#""A-1""#, r#""\u00e9\n\ud83d\ude00""#, "1", "null", "[]"] {
             for qty in ["0", "65535", "65536", "-1", "1.0", "1e2", "\"1\""] {
                 for delta in ["-128", "127", "128", "-129", "-0", "0.5"] {
-                    for price in
-                        ["19.99", "-0.0", "1e308", "1e400", "-9223372036854775809", "18446744073709551616", "3"]
-                    {
+                    for price in [
+                        "19.99",
+                        "-0.0",
+                        "1e308",
+                        "1e400",
+                        "-9223372036854775809",
+                        "18446744073709551616",
+                        "3",
+                        "1e-7",
+                        "1e21",
+                        "0.1",
+                    ] {
                         cases.push(item(sku, qty, delta, price));
                     }
                 }
@@ -331,7 +381,51 @@ mod tests {
                 agreed += 1;
             }
         }
-        assert_eq!(agreed, 5 * 7 * 6 * 7 * 4);
+        assert_eq!(agreed, 5 * 7 * 6 * 10 * 4);
+    }
+
+    /// A linked list as deep as it is long.
+    #[derive(Serialize)]
+    struct Node {
+        next: Option<std::boxed::Box<Node>>,
+    }
+
+    #[derive(Deserialize)]
+    struct Depth {
+        depth: u32,
+    }
+
+    fn nested(input: Depth) -> Result<Node, ToolError> {
+        let mut node = Node { next: None };
+        for _ in 1..input.depth {
+            node = Node { next: Some(std::boxed::Box::new(node)) };
+        }
+        Ok(node)
+    }
+
+    const NESTED: Package = Package::new(
+        "nested",
+        "0.0.0",
+        "Nests.",
+        &[Tool::new("nested", "Nest.", r#"{"type": "object"}"#, crate::typed!(nested))],
+    );
+
+    /// The output is written by the crate, as deep as JSON readers read and
+    /// no deeper: past that, an error that says so rather than a recursion
+    /// on to the stack's end.
+    #[test]
+    fn output_is_written_to_the_depth_readers_take_and_refused_past_it() {
+        let max = crate::json::output::MAX_VALUE_DEPTH;
+        let deepest = testing::call(&NESTED, "nested", &std::format!("{{\"depth\":{max}}}"));
+        assert!(!deepest.is_error(), "{}", deepest.text());
+        let expected = [r#"{"next":"#.repeat(max - 1), "{\"next\":null}".into(), "}".repeat(max - 1)].concat();
+        assert_eq!(deepest.text(), expected);
+        let deeper = testing::call(&NESTED, "nested", &std::format!("{{\"depth\":{}}}", max + 1));
+        assert!(deeper.is_error());
+        assert_eq!(
+            deeper.text(),
+            std::format!("the tool's output nests deeper than {max} levels, which JSON readers refuse")
+        );
     }
 
     #[test]
