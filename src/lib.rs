@@ -99,7 +99,7 @@ pub mod typed;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::package::{check_part, with_run};
-    pub use crate::rendered::{Rendered, array, len, tool_fns, tool_names};
+    pub use crate::rendered::{Rendered, array, compact_array, compact_len, len, tool_fns, tool_names};
     pub use crate::rt::run;
     #[allow(deprecated)]
     pub use crate::schema::{CheckedSchema, check_args, check_checked, require_supported, validated_schema_and_tool};

@@ -108,6 +108,23 @@ pub const fn array<const N: usize>(package: &Package) -> [u8; N] {
     text
 }
 
+/// The length of valid JSON text `json` without the white space outside
+/// its strings: `validated!` keeps a schema so.
+pub const fn compact_len(json: &str) -> usize {
+    let mut out = Out { buf: &mut [], len: 0 };
+    out.compact(json.as_bytes());
+    out.len
+}
+
+/// `json` without the white space outside its strings, as an array of
+/// exactly [`compact_len`] bytes, for a `static`.
+pub const fn compact_array<const N: usize>(json: &str) -> [u8; N] {
+    let mut text = [0; N];
+    let mut out = Out { buf: &mut text, len: 0 };
+    out.compact(json.as_bytes());
+    text
+}
+
 /// Writes the fixed answers into `buf` as far as it has room, and returns
 /// where each part ends (the last is the whole length).
 pub const fn render(package: &Package, buf: &mut [u8]) -> [usize; 4] {

@@ -188,6 +188,12 @@ impl CheckedSchema {
         CheckedSchema { value: b.split_at(end).0.split_at(start).1 }
     }
 
+    /// The same schema as `compact`, its text without white space (what
+    /// `validated!` keeps in the module, rather than the text as written).
+    pub const fn compacted(self, compact: &'static [u8]) -> CheckedSchema {
+        CheckedSchema { value: compact }
+    }
+
     /// The schema as a value of the crate's reader.
     pub(crate) fn value(self) -> crate::json::Value<'static> {
         crate::json::Value { raw: self.value }
@@ -278,8 +284,12 @@ macro_rules! __validated {
     };
     (@named $name:ident [$($tool:tt)*]) => {{
         const __SUBAKO_TOOL: $crate::Tool = $($tool)*;
+        // Checked as written, kept without its white space.
+        static __SUBAKO_SCHEMA_TEXT: [u8; $crate::__private::compact_len(__SUBAKO_TOOL.input_schema)] =
+            $crate::__private::compact_array(__SUBAKO_TOOL.input_schema);
         const __SUBAKO_SCHEMA: $crate::__private::CheckedSchema =
-            $crate::__private::CheckedSchema::new(__SUBAKO_TOOL.name, __SUBAKO_TOOL.input_schema);
+            $crate::__private::CheckedSchema::new(__SUBAKO_TOOL.name, __SUBAKO_TOOL.input_schema)
+                .compacted(&__SUBAKO_SCHEMA_TEXT);
         // A block of its own: `$name` may be the tool's function, which
         // the tool above names.
         {

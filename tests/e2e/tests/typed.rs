@@ -296,3 +296,17 @@ fn the_wasm_answers_as_the_host_does() {
         assert_eq!(exchange(&modules().plain, &line), String::from_utf8(host).unwrap());
     }
 }
+
+/// `validated!` keeps its schema in the module without the white space it
+/// was written with: the compact text is there, the text as written is not.
+#[test]
+fn validated_keeps_its_schema_compact() {
+    let module = std::fs::read(example("typed")).unwrap();
+    let holds = |text: &[u8]| module.windows(text.len()).any(|w| w == text);
+    let written = typed::ORDER_TOTAL_INPUT.trim().as_bytes();
+    assert!(written.iter().any(u8::is_ascii_whitespace), "the example's schema is written compact: nothing to test");
+    let mut compact = Vec::new();
+    subako_tiny::__test::compact_into(&mut compact, written);
+    assert!(holds(&compact), "the compact schema is not in the module");
+    assert!(!holds(written), "the schema as written is in the module");
+}
