@@ -190,6 +190,7 @@ impl CheckedSchema {
 
     /// The same schema as `compact`, its text without white space (what
     /// `validated!` keeps in the module, rather than the text as written).
+    #[must_use]
     pub const fn compacted(self, compact: &'static [u8]) -> CheckedSchema {
         CheckedSchema { value: compact }
     }
