@@ -105,7 +105,12 @@ impl CallOutcome {
         match (&self.result, &self.result_text) {
             (Ok(_), Some(raw)) => format!("{raw}\n"),
             (Ok(v), None) => format!("{v}\n"),
-            (Err(c), _) => format!("crashed: {c}\nstderr (last 4 KiB):\n{}\n", self.stderr_tail),
+            // The platform's word: an error answer is a crash to Subako,
+            // and the model reads "the function crashed".
+            (Err(c), _) => format!(
+                "crashed (Subako's rule: the model reads \"the function crashed\"): {c}\nstderr (last 4 KiB):\n{}\n",
+                self.stderr_tail
+            ),
         }
     }
     /// One line per `volume:///` file the result links: its host path and size.

@@ -172,7 +172,7 @@ fn an_error_with_id_null_answers_the_request_the_module_could_not_read() {
     assert_eq!(code, 1, "{out}{err}");
     assert!(
         out.starts_with(
-            r#"crashed: answered with a JSON-RPC error with id null (it could not read the request line): {"code":-32600,"message":"line too long: over 16777216 bytes"}; send shorter arguments"#
+            r#"crashed (Subako's rule: the model reads "the function crashed"): answered with a JSON-RPC error with id null (it could not read the request line): {"code":-32600,"message":"line too long: over 16777216 bytes"}; send shorter arguments"#
         ),
         "{out}"
     );
