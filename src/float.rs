@@ -87,7 +87,11 @@ pub fn round_ties_even(x: f64) -> f64 {
 }
 
 /// `x.round()`: the nearest integer, halves away from zero (what
-/// `format!("{:.0}")` does not do: it rounds halves to even).
+/// `format!("{:.0}")` does not do: it rounds halves to even). To print a
+/// number with a fixed number of decimals as `format!("{:.2}")` prints
+/// it, use [`text::fixed`](crate::text::fixed): rounding `x * 100.0`
+/// rounds a product that is itself rounded, and disagrees with it on
+/// thousands of everyday values (`0.015`, `0.125`).
 ///
 /// # Examples
 /// ```
