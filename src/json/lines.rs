@@ -1,6 +1,6 @@
 //! JSON Lines: one value per line.
 
-use super::scan::span;
+use super::scan::{skip_ws, span};
 use super::validator::{line, object_line};
 use super::value::Value;
 
@@ -33,11 +33,6 @@ pub fn lines(text: &[u8]) -> Lines<'_> {
 #[derive(Clone, Debug)]
 pub struct Lines<'a> {
     rest: &'a [u8],
-}
-
-/// Whether `line` holds nothing but JSON's white space.
-fn blank(line: &[u8]) -> bool {
-    line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
 }
 
 impl<'a> Lines<'a> {
@@ -112,7 +107,9 @@ impl<const N: usize> LineFields<'_, '_, N> {
             let (value, next) = if objects { object_line(self.rest, &[], &mut []) } else { line(self.rest) };
             let text = self.rest;
             self.rest = self.rest.get(next..).unwrap_or(&[]);
-            skipped += usize::from(value.is_none() && !blank(span(text, 0, next.min(text.len()))));
+            // Blank: nothing but JSON's white space up to the line's end.
+            let line = span(text, 0, next.min(text.len()));
+            skipped += usize::from(value.is_none() && skip_ws(line, 0) < line.len());
         }
         skipped
     }
