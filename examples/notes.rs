@@ -147,8 +147,8 @@ fn add(args: &Args<'_>) -> Result<Reply, ToolError> {
     args.only(&["title", "body", "tags", "created"])?;
     not_blank(&args.str_chars("title", 1, MAX_TITLE)?, "title")?;
     args.str_chars("body", 0, MAX_BODY)?;
-    if args.value("tags").is_some() {
-        for (i, tag) in args.strs("tags", 0, MAX_TAGS)?.enumerate() {
+    if let Some(tags) = args.opt_strs("tags", 0, MAX_TAGS)? {
+        for (i, tag) in tags.enumerate() {
             if !(1..=MAX_TAG).contains(&chars::count(&tag)) {
                 fail!("invalid input: `tags[", i, "]` must be 1 to ", MAX_TAG, " characters long");
             }

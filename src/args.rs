@@ -257,6 +257,51 @@ impl<'a> Args<'a> {
         self.value(field).map(|_| self.str(field)).transpose()
     }
 
+    /// The string `field`, of `min` to `max` characters as
+    /// [`str_chars`](Args::str_chars) counts them, or `None` when it is
+    /// absent or `null`.
+    ///
+    /// # Errors
+    /// When `field` is present and not a string of that length.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(r#"{"reading": "ゆき", "note": null}"#.as_bytes()).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.opt_str_chars("reading", 1, 20).unwrap().as_deref(), Some("ゆき"));
+    /// assert_eq!(args.opt_str_chars("note", 1, 20).unwrap(), None);
+    /// assert_eq!(args.opt_str_chars("reading", 3, 20).unwrap_err().message(), "invalid input: `reading` must be 3 to 20 characters long");
+    /// ```
+    #[inline]
+    pub fn opt_str_chars(&self, field: &str, min: usize, max: usize) -> Result<Option<Cow<'a, str>>, ToolError> {
+        self.value(field).map(|_| self.str_chars(field, min, max)).transpose()
+    }
+
+    /// The array `field` of `min` to `max` strings, as [`strs`](Args::strs)
+    /// checks it, or `None` when it is absent or `null`.
+    ///
+    /// # Errors
+    /// When `field` is present and not such an array.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"tags": ["tea", "rain"], "also": null, "ids": [1]}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// let tags: Vec<_> = args.opt_strs("tags", 0, 10).unwrap().into_iter().flatten().collect();
+    /// assert_eq!(tags, ["tea", "rain"]);
+    /// assert!(args.opt_strs("also", 0, 10).unwrap().is_none());
+    /// assert!(args.opt_strs("missing", 0, 10).unwrap().is_none());
+    /// assert_eq!(args.opt_strs("ids", 0, 10).unwrap_err().message(), "invalid input: `ids[0]` must be a string");
+    /// ```
+    #[inline]
+    pub fn opt_strs(&self, field: &str, min: usize, max: usize) -> Result<Option<Strs<'a>>, ToolError> {
+        self.value(field).map(|_| self.strs(field, min, max)).transpose()
+    }
+
     /// The integer `field`, from `min` to `max` inclusive.
     ///
     /// # Errors

@@ -8,6 +8,7 @@
 //! | `x.round()` | [`round`] | `f64.trunc` and a few more: wasm has no instruction that rounds halves away from zero |
 //! | `x.abs()`, `x.copysign(y)` | [`abs`], [`copysign`] | `f64.abs`, `f64.copysign` |
 //! | `x.min(y)`, `x.max(y)` | [`min`], [`max`] | a few instructions: NaN loses, as in std (wasm's `f64.min` would answer NaN) |
+//! | `format!("{x:.2}").parse::<f64>()` | [`round_to::<2>`](round_to) | exact integer arithmetic, no `core::fmt` or float parser |
 //!
 //! A `no_std` module has no `f64::sqrt` on stable Rust (it is std's), and
 //! `core::arch::wasm32::f64_sqrt` is unstable. These are wasi-libc's
@@ -156,6 +157,75 @@ pub fn min(x: f64, y: f64) -> f64 {
 #[inline]
 pub fn max(x: f64, y: f64) -> f64 {
     x.max(y)
+}
+
+/// `x` rounded to `D` decimals as `format!("{x:.D$}")` rounds it (its
+/// exact value to the nearest, halves to even), as the `f64` nearest that
+/// decimal: what `format!("{x:.2}").parse::<f64>()` gives for
+/// `round_to::<2>(x)`, without `core::fmt` or a float parser. For a mean
+/// or a price sent as a JSON number; `(x * 100.0).round() / 100.0` rounds
+/// a product that is itself rounded, and disagrees on everyday values. To
+/// keep the trailing zeros (`12.50`), write [`text::fixed`](crate::text::fixed)
+/// instead, as text or as a JSON number. NaN and infinities are returned
+/// as they are. `D` is at most 22 (a larger one does not build): up to
+/// there `10^D` is exact in an `f64`, which makes the answer exact.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::float::round_to;
+///
+/// assert_eq!(round_to::<2>(2.0 / 3.0), 0.67);
+/// assert_eq!(round_to::<2>(1.005), 1.0); // the double nearest 1.005 is below it
+/// assert_eq!(round_to::<2>(0.125), 0.12); // a tie, to even
+/// assert_eq!(round_to::<1>(-0.04).to_bits(), (-0.0f64).to_bits());
+/// assert_eq!(round_to::<0>(2.5), 2.0);
+/// ```
+pub fn round_to<const D: u8>(x: f64) -> f64 {
+    const { assert!(D <= 22, "round_to::<D>: D is at most 22") };
+    let (pow5, pow10) = const {
+        let (mut five, mut ten, mut i) = (1u64, 1f64, 0);
+        while i < D {
+            five *= 5;
+            ten *= 10.0;
+            i += 1;
+        }
+        (five, ten)
+    };
+    round_with(x, D as i32, pow5, pow10)
+}
+
+/// [`round_to`] for `d` decimals, with `5^d` and `10^d`: one body for
+/// every `D`.
+#[inline(never)]
+fn round_with(x: f64, d: i32, pow5: u64, pow10: f64) -> f64 {
+    let bits = x.to_bits();
+    let biased = (bits >> 52 & 0x7FF) as i32;
+    // |x| = m × 2^e exactly, so |x| × 10^d = m × 5^d × 2^(e + d), and
+    // m × 5^d is below 2^105.
+    let (m, e) =
+        if biased == 0 { (bits & ((1 << 52) - 1), -1074) } else { (bits & ((1 << 52) - 1) | 1 << 52, biased - 1075) };
+    let shift = e + d;
+    // NaN and infinities, and an |x| × 10^d that is whole: no digit
+    // past the d-th to round.
+    if biased == 0x7FF || shift >= 0 {
+        return x;
+    }
+    let product = u128::from(m) * u128::from(pow5);
+    // |x| × 10^d rounded to an integer, halves to even.
+    let k = shift.unsigned_abs();
+    let n = if k > 106 {
+        0
+    } else {
+        let (whole, rest, half) = (product >> k, product & ((1 << k) - 1), 1u128 << (k - 1));
+        whole + u128::from(rest > half || rest == half && whole & 1 == 1)
+    };
+    // From 2^53 on, 10^-d is below the spacing of floats at x (for d up to
+    // 22), so x is the float nearest its rounding. Below it, n and 10^d
+    // are both exact, and one division rounds their quotient once.
+    if n >= 1 << 53 {
+        return x;
+    }
+    copysign(n as f64 / pow10, x)
 }
 
 /// The same operations for `f32`, with `f32`'s std results.

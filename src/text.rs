@@ -25,7 +25,7 @@ use alloc::vec::Vec;
 use crate::json::num;
 use crate::json::write::{escape_into, put, put_scalar};
 
-mod fixed;
+pub(crate) mod fixed;
 
 /// Text built from pieces (`&str`, `String`, integers, floats, tuples of
 /// them). Usually made with [`text!`](crate::text!); a module that never
@@ -417,7 +417,9 @@ impl Piece for f64 {
     }
 }
 
-/// `x` with `decimals` digits after the point, as a [`Piece`]: what
+/// `x` with `decimals` digits after the point, as a [`Piece`] and as a
+/// JSON number ([`ToJson`](crate::json::ToJson): `o.field("price",
+/// fixed(12.5, 2))` writes `12.50`; `null` for NaN and infinities): what
 /// `format!("{x:.2}")` writes for `fixed(x, 2)`, which links `core::fmt`'s
 /// float formatting (the guide's price list has both prices). The exact
 /// value of `x` is rounded to the nearest, ties to even (`0.125` is
@@ -430,6 +432,8 @@ impl Piece for f64 {
 /// let mean = 2.0 / 3.0;
 /// assert_eq!(subako_tiny::text!("mean ", fixed(mean, 2)).as_str(), "mean 0.67");
 /// assert_eq!(subako_tiny::text!(fixed(1e21, 1), " ", fixed(2.5, 0), " ", fixed(-0.001, 2)).as_str(), "1000000000000000000000.0 2 -0.00");
+/// let reply = subako_tiny::Reply::object(|o| o.field("mean", fixed(mean, 2)).field("none", fixed(f64::NAN, 2)));
+/// assert_eq!(reply.structured(), Some(&b"{\"mean\":0.67,\"none\":null}"[..]));
 /// ```
 #[must_use]
 pub fn fixed(x: f64, decimals: u8) -> Fixed {
@@ -440,8 +444,8 @@ pub fn fixed(x: f64, decimals: u8) -> Fixed {
 /// [`fixed`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fixed {
-    x: f64,
-    decimals: u8,
+    pub(crate) x: f64,
+    pub(crate) decimals: u8,
 }
 
 impl Piece for Fixed {

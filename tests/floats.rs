@@ -682,3 +682,66 @@ fn fixed_decimals_at_the_edges_write_as_std_writes_them() {
         }
     }
 }
+
+/// `float::round_to::<D>` against std's `format!("{x:.D$}").parse::<f64>()`,
+/// bit for bit, for one value at every `D` this test runs.
+fn check_round_to(x: f64) {
+    macro_rules! each {
+        ($($d:literal)*) => {$(
+            let ours = subako_tiny::float::round_to::<$d>(x);
+            let std: f64 = format!("{x:.*}", $d).parse().unwrap();
+            assert!(
+                ours.to_bits() == std.to_bits() || ours.is_nan() && std.is_nan(),
+                "round_to::<{}>({x:e}) (bits {:#018x}) = {ours:e}, std's {std:e}",
+                $d,
+                x.to_bits()
+            );
+        )*};
+    }
+    each!(0 1 2 3 4 5 6 8 10 12 15 16 17 18 20 21 22);
+}
+
+#[test]
+fn generated_floats_rounded_to_decimals_read_as_std_reads_their_text() {
+    let cases = env("FLOAT_CASES", if cfg!(debug_assertions) { 20_000 } else { 200_000 });
+    let mut rng = Rng(env("FLOAT_SEED", 0x20_0D));
+    for _ in 0..cases {
+        let x = if rng.chance(3) { tie(&mut rng) } else { value(&mut rng) };
+        check_round_to(if rng.chance(4) { -x } else { x });
+    }
+}
+
+#[test]
+fn rounding_to_decimals_at_the_edges_reads_as_std_reads_its_text() {
+    let mut xs = vec![
+        0.0,
+        -0.0,
+        f64::MIN_POSITIVE,
+        f64::MAX,
+        f64::MIN,
+        5e-324,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        0.5,
+        2.5,
+        0.125,
+        1.005,
+        9.995,
+        (1u64 << 53) as f64,
+        ((1u64 << 53) - 1) as f64,
+    ];
+    for e in -30..=30 {
+        let p: f64 = format!("1e{e}").parse().unwrap();
+        xs.extend([p, step(p, -1), step(p, 1), p * 0.5, p * 9.5, p * 0.9007199254740992]);
+    }
+    for k in -80..=80 {
+        let p = 2f64.powi(k);
+        xs.extend([p, step(p, -1), step(p, 1)]);
+    }
+    xs.extend((0..4000).map(|n| n as f64 / 64.0));
+    for x in xs {
+        check_round_to(x);
+        check_round_to(-x);
+    }
+}

@@ -188,3 +188,58 @@ fn random_lines_read_as_split_lines() {
     }
     assert!(values > cases, "only {values} values in {cases} texts");
 }
+
+/// Whole JSON Lines entries of every kind of text the crate writes (raw
+/// UTF-8 of two to four bytes, escapes, numbers, literals, nesting), and a
+/// surrogate pair escaped by hand.
+fn whole_entries() -> Vec<String> {
+    let texts = ["plain", "é café", "日本語のテキスト", "emoji 🎉 ok", "quote \" back \\ tab \t nul \u{0} bell \u{7}"];
+    let mut lines = Vec::new();
+    for (i, text) in texts.iter().enumerate() {
+        let reply = subako_tiny::Reply::object(|o| {
+            o.field("id", i as i64 - 2).field("t", *text).field("x", -12.5e-3).field("ok", i % 2 == 0);
+            o.array("tags", |a| a.push(*text).push(1u64)).object("in", |o| o.field("n", None::<u64>))
+        });
+        lines.push(String::from_utf8(reply.structured().unwrap().to_vec()).unwrap());
+    }
+    lines.push(r#"{"id":9,"t":"\ud83d\ude00\u00e9\n","n":[true,false,null,0,1E+2]}"#.to_string());
+    lines
+}
+
+/// A line a write cut short, anywhere in it, is not an unreadable entry,
+/// whether it is the last line or `fs::append_line` has put another after
+/// it; a line edited by hand, a stray byte or a byte order mark is.
+#[test]
+fn a_line_cut_anywhere_is_no_unreadable_entry_and_a_broken_one_is() {
+    for entry in whole_entries() {
+        let bytes = entry.as_bytes();
+        for cut in 1..bytes.len() {
+            let part = &bytes[..cut];
+            let last = [b"{\"id\":0}\n", part].concat();
+            let then = [part, b"\n{\"id\":7}\n"].concat();
+            let shown = String::from_utf8_lossy(part);
+            assert_eq!(json::lines(&last).unreadable(), 0, "cut last: {shown:?}");
+            assert_eq!(json::lines(&then).unreadable(), 0, "cut, then an entry: {shown:?}");
+            assert_eq!(json::lines(&then).fields(KEYS).unreadable(), 0, "fields, cut: {shown:?}");
+            assert_eq!(json::lines(&then).skipped(), 1, "skipped, cut: {shown:?}");
+        }
+    }
+    let broken: [&[u8]; 8] = [
+        b"\xEF\xBB\xBF{\"id\":1}",
+        b"{\"id\":1,}",
+        b"{\"id\":1}}",
+        b"{\"id\":\"a\xFFb\"}",
+        b"{\"id\":\"\\x41\"}",
+        b"{\"id\":01}",
+        b"{id:1}",
+        b"{\"t\":\"\\ud83d\\u0041\"}",
+    ];
+    for line in broken {
+        let text = [b"{\"id\":0}\n", line, b"\n{\"id\":2}"].concat();
+        assert_eq!(json::lines(&text).unreadable(), 1, "{:?}", String::from_utf8_lossy(line));
+        assert_eq!(json::lines(&text).fields(KEYS).unreadable(), 1, "{:?}", String::from_utf8_lossy(line));
+    }
+    // A value that is not an object is an unreadable entry of `fields`.
+    assert_eq!(json::lines(b"{\"id\":0}\n[1,2]\n").fields(KEYS).unreadable(), 1);
+    assert_eq!(json::lines(b"{\"id\":0}\n[1,2]\n").unreadable(), 0);
+}

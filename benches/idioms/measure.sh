@@ -58,6 +58,7 @@ ROWS=(
     "abs(x);-;abs_crate;float_base"
     "copysign(x, y);-;copysign_crate;float_base"
     "format!(\"{x:.2}\");fixed_std;fixed_crate;float_base"
+    "format!(\"{x:.2}\").parse::<f64>();round_to_std;round_to_crate;float_base"
     "min(x, y);min_std;min_crate;float_base"
     "max(x, y);-;max_crate;float_base"
     "f32 sqrt(x);-;sqrt_f32_crate;float_base"

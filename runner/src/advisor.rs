@@ -59,7 +59,8 @@ pub const RULES: &[Rule] = &[
             "<f32 as core::str::traits::FromStr>::from_str",
         ],
         tables: &[],
-        instead: "subako_tiny::num::parse_f64 (the crate's own correctly rounded reader)",
+        instead: "subako_tiny::num::parse_f64 (the crate's own correctly rounded reader); to round a float to \
+                  decimals, float::round_to::<2>(x) rather than parsing format!(\"{:.2}\", x)",
     },
     Rule {
         idiom: "str::parse of an integer (from_str_radix)",
@@ -149,8 +150,8 @@ pub const RULES: &[Rule] = &[
             "<alloc::string::String as core::fmt::Write>::",
         ],
         tables: &[],
-        instead: "text!(…) (numbers by the crate's own digit writers; text::fixed(x, 2) for {:.2}), or \
-                  JsonWriter for JSON",
+        instead: "text!(…) (numbers by the crate's own digit writers; text::fixed(x, 2) for {:.2}, as text or \
+                  as a JSON number; float::round_to::<2>(x) for the rounded f64), or JsonWriter for JSON",
     },
     Rule {
         idiom: "slice indexing v[i] (panic_bounds_check and its message)",

@@ -47,3 +47,35 @@ pub use size::{DataSegment, Func, Section, SizeReport, demangle, owner, size};
 pub use text::thousands;
 
 pub use error::Error;
+
+/// Writes to stdout as `print!` does, except that a reader which has gone
+/// (a pipe closed early, as `subako-tiny call … | head` leaves it) ends
+/// the program quietly and successfully rather than with a panic.
+#[doc(hidden)]
+pub fn print_out(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(args).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("subako-tiny: writing to stdout: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// `print!` through [`print_out`].
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::print_out(format_args!($($arg)*))
+    };
+}
+
+/// `println!` through [`print_out`].
+#[macro_export]
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::print_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}

@@ -59,6 +59,11 @@ const PROBES: &[(&str, &str, &str)] = &[
     ("format", r#"format!("Hello, {}!", s)"#, "format!"),
     ("format_float", "format!(\"{}\", s.len() as f64 / 3.0)", "format!"),
     ("format_fixed", "format!(\"{:.2}\", s.len() as f64 / 3.0)", "text::fixed"),
+    (
+        "round_by_text",
+        r#"let x: f64 = format!("{:.2}", s.len() as f64 / 3.0).parse().unwrap_or(0.0); if x > 1.5 { "y".into() } else { "n".into() }"#,
+        "float::round_to::<2>",
+    ),
     ("contains", r#"if s.contains(t) { "y".into() } else { "n".into() }"#, "bound the needle's length"),
     (
         "index",

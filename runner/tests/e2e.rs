@@ -1097,3 +1097,30 @@ fn check_warns_of_a_start_above_two_pages_and_of_debug_info() {
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(warnings[0].contains("debug info") && warnings[0].contains("strip = true"), "{}", warnings[0]);
 }
+
+/// A reader that stops early (`subako-tiny call … | head -c 300`) ends the
+/// CLI quietly: no panic about a broken pipe, a successful exit.
+#[test]
+fn cli_call_into_a_pipe_closed_early_ends_quietly() {
+    let module = example_wasm("hello");
+    let dir = tempfile::tempdir().unwrap();
+    let args = dir.path().join("args.json");
+    // An answer larger than a pipe holds, so the write meets the closed
+    // end whenever it comes.
+    std::fs::write(&args, format!(r#"{{"name": "{}"}}"#, "x".repeat(200_000))).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_subako-tiny"))
+        .arg("call")
+        .arg(&module)
+        .arg("greet")
+        .arg("--args-file")
+        .arg(&args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -12,8 +12,9 @@ use super::value::Value;
 /// by hand, a stray byte, a byte order mark an editor put before the first
 /// line, which JSON Lines does not allow). [`Lines::skipped`] counts
 /// the skipped lines that are not blank, so that a tool can tell "no
-/// entries" from "entries it could not read" (and, say, refuse to number
-/// a new entry after them).
+/// entries" from "entries it could not read"; [`Lines::unreadable`]
+/// leaves out the start of an entry a write cut short (and, say, a store
+/// refuses to number a new entry while it is not 0).
 ///
 /// ```
 /// use subako_tiny::json;
@@ -72,7 +73,32 @@ impl<'a> Lines<'a> {
     /// assert_eq!(json::lines(b"\xEF\xBB\xBF{\"id\":1}\n").skipped(), 1); // a byte order mark
     /// ```
     pub fn skipped(self) -> usize {
-        self.fields([]).skipped_where(false)
+        self.fields([]).skipped_where(false, false)
+    }
+
+    /// How many of the lines left are unreadable entries: skipped though
+    /// not blank, and not the start of a value that a write cut short (a
+    /// line that is whole JSON up to where it ends too soon). Such a start
+    /// is what a full volume leaves of an append that failed, and the tool
+    /// that wrote it answered an error, so the entry was never added;
+    /// [`fs::append_line`](crate::fs::append_line) puts the next entry on a
+    /// line of its own after it. What is left counts lines edited by hand,
+    /// stray bytes and byte order marks: a store that numbers its entries
+    /// from the highest id it reads refuses to add while this is not 0,
+    /// rather than give out an id such a line may hold. A reading of its
+    /// own, as [`skipped`](Lines::skipped)'s.
+    ///
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// // A write cut short (then another entry after it), and a stray byte.
+    /// let text = b"{\"id\":1}\n{\"id\":2,\"t\":\"\xE9\x9B\n{\"id\":2}\n{\"id\":\xFF}\n{\"id\":4,\"t\":\"ab";
+    /// assert_eq!(json::lines(text).count(), 2);
+    /// assert_eq!(json::lines(text).skipped(), 3);
+    /// assert_eq!(json::lines(text).unreadable(), 1);
+    /// ```
+    pub fn unreadable(self) -> usize {
+        self.fields([]).skipped_where(false, true)
     }
 }
 
@@ -96,22 +122,73 @@ impl<const N: usize> LineFields<'_, '_, N> {
     /// assert_eq!(notes.skipped(), 1);
     /// ```
     pub fn skipped(self) -> usize {
-        self.skipped_where(true)
+        self.skipped_where(true, false)
+    }
+
+    /// How many of the lines left are unreadable entries: as
+    /// [`Lines::unreadable`], and also lines holding a value that is not
+    /// an object.
+    ///
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// let notes = json::lines(b"{\"id\":1}\n[2]\n{\"id\":3,\"ti").fields(["id"]);
+    /// assert_eq!(notes.clone().skipped(), 2);
+    /// assert_eq!(notes.unreadable(), 1);
+    /// ```
+    pub fn unreadable(self) -> usize {
+        self.skipped_where(true, true)
     }
 
     /// The lines left that hold no value (`objects`: no object) and are
-    /// not blank.
-    fn skipped_where(mut self, objects: bool) -> usize {
+    /// not blank; with `whole`, not those that are the start of a value
+    /// cut short.
+    fn skipped_where(mut self, objects: bool, whole: bool) -> usize {
         let mut skipped = 0;
         while !self.rest.is_empty() {
             let (value, next) = if objects { object_line(self.rest, &[], &mut []) } else { line(self.rest) };
             let text = self.rest;
             self.rest = self.rest.get(next..).unwrap_or(&[]);
-            // Blank: nothing but JSON's white space up to the line's end.
+            // The line without its newline. Blank: nothing but JSON's white
+            // space.
             let line = span(text, 0, next.min(text.len()));
-            skipped += usize::from(value.is_none() && skip_ws(line, 0) < line.len());
+            let line = line.strip_suffix(b"\n").unwrap_or(line);
+            skipped += usize::from(value.is_none() && skip_ws(line, 0) < line.len() && !(whole && cut_short(line)));
         }
         skipped
+    }
+}
+
+/// Whether `line` (no newline) is the start of a JSON value that ends too
+/// soon: valid up to its end, where the value, a UTF-8 sequence or an
+/// escape is left unfinished.
+fn cut_short(line: &[u8]) -> bool {
+    let Err(e) = super::validator::validate(line) else { return false };
+    let tail = line.get(e.offset..).unwrap_or_default();
+    match tail {
+        [] => true,
+        // A lead byte (C2 to F4) with fewer continuation bytes than it needs.
+        [lead @ 0xC2..=0xF4, more @ ..] => {
+            more.len() < 1 + usize::from(*lead >= 0xE0) + usize::from(*lead >= 0xF0)
+                && more.iter().all(|b| b & 0xC0 == 0x80)
+        }
+        // An escape's start: `\`, `\u` and up to three hex digits, or a
+        // leading surrogate's `\uD8xx` and the start of the trailing one.
+        [b'\\', rest @ ..] => match rest {
+            [] => true,
+            [b'u', hex @ ..] if hex.len() < 4 => hex.iter().all(u8::is_ascii_hexdigit),
+            [b'u', b'd' | b'D', b'8' | b'9' | b'a' | b'b' | b'A' | b'B', h, l, after @ ..] => {
+                h.is_ascii_hexdigit()
+                    && l.is_ascii_hexdigit()
+                    && match after {
+                        [] | [b'\\'] => true,
+                        [b'\\', b'u', hex @ ..] => hex.len() < 4 && hex.iter().all(u8::is_ascii_hexdigit),
+                        _ => false,
+                    }
+            }
+            _ => false,
+        },
+        _ => false,
     }
 }
 

@@ -222,7 +222,8 @@ impl JsonWriter {
 /// A value an [`ObjectWriter`] or [`ArrayWriter`] can write: text (`str`,
 /// `String`, [`Text`], `char`, a JSON [`Str`]) as a string; integers and
 /// `f64` as numbers (a NaN or an infinity as `null`, as serde_json writes
-/// them); `bool`; `None` as `null`; a slice or `Vec` as an array; a
+/// them), and [`text::fixed`](crate::text::fixed) as a number with that
+/// many decimals (`12.50`); `bool`; `None` as `null`; a slice or `Vec` as an array; a
 /// [`Value`], [`Object`] or [`Array`] read from JSON as it is.
 ///
 /// Sealed: every kind writes whole, valid JSON.
@@ -267,6 +268,7 @@ to_json! {
     u64 => |n, out| out.uint(*n);
     usize => |n, out| out.uint(*n as u64);
     f64 => |x, out| out.float(*x);
+    crate::text::Fixed => |f, out| out.fixed(f.x, f.decimals);
     Value<'_> => |v, out| out.raw(v.raw());
     Object<'_> => |v, out| out.raw(v.as_value().raw());
     Array<'_> => |v, out| out.raw(v.as_value().raw());

@@ -183,6 +183,18 @@ impl JsonWriter {
         self
     }
 
+    /// `x` with `decimals` digits after the point, as
+    /// [`text::fixed`](crate::text::fixed) writes it (a JSON number);
+    /// `null` for NaN and infinities.
+    pub(crate) fn fixed(&mut self, x: f64, decimals: u8) -> &mut Self {
+        if !x.is_finite() {
+            return self.null();
+        }
+        self.separate();
+        crate::text::fixed::write_fixed(&mut self.buf, x, decimals);
+        self
+    }
+
     /// `true` or `false`.
     pub fn bool(&mut self, b: bool) -> &mut Self {
         self.separate();

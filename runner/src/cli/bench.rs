@@ -109,9 +109,9 @@ impl Bench {
         if let Some(p) = &self.growth {
             let r = growth(p, self.vs.as_deref(), &self.growth_options()?)?;
             if self.json {
-                println!("{}", r.to_json());
+                subako_tiny_runner::outln!("{}", r.to_json());
             } else {
-                print!("{}", r.to_text());
+                subako_tiny_runner::out!("{}", r.to_text());
             }
             return Ok(ExitCode::SUCCESS);
         }
@@ -137,9 +137,9 @@ impl Bench {
         }
         let r = bench(module, self.vs.as_deref(), &o)?;
         if self.json {
-            println!("{}", r.to_json());
+            subako_tiny_runner::outln!("{}", r.to_json());
         } else {
-            print!("{}", r.to_text());
+            subako_tiny_runner::out!("{}", r.to_text());
         }
         Ok(ExitCode::SUCCESS)
     }

@@ -23,7 +23,7 @@ pub struct Bundle {
 impl Bundle {
     pub fn run(self) -> Result<ExitCode, Error> {
         let r = bundle(&self.module, self.assets.as_deref(), &self.out)?;
-        print!("{}", r.to_text());
+        subako_tiny_runner::out!("{}", r.to_text());
         Ok(ExitCode::SUCCESS)
     }
 }

@@ -42,7 +42,7 @@ impl Call {
             // Each call a fresh instance, all on the first one's volumes.
             let out = call(&m, &tool, args, &o)?;
             o.tmp_dir = Some(out.tmp_dir.clone());
-            print!("{}", out.to_text());
+            subako_tiny_runner::out!("{}", out.to_text());
             eprint!("{}", out.links_text());
             if out.is_error() {
                 self.name_the_tools(&tool, &out);

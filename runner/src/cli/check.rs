@@ -25,9 +25,9 @@ impl Check {
         let bytes = std::fs::read(&self.module).map_err(|e| Error::file(&self.module, e))?;
         let r = check(&bytes, self.assets.as_deref());
         if self.json {
-            println!("{}", r.to_json());
+            subako_tiny_runner::outln!("{}", r.to_json());
         } else {
-            print!("{}", r.to_text());
+            subako_tiny_runner::out!("{}", r.to_text());
         }
         Ok(if r.accepted() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
     }

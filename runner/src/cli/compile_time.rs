@@ -25,9 +25,9 @@ impl CompileTime {
     pub fn run(self) -> Result<ExitCode, Error> {
         let r = CompileTimes::measure(&self.modules, self.compiles)?;
         if self.json {
-            println!("{}", r.to_json());
+            subako_tiny_runner::outln!("{}", r.to_json());
         } else {
-            print!("{}", r.to_text());
+            subako_tiny_runner::out!("{}", r.to_text());
         }
         Ok(ExitCode::SUCCESS)
     }

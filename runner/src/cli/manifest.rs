@@ -18,7 +18,7 @@ pub struct ManifestCmd {
 impl ManifestCmd {
     pub fn run(self) -> Result<ExitCode, Error> {
         let m = manifest(&module(&self.module)?)?;
-        println!("{:#}", m.to_json());
+        subako_tiny_runner::outln!("{:#}", m.to_json());
         Ok(ExitCode::SUCCESS)
     }
 }

@@ -26,7 +26,7 @@ impl New {
     pub fn run(self) -> Result<ExitCode, Error> {
         let s = scaffold::new_package(&self.dir, self.name.as_deref(), self.description.as_deref())
             .map_err(Error::Input)?;
-        print!("{}", s.to_text());
+        subako_tiny_runner::out!("{}", s.to_text());
         Ok(ExitCode::SUCCESS)
     }
 }

@@ -145,14 +145,14 @@ impl Size {
             if explain {
                 v["advice"] = json!(advice);
             }
-            println!("{v}");
+            subako_tiny_runner::outln!("{v}");
         } else {
-            print!("{}: {}", p.display(), r.to_text(explain, self.top));
+            subako_tiny_runner::out!("{}: {}", p.display(), r.to_text(explain, self.top));
             if explain && r.has_names {
-                print!("{}", advice_text(&advice));
+                subako_tiny_runner::out!("{}", advice_text(&advice));
             } else if explain {
                 // Silence here would read as a clean result.
-                print!(
+                subako_tiny_runner::out!(
                     "\nstd routines with a cheaper equivalent: not looked for (a stripped module has no names; \
                      build it with CARGO_PROFILE_RELEASE_STRIP=false, or give --manifest-path)\n"
                 );
@@ -217,9 +217,9 @@ impl Size {
             };
             let e = explain(&pkg, &opts, variant, &name, self.top)?;
             if self.json {
-                println!("{}", e.to_json());
+                subako_tiny_runner::outln!("{}", e.to_json());
             } else {
-                print!("{}", e.to_text());
+                subako_tiny_runner::out!("{}", e.to_text());
             }
             return self.check_after(&opts);
         }
@@ -228,9 +228,9 @@ impl Size {
             let variants = pkg.variants()?;
             let costs = feature_costs(&pkg, &opts, &variants)?;
             if self.json {
-                println!("{}", serde_json::to_string(&costs)?);
+                subako_tiny_runner::outln!("{}", serde_json::to_string(&costs)?);
             } else {
-                print!("{}", costs.to_text());
+                subako_tiny_runner::out!("{}", costs.to_text());
             }
             if let Some(out) = &self.json_out {
                 write_json(out, &serde_json::to_value(&costs)?)?;
@@ -253,14 +253,14 @@ impl Size {
         }
         let mut status = if report.accepted() { ExitCode::SUCCESS } else { ExitCode::FAILURE };
         if self.json {
-            println!("{value}");
+            subako_tiny_runner::outln!("{value}");
         } else {
-            print!("{}", report.to_text(&[Part::Header, Part::Table, Part::Notes]));
-            println!("\nwritten: {}", out.display());
+            subako_tiny_runner::out!("{}", report.to_text(&[Part::Header, Part::Table, Part::Notes]));
+            subako_tiny_runner::outln!("\nwritten: {}", out.display());
             if let Some((path, old)) = &baseline {
-                print!("{}", compare(old, &path.display().to_string(), &value));
+                subako_tiny_runner::out!("{}", compare(old, &path.display().to_string(), &value));
             }
-            print!("{}", report.refused_text());
+            subako_tiny_runner::out!("{}", report.refused_text());
         }
         if self.check && !self.print_check(&report, &pkg.manifest) {
             status = ExitCode::FAILURE;
@@ -287,7 +287,7 @@ impl Size {
         if self.json {
             eprint!("{text}");
         } else {
-            print!("{text}");
+            subako_tiny_runner::out!("{text}");
         }
         ok
     }
@@ -299,11 +299,11 @@ impl Size {
             Error::Input(format!("{}: not a report of `subako-tiny size --json` ({e})", from.display()))
         })?;
         let parts = if self.part.is_empty() { Part::ALL.to_vec() } else { self.part.clone() };
-        print!("{}", report.to_text(&parts));
+        subako_tiny_runner::out!("{}", report.to_text(&parts));
         if let Some(b) = &self.baseline
             && parts.contains(&Part::Change)
         {
-            print!("{}", compare(&read_json(b)?, &b.display().to_string(), &value));
+            subako_tiny_runner::out!("{}", compare(&read_json(b)?, &b.display().to_string(), &value));
         }
         Ok(ExitCode::SUCCESS)
     }
