@@ -73,7 +73,7 @@ impl<'a> Lines<'a> {
     /// assert_eq!(json::lines(b"\xEF\xBB\xBF{\"id\":1}\n").skipped(), 1); // a byte order mark
     /// ```
     pub fn skipped(self) -> usize {
-        self.fields([]).skipped_where(false, false)
+        self.fields([]).skipped_where::<false>(false)
     }
 
     /// How many of the lines left are unreadable entries: skipped though
@@ -98,7 +98,7 @@ impl<'a> Lines<'a> {
     /// assert_eq!(json::lines(text).unreadable(), 1);
     /// ```
     pub fn unreadable(self) -> usize {
-        self.fields([]).skipped_where(false, true)
+        self.fields([]).skipped_where::<true>(false)
     }
 }
 
@@ -122,7 +122,7 @@ impl<const N: usize> LineFields<'_, '_, N> {
     /// assert_eq!(notes.skipped(), 1);
     /// ```
     pub fn skipped(self) -> usize {
-        self.skipped_where(true, false)
+        self.skipped_where::<false>(true)
     }
 
     /// How many of the lines left are unreadable entries: as
@@ -137,23 +137,26 @@ impl<const N: usize> LineFields<'_, '_, N> {
     /// assert_eq!(notes.unreadable(), 1);
     /// ```
     pub fn unreadable(self) -> usize {
-        self.skipped_where(true, true)
+        self.skipped_where::<true>(true)
     }
 
     /// The lines left that hold no value (`objects`: no object) and are
-    /// not blank; with `whole`, not those that are the start of a value
-    /// cut short.
-    fn skipped_where(mut self, objects: bool, whole: bool) -> usize {
+    /// not blank; with `WHOLE`, not those that are the start of a value
+    /// cut short (a parameter of the type, so that `skipped` carries none
+    /// of that test).
+    fn skipped_where<const WHOLE: bool>(mut self, objects: bool) -> usize {
         let mut skipped = 0;
         while !self.rest.is_empty() {
             let (value, next) = if objects { object_line(self.rest, &[], &mut []) } else { line(self.rest) };
             let text = self.rest;
             self.rest = self.rest.get(next..).unwrap_or(&[]);
-            // The line without its newline. Blank: nothing but JSON's white
-            // space.
+            // Blank: nothing but JSON's white space up to the line's end.
             let line = span(text, 0, next.min(text.len()));
-            let line = line.strip_suffix(b"\n").unwrap_or(line);
-            skipped += usize::from(value.is_none() && skip_ws(line, 0) < line.len() && !(whole && cut_short(line)));
+            skipped += usize::from(
+                value.is_none()
+                    && skip_ws(line, 0) < line.len()
+                    && !(WHOLE && cut_short(line.strip_suffix(b"\n").unwrap_or(line))),
+            );
         }
         skipped
     }
@@ -163,7 +166,7 @@ impl<const N: usize> LineFields<'_, '_, N> {
 /// soon: valid up to its end, where the value, a UTF-8 sequence or an
 /// escape is left unfinished.
 fn cut_short(line: &[u8]) -> bool {
-    let Err(e) = super::validator::validate(line) else { return false };
+    let Err(e) = super::validator::validate_line(line) else { return false };
     let tail = line.get(e.offset..).unwrap_or_default();
     match tail {
         [] => true,

@@ -461,7 +461,8 @@ const fn line_string_end(b: &[u8], start: usize) -> Result<usize, ReadError> {
 }
 
 /// [`document`] as [`line`] reads a line: white space without newlines.
-/// For tests/utf8.rs, which holds the line reader's errors to the
+/// For `Lines::unreadable`, which needs where a line stops being JSON,
+/// and for tests/utf8.rs, which holds the line reader's errors to the
 /// document reader's.
 #[doc(hidden)]
 pub const fn validate_line(b: &[u8]) -> Result<(), ReadError> {
