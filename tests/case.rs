@@ -573,6 +573,38 @@ fn only_two_chars_beyond_ascii_lowercase_to_ascii() {
     assert_eq!(to_ascii, ['\u{130}', '\u{212A}']);
 }
 
+/// What `find_ignore_case` looks for when the needle's lowercase begins
+/// beyond ASCII: a char whose lowercase holds such a char `f` begins with
+/// `f`'s first byte or its uppercase's, but for these five, whose first
+/// bytes the search adds.
+#[test]
+fn five_chars_beyond_ascii_begin_with_a_byte_of_their_own() {
+    let lead = |c: char| c.to_string().as_bytes()[0];
+    let mut own = vec![];
+    for y in (0x80..=0x10FFFF).filter_map(char::from_u32) {
+        for f in y.to_lowercase().filter(|f| !f.is_ascii()) {
+            let upper = f.to_uppercase().next().unwrap();
+            if lead(y) != lead(f) && lead(y) != lead(upper) {
+                own.push((y, f));
+            }
+        }
+    }
+    assert_eq!(own, [('\u{130}', '\u{307}'), ('ϴ', 'θ'), ('ẞ', 'ß'), ('\u{2126}', 'ω'), ('\u{212B}', 'å')]);
+}
+
+/// Every char beyond ASCII is found by each char of its lowercase, in CJK
+/// text (whose bytes the search passes a word at a time).
+#[test]
+fn every_char_is_found_by_its_lowercase_among_other_scripts() {
+    for y in sampled(0x3000, 17).filter(|y| !y.is_ascii()) {
+        let h = format!("日本語のテキストと{y}z");
+        for f in y.to_lowercase() {
+            let n = f.to_string();
+            assert_eq!(case::find_ignore_case(&h, &n), find_reference(&h, &n), "find_ignore_case({h:?}, {n:?})");
+        }
+    }
+}
+
 #[test]
 fn comparisons() {
     for (a, b) in [

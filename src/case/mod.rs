@@ -219,11 +219,25 @@ pub fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
     // Kelvin sign (to `k`) lowercase to something beginning with ASCII
     // (tests/case.rs checks every scalar value): so for a needle that
     // begins with `i` or `k` every char beyond ASCII is looked at, for one
-    // that begins with other ASCII none is. The bytes that cannot begin a
-    // match are passed a word at a time.
-    let f = first as u8;
-    let any_but_ascii = first >= 0x80 || f == b'i' || f == b'k';
-    let (x, y) = if first < 0x80 { (f, f.to_ascii_uppercase()) } else { (0x80, 0x80) };
+    // that begins with other ASCII none is. For `first` beyond ASCII, the
+    // chars whose lowercase holds it begin with its own first byte or its
+    // uppercase's, but for five (tests/case.rs finds them in std: ϴ, ẞ,
+    // the Ohm and Ångström signs, and İ for U+0307), whose first byte is
+    // looked for too. The bytes that cannot begin a match are passed a
+    // word at a time.
+    let (x, y, z, any_but_ascii) = if first < 0x80 {
+        let f = first as u8;
+        (f, f.to_ascii_uppercase(), f, f == b'i' || f == b'k')
+    } else {
+        let extra = match first {
+            0x3B8 => 0xCF,
+            0xDF => 0xE1,
+            0x3C9 | 0xE5 => 0xE2,
+            0x307 => 0xC4,
+            _ => lead_byte(first),
+        };
+        (lead_byte(first), lead_byte((map(first, true) & CHAR) as u32), extra, false)
+    };
     // Comparing at each candidate is quick when partial matches are short,
     // as in text, but costs up to the product of the lengths when they are
     // long ("aaa…ab" in "aaa…a"): past this many chars compared, the search
@@ -231,7 +245,7 @@ pub fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
     let mut budget = h.len().saturating_mul(2).saturating_add(64);
     let mut at = 0;
     loop {
-        at = candidate(h, at, x, y, any_but_ascii);
+        at = candidate(h, at, [x, y, z], any_but_ascii);
         let mut from = Lower::new(h, at);
         loop {
             // A match begins at `from`'s next char, if any; `at` is the
@@ -334,23 +348,35 @@ fn set_word(words: &mut [u8], i: usize, value: u32) {
     }
 }
 
-/// The first offset from `at` on whose byte is `x` or `y` or (with
+/// The first byte of the UTF-8 of scalar value `c`: past ASCII, as many
+/// leading ones as the sequence has bytes, then `c`'s highest bits.
+fn lead_byte(c: u32) -> u8 {
+    if c < 0x80 {
+        return c as u8;
+    }
+    // The continuation bytes after it.
+    let n = 1 + u32::from(c >= 0x800) + u32::from(c >= 0x1_0000);
+    (0xFF << (7 - n) | c >> (6 * n)) as u8
+}
+
+/// The first offset from `at` on whose byte is one of `bytes` or (with
 /// `high`) 0x80 and above, or `s.len()`: eight bytes a turn. Each byte
 /// looked for begins a char, so the offset is a char boundary when `at` is.
 #[inline(never)]
-fn candidate(s: &[u8], at: usize, x: u8, y: u8, high: bool) -> usize {
+fn candidate(s: &[u8], at: usize, [x, y, z]: [u8; 3], high: bool) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
-    let (x, y) = (ONES * x as u64, ONES * y as u64);
+    let (x, y, z) = (ONES * x as u64, ONES * y as u64, ONES * z as u64);
     let high = if high { u64::MAX } else { 0 };
     let mut rest = s.get(at..).unwrap_or(&[]);
     while let Some((word, next)) = rest.split_first_chunk::<8>() {
         let w = u64::from_le_bytes(*word);
-        // A byte equal to `x` or `y` is a zero byte of its XOR, which wraps
-        // the subtraction; borrows carry only upward from a zero, so the
-        // lowest mark is exact. With `high`, a byte of 0x80 and above is
+        // A byte equal to one of `bytes` is a zero byte of its XOR, which
+        // wraps the subtraction; borrows carry only upward from a zero, so
+        // the lowest mark is exact. With `high`, a byte of 0x80 and above is
         // marked by its own high bit.
-        let (p, q) = (w ^ x, w ^ y);
-        let m = (p.wrapping_sub(ONES) & !p | q.wrapping_sub(ONES) & !q | w & high) & ONES << 7;
+        let (p, q, r) = (w ^ x, w ^ y, w ^ z);
+        let m =
+            (p.wrapping_sub(ONES) & !p | q.wrapping_sub(ONES) & !q | r.wrapping_sub(ONES) & !r | w & high) & ONES << 7;
         if m != 0 {
             return s.len() - rest.len() + (m.trailing_zeros() / 8) as usize;
         }
@@ -359,7 +385,7 @@ fn candidate(s: &[u8], at: usize, x: u8, y: u8, high: bool) -> usize {
     // Fewer than eight bytes: the same test, a byte at a time.
     while let [first, more @ ..] = rest {
         let b = ONES * *first as u64;
-        if b == x || b == y || b & high & 0x80 != 0 {
+        if b == x || b == y || b == z || b & high & 0x80 != 0 {
             break;
         }
         rest = more;
