@@ -646,30 +646,38 @@ fn a_million_generated_floats_with_fixed_decimals_write_as_std_writes_them() {
     }
 }
 
+/// The values at the edges of decimal rounding: zeros, the extremes,
+/// NaN and infinities, ties, a double just below a tie (`1.005`), and the
+/// integers around 2^53.
+const EDGES: [f64; 23] = [
+    0.0,
+    -0.0,
+    f64::MIN_POSITIVE,
+    f64::MAX,
+    f64::MIN,
+    5e-324,
+    -5e-324,
+    f64::NAN,
+    -f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    0.5,
+    1.5,
+    2.5,
+    0.125,
+    0.375,
+    -0.001,
+    1.005,
+    9.995,
+    0.045,
+    ((1u64 << 53) - 1) as f64,
+    (1u64 << 53) as f64,
+    u64::MAX as f64,
+];
+
 #[test]
 fn fixed_decimals_at_the_edges_write_as_std_writes_them() {
-    let mut xs = vec![
-        0.0,
-        -0.0,
-        f64::MIN_POSITIVE,
-        f64::MAX,
-        f64::MIN,
-        5e-324,
-        -5e-324,
-        f64::NAN,
-        -f64::NAN,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        0.5,
-        1.5,
-        2.5,
-        0.125,
-        0.375,
-        -0.001,
-        9.995,
-        0.045,
-        u64::MAX as f64,
-    ];
+    let mut xs = EDGES.to_vec();
     for e in -8..=22 {
         let p: f64 = format!("1e{e}").parse().unwrap();
         xs.extend([p, step(p, -1), step(p, 1), p * 0.5, p * 9.5]);
@@ -713,24 +721,7 @@ fn generated_floats_rounded_to_decimals_read_as_std_reads_their_text() {
 
 #[test]
 fn rounding_to_decimals_at_the_edges_reads_as_std_reads_its_text() {
-    let mut xs = vec![
-        0.0,
-        -0.0,
-        f64::MIN_POSITIVE,
-        f64::MAX,
-        f64::MIN,
-        5e-324,
-        f64::NAN,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        0.5,
-        2.5,
-        0.125,
-        1.005,
-        9.995,
-        (1u64 << 53) as f64,
-        ((1u64 << 53) - 1) as f64,
-    ];
+    let mut xs = EDGES.to_vec();
     for e in -30..=30 {
         let p: f64 = format!("1e{e}").parse().unwrap();
         xs.extend([p, step(p, -1), step(p, 1), p * 0.5, p * 9.5, p * 0.9007199254740992]);

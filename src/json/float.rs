@@ -397,10 +397,9 @@ fn magnitude(dec: &mut Decimal) -> f64 {
 /// only next to a power of two, where the halfway point below is twice as
 /// close.
 pub(super) fn shortest(bits: u64) -> Decimal {
-    let biased = (bits >> 52) as i64;
-    let fraction = bits & ((1 << 52) - 1);
     // x = mant · 2^e: the next f64 up is 2^e further.
-    let (mant, e) = if biased == 0 { (fraction, -1074) } else { (fraction | 1 << 52, biased - 1075) };
+    let (mant, e) = crate::float::significand_exponent(f64::from_bits(bits));
+    let e = i64::from(e);
     let exact = Decimal::of(mant, e);
     let mut n = 1;
     while n < exact.nd {

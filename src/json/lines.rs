@@ -14,7 +14,7 @@ use super::value::Value;
 /// the skipped lines that are not blank, so that a tool can tell "no
 /// entries" from "entries it could not read"; [`Lines::unreadable`]
 /// leaves out the start of an entry a write cut short (and, say, a store
-/// refuses to number a new entry while it is not 0).
+/// can refuse to number a new entry while it is not 0).
 ///
 /// ```
 /// use subako_tiny::json;
@@ -84,7 +84,7 @@ impl<'a> Lines<'a> {
     /// [`fs::append_line`](crate::fs::append_line) puts the next entry on a
     /// line of its own after it. What is left counts lines edited by hand,
     /// stray bytes and byte order marks: a store that numbers its entries
-    /// from the highest id it reads refuses to add while this is not 0,
+    /// from the highest id it reads can refuse to add while this is not 0,
     /// rather than give out an id such a line may hold. A reading of its
     /// own, as [`skipped`](Lines::skipped)'s.
     ///

@@ -31,9 +31,7 @@ pub(crate) fn write_fixed(out: &mut Vec<u8>, x: f64, decimals: u8) {
         return;
     }
     // |x| = m × 2^e exactly.
-    let biased = (bits >> 52 & 0x7FF) as i32;
-    let fraction = bits & ((1 << 52) - 1);
-    let (m, e) = if biased == 0 { (fraction, -1074) } else { (fraction | 1 << 52, biased - 1075) };
+    let (m, e) = crate::float::significand_exponent(x);
     // |x| × 10^decimals, rounded to an integer: its digits are the answer's.
     let mut n: Big = [0; LIMBS];
     n[0] = m as u32;
