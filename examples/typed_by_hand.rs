@@ -12,10 +12,7 @@ mod order;
 use order::{ORDER_TOTAL_INPUT, ORDER_TOTAL_OUTPUT, discount, to_minor_unit};
 
 fn order_total(args: &Args<'_>) -> Result<Reply, ToolError> {
-    let currency = args.str("currency")?;
-    if !matches!(&*currency, "EUR" | "USD" | "JPY") {
-        return Err(ToolError::invalid_input("`currency` must be one of \"EUR\", \"USD\", \"JPY\""));
-    }
+    let currency = args.choice("currency", &["EUR", "USD", "JPY"])?;
     let discount = discount(args.opt_str("coupon")?.as_deref())?;
     let items = args.array("items")?;
     if !(1..=100).contains(&items.len()) {
@@ -36,8 +33,8 @@ fn order_total(args: &Args<'_>) -> Result<Reply, ToolError> {
         sum += item.int("qty", 1, 1000)? as f64 * unit_price;
         lines += 1;
     }
-    let total = to_minor_unit(sum * discount, &currency)?;
-    Ok(Reply::object(|o| o.field("currency", &currency).field("lines", lines).field("total", total)))
+    let total = to_minor_unit(sum * discount, currency)?;
+    Ok(Reply::object(|o| o.field("currency", currency).field("lines", lines).field("total", total)))
 }
 
 pub const PACKAGE: Package = Package::new(

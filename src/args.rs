@@ -302,6 +302,57 @@ impl<'a> Args<'a> {
         self.value(field).map(|_| self.strs(field, min, max)).transpose()
     }
 
+    /// The string `field`, which must be one of `choices` (a schema's
+    /// `"enum"` of strings): the choice it equals, to `match` on.
+    ///
+    /// # Errors
+    /// When `field` is absent, not a string, or none of the choices; the
+    /// message lists them.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"lang": "ja", "units": "feet"}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.choice("lang", &["en", "ja", "fr"]).unwrap(), "ja");
+    /// assert_eq!(
+    ///     args.choice("units", &["metric", "imperial"]).unwrap_err().message(),
+    ///     r#"invalid input: `units` must be one of "metric", "imperial""#
+    /// );
+    /// ```
+    pub fn choice<'c>(&self, field: &str, choices: &[&'c str]) -> Result<&'c str, ToolError> {
+        let v = self.required(field)?;
+        let s = v.as_str().ok_or_else(|| wrong(field, Kind::String.article_name()))?;
+        if let Some(choice) = choices.iter().find(|c| s.eq_str(c)) {
+            return Ok(choice);
+        }
+        let mut text = crate::text!("invalid input: `", field, "` must be one of ");
+        for (i, choice) in choices.iter().enumerate() {
+            text.push(if i == 0 { "" } else { ", " }).push_quoted(choice);
+        }
+        Err(text.into())
+    }
+
+    /// The string `field` as [`choice`](Args::choice) checks it, or `None`
+    /// when it is absent or `null`.
+    ///
+    /// # Errors
+    /// When `field` is present and not one of `choices`.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"lang": null}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.opt_choice("lang", &["en", "ja"]).unwrap().unwrap_or("en"), "en");
+    /// ```
+    #[inline]
+    pub fn opt_choice<'c>(&self, field: &str, choices: &[&'c str]) -> Result<Option<&'c str>, ToolError> {
+        self.value(field).map(|_| self.choice(field, choices)).transpose()
+    }
+
     /// The integer `field`, from `min` to `max` inclusive.
     ///
     /// # Errors
@@ -517,5 +568,35 @@ fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolErr
             }
             Err(text.into())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Args;
+    use crate::json;
+
+    fn choice(arguments: &str, choices: &[&'static str]) -> Result<&'static str, alloc::string::String> {
+        let value = json::parse(arguments.as_bytes()).unwrap();
+        Args::new(value.as_object().unwrap()).choice("v", choices).map_err(|e| e.message().into())
+    }
+
+    #[test]
+    fn a_choice_is_compared_unescaped_and_named_with_its_list_quoted() {
+        let langs = ["en", "ja", "fr"];
+        assert_eq!(choice(r#"{"v": "j\u0061"}"#, &langs), Ok("ja"));
+        assert_eq!(choice(r#"{"v": "fr"}"#, &langs), Ok("fr"));
+        let listed = r#"invalid input: `v` must be one of "en", "ja", "fr""#;
+        for other in [r#""EN""#, r#""e""#, r#""enx""#, r#""""#] {
+            assert_eq!(choice(&["{\"v\": ", other, "}"].concat(), &langs).unwrap_err(), listed);
+        }
+        assert_eq!(choice(r#"{"v": 1}"#, &langs).unwrap_err(), "invalid input: `v` must be a string");
+        assert_eq!(choice(r#"{}"#, &langs).unwrap_err(), "invalid input: missing field `v`");
+        // A choice that needs escaping is written as JSON writes it.
+        assert_eq!(
+            choice(r#"{"v": "x"}"#, &["say \"hi\"", "日本"]).unwrap_err(),
+            r#"invalid input: `v` must be one of "say \"hi\"", "日本""#
+        );
+        assert_eq!(choice(r#"{"v": "say \"hi\""}"#, &["say \"hi\"", "日本"]), Ok("say \"hi\""));
     }
 }

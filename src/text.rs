@@ -182,7 +182,6 @@ impl Text {
     }
 
     /// `s` between double quotes, escaped as a JSON string.
-    #[cfg(feature = "miniserde")]
     pub(crate) fn push_quoted(&mut self, s: &str) -> &mut Text {
         // Escaping replaces ASCII bytes with ASCII sequences and keeps
         // every other byte: UTF-8 stays UTF-8.

@@ -311,6 +311,37 @@ fn a_body_for_a_request_that_saves_it_goes_to_the_file() {
 }
 
 #[test]
+fn a_failed_status_quotes_the_start_of_a_body_saved_to_a_file() {
+    let dir = std::env::temp_dir().join(format!("subako-tiny-http-send-ok-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    subako_tiny::fs::mount("/volume/tmp", &dir);
+    let send_ok = |body: Vec<u8>| {
+        let bytes = body.len() as u64;
+        let file = dir.join("page");
+        testing::with_http(
+            move |_| {
+                // The platform saves the body whatever the status.
+                std::fs::write(&file, &body).unwrap();
+                Ok(Response::new(404, ResponseBody::File { path: "/volume/tmp/page".into(), bytes }))
+            },
+            || Request::get("https://h/x").save_to("/volume/tmp/page").send_ok(),
+        )
+        .unwrap_err()
+        .message()
+        .to_owned()
+    };
+    assert_eq!(send_ok(b"no such page".to_vec()), "GET https://h/x answered 404: no such page");
+    // Cut at 200 bytes, before the character the cut would split.
+    let long = ["a".repeat(199), "é and more".into()].concat();
+    assert_eq!(send_ok(long.into_bytes()), ["GET https://h/x answered 404: ", &"a".repeat(199), "…"].concat());
+    // Not text, or nothing: only the status.
+    assert_eq!(send_ok(vec![0xFF, 0xFE, b'x']), "GET https://h/x answered 404");
+    assert_eq!(send_ok(Vec::new()), "GET https://h/x answered 404");
+    subako_tiny::fs::unmount("/volume/tmp");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn the_hook_is_this_threads_for_the_call_only() {
     testing::with_http(
         |_| Ok(Response::inline(200, "outer")),

@@ -3,7 +3,7 @@
 use alloc::vec::Vec;
 
 use super::error::{HttpError, HttpErrorKind};
-use super::response::{END, Response, field, parse_answer, same_name};
+use super::response::{END, Response, ResponseBody, field, parse_answer, same_name};
 use super::{REQUEST_MAX_BYTES, raw};
 use crate::json::JsonWriter;
 use crate::json::write::{escape_into, put, put_byte, write_escaped};
@@ -107,6 +107,10 @@ pub struct Request<'a> {
     body: Body<'a>,
     /// `Some(path)`: the body goes to this volume file, not inline.
     save_to: Option<&'a str>,
+    /// How [`send_ok`](Request::send_ok) reads the start of a saved body:
+    /// set by [`save_to`](Request::save_to), so that only a module that
+    /// saves bodies links the file reading it takes.
+    saved_start: Option<SavedStart>,
     follow_redirects: bool,
     timeout_ms: Option<u64>,
 }
@@ -122,6 +126,7 @@ impl<'a> Request<'a> {
             headers: Vec::new(),
             body: Body::None,
             save_to: None,
+            saved_start: None,
             follow_redirects: true,
             timeout_ms: None,
         }
@@ -220,10 +225,13 @@ impl<'a> Request<'a> {
 
     /// Saves the response body to the volume file at `path` (overwritten,
     /// counted against the call's write budget) instead of returning it
-    /// inline: for bodies over 256 KiB or not UTF-8.
+    /// inline: for bodies over 256 KiB or not UTF-8. The body of any
+    /// status is saved, an error page's too: check the status (or use
+    /// [`send_ok`](Self::send_ok)) before reading the file.
     #[must_use]
     pub fn save_to(mut self, path: &'a str) -> Request<'a> {
         self.save_to = Some(path);
+        self.saved_start = Some(saved_start);
         self
     }
 
@@ -355,7 +363,9 @@ impl<'a> Request<'a> {
 impl Request<'_> {
     /// [`send`](Self::send), with a status outside 200–299 an error too,
     /// saying the request, the status and the start of the body:
-    /// `GET https://api.example.com/x answered 503: try again later`.
+    /// `GET https://api.example.com/x answered 503: try again later`. A
+    /// body saved with [`save_to`](Self::save_to) is quoted from its file
+    /// (the platform saves it whatever the status), when it is text.
     ///
     /// # Errors
     /// As [`send`](Self::send), and for a status that is not a success.
@@ -376,14 +386,22 @@ impl Request<'_> {
             return Ok(response);
         }
         let mut text = crate::text!(self.method.as_str(), " ", self.url, " answered ", response.status);
-        if let Some(body) = response.text().filter(|body| !body.is_empty()) {
-            // The start of the body, cut between characters.
-            let mut end = body.len().min(BODY_EXCERPT);
-            while !body.is_char_boundary(end) {
-                end -= 1;
-            }
+        // The start of the body, inline or saved to a file (the platform
+        // saves it whatever the status).
+        let mut start = [0; BODY_EXCERPT];
+        let (body, len) = match (&response.body, self.saved_start) {
+            (ResponseBody::Inline { text }, _) => (text.as_str(), text.len()),
+            (ResponseBody::File { path, bytes }, Some(read)) => (read(path, &mut start), *bytes as usize),
+            (ResponseBody::File { .. }, None) => ("", 0),
+        };
+        // Cut between characters.
+        let mut end = body.len().min(BODY_EXCERPT);
+        while !body.is_char_boundary(end) {
+            end -= 1;
+        }
+        if end > 0 {
             text.push(": ").push(body.get(..end).unwrap_or(""));
-            if end < body.len() {
+            if end < len {
                 text.push("…");
             }
         }
@@ -393,6 +411,24 @@ impl Request<'_> {
 
 /// How much of a failed response's body [`Request::send_ok`] quotes.
 const BODY_EXCERPT: usize = 200;
+
+/// Reads the start of a saved body: see [`saved_start`].
+type SavedStart = for<'b> fn(&str, &'b mut [u8; BODY_EXCERPT]) -> &'b str;
+
+/// The text the body saved at `path` begins with, read into `buf` and cut
+/// before a character the read cut short; empty when the file cannot be
+/// read or is not UTF-8 text.
+fn saved_start<'b>(path: &str, buf: &'b mut [u8; BODY_EXCERPT]) -> &'b str {
+    let n = crate::fs::File::open(path).and_then(|mut file| file.read(buf)).unwrap_or(0);
+    let head = buf.get(..n).unwrap_or_default();
+    match core::str::from_utf8(head) {
+        Ok(text) => text,
+        Err(e) if e.error_len().is_none() => {
+            head.get(..e.valid_up_to()).and_then(|valid| core::str::from_utf8(valid).ok()).unwrap_or_default()
+        }
+        Err(_) => "",
+    }
+}
 
 fn too_big(bytes: usize) -> HttpError {
     let message = crate::text!(

@@ -97,7 +97,7 @@ pub struct CallArgs {
     /// Let subako_http reach HOST (repeatable; *.example.com, host:port); without any, every request fails
     #[arg(long = "allow-host", value_name = "HOST")]
     pub allow_host: Vec<String>,
-    /// Allow loopback addresses, and plain http:// to them
+    /// Allow loopback addresses, and plain http:// to them, for hosts --allow-host lets in (127.0.0.1:8080)
     #[arg(long = "allow-loopback")]
     pub allow_loopback: bool,
     /// The call's time limit (default 10000; serve: none)
