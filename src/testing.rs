@@ -35,9 +35,16 @@
 //! worker would read it and answers with a response or an error kind,
 //! which the tool then reads through the crate's real answer parser.
 //! Without one, a request on the host fails with kind `abi` and a message
-//! that says so.
+//! that says so. [`real_http`] is such a closure that makes the request
+//! for real, to a server the test starts on 127.0.0.1, and
+//! [`response_with_bytes`] answers with a body of any bytes (binary, or
+//! not UTF-8) as the worker would.
 
 extern crate std;
+
+mod real_http;
+
+pub use real_http::{real_http, response_with_bytes};
 
 use alloc::borrow::ToOwned;
 use alloc::format;

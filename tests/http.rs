@@ -684,3 +684,206 @@ fn fetch_lists_its_schemas() {
         assert!(output["properties"][field].is_object(), "{field}");
     }
 }
+
+// --- testing::real_http, against a server on 127.0.0.1 ---
+
+/// A canned-route HTTP/1.1 server on 127.0.0.1, a thread a connection;
+/// returns its `http://127.0.0.1:PORT`.
+fn server() -> &'static str {
+    static BASE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BASE.get_or_init(|| {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                std::thread::spawn(move || serve(stream));
+            }
+        });
+        base
+    })
+}
+
+/// Reads one request and answers it by its path.
+fn serve(mut stream: std::net::TcpStream) {
+    use std::io::{Read, Write};
+    let mut request = Vec::new();
+    let mut buf = [0; 4096];
+    let head_end = loop {
+        if let Some(at) = request.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at;
+        }
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => request.extend_from_slice(&buf[..n]),
+        }
+    };
+    let head = String::from_utf8_lossy(&request[..head_end]).into_owned();
+    let length = head
+        .lines()
+        .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().parse().unwrap()))
+        .unwrap_or(0);
+    while request.len() < head_end + 4 + length {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => request.extend_from_slice(&buf[..n]),
+        }
+    }
+    let target = head.split(' ').nth(1).unwrap_or("").to_owned();
+    let answer = |status: &str, headers: &str, body: &[u8]| {
+        let mut out = format!("HTTP/1.1 {status}\r\n{headers}content-length: {}\r\n\r\n", body.len()).into_bytes();
+        out.extend_from_slice(body);
+        out
+    };
+    let reply: Vec<u8> = match target.split('?').next().unwrap() {
+        // What arrived: the head's lines, then the body.
+        "/echo" => answer("200 OK", "content-type: text/plain\r\nx-twice: a\r\nX-Twice: b\r\n", &request),
+        "/chunked" => {
+            b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n7\r\nhello, \r\n5;x=y\r\nworld\r\n0\r\n\r\n".to_vec()
+        }
+        "/until-closed" => b"HTTP/1.0 200 OK\r\n\r\nno length, the end is the close".to_vec(),
+        "/found" => answer("302 Found", "location: /echo?from=found\r\n", b""),
+        "/see-other" => answer(
+            "303 See Other",
+            "location: http://localhost:PORT/echo\r\n".replace("PORT", server().rsplit(':').next().unwrap()).as_str(),
+            b"",
+        ),
+        "/dir/a" => answer("301 Moved Permanently", "location: b\r\n", b""),
+        "/dir/b" => answer("200 OK", "", b"relative b"),
+        "/loop" => answer("307 Temporary Redirect", "location: /loop\r\n", b""),
+        "/binary" => answer("200 OK", "content-type: application/octet-stream\r\n", &(0..=255).collect::<Vec<u8>>()),
+        "/large" => answer("200 OK", "", &vec![b'a'; 300 * 1024]),
+        "/silent" => {
+            std::thread::sleep(std::time::Duration::from_secs(3));
+            return;
+        }
+        _ => answer("404 Not Found", "", "no such page: ページがありません".as_bytes()),
+    };
+    let _ = stream.write_all(&reply);
+}
+
+fn real(request: Request<'_>) -> Result<subako_tiny::http::Response, HttpError> {
+    testing::with_http(testing::real_http, || request.send())
+}
+
+#[test]
+fn real_http_sends_what_the_tool_wrote_and_reads_what_the_server_answered() {
+    let base = server();
+    let url = format!("{base}/echo?q=1");
+    let response = real(Request::post(&url).header("X-Token", "abc").body_text("héllo")).unwrap();
+    assert_eq!(response.status, 200);
+    let text = response.text().unwrap();
+    assert!(text.starts_with("POST /echo?q=1 HTTP/1.1\r\n"), "{text}");
+    for line in [
+        &format!("host: {}", base.strip_prefix("http://").unwrap()),
+        "X-Token: abc",
+        "content-type: text/plain; charset=utf-8",
+        "content-length: 6",
+    ] {
+        assert!(text.contains(&format!("{line}\r\n")), "{line} in {text}");
+    }
+    assert!(text.ends_with("\r\n\r\nhéllo"), "{text}");
+    // The worker's rules on the way back: names lowercased, one joined.
+    assert_eq!(response.header("x-twice"), Some("a, b"));
+    assert_eq!(response.header("content-type"), Some("text/plain"));
+    // A JSON body says so.
+    let mut body = subako_tiny::JsonWriter::new();
+    body.begin_object().key("n").uint(1).end_object();
+    let text = real(Request::new(Method::Put, &url).body_json(&body)).unwrap().text().unwrap().to_owned();
+    assert!(text.contains("content-type: application/json\r\n") && text.ends_with("{\"n\":1}"), "{text}");
+}
+
+#[test]
+fn real_http_reads_chunked_and_close_delimited_bodies_and_none_to_head() {
+    let base = server();
+    assert_eq!(real(Request::get(&format!("{base}/chunked"))).unwrap().text(), Some("hello, world"));
+    assert_eq!(
+        real(Request::get(&format!("{base}/until-closed"))).unwrap().text(),
+        Some("no length, the end is the close")
+    );
+    let head = real(Request::new(Method::Head, &format!("{base}/echo"))).unwrap();
+    assert_eq!((head.status, head.text()), (200, Some("")));
+}
+
+#[test]
+fn real_http_follows_redirects_as_the_worker_does() {
+    let base = server();
+    let followed = real(Request::get(&format!("{base}/found"))).unwrap();
+    assert!(followed.text().unwrap().starts_with("GET /echo?from=found HTTP/1.1"), "{:?}", followed.text());
+    let kept = real(Request::get(&format!("{base}/found")).follow_redirects(false)).unwrap();
+    assert_eq!((kept.status, kept.header("location")), (302, Some("/echo?from=found")));
+    // 303: on as a GET, without the body, to another origin (the token dropped).
+    let other =
+        real(Request::post(&format!("{base}/see-other")).header("authorization", "secret").body_text("x")).unwrap();
+    let text = other.text().unwrap();
+    assert!(text.starts_with("GET /echo HTTP/1.1") && text.contains("host: localhost:"), "{text}");
+    assert!(!text.contains("secret") && !text.contains("content-length") && text.ends_with("\r\n\r\n"), "{text}");
+    assert_eq!(real(Request::get(&format!("{base}/dir/a"))).unwrap().text(), Some("relative b"));
+    let error = real(Request::get(&format!("{base}/loop"))).unwrap_err();
+    assert_eq!((error.kind, error.message.as_str()), (HttpErrorKind::TooManyRedirects, "more than 10 redirects"));
+}
+
+#[test]
+fn real_http_hands_over_bodies_by_the_worker_s_rules() {
+    let dir = std::env::temp_dir().join(format!("subako-tiny-real-http-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    subako_tiny::fs::mount("/volume/tmp", &dir);
+    let base = server();
+    let binary: Vec<u8> = (0..=255).collect();
+    let error = real(Request::get(&format!("{base}/binary"))).unwrap_err();
+    assert_eq!(
+        (error.kind, error.message.as_str()),
+        (HttpErrorKind::NotText, "the body is not UTF-8 text; save it to a file (Request::save_to)")
+    );
+    let saved = real(Request::get(&format!("{base}/binary")).save_to("/volume/tmp/b.bin")).unwrap();
+    assert_eq!(saved.body, ResponseBody::File { path: "/volume/tmp/b.bin".into(), bytes: 256 });
+    assert_eq!(std::fs::read(dir.join("b.bin")).unwrap(), binary);
+    assert_eq!(real(Request::get(&format!("{base}/large"))).unwrap_err().kind, HttpErrorKind::TooLarge);
+    let large = real(Request::get(&format!("{base}/large")).save_to("/volume/tmp/l.txt")).unwrap();
+    assert_eq!(large.body, ResponseBody::File { path: "/volume/tmp/l.txt".into(), bytes: 300 * 1024 });
+    // A volume file as the body, read through the mounts.
+    std::fs::write(dir.join("up.bin"), [0, 1, 2, 0xFF]).unwrap();
+    let echoed =
+        real(Request::post(&format!("{base}/echo")).body_file("/volume/tmp/up.bin").save_to("/volume/tmp/e")).unwrap();
+    assert!(matches!(echoed.body, ResponseBody::File { .. }));
+    let echoed = std::fs::read(dir.join("e")).unwrap();
+    assert!(echoed.ends_with(b"content-type: application/octet-stream\r\ncontent-length: 4\r\n\r\n\0\x01\x02\xFF"));
+    // send_ok on a 404 saved to a file quotes the file's start.
+    let url = format!("{base}/nope");
+    let error = testing::with_http(testing::real_http, || Request::get(&url).save_to("/volume/tmp/404.html").send_ok());
+    assert_eq!(error.unwrap_err().message(), format!("GET {url} answered 404: no such page: ページがありません"));
+    subako_tiny::fs::unmount("/volume/tmp");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn real_http_fails_readably() {
+    // A port nothing listens on: bound, then let go.
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let url = format!("http://{free}/");
+    let error = real(Request::get(&url)).unwrap_err();
+    assert_eq!(error.kind, HttpErrorKind::Connection);
+    assert!(error.message.starts_with(&format!("{url}: ")) && error.message.contains("refused"), "{}", error.message);
+    let error = real(Request::get("https://example.com/")).unwrap_err();
+    assert_eq!(error.kind, HttpErrorKind::InvalidRequest);
+    assert_eq!(
+        error.message,
+        "testing::real_http makes plain http:// requests only (to a server the test starts, such as on 127.0.0.1), \
+         not https://example.com/: answer it with a closure of the test's instead"
+    );
+    let error = real(Request::get(&format!("{}/silent", server())).timeout_ms(200)).unwrap_err();
+    assert_eq!((error.kind, error.message.as_str()), (HttpErrorKind::Timeout, "the request timed out"));
+}
+
+#[test]
+fn a_package_s_tool_reaches_a_real_server_in_a_host_test() {
+    let base = server();
+    let called = testing::call_with_http(
+        &fetch::PACKAGE,
+        "fetch",
+        &json!({"url": format!("{base}/chunked")}).to_string(),
+        testing::real_http,
+    );
+    assert!(!called.is_error(), "{}", called.line());
+    let structured: Value = serde_json::from_str(called.structured().unwrap()).unwrap();
+    assert_eq!(structured, json!({"status": 200, "headers": {"transfer-encoding": "chunked"}, "body": "hello, world"}));
+}
