@@ -171,3 +171,31 @@ fn random_strings() {
         assert_eq!(chars::find(h, n), h.find(n), "find({h:?}, {n:?})");
     }
 }
+
+/// `words` classes ASCII eight bytes at a time: every ASCII byte at every
+/// place of such a word, among letters and among spaces, and long random
+/// strings of every ASCII char with some beyond it.
+#[test]
+fn words_class_every_ascii_byte_at_every_place_of_a_word() {
+    for b in 0..0x80u8 {
+        for at in 0..24 {
+            for fill in [b'a', b' ', b'0', b'Z'] {
+                let mut s = vec![fill; 25];
+                s[at] = b;
+                check(std::str::from_utf8(&s).unwrap());
+            }
+        }
+    }
+    let pool: Vec<char> = (0..0x80u8).map(char::from).chain("é日𝄞、\u{3000}ñ²".chars()).collect();
+    let mut rng = Rng(env("CHARS_SEED", 0x0A5C));
+    for _ in 0..env("CHARS_CASES", 20_000) {
+        // Mostly letters, so that words run long.
+        let s: String =
+            (0..rng.below(64))
+                .map(|_| {
+                    if rng.below(3) == 0 { pool[rng.below(pool.len())] } else { char::from(b'a' + rng.below(26) as u8) }
+                })
+                .collect();
+        check(&s);
+    }
+}
