@@ -60,8 +60,9 @@ impl<'a> Lines<'a> {
     }
 
     /// How many of the lines left would be skipped though not blank: not
-    /// one whole JSON value, or not UTF-8. A reading of its own, so a
-    /// module that never asks carries none of it.
+    /// one whole JSON value, or not UTF-8. A reading of its own, which
+    /// leaves the iterator where it is (ask before iterating), so a module
+    /// that never asks carries none of it.
     ///
     /// ```
     /// use subako_tiny::json;
@@ -72,8 +73,8 @@ impl<'a> Lines<'a> {
     /// assert_eq!(json::lines(text).skipped(), 2); // a stray byte, and a line cut short
     /// assert_eq!(json::lines(b"\xEF\xBB\xBF{\"id\":1}\n").skipped(), 1); // a byte order mark
     /// ```
-    pub fn skipped(self) -> usize {
-        self.fields([]).skipped_where::<false>(false)
+    pub fn skipped(&self) -> usize {
+        self.clone().fields([]).skipped_where::<false>(false)
     }
 
     /// How many of the lines left are unreadable entries: skipped though
@@ -97,8 +98,8 @@ impl<'a> Lines<'a> {
     /// assert_eq!(json::lines(text).skipped(), 3);
     /// assert_eq!(json::lines(text).unreadable(), 1);
     /// ```
-    pub fn unreadable(self) -> usize {
-        self.fields([]).skipped_where::<true>(false)
+    pub fn unreadable(&self) -> usize {
+        self.clone().fields([]).skipped_where::<true>(false)
     }
 }
 
@@ -118,11 +119,11 @@ impl<const N: usize> LineFields<'_, '_, N> {
     /// use subako_tiny::json;
     ///
     /// let notes = json::lines(b"{\"id\":1}\n[2]\n{\"id\":3}\n").fields(["id"]);
-    /// assert_eq!(notes.clone().count(), 2);
     /// assert_eq!(notes.skipped(), 1);
+    /// assert_eq!(notes.count(), 2);
     /// ```
-    pub fn skipped(self) -> usize {
-        self.skipped_where::<false>(true)
+    pub fn skipped(&self) -> usize {
+        self.clone().skipped_where::<false>(true)
     }
 
     /// How many of the lines left are unreadable entries: as
@@ -133,11 +134,11 @@ impl<const N: usize> LineFields<'_, '_, N> {
     /// use subako_tiny::json;
     ///
     /// let notes = json::lines(b"{\"id\":1}\n[2]\n{\"id\":3,\"ti").fields(["id"]);
-    /// assert_eq!(notes.clone().skipped(), 2);
+    /// assert_eq!(notes.skipped(), 2);
     /// assert_eq!(notes.unreadable(), 1);
     /// ```
-    pub fn unreadable(self) -> usize {
-        self.skipped_where::<true>(true)
+    pub fn unreadable(&self) -> usize {
+        self.clone().skipped_where::<true>(true)
     }
 
     /// The lines left that hold no value (`objects`: no object) and are
