@@ -78,6 +78,18 @@ pub fn read(path: &str) -> Result<Vec<u8>, FsError> {
     Ok(out)
 }
 
+/// Up to `max` bytes from the start of the file at `path`, onto `out`
+/// (one read: fewer when the platform hands over fewer); none when it
+/// cannot be opened or read.
+pub(crate) fn read_start(path: &str, out: &mut Vec<u8>, max: usize) {
+    if let Ok(handle) = open("read", path, OpenMode::Read) {
+        let start = out.len();
+        crate::sys::reserve(out, max);
+        let _ = fs_backend::read_spare(&handle, out);
+        out.truncate(start + max);
+    }
+}
+
 /// The whole file at `path`, which must be UTF-8 text.
 ///
 /// # Errors

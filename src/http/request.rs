@@ -388,45 +388,56 @@ impl Request<'_> {
         let mut text = crate::text!(self.method.as_str(), " ", self.url, " answered ", response.status);
         // The start of the body, inline or saved to a file (the platform
         // saves it whatever the status).
-        let mut start = [0; BODY_EXCERPT];
-        let (body, len) = match (&response.body, self.saved_start) {
-            (ResponseBody::Inline { text }, _) => (text.as_str(), text.len()),
-            (ResponseBody::File { path, bytes }, Some(read)) => (read(path, &mut start), *bytes as usize),
-            (ResponseBody::File { .. }, None) => ("", 0),
-        };
-        // Cut between characters.
-        let mut end = body.len().min(BODY_EXCERPT);
-        while !body.is_char_boundary(end) {
-            end -= 1;
-        }
-        if end > 0 {
-            text.push(": ").push(body.get(..end).unwrap_or(""));
-            if end < len {
-                text.push("…");
-            }
+        match (&response.body, self.saved_start) {
+            (ResponseBody::Inline { text: body }, _) => push_excerpt(&mut text, body, body.len()),
+            (ResponseBody::File { path, bytes }, Some(read)) => read(path, *bytes, &mut text),
+            (ResponseBody::File { .. }, None) => {}
         }
         Err(text.into())
+    }
+}
+
+/// `: ` and the start of `body` (`len` bytes in all), cut between
+/// characters, and `…` when there is more.
+fn push_excerpt(text: &mut crate::text::Text, body: &str, len: usize) {
+    let mut end = body.len().min(BODY_EXCERPT);
+    while !body.is_char_boundary(end) {
+        end -= 1;
+    }
+    if end > 0 {
+        text.push(": ").push(body.get(..end).unwrap_or(""));
+        if end < len {
+            text.push("…");
+        }
     }
 }
 
 /// How much of a failed response's body [`Request::send_ok`] quotes.
 const BODY_EXCERPT: usize = 200;
 
-/// Reads the start of a saved body: see [`saved_start`].
-type SavedStart = for<'b> fn(&str, &'b mut [u8; BODY_EXCERPT]) -> &'b str;
+/// Adds the start of a saved body to a message: see [`saved_start`].
+type SavedStart = fn(&str, u64, &mut crate::text::Text);
 
-/// The text the body saved at `path` begins with, read into `buf` and cut
-/// before a character the read cut short; empty when the file cannot be
-/// read or is not UTF-8 text.
-fn saved_start<'b>(path: &str, buf: &'b mut [u8; BODY_EXCERPT]) -> &'b str {
-    let n = crate::fs::File::open(path).and_then(|mut file| file.read(buf)).unwrap_or(0);
-    let head = buf.get(..n).unwrap_or_default();
-    match core::str::from_utf8(head) {
-        Ok(text) => text,
-        Err(e) if e.error_len().is_none() => {
-            head.get(..e.valid_up_to()).and_then(|valid| core::str::from_utf8(valid).ok()).unwrap_or_default()
+/// [`push_excerpt`] for the body saved at `path` (`bytes` long), read
+/// from its file: its text cut before a char the read cut short, and
+/// nothing when the file cannot be read or is not UTF-8 text.
+fn saved_start(path: &str, bytes: u64, text: &mut crate::text::Text) {
+    let mut start = Vec::new();
+    crate::fs::read_start(path, &mut start, BODY_EXCERPT);
+    // Whole chars, with the JSON reader's own UTF-8 check.
+    let mut end = 0;
+    while let Some(&b) = start.get(end) {
+        let next = if b < 0x80 { end + 1 } else { crate::json::scan::utf8_end(&start, end) };
+        if next == end {
+            break;
         }
-        Err(_) => "",
+        end = next;
+    }
+    // Not text, unless only a char the read cut short is left.
+    if end == start.len() || (start.len() == BODY_EXCERPT && start.len() - end < 4) {
+        // SAFETY: `start[..end]` is whole UTF-8 chars.
+        let body = unsafe { crate::sys::assume_utf8(start.get(..end).unwrap_or_default()) };
+        push_excerpt(text, body, usize::try_from(bytes).unwrap_or(usize::MAX));
     }
 }
 
