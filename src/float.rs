@@ -194,24 +194,13 @@ pub fn round_to<const D: u8>(x: f64) -> f64 {
     round_with(x, D as i32, pow5, pow10)
 }
 
-/// `|x| = m × 2^e` exactly, for a finite `x`: its significand with the
-/// hidden bit (none for a subnormal) and the exponent of its last bit
-/// (for NaN and infinities, e = 972).
-#[inline(always)]
-pub(crate) const fn significand_exponent(x: f64) -> (u64, i32) {
-    let bits = x.to_bits();
-    let biased = (bits >> 52 & 0x7FF) as i32;
-    let fraction = bits & ((1 << 52) - 1);
-    if biased == 0 { (fraction, -1074) } else { (fraction | 1 << 52, biased - 1075) }
-}
-
 /// [`round_to`] for `d` decimals, with `5^d` and `10^d`: one body for
 /// every `D`.
 #[inline(never)]
 fn round_with(x: f64, d: i32, pow5: u64, pow10: f64) -> f64 {
     // |x| = m × 2^e exactly, so |x| × 10^d = m × 5^d × 2^(e + d), and
     // m × 5^d is below 2^105.
-    let (m, e) = significand_exponent(x);
+    let (m, e) = crate::json::float::significand_exponent(x);
     let shift = e + d;
     // An |x| × 10^d that is whole: no digit past the d-th to round. NaN
     // and infinities take this way too (their exponent field reads as

@@ -387,6 +387,17 @@ fn magnitude(dec: &mut Decimal) -> f64 {
     f64::from_bits(mantissa & ((1 << 52) - 1) | ((exp + 1023) as u64) << 52)
 }
 
+/// `|x| = m × 2^e` exactly, for a finite `x`: its significand with the
+/// hidden bit (none for a subnormal) and the exponent of its last bit
+/// (for NaN and infinities, e = 972).
+#[inline(always)]
+pub(crate) const fn significand_exponent(x: f64) -> (u64, i32) {
+    let bits = x.to_bits();
+    let biased = (bits >> 52 & 0x7FF) as i32;
+    let fraction = bits & ((1 << 52) - 1);
+    if biased == 0 { (fraction, -1074) } else { (fraction | 1 << 52, biased - 1075) }
+}
+
 /// The shortest decimal that reads back as the positive finite `f64` with
 /// bits `bits` (sign clear, not zero): fewest digits, then nearest to it,
 /// then even, as ryu finds it, with the reader's own code in place of
@@ -398,7 +409,7 @@ fn magnitude(dec: &mut Decimal) -> f64 {
 /// close.
 pub(super) fn shortest(bits: u64) -> Decimal {
     // x = mant · 2^e: the next f64 up is 2^e further.
-    let (mant, e) = crate::float::significand_exponent(f64::from_bits(bits));
+    let (mant, e) = significand_exponent(f64::from_bits(bits));
     let e = i64::from(e);
     let exact = Decimal::of(mant, e);
     let mut n = 1;

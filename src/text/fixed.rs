@@ -31,7 +31,7 @@ pub(crate) fn write_fixed(out: &mut Vec<u8>, x: f64, decimals: u8) {
         return;
     }
     // |x| = m × 2^e exactly.
-    let (m, e) = crate::float::significand_exponent(x);
+    let (m, e) = crate::json::float::significand_exponent(x);
     // |x| × 10^decimals, rounded to an integer: its digits are the answer's.
     let mut n: Big = [0; LIMBS];
     n[0] = m as u32;
