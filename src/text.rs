@@ -424,6 +424,9 @@ impl Piece for f64 {
 /// value of `x` is rounded to the nearest, ties to even (`0.125` is
 /// `0.12`, `0.375` is `0.38`), as std rounds it; a `-` before any negative
 /// `x`, even one that rounds to zero; `NaN`, `inf` and `-inf` as they are.
+/// So `-0.0` is `-0.00`, as std writes it: the sum of no floats
+/// (`iter.sum::<f64>()` over nothing) is `-0.0`, so a total that may be
+/// empty starts from `0.0` (`fold(0.0, |a, x| a + x)`).
 ///
 /// ```
 /// use subako_tiny::text::fixed;
@@ -433,6 +436,8 @@ impl Piece for f64 {
 /// assert_eq!(subako_tiny::text!(fixed(1e21, 1), " ", fixed(2.5, 0), " ", fixed(-0.001, 2)).as_str(), "1000000000000000000000.0 2 -0.00");
 /// let reply = subako_tiny::Reply::object(|o| o.field("mean", fixed(mean, 2)).field("none", fixed(f64::NAN, 2)));
 /// assert_eq!(reply.structured(), Some(&b"{\"mean\":0.67,\"none\":null}"[..]));
+/// let none: [f64; 0] = [];
+/// assert_eq!(subako_tiny::text!(fixed(none.iter().sum(), 2), " ", fixed(none.iter().fold(0.0, |a, x| a + x), 2)).as_str(), "-0.00 0.00");
 /// ```
 #[must_use]
 pub fn fixed(x: f64, decimals: u8) -> Fixed {

@@ -2,7 +2,7 @@
 //!
 //! | std | here | why |
 //! |---|---|---|
-//! | `s.trim()`, `trim_start()`, `trim_end()` | [`trim`], [`trim_start`], [`trim_end`] | the same search, with `White_Space` as a dozen comparisons instead of std's 256-byte table (when ASCII whitespace is enough, std's `trim_ascii` is smaller still) |
+//! | `s.trim()`, `trim_start()`, `trim_end()` | [`trim`], [`trim_start`], [`trim_end`] | a loop over the chars at each end, with `White_Space` as a dozen comparisons instead of std's 256-byte table and pattern searcher (when ASCII whitespace is enough, std's `trim_ascii` is smaller still) |
 //! | `s.chars().count()` | [`count`] | eight bytes a turn, not a decoder |
 //! | `s.find("ab")` | [`find`] | a plain scan, not the Two-Way searcher (and its bounds-check panic) |
 //! | `c.is_alphanumeric()` | [`is_alphanumeric`] | one table of runs, Exp-Golomb coded, where std has two (`Alphabetic` and `N*`) of bytes |
@@ -44,7 +44,12 @@ pub const UNICODE_VERSION: (u8, u8, u8) = tables::UNICODE_VERSION;
 /// assert!(!subako_tiny::chars::is_whitespace('\u{200B}'));
 /// ```
 pub fn is_whitespace(c: char) -> bool {
-    matches!(c as u32, 0x09..=0x0D | 0x20 | 0x85 | 0xA0 | 0x1680 | 0x2000..=0x200A | 0x2028 | 0x2029 | 0x202F | 0x205F | 0x3000)
+    whitespace(c as u32)
+}
+
+/// [`is_whitespace`] of a scalar value.
+fn whitespace(c: u32) -> bool {
+    matches!(c, 0x09..=0x0D | 0x20 | 0x85 | 0xA0 | 0x1680 | 0x2000..=0x200A | 0x2028 | 0x2029 | 0x202F | 0x205F | 0x3000)
 }
 
 /// `s.trim()`: without the `White_Space` chars at either end.
@@ -64,7 +69,15 @@ pub fn trim(s: &str) -> &str {
 /// assert_eq!(subako_tiny::chars::trim_start("  x "), "x ");
 /// ```
 pub fn trim_start(s: &str) -> &str {
-    s.trim_start_matches(is_whitespace)
+    let b = s.as_bytes();
+    let mut at = 0;
+    loop {
+        let (c, len) = split(decode(b, at));
+        if len == 0 || !whitespace(c) {
+            return s.get(at..).unwrap_or_default();
+        }
+        at += len;
+    }
 }
 
 /// `s.trim_end()`: without the `White_Space` chars at the end.
@@ -74,7 +87,20 @@ pub fn trim_start(s: &str) -> &str {
 /// assert_eq!(subako_tiny::chars::trim_end(" x \u{3000}"), " x");
 /// ```
 pub fn trim_end(s: &str) -> &str {
-    s.trim_end_matches(is_whitespace)
+    let b = s.as_bytes();
+    let mut end = b.len();
+    while let Some(last) = end.checked_sub(1) {
+        // Back to the first byte of the last char.
+        let mut start = last;
+        while start > 0 && b.get(start).is_some_and(|&byte| byte & 0xC0 == 0x80) {
+            start -= 1;
+        }
+        if !whitespace(split(decode(b, start)).0) {
+            break;
+        }
+        end = start;
+    }
+    s.get(..end).unwrap_or_default()
 }
 
 /// `s.chars().count()`: how many chars (bytes that do not continue one),
