@@ -197,8 +197,11 @@ pub fn lines(stdin: &[u8]) -> Vec<&[u8]> {
 /// `error`, an `id`. Returns the message.
 pub fn check_message(line: &[u8]) -> serde_json::Map<String, Theirs> {
     let text = String::from_utf8_lossy(line);
-    let Ok(Theirs::Object(message)) = serde_json::from_slice::<Theirs>(line) else {
-        panic!("output line is not a JSON object: {text}");
+    let message = match serde_json::from_slice::<Theirs>(line) {
+        Ok(Theirs::Object(message)) => message,
+        // An id (or an echoed value) out of f64 range, as it was sent.
+        Err(e) if out_of_range(&e) => return check_message_beyond_f64(line, &text),
+        _ => panic!("output line is not a JSON object: {text}"),
     };
     assert_eq!(message.get("jsonrpc"), Some(&Theirs::from("2.0")), "{text}");
     let id = message.get("id").unwrap_or_else(|| panic!("no id: {text}"));
@@ -220,6 +223,43 @@ pub fn check_message(line: &[u8]) -> serde_json::Map<String, Theirs> {
         _ => panic!("not exactly one of result and error: {text}"),
     }
     message
+}
+
+/// [`check_message`] for a line serde_json refuses only for a number out of
+/// `f64` range: the same checks with subako-tiny's reader. Returns its `id`
+/// (as serde_json reads it, or as its text when out of range too) and its
+/// error's `code`: what [`check_answer`] looks at.
+fn check_message_beyond_f64(line: &[u8], text: &str) -> serde_json::Map<String, Theirs> {
+    let body = line.strip_suffix(b"\n").unwrap_or(line);
+    let parsed = subako_tiny::json::parse(body).unwrap_or_else(|e| panic!("output line is not JSON ({e:?}): {text}"));
+    let message = parsed.as_object().unwrap_or_else(|| panic!("output line is not a JSON object: {text}"));
+    let jsonrpc = message.get("jsonrpc").and_then(|v| v.as_str()).map(|s| s.to_str().into_owned());
+    assert_eq!(jsonrpc.as_deref(), Some("2.0"), "{text}");
+    let id = message.get("id").unwrap_or_else(|| panic!("no id: {text}"));
+    assert!(matches!(id.kind(), Kind::Null | Kind::String | Kind::Number), "{text}");
+    let mut out = serde_json::Map::new();
+    let id_text = String::from_utf8_lossy(id.raw()).into_owned();
+    out.insert("id".into(), serde_json::from_str(&id_text).unwrap_or(Theirs::String(id_text)));
+    match (message.get("result"), message.get("error")) {
+        (Some(result), None) => {
+            let result = result.as_object().unwrap_or_else(|| panic!("result is not an object: {text}"));
+            if let Some(content) = result.get("content") {
+                let blocks = content.as_array().unwrap_or_else(|| panic!("content is not an array: {text}"));
+                for block in blocks.iter() {
+                    let kind = block.as_object().and_then(|b| b.get("type"));
+                    assert!(kind.is_some_and(|k| k.kind() == Kind::String), "{text}");
+                }
+            }
+        }
+        (None, Some(error)) => {
+            let error = error.as_object().unwrap_or_else(|| panic!("error is not an object: {text}"));
+            let code = error.get("code").and_then(|c| c.as_i64()).unwrap_or_else(|| panic!("no integer code: {text}"));
+            assert!(error.get("message").is_some_and(|m| m.kind() == Kind::String), "{text}");
+            out.insert("error".into(), serde_json::json!({ "code": code }));
+        }
+        _ => panic!("not exactly one of result and error: {text}"),
+    }
+    out
 }
 
 /// The id a line's request must be answered with, when the line is a
