@@ -3,6 +3,8 @@
 
 use alloc::borrow::Cow;
 
+use crate::json::lookup::members;
+use crate::json::validator::KnownEnds;
 use crate::json::{Array, Kind, Object, Value};
 use crate::reply::ToolError;
 use crate::text::concat;
@@ -12,6 +14,8 @@ use crate::text::concat;
 #[derive(Clone, Copy, Debug)]
 pub struct Args<'a> {
     object: Option<Object<'a>>,
+    /// What validating the request line learned of where its values end.
+    ends: Option<&'a KnownEnds>,
 }
 
 /// `"invalid input: `field` must be MIN to MAX characters long"`, an open
@@ -73,12 +77,25 @@ fn missing(field: &str) -> ToolError {
 impl<'a> Args<'a> {
     /// Arguments from an object.
     pub fn new(object: Object<'a>) -> Args<'a> {
-        Args { object: Some(object) }
+        Args { object: Some(object), ends: None }
+    }
+
+    /// The arguments of a request line, with where its validation saw
+    /// values end: a member's value found there is skipped without reading
+    /// it again.
+    pub(crate) fn of_request(object: Object<'a>, ends: &'a KnownEnds) -> Args<'a> {
+        Args { object: Some(object), ends: Some(ends) }
     }
 
     /// No arguments at all, as a call without `arguments` has.
     pub const fn empty() -> Args<'static> {
-        Args { object: None }
+        Args { object: None, ends: None }
+    }
+
+    /// The member `field`, read in one walk of the arguments.
+    fn member(&self, field: &str) -> Option<Value<'a>> {
+        let [found, ..] = members(self.object.map(|o| o.as_value()), field.as_bytes(), self.ends);
+        found
     }
 
     /// The arguments as one JSON object, if the call sent any.
@@ -89,7 +106,7 @@ impl<'a> Args<'a> {
     /// The raw value of `field`; `None` when absent or `null` (as serde
     /// reads an `Option`).
     pub fn value(&self, field: &str) -> Option<Value<'a>> {
-        self.object?.get(field).filter(|v| !v.is_null())
+        self.member(field).filter(|v| !v.is_null())
     }
 
     /// Refuses a member that `known` does not name, as a schema with
@@ -118,7 +135,7 @@ impl<'a> Args<'a> {
     }
 
     fn required(&self, field: &str) -> Result<Value<'a>, ToolError> {
-        match self.object.and_then(|o| o.get(field)) {
+        match self.member(field) {
             Some(v) => Ok(v),
             None => Err(missing(field)),
         }
@@ -490,7 +507,9 @@ impl<'a> Args<'a> {
     /// ```
     pub fn nested(&self, field: &str) -> Result<Args<'a>, ToolError> {
         let v = self.required(field)?;
-        v.as_object().map(Args::new).ok_or_else(|| wrong(field, Kind::Object.article_name()))
+        v.as_object()
+            .map(|object| Args { object: Some(object), ends: self.ends })
+            .ok_or_else(|| wrong(field, Kind::Object.article_name()))
     }
 
     /// The object `field`, or `None` when it is absent or `null`.

@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 use crate::args::Args;
 use crate::json::lookup::{KEY_SEPARATOR, members, parse_with_ends};
 use crate::json::scan::find;
-use crate::json::validator::ContainerEnds;
+use crate::json::validator::KnownEnds;
 use crate::json::write::{escape_into, put};
 use crate::json::{Str, Value, num};
 use crate::package::{Package, ToolFn};
@@ -305,7 +305,7 @@ pub fn serve_line(
     pending: &mut Option<Reply>,
     runner: &impl RunTool,
 ) {
-    let mut ends = ContainerEnds::NONE;
+    let mut ends = KnownEnds::NONE;
     let message = match parse_with_ends(line, &mut ends) {
         Ok(message) => message,
         Err(e) => {
@@ -354,7 +354,7 @@ pub fn serve_line(
             return write_error(out, Some(id), NAME_NOT_STRING, b"");
         };
         begin_result(out, id, package);
-        let result = call(package, name, arguments, id, runner).and_then(|reply| reply.verified(name));
+        let result = call(package, name, arguments, &ends, id, runner).and_then(|reply| reply.verified(name));
         reply::write_content(out, &result);
         put(out, b",\"resultType\":\"complete\"");
         // Until here, running out of memory (the answer's buffer growing
@@ -392,7 +392,7 @@ fn write_normalized(out: &mut Vec<u8>, s: Str<'_>) {
 #[allow(clippy::type_complexity)]
 fn message_fields<'a>(
     message: Value<'a>,
-    ends: &ContainerEnds,
+    ends: &KnownEnds,
 ) -> Result<(Option<&'a [u8]>, Str<'a>, Option<Str<'a>>, Option<Value<'a>>, bool), &'static [u8]> {
     if message.as_object().is_none() {
         return Err(b"not an object");
@@ -422,6 +422,7 @@ fn call(
     package: &Rendered<'_>,
     name: Str<'_>,
     arguments: Option<Value<'_>>,
+    ends: &KnownEnds,
     id: &[u8],
     runner: &impl RunTool,
 ) -> Result<Reply, ToolError> {
@@ -433,7 +434,7 @@ fn call(
     let args = match arguments {
         None => Args::empty(),
         Some(v) => match v.as_object() {
-            Some(object) => Args::new(object),
+            Some(object) => Args::of_request(object, ends),
             None => {
                 return Err(ToolError::from(concat(
                     "invalid input: arguments must be an object, not ",
@@ -449,7 +450,7 @@ fn call(
 
 /// Checks the `_meta` every request carries: the revision, which must be
 /// ours, and the client's capabilities, which must be an object.
-fn check_meta(out: &mut Vec<u8>, id: &[u8], meta: Option<Value<'_>>, ends: &ContainerEnds) -> Result<(), ()> {
+fn check_meta(out: &mut Vec<u8>, id: &[u8], meta: Option<Value<'_>>, ends: &KnownEnds) -> Result<(), ()> {
     let [version, capabilities, ..] = members(meta, META_KEYS, Some(ends));
     let capabilities = capabilities.is_some_and(|c| c.as_object().is_some());
     let missing = match version.and_then(|v| v.as_str()) {

@@ -4,7 +4,7 @@
 //! them again.
 
 use super::scan::{at, skip_ws, span};
-use super::validator::{ContainerEnds, ReadError, document, skip_value};
+use super::validator::{KnownEnds, ReadError, document, skip_value};
 use super::value::{Object, Str, Value};
 
 /// The most members [`members`] looks up in one reading.
@@ -15,7 +15,7 @@ pub(crate) const MAX_KEYS: usize = 6;
 pub(crate) const KEY_SEPARATOR: u8 = 0xFF;
 
 /// [`parse`](super::parse), learning in `ends` where the first containers end.
-pub(crate) fn parse_with_ends<'a>(b: &'a [u8], ends: &mut ContainerEnds) -> Result<Value<'a>, ReadError> {
+pub(crate) fn parse_with_ends<'a>(b: &'a [u8], ends: &mut KnownEnds) -> Result<Value<'a>, ReadError> {
     ends.base = b.as_ptr() as usize;
     let (start, end) = document(b, Some(ends))?;
     Ok(Value { raw: span(b, start, end) })
@@ -32,7 +32,7 @@ pub(crate) fn parse_with_ends<'a>(b: &'a [u8], ends: &mut ContainerEnds) -> Resu
 pub(crate) fn members<'a>(
     object: Option<Value<'a>>,
     keys: &[u8],
-    ends: Option<&ContainerEnds>,
+    ends: Option<&KnownEnds>,
 ) -> [Option<Value<'a>>; MAX_KEYS] {
     let mut found = [None; MAX_KEYS];
     let b = match object {
@@ -134,6 +134,7 @@ impl<'a> Object<'a> {
 mod tests {
     use super::*;
     use alloc::format;
+    use alloc::string::String;
 
     /// The containers the validator remembers change no lookup: every
     /// member found with them is the one found by reading again, for
@@ -153,7 +154,7 @@ mod tests {
         for p in params {
             for tail in ["", r#","params":{"name":"late"}"#, r#","id":[1,[2,{"x":3}]]"#] {
                 let doc = format!(r#"{{"jsonrpc":"2.0","params":{p},"method":"m"{tail}}}"#);
-                let mut ends = ContainerEnds::NONE;
+                let mut ends = KnownEnds::NONE;
                 let message = parse_with_ends(doc.as_bytes(), &mut ends).unwrap();
                 let message_keys = b"params\xffid\xffmethod";
                 let with = members(Some(message), message_keys, Some(&ends));
@@ -161,6 +162,52 @@ mod tests {
                 assert_eq!(with, without, "{doc}");
                 assert_eq!(members(with[0], keys, Some(&ends)), members(without[0], keys, None), "{doc}");
             }
+        }
+    }
+
+    /// The longest string is remembered, wherever it is (a key, a value,
+    /// in an array, deep down; with escapes or without; the first of equal
+    /// ones), and walking the arguments with it finds what walking them
+    /// without finds.
+    #[test]
+    fn the_longest_string_is_remembered_and_skipped_alike() {
+        let long = "日本語のテキスト and some ASCII, é".repeat(4);
+        let arguments = [
+            format!(r#"{{"text":"{long}","n":1}}"#),
+            format!(r#"{{"a":"short","text":"{long}\n","b":"{long}"}}"#),
+            format!(r#"{{"a":"{long}\u00e9","b":"tail"}}"#),
+            format!(r#"{{"{long}":1,"b":"x"}}"#),
+            format!(r#"{{"list":["a","{long}",["{long}"]],"deep":{{"x":{{"y":"{long}"}}}}}}"#),
+            String::from(r#"{"a":"xx","b":"yy","c":"\"q"}"#),
+            String::from("{}"),
+        ];
+        for args in arguments {
+            let doc = format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","arguments":{args}}}}}"#
+            );
+            let mut ends = KnownEnds::NONE;
+            let message = parse_with_ends(doc.as_bytes(), &mut ends).unwrap();
+            // The longest string of the line, by a plain search.
+            let (mut best, mut i) = ((0, 0), 0);
+            let b = doc.as_bytes();
+            while i < b.len() {
+                if b[i] == b'"' {
+                    let mut j = i + 1;
+                    while b[j] != b'"' {
+                        j += if b[j] == b'\\' { 2 } else { 1 };
+                    }
+                    if j + 1 - i > best.1 {
+                        best = (i, j + 1 - i);
+                    }
+                    i = j;
+                }
+                i += 1;
+            }
+            assert_eq!(ends.string, best, "{doc}");
+            let [params, ..] = members(Some(message), b"params", Some(&ends));
+            let [arguments, ..] = members(params, b"arguments", Some(&ends));
+            let keys = b"text\xffa\xffb\xfflist\xffdeep\xffn";
+            assert_eq!(members(arguments, keys, Some(&ends)), members(arguments, keys, None), "{doc}");
         }
     }
 }

@@ -3,6 +3,8 @@
 //! stack. It is a `const fn`, so a package's hand-written schemas are
 //! checked at build time by the same code that reads requests at run time.
 
+use core::num::NonZeroUsize;
+
 use super::scan::{
     HIGH_BITS, NOT_HEX, WS, WS_IN_LINE, at, find, hex4, plain_end, skip_ws_in, span, text_marks, two_byte_only,
     utf8_end,
@@ -77,38 +79,45 @@ const fn unexpected<T>(b: &[u8], i: usize) -> Result<T, ReadError> {
     fail(if i < b.len() { ReadErrorKind::Unexpected } else { ReadErrorKind::Eof }, i)
 }
 
-/// Where the validator saw containers end: the largest at each of levels
-/// 2 and 3 (a request's `params`, and the arguments in it). Walking an
-/// object skips each member's value to reach the next key; with this, a
-/// walk over the message or its params skips those values without reading
-/// them again, so a request's arguments are read once by validation and
-/// once by the tool.
-pub(crate) struct ContainerEnds {
+/// Where the validator saw values end: the largest container at each of
+/// levels 2 and 3 (a request's `params`, and the arguments in it), and the
+/// longest string. Walking an object skips each member's value to reach
+/// the next key; with this, a walk over the message, its params or its
+/// arguments (the tool's [`Args`](crate::Args)) skips those values without
+/// reading them again: a request's arguments, and its longest text, are
+/// read once by validation and once by the tool.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct KnownEnds {
     /// The address of the text the offsets are in.
     pub(crate) base: usize,
-    /// For levels 2 and 3 (at `level & 1`), a container's `(start, end)`
-    /// offsets.
+    /// For levels 2 and 3 (at `level & 1`), the largest container's
+    /// offset and length.
     pub(crate) spans: [(usize, usize); 2],
+    /// The longest string: its opening quote's offset, and its length with
+    /// its quotes.
+    pub(crate) string: (usize, usize),
 }
 
-impl ContainerEnds {
-    /// A table that knows no container.
-    pub(crate) const NONE: ContainerEnds = ContainerEnds { base: 0, spans: [(0, 0); 2] };
+impl KnownEnds {
+    /// A table that knows no value.
+    pub(crate) const NONE: KnownEnds = KnownEnds { base: 0, spans: [(0, 0); 2], string: (0, 0) };
 
-    /// Where the container starting at `b[i]` ends in `b`, if it is known.
+    /// Where the value starting at `b[i]` ends in `b`, if it is known.
     /// An entry never set is `(0, 0)`, and no skipped value starts at
     /// offset 0: the document's own value is walked, never skipped.
-    pub(crate) fn end_of(&self, b: &[u8], i: usize) -> Option<usize> {
+    pub(crate) fn end_of(&self, b: &[u8], i: usize) -> Option<NonZeroUsize> {
         let start = (b.as_ptr() as usize).wrapping_sub(self.base).wrapping_add(i);
-        let (from, to) = self.spans[(self.spans[1].0 == start) as usize];
-        if from == start { Some(i + (to - from)) } else { None }
+        let (from, len) =
+            if self.string.0 == start { self.string } else { self.spans[(self.spans[1].0 == start) as usize] };
+        // A value's end is past its first byte, so never 0.
+        if from == start { NonZeroUsize::new(i + len) } else { None }
     }
 }
 
 /// The offset just past the value starting at `i` in validated text.
-pub(crate) fn skip_value(b: &[u8], i: usize, ends: Option<&ContainerEnds>) -> usize {
+pub(crate) fn skip_value(b: &[u8], i: usize, ends: Option<&KnownEnds>) -> usize {
     if let Some(end) = ends.and_then(|e| e.end_of(b, i)) {
-        return end;
+        return end.get();
     }
     match value_end(b, i, true, None) {
         Ok(end) => end,
@@ -126,8 +135,8 @@ pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
 }
 
 /// Where the one value in `b` starts and ends, if `b` is JSON; `ends`, if
-/// given, learns where its largest containers end.
-pub(crate) const fn document(b: &[u8], ends: Option<&mut ContainerEnds>) -> Result<(usize, usize), ReadError> {
+/// given, learns where its largest containers and its longest string end.
+pub(crate) const fn document(b: &[u8], ends: Option<&mut KnownEnds>) -> Result<(usize, usize), ReadError> {
     let start = skip_ws_in(b, 0, WS);
     match value_end_in(b, start, false, ends, WS, MAX_DEPTH) {
         Ok(end) => {
@@ -235,12 +244,12 @@ fn object_end(b: &[u8], mut i: usize, keys: &[&str], found: &mut [Option<(usize,
 /// past it. Reading validated text also skips values with it, `trusted`:
 /// one scanner serves both, and in validated text it takes an escape as
 /// its backslash and the next byte without reading it again. `ends`, if
-/// given, learns where the containers at [`ContainerEnds`]' levels end.
+/// given, learns where the containers at [`KnownEnds`]' levels end.
 pub(crate) const fn value_end(
     b: &[u8],
     i: usize,
     trusted: bool,
-    ends: Option<&mut ContainerEnds>,
+    ends: Option<&mut KnownEnds>,
 ) -> Result<usize, ReadError> {
     value_end_in(b, i, trusted, ends, WS, MAX_DEPTH)
 }
@@ -252,7 +261,7 @@ const fn value_end_in(
     b: &[u8],
     mut i: usize,
     trusted: bool,
-    mut ends: Option<&mut ContainerEnds>,
+    mut ends: Option<&mut KnownEnds>,
     ws: u64,
     limit: usize,
 ) -> Result<usize, ReadError> {
@@ -299,7 +308,16 @@ const fn value_end_in(
             // JSON Lines text (files of records) gets the string loop made
             // for mixed text; a request line, the smaller one.
             b'"' if ws == WS_IN_LINE && !trusted => line_string_end(b, i),
-            b'"' => string_end(b, i, trusted),
+            b'"' => {
+                let end = string_end(b, i, trusted);
+                if let Some(ends) = &mut ends
+                    && let Ok(end) = end
+                    && end - i > ends.string.1
+                {
+                    ends.string = (i, end - i);
+                }
+                end
+            }
             b'-' | b'0'..=b'9' => number_end(b, i),
             b't' | b'f' | b'n' => {
                 let word: &[u8] = match c {
@@ -340,9 +358,8 @@ const fn value_end_in(
                 {
                     // The level's largest container is the one kept.
                     let from = if depth == 2 { opened.0 } else { opened.1 };
-                    let (start, end) = ends.spans[depth & 1];
-                    if i - from > end - start {
-                        ends.spans[depth & 1] = (from, i);
+                    if i - from > ends.spans[depth & 1].1 {
+                        ends.spans[depth & 1] = (from, i - from);
                     }
                 }
                 depth -= 1;
