@@ -62,6 +62,32 @@ fn check(text: &[u8]) {
         skipped_by_splitting(text, true),
         "skipped objects in {shown:?}"
     );
+
+    // From the end: the same values in the other order, and taking from
+    // both ends meets in the middle with nothing lost or read twice.
+    let forward: Vec<&[u8]> = json::lines(text).map(|v| v.raw()).collect();
+    let mut backward: Vec<&[u8]> = json::lines(text).rev().map(|v| v.raw()).collect();
+    backward.reverse();
+    assert_eq!(
+        places(text, &forward.iter().map(|v| Some(*v)).collect::<Vec<_>>()),
+        places(text, &backward.iter().map(|v| Some(*v)).collect::<Vec<_>>()),
+        "rev in {shown:?}"
+    );
+    for split in 0..=forward.len() {
+        let mut both = json::lines(text);
+        let mut front: Vec<&[u8]> = both.by_ref().take(split).map(|v| v.raw()).collect();
+        let mut back: Vec<&[u8]> = both.rev().map(|v| v.raw()).collect();
+        back.reverse();
+        front.extend(back);
+        assert_eq!(front, forward, "{split} from the front, the rest from the back, in {shown:?}");
+    }
+    fn raw<'a>(found: [Option<subako_tiny::json::Value<'a>>; 5]) -> [Option<&'a [u8]>; 5] {
+        found.map(|v| v.map(|v| v.raw()))
+    }
+    let forward: Vec<_> = json::lines(text).fields(KEYS).map(raw).collect();
+    let mut backward: Vec<_> = json::lines(text).fields(KEYS).rev().map(raw).collect();
+    backward.reverse();
+    assert_eq!(forward, backward, "fields rev in {shown:?}");
 }
 
 /// A member's containers count from the line's second level: the deepest

@@ -213,6 +213,61 @@ impl<'a, const N: usize> Iterator for LineFields<'a, '_, N> {
     }
 }
 
+/// Splits the last line off `rest` (up to the end, or the newline that
+/// ends it): the line with its newline, the text before it.
+fn last_line(rest: &[u8]) -> (&[u8], &[u8]) {
+    let body = rest.strip_suffix(b"\n").unwrap_or(rest);
+    let start = body.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+    (span(rest, start, rest.len()), span(rest, 0, start))
+}
+
+/// From the last line back: a line read from the end is read as it is from
+/// the start, so `rev()` yields what `next` does, in the other order, and
+/// the newest entries of a long file cost what they hold, not the file.
+///
+/// ```
+/// use subako_tiny::json;
+///
+/// let text = b"{\"id\":1}\n{\"id\":2}\n{\"id\":";
+/// let newest = json::lines(text).next_back().and_then(|v| v.as_object()?.get("id")?.as_i64());
+/// assert_eq!(newest, Some(2)); // the last line was cut short
+/// ```
+impl<'a> DoubleEndedIterator for Lines<'a> {
+    fn next_back(&mut self) -> Option<Value<'a>> {
+        while !self.rest.is_empty() {
+            let (text, before) = last_line(self.rest);
+            self.rest = before;
+            if let (Some((start, end)), _) = line(text) {
+                return Some(Value { raw: span(text, start, end) });
+            }
+        }
+        None
+    }
+}
+
+/// From the last line back, as [`Lines`] goes.
+///
+/// ```
+/// use subako_tiny::json;
+///
+/// let text = b"{\"id\":1,\"t\":\"a\"}\n[2]\n{\"id\":3,\"t\":\"c\"}\n";
+/// let newest: Vec<i64> = json::lines(text).fields(["id"]).rev().filter_map(|[id]| id?.as_i64()).collect();
+/// assert_eq!(newest, [3, 1]);
+/// ```
+impl<'a, const N: usize> DoubleEndedIterator for LineFields<'a, '_, N> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        while !self.rest.is_empty() {
+            let (text, before) = last_line(self.rest);
+            self.rest = before;
+            let mut spans = [None; N];
+            if object_line(text, &self.keys, &mut spans).0.is_some() {
+                return Some(spans.map(|at| at.map(|(start, end)| Value { raw: span(text, start, end) })));
+            }
+        }
+        None
+    }
+}
+
 impl<'a> Iterator for Lines<'a> {
     type Item = Value<'a>;
 
