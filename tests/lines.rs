@@ -63,6 +63,31 @@ fn check(text: &[u8]) {
         "skipped objects in {shown:?}"
     );
 
+    // Counted in the same reading: after each value, the lines passed
+    // over before it; at the end, all of them; from the end, those after.
+    let mut lines = json::lines(text).counting_skipped();
+    while let Some(value) = lines.next() {
+        let before = &text[..value.raw().as_ptr() as usize - text.as_ptr() as usize];
+        assert_eq!(lines.skipped_so_far(), skipped_by_splitting(before, false), "so far in {shown:?}");
+    }
+    assert_eq!(lines.skipped_so_far(), skipped_by_splitting(text, false), "all in {shown:?}");
+    let mut back = json::lines(text).counting_skipped();
+    while let Some(value) = back.next_back() {
+        let after = &text[value.raw().as_ptr() as usize - text.as_ptr() as usize + value.raw().len()..];
+        let after = &after[after.iter().position(|&b| b == b'\n').map_or(after.len(), |k| k + 1)..];
+        assert_eq!(back.skipped_so_far(), skipped_by_splitting(after, false), "from the end in {shown:?}");
+    }
+    assert_eq!(back.skipped_so_far(), skipped_by_splitting(text, false), "all from the end in {shown:?}");
+    let mut fields = json::lines(text).fields(KEYS).counting_skipped();
+    let objects = fields.by_ref().count();
+    let all = (
+        by_splitting(text).into_iter().filter(|l| json::parse(l).unwrap().as_object().is_some()).count(),
+        skipped_by_splitting(text, true),
+    );
+    assert_eq!((objects, fields.skipped_so_far()), all, "objects in {shown:?}");
+    let mut fields = json::lines(text).counting_skipped().fields(KEYS);
+    assert_eq!((fields.by_ref().rev().count(), fields.skipped_so_far()), all, "objects from the end in {shown:?}");
+
     // From the end: the same values in the other order, and taking from
     // both ends meets in the middle with nothing lost or read twice.
     let forward: Vec<&[u8]> = json::lines(text).map(|v| v.raw()).collect();

@@ -1,6 +1,6 @@
 //! JSON Lines: one value per line.
 
-use super::scan::{skip_ws, span};
+use super::scan::{WS_IN_LINE, skip_ws, skip_ws_in, span};
 use super::validator::{line, object_line};
 use super::value::Value;
 
@@ -27,16 +27,56 @@ use super::value::Value;
 /// assert_eq!(last.map(|v| v.raw()).collect::<Vec<_>>(), [b"{\"n\":2}"]);
 /// ```
 pub fn lines(text: &[u8]) -> Lines<'_> {
-    Lines { rest: text }
+    Lines { rest: text, passed: () }
 }
 
-/// The iterator [`lines`] makes.
+/// The iterator [`lines`] makes. `C` is what it keeps of the lines it
+/// passes over: nothing (`()`, the default), or their count (`usize`, once
+/// [`counting_skipped`](Lines::counting_skipped) asks for it, for
+/// [`skipped_so_far`](Lines::skipped_so_far)): an iterator that does not
+/// count carries none of that.
 #[derive(Clone, Debug)]
-pub struct Lines<'a> {
+pub struct Lines<'a, C: SkipCount = ()> {
     rest: &'a [u8],
+    passed: C,
 }
 
-impl<'a> Lines<'a> {
+/// What a [`Lines`] or [`LineFields`] keeps of the lines it passes over:
+/// `()` keeps nothing, `usize` counts those that are not blank.
+pub trait SkipCount: Clone + core::fmt::Debug + sealed::Sealed {
+    /// Whether lines passed over are counted.
+    #[doc(hidden)]
+    const COUNTS: bool;
+    /// Counts `n` more.
+    #[doc(hidden)]
+    fn add(&mut self, n: usize);
+}
+
+impl SkipCount for () {
+    const COUNTS: bool = false;
+    fn add(&mut self, _: usize) {}
+}
+
+impl SkipCount for usize {
+    const COUNTS: bool = true;
+    fn add(&mut self, n: usize) {
+        *self += n;
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for () {}
+    impl Sealed for usize {}
+}
+
+/// 1 when the line that `text` starts with, which ends before `next` (as
+/// [`line`] says), is not blank: something but white space before its end.
+fn not_blank(text: &[u8], next: usize) -> usize {
+    usize::from(skip_ws_in(text, 0, WS_IN_LINE) + 1 < next)
+}
+
+impl<'a, C: SkipCount> Lines<'a, C> {
     /// The members named by `keys` of each line that holds an object, in
     /// the order of `keys` (`None` for a member the object lacks; the last
     /// of duplicates wins, names compared unescaped): what
@@ -55,14 +95,22 @@ impl<'a> Lines<'a> {
     ///     .collect();
     /// assert_eq!(ids, [(1, "Tea".to_string()), (3, "Rain".to_string())]);
     /// ```
-    pub fn fields<'k, const N: usize>(self, keys: [&'k str; N]) -> LineFields<'a, 'k, N> {
-        LineFields { rest: self.rest, keys }
+    pub fn fields<'k, const N: usize>(self, keys: [&'k str; N]) -> LineFields<'a, 'k, N, C> {
+        LineFields { rest: self.rest, keys, passed: self.passed }
+    }
+
+    /// This iterator, counting the lines it passes over from here on, for
+    /// [`skipped_so_far`](Lines::skipped_so_far).
+    pub fn counting_skipped(self) -> Lines<'a, usize> {
+        Lines { rest: self.rest, passed: 0 }
     }
 
     /// How many of the lines left would be skipped though not blank: not
     /// one whole JSON value, or not UTF-8. A reading of its own, which
     /// leaves the iterator where it is (ask before iterating), so a module
-    /// that never asks carries none of it.
+    /// that never asks carries none of it; it costs about what reading
+    /// the values does, which [`skipped_so_far`](Lines::skipped_so_far)
+    /// saves a tool that reads them all anyway.
     ///
     /// ```
     /// use subako_tiny::json;
@@ -74,7 +122,7 @@ impl<'a> Lines<'a> {
     /// assert_eq!(json::lines(b"\xEF\xBB\xBF{\"id\":1}\n").skipped(), 1); // a byte order mark
     /// ```
     pub fn skipped(&self) -> usize {
-        self.clone().fields([]).skipped_where::<false>(false)
+        skipped_where::<false>(self.rest, false)
     }
 
     /// How many of the lines left are unreadable entries: skipped though
@@ -99,18 +147,64 @@ impl<'a> Lines<'a> {
     /// assert_eq!(json::lines(text).unreadable(), 1);
     /// ```
     pub fn unreadable(&self) -> usize {
-        self.clone().fields([]).skipped_where::<true>(false)
+        skipped_where::<true>(self.rest, false)
+    }
+}
+
+impl Lines<'_, usize> {
+    /// How many lines not blank the iterator has passed over so far,
+    /// holding no value: what [`skipped`](Lines::skipped) counts, counted
+    /// in the same reading as the values, where `skipped` reads the lines
+    /// again. Iterate `by_ref()`, then ask.
+    ///
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// let text = b"{\"n\":1}\n{\"n\":\xFF}\n\n{\"n\":3}\n{\"n\":";
+    /// let mut lines = json::lines(text).counting_skipped();
+    /// assert_eq!(lines.by_ref().count(), 2);
+    /// assert_eq!(lines.skipped_so_far(), 2); // a stray byte, and a line cut short
+    /// ```
+    pub fn skipped_so_far(&self) -> usize {
+        self.passed
     }
 }
 
 /// The iterator [`Lines::fields`] makes.
 #[derive(Clone, Debug)]
-pub struct LineFields<'a, 'k, const N: usize> {
+pub struct LineFields<'a, 'k, const N: usize, C: SkipCount = ()> {
     rest: &'a [u8],
     keys: [&'k str; N],
+    /// As in [`Lines`].
+    passed: C,
 }
 
-impl<const N: usize> LineFields<'_, '_, N> {
+impl<'k, const N: usize> LineFields<'_, 'k, N, usize> {
+    /// How many lines not blank the iterator has passed over so far,
+    /// holding no object: what [`skipped`](LineFields::skipped) counts,
+    /// counted in the same reading as the members, where `skipped` reads
+    /// the lines again. Iterate `by_ref()`, then ask.
+    ///
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// let text = b"{\"id\":1}\n[2]\n\n{\"id\":3}\n";
+    /// let mut notes = json::lines(text).counting_skipped().fields(["id"]);
+    /// let total: i64 = notes.by_ref().filter_map(|[id]| id?.as_i64()).sum();
+    /// assert_eq!((total, notes.skipped_so_far()), (4, 1));
+    /// ```
+    pub fn skipped_so_far(&self) -> usize {
+        self.passed
+    }
+}
+
+impl<'a, 'k, const N: usize, C: SkipCount> LineFields<'a, 'k, N, C> {
+    /// This iterator, counting the lines it passes over from here on, for
+    /// [`skipped_so_far`](LineFields::skipped_so_far).
+    pub fn counting_skipped(self) -> LineFields<'a, 'k, N, usize> {
+        LineFields { rest: self.rest, keys: self.keys, passed: 0 }
+    }
+
     /// How many of the lines left would be skipped though not blank: as
     /// [`Lines::skipped`], and also lines holding a value that is not an
     /// object.
@@ -123,7 +217,7 @@ impl<const N: usize> LineFields<'_, '_, N> {
     /// assert_eq!(notes.count(), 2);
     /// ```
     pub fn skipped(&self) -> usize {
-        self.clone().skipped_where::<false>(true)
+        skipped_where::<false>(self.rest, true)
     }
 
     /// How many of the lines left are unreadable entries: as
@@ -138,29 +232,29 @@ impl<const N: usize> LineFields<'_, '_, N> {
     /// assert_eq!(notes.unreadable(), 1);
     /// ```
     pub fn unreadable(&self) -> usize {
-        self.clone().skipped_where::<true>(true)
+        skipped_where::<true>(self.rest, true)
     }
+}
 
-    /// The lines left that hold no value (`objects`: no object) and are
-    /// not blank; with `WHOLE`, not those that are the start of a value
-    /// cut short (a parameter of the type, so that `skipped` carries none
-    /// of that test).
-    fn skipped_where<const WHOLE: bool>(mut self, objects: bool) -> usize {
-        let mut skipped = 0;
-        while !self.rest.is_empty() {
-            let (value, next) = if objects { object_line(self.rest, &[], &mut []) } else { line(self.rest) };
-            let text = self.rest;
-            self.rest = self.rest.get(next..).unwrap_or(&[]);
-            // Blank: nothing but JSON's white space up to the line's end.
-            let line = span(text, 0, next.min(text.len()));
-            skipped += usize::from(
-                value.is_none()
-                    && skip_ws(line, 0) < line.len()
-                    && !(WHOLE && cut_short(line.strip_suffix(b"\n").unwrap_or(line))),
-            );
-        }
-        skipped
+/// The lines left that hold no value (`objects`: no object) and are
+/// not blank; with `WHOLE`, not those that are the start of a value
+/// cut short (a parameter of the type, so that `skipped` carries none
+/// of that test).
+fn skipped_where<const WHOLE: bool>(mut rest: &[u8], objects: bool) -> usize {
+    let mut skipped = 0;
+    while !rest.is_empty() {
+        let (value, next) = if objects { object_line(rest, &[], &mut []) } else { line(rest) };
+        let text = rest;
+        rest = rest.get(next..).unwrap_or(&[]);
+        // Blank: nothing but JSON's white space up to the line's end.
+        let line = span(text, 0, next.min(text.len()));
+        skipped += usize::from(
+            value.is_none()
+                && skip_ws(line, 0) < line.len()
+                && !(WHOLE && cut_short(line.strip_suffix(b"\n").unwrap_or(line))),
+        );
     }
+    skipped
 }
 
 /// Whether `line` (no newline) is the start of a JSON value that ends too
@@ -196,7 +290,7 @@ fn cut_short(line: &[u8]) -> bool {
     }
 }
 
-impl<'a, const N: usize> Iterator for LineFields<'a, '_, N> {
+impl<'a, const N: usize, C: SkipCount> Iterator for LineFields<'a, '_, N, C> {
     type Item = [Option<Value<'a>>; N];
 
     fn next(&mut self) -> Option<Self::Item> {
@@ -207,6 +301,9 @@ impl<'a, const N: usize> Iterator for LineFields<'a, '_, N> {
             self.rest = self.rest.get(next..).unwrap_or(&[]);
             if object.is_some() {
                 return Some(spans.map(|at| at.map(|(start, end)| Value { raw: span(text, start, end) })));
+            }
+            if C::COUNTS {
+                self.passed.add(not_blank(text, next));
             }
         }
         None
@@ -232,13 +329,15 @@ fn last_line(rest: &[u8]) -> (&[u8], &[u8]) {
 /// let newest = json::lines(text).next_back().and_then(|v| v.as_object()?.get("id")?.as_i64());
 /// assert_eq!(newest, Some(2)); // the last line was cut short
 /// ```
-impl<'a> DoubleEndedIterator for Lines<'a> {
+impl<'a, C: SkipCount> DoubleEndedIterator for Lines<'a, C> {
     fn next_back(&mut self) -> Option<Value<'a>> {
         while !self.rest.is_empty() {
             let (text, before) = last_line(self.rest);
             self.rest = before;
-            if let (Some((start, end)), _) = line(text) {
-                return Some(Value { raw: span(text, start, end) });
+            match line(text) {
+                (Some((start, end)), _) => return Some(Value { raw: span(text, start, end) }),
+                (None, next) if C::COUNTS => self.passed.add(not_blank(text, next)),
+                _ => {}
             }
         }
         None
@@ -254,21 +353,25 @@ impl<'a> DoubleEndedIterator for Lines<'a> {
 /// let newest: Vec<i64> = json::lines(text).fields(["id"]).rev().filter_map(|[id]| id?.as_i64()).collect();
 /// assert_eq!(newest, [3, 1]);
 /// ```
-impl<'a, const N: usize> DoubleEndedIterator for LineFields<'a, '_, N> {
+impl<'a, const N: usize, C: SkipCount> DoubleEndedIterator for LineFields<'a, '_, N, C> {
     fn next_back(&mut self) -> Option<Self::Item> {
         while !self.rest.is_empty() {
             let (text, before) = last_line(self.rest);
             self.rest = before;
             let mut spans = [None; N];
-            if object_line(text, &self.keys, &mut spans).0.is_some() {
+            let (object, next) = object_line(text, &self.keys, &mut spans);
+            if object.is_some() {
                 return Some(spans.map(|at| at.map(|(start, end)| Value { raw: span(text, start, end) })));
+            }
+            if C::COUNTS {
+                self.passed.add(not_blank(text, next));
             }
         }
         None
     }
 }
 
-impl<'a> Iterator for Lines<'a> {
+impl<'a, C: SkipCount> Iterator for Lines<'a, C> {
     type Item = Value<'a>;
 
     fn next(&mut self) -> Option<Value<'a>> {
@@ -279,6 +382,9 @@ impl<'a> Iterator for Lines<'a> {
             self.rest = self.rest.get(next..).unwrap_or(&[]);
             if let Some((start, end)) = value {
                 return Some(Value { raw: span(text, start, end) });
+            }
+            if C::COUNTS {
+                self.passed.add(not_blank(text, next));
             }
         }
         None
