@@ -433,6 +433,56 @@ impl<'a> Args<'a> {
         v.as_f64().ok_or_else(|| wrong(field, Kind::Number.article_name()))
     }
 
+    /// The number `field` as the nearest `f64`, from `min` to `max`
+    /// (both included): [`float`](Args::float) with bounds, as
+    /// [`int`](Args::int) has them. An open end is `f64::NEG_INFINITY` or
+    /// `f64::INFINITY`, and the message leaves it unsaid.
+    ///
+    /// # Errors
+    /// When `field` is absent, not a number, or out of the range; the
+    /// message states the bounds.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"score": 7.5, "weight": -1}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.float_in("score", 0.0, 10.0).unwrap(), 7.5);
+    /// assert_eq!(args.float_in("score", 0.0, 5.0).unwrap_err().message(), "invalid input: `score` must be a number from 0.0 to 5.0");
+    /// assert_eq!(
+    ///     args.float_in("weight", 0.0, f64::INFINITY).unwrap_err().message(),
+    ///     "invalid input: `weight` must be a number of at least 0.0"
+    /// );
+    /// ```
+    #[inline]
+    pub fn float_in(&self, field: &str, min: f64, max: f64) -> Result<f64, ToolError> {
+        let v = self.required(field)?;
+        float_in(&v, field, min, max)
+    }
+
+    /// The number `field` from `min` to `max`, as
+    /// [`float_in`](Args::float_in) reads it, or `None` when it is absent or
+    /// `null`.
+    ///
+    /// # Errors
+    /// When `field` is present and not a number in the range.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"ratio": 0.25}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.opt_float_in("ratio", 0.0, 1.0).unwrap(), Some(0.25));
+    /// assert_eq!(args.opt_float_in("missing", 0.0, 1.0).unwrap(), None);
+    /// assert!(args.opt_float_in("ratio", 0.5, 1.0).is_err());
+    /// ```
+    #[inline]
+    pub fn opt_float_in(&self, field: &str, min: f64, max: f64) -> Result<Option<f64>, ToolError> {
+        self.value(field).map(|v| float_in(&v, field, min, max)).transpose()
+    }
+
     /// The number `field` as the nearest `f64`, or `None` when it is absent
     /// or `null`.
     ///
@@ -590,10 +640,48 @@ fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolErr
     }
 }
 
+fn float_in(v: &Value<'_>, field: &str, min: f64, max: f64) -> Result<f64, ToolError> {
+    match v.as_f64() {
+        Some(x) if x >= min && x <= max => Ok(x),
+        _ => {
+            let mut text = crate::text!("invalid input: `", field, "` must be a number");
+            match (min == f64::NEG_INFINITY, max == f64::INFINITY) {
+                (true, true) => {}
+                (false, true) => drop(text.push(" of at least ").push(&min)),
+                (true, false) => drop(text.push(" of at most ").push(&max)),
+                (false, false) => drop(text.push(" from ").push(&min).push(" to ").push(&max)),
+            }
+            Err(text.into())
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Args;
     use crate::json;
+
+    /// Both bounds are included, either end may be open, and anything but
+    /// a number in the range is refused with the range in words.
+    #[test]
+    fn a_float_in_a_range() {
+        let value = json::parse(br#"{"lo": 0, "hi": 10.0, "neg": -0.0, "big": 1e300, "s": "5"}"#).unwrap();
+        let args = Args::new(value.as_object().unwrap());
+        let read =
+            |field, min, max| args.float_in(field, min, max).map_err(|e| alloc::string::String::from(e.message()));
+        assert_eq!(read("lo", 0.0, 10.0), Ok(0.0));
+        assert_eq!(read("hi", 0.0, 10.0), Ok(10.0));
+        assert_eq!(read("neg", 0.0, 10.0).map(f64::to_bits), Ok((-0.0f64).to_bits()));
+        assert_eq!(read("big", f64::NEG_INFINITY, f64::INFINITY), Ok(1e300));
+        assert_eq!(
+            read("big", f64::NEG_INFINITY, 1e6).unwrap_err(),
+            "invalid input: `big` must be a number of at most 1000000.0"
+        );
+        assert_eq!(read("s", 0.0, 10.0).unwrap_err(), "invalid input: `s` must be a number from 0.0 to 10.0");
+        assert_eq!(read("s", f64::NEG_INFINITY, f64::INFINITY).unwrap_err(), "invalid input: `s` must be a number");
+        assert_eq!(read("none", 0.0, 1.0).unwrap_err(), "invalid input: missing field `none`");
+        assert_eq!(args.opt_float_in("none", 0.0, 1.0).unwrap(), None);
+    }
 
     fn choice(arguments: &str, choices: &[&'static str]) -> Result<&'static str, alloc::string::String> {
         let value = json::parse(arguments.as_bytes()).unwrap();

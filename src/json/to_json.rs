@@ -224,7 +224,9 @@ impl JsonWriter {
 /// `f64` as numbers (a NaN or an infinity as `null`, as serde_json writes
 /// them), and [`text::fixed`](crate::text::fixed) as a number with that
 /// many decimals (`12.50`); `bool`; `None` as `null`; a slice or `Vec` as an array; a
-/// [`Value`], [`Object`] or [`Array`] read from JSON as it is.
+/// [`Value`], [`Object`] or [`Array`] read from JSON as it is (after a
+/// check that it is one whole value: a layer of its own in a module that
+/// writes one, which `subako-tiny size --explain` names "the reply check").
 ///
 /// Sealed: every kind writes whole, valid JSON.
 pub trait ToJson: sealed::Sealed {
