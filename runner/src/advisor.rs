@@ -229,16 +229,30 @@ fn matches(name: &str, pattern: &str) -> bool {
     }
 }
 
+/// The standard library's crates, whose routines the rules name.
+const STD: [&str; 6] = ["core", "alloc", "std", "compiler_builtins", "hashbrown", "std_detect"];
+
 /// The advice for `bytes` (an unstripped module, read as `report`), whose
 /// own code is in the crates `authors` (the package's, its binaries').
 pub fn advise(bytes: &[u8], report: &SizeReport, authors: &[&str]) -> Vec<Advice> {
     let calls = direct_calls(bytes, report);
     let is_crate = |i: usize| report.funcs[i].owner.starts_with("subako_tiny");
     let is_author = |i: usize| authors.contains(&report.funcs[i].owner.as_str());
-    // What the crate's own code reaches, and what the author's reaches
-    // without passing through the crate's.
-    let crate_reach = reach(&calls, (0..report.funcs.len()).filter(|&i| is_crate(i)), |i| !is_author(i));
-    let author_reach = reach(&calls, (0..report.funcs.len()).filter(|&i| is_author(i)), |i| !is_crate(i));
+    // Other crates the package depends on (serde_json, schemars…): what
+    // they reach is theirs to answer for, as what the crate reaches is.
+    let is_dependency = |i: usize| {
+        let owner = report.funcs[i].owner.as_str();
+        !is_crate(i)
+            && !is_author(i)
+            && owner.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !STD.contains(&owner)
+    };
+    // What the crate's own code and other crates reach, and what the
+    // author's reaches without passing through either.
+    let crate_reach =
+        reach(&calls, (0..report.funcs.len()).filter(|&i| is_crate(i) || is_dependency(i)), |i| !is_author(i));
+    let author_reach =
+        reach(&calls, (0..report.funcs.len()).filter(|&i| is_author(i)), |i| !is_crate(i) && !is_dependency(i));
     let data = data_bytes(bytes);
     let mut out = Vec::new();
     for rule in RULES {

@@ -226,13 +226,17 @@ pub fn layers(funcs: &[crate::size::Func], pieces: &[crate::data::Piece]) -> Vec
          checked; write a Value read from JSON member by member (o.field(name, …)) rather than whole, \
          which brings the stricter check (numbers within f64, no member twice)",
     );
+    // The number writers are the typed layer's only beside it: a module
+    // that links neither miniserde nor the typed layer (the official SDK's,
+    // whose serde_json brings them) has none of it.
+    let typed_in = funcs.iter().any(|f| f.owner == "miniserde" || f.name.starts_with("subako_tiny::typed::"));
     // Which layer (0, 1, 2 as below) each function is of, if any.
     let of: Vec<Option<usize>> = funcs
         .iter()
         .map(|f| {
             if f.name.starts_with("subako_tiny::schema::") {
                 Some(0)
-            } else if ["miniserde", "zmij", "itoa", "ryu"].contains(&f.owner.as_str())
+            } else if typed_in && ["miniserde", "zmij", "itoa", "ryu"].contains(&f.owner.as_str())
                 || f.name.starts_with("subako_tiny::typed::")
             {
                 Some(1)
@@ -411,7 +415,10 @@ mod tests {
         assert_eq!((found[1].bytes, found[1].data, found[1].functions), (1400, 64, 3));
         assert!(found[2].name.starts_with("the reply check"));
         assert_eq!((found[2].bytes, found[2].functions), (2500, 2));
-        // A module with none of them names none.
+        // A module with none of them names none, and number writers
+        // without miniserde or the typed layer (serde_json's) are no layer.
         assert!(layers(&funcs[9..], &[]).is_empty());
+        let serde = [func("zmij::format", "zmij", 900), func("itoa::Buffer::format", "itoa", 200)];
+        assert!(layers(&serde, &[]).is_empty());
     }
 }
