@@ -1124,3 +1124,25 @@ fn cli_call_into_a_pipe_closed_early_ends_quietly() {
     assert!(out.status.success(), "{:?}: {stderr}", out.status);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// `bench --growth` makes its own lines on volumes of its own: an option of
+/// a plain call is refused with what to run instead, not dropped unsaid
+/// (an outside author's --data and --args were, and every cell read `-`).
+#[test]
+fn cli_growth_refuses_the_options_it_would_drop() {
+    let module = example_wasm("hello");
+    let dir = tempfile::tempdir().unwrap();
+    for extra in [&["--data", dir.path().to_str().unwrap()][..], &["--args", "{}"]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_subako-tiny"))
+            .arg("bench")
+            .arg("--growth")
+            .arg(&module)
+            .args(extra)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{extra:?}: {stderr}");
+        assert!(stderr.contains(&format!("--growth takes no {}", extra[0])), "{stderr}");
+        assert!(stderr.contains("--args-file F"), "{stderr}");
+    }
+}

@@ -33,7 +33,9 @@ pub struct Bench {
     /// Also count the x86 instructions of one compile with callgrind (valgrind on the PATH)
     #[arg(long = "compile-instructions")]
     compile_instructions: bool,
-    /// The growth benchmark on MODULE instead (method: runner/METHOD.md)
+    /// The growth benchmark on MODULE instead (method: runner/METHOD.md): a hello-like tool (--tool, default greet)
+    /// answering `Hello, <MEMBER>!`, as examples/hello.rs does, or with --jsonl a tool reading a JSON Lines file it
+    /// makes. Your own tool's growth: bench MODULE --tool T --args-file F on arguments of each size
     #[arg(long, value_name = "MODULE.wasm", conflicts_with = "module")]
     growth: Option<PathBuf>,
     /// --growth: only these kinds of growing line (comma-separated: ascii, escaped, unused, french,
@@ -68,6 +70,29 @@ fn json_arg(v: &str) -> Result<serde_json::Value, Error> {
 
 impl Bench {
     fn growth_options(&self) -> Result<GrowthOptions, Error> {
+        // The growing lines are made whole here, on volumes of their own:
+        // an option of a plain call would be dropped unsaid.
+        let c = &self.calls_;
+        let ignored = [
+            ("--args", c.args.is_some()),
+            ("--args-file", c.args_file.is_some()),
+            ("--then", !c.then.then.is_empty()),
+            ("--data", c.call.data.is_some()),
+            ("--tmp", c.call.tmp.is_some()),
+            ("--assets", c.call.assets.is_some()),
+            ("--allow-host", !c.call.allow_host.is_empty()),
+        ];
+        if let Some((flag, _)) = ignored.iter().find(|(_, given)| *given) {
+            return Err(Error::Input(format!(
+                concat!(
+                    "--growth takes no {}: it measures a hello-like tool (--tool, default greet, answering ",
+                    "`Hello, <MEMBER>!` as examples/hello.rs does) on lines it makes, or with --jsonl a tool reading a ",
+                    "JSON Lines file it writes. To measure your own tool as an argument grows, run `bench MODULE --tool ",
+                    "T --args-file F` with arguments of each size"
+                ),
+                flag
+            )));
+        }
         let mut o = GrowthOptions { member: self.member.clone(), ..GrowthOptions::default() };
         if let Some(t) = &self.calls_.tool {
             o.tool = t.clone();
