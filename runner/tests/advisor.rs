@@ -81,7 +81,26 @@ const PROBES: &[(&str, &str, &str)] = &[
         r#"let mut m = BTreeMap::new(); for w in s.split(' ') { *m.entry(String::from(w)).or_insert(0u64) += 1; } m.keys().cloned().collect::<Vec<_>>().concat()"#,
         "tally::Tally",
     ),
+    // A dependency's own use of std (serde_json's BTreeMap, say) is not the
+    // author's to replace: the author's code only calls it.
+    ("dependency", r#"if probe_dep::distinct(s) > 2 { "many".into() } else { "few".into() }"#, ""),
 ];
+
+/// The probe package's one dependency other than the crate: a function that
+/// counts distinct words with a `BTreeMap`, kept out of line.
+const PROBE_DEP: &str = r#"#![no_std]
+extern crate alloc;
+use alloc::collections::BTreeMap;
+
+#[inline(never)]
+pub fn distinct(s: &str) -> usize {
+    let mut m = BTreeMap::new();
+    for w in s.split(' ') {
+        *m.entry(w).or_insert(0u32) += 1;
+    }
+    m.len()
+}
+"#;
 
 fn probe_source(name: &str, body: &str) -> String {
     format!(
@@ -125,8 +144,16 @@ fn the_advisor_names_each_idiom_of_the_price_list_in_a_real_module() {
         std::fs::write(pkg.join(format!("src/bin/{name}.rs")), probe_source(name, body)).unwrap();
     }
     let manifest = std::fs::read_to_string(pkg.join("Cargo.toml")).unwrap();
-    let manifest = manifest.replace("[dependencies]\n", "[dependencies]\nlibm = \"0.2\"\n");
+    let manifest =
+        manifest.replace("[dependencies]\n", "[dependencies]\nlibm = \"0.2\"\nprobe_dep = { path = \"probe_dep\" }\n");
     std::fs::write(pkg.join("Cargo.toml"), manifest).unwrap();
+    std::fs::create_dir_all(pkg.join("probe_dep/src")).unwrap();
+    std::fs::write(
+        pkg.join("probe_dep/Cargo.toml"),
+        "[package]\nname = \"probe_dep\"\nversion = \"0.1.0\"\nedition = \"2024\"\n",
+    )
+    .unwrap();
+    std::fs::write(pkg.join("probe_dep/src/lib.rs"), PROBE_DEP).unwrap();
 
     // Kept between runs: the crate and libm stay built.
     let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/advisor-probes");
