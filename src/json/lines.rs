@@ -1,6 +1,6 @@
 //! JSON Lines: one value per line.
 
-use super::scan::{WS_IN_LINE, skip_ws, skip_ws_in, span};
+use super::scan::{WS_IN_LINE, skip_ws_in, span};
 use super::validator::{line, object_line};
 use super::value::Value;
 
@@ -246,11 +246,10 @@ fn skipped_where<const WHOLE: bool>(mut rest: &[u8], objects: bool) -> usize {
         let (value, next) = if objects { object_line(rest, &[], &mut []) } else { line(rest) };
         let text = rest;
         rest = rest.get(next..).unwrap_or(&[]);
-        // Blank: nothing but JSON's white space up to the line's end.
         let line = span(text, 0, next.min(text.len()));
         skipped += usize::from(
             value.is_none()
-                && skip_ws(line, 0) < line.len()
+                && not_blank(text, next) == 1
                 && !(WHOLE && cut_short(line.strip_suffix(b"\n").unwrap_or(line))),
         );
     }
