@@ -40,7 +40,9 @@ for target in $(cargo fuzz list); do
         "$target_dir/corpus/$target" "corpus/$target" -- \
         -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
         -print_final_stats=1 2>"$target_dir/$target.log"; then
-        tail -n 60 "$target_dir/$target.log"
+        # The panic's own words first: the stack trace after them fills the tail.
+        grep -m1 -A8 "panicked at" "$target_dir/$target.log" || true
+        tail -n 40 "$target_dir/$target.log"
         echo "fuzz: $target FAILED; the input is in fuzz/artifacts/$target/" >&2
         status=1
         continue

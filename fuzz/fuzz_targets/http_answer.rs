@@ -22,7 +22,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             return;
         }
     };
-    match expected(&theirs) {
+    match expected(&theirs, data) {
         Expected::Malformed => {
             let e = ours.expect_err("serde_json reads no answer");
             assert_eq!(e.kind, HttpErrorKind::Abi, "{}", e.message);
@@ -93,7 +93,7 @@ enum Expected<'a> {
 }
 
 /// The answer as the ABI defines it, read with serde_json.
-fn expected(answer: &Theirs) -> Expected<'_> {
+fn expected<'a>(answer: &'a Theirs, raw: &[u8]) -> Expected<'a> {
     let Some(answer) = answer.as_object() else { return Expected::Malformed };
     match (answer.get("ok"), answer.get("error")) {
         (None, Some(error)) => {
@@ -110,7 +110,7 @@ fn expected(answer: &Theirs) -> Expected<'_> {
             };
             let headers = match ok.get("headers") {
                 None => None,
-                Some(Theirs::Object(h)) if h.values().all(Theirs::is_string) => Some(h),
+                Some(Theirs::Object(h)) if h.values().all(Theirs::is_string) && every_header_a_string(raw) => Some(h),
                 Some(_) => return Expected::Malformed,
             };
             let Some(body) = ok.get("body").and_then(Theirs::as_object) else { return Expected::Malformed };
@@ -129,5 +129,74 @@ fn expected(answer: &Theirs) -> Expected<'_> {
             Expected::Response(status, headers, body)
         }
         _ => Expected::Malformed,
+    }
+}
+
+/// True unless a header name given twice in `ok.headers` has a value that is
+/// not a string in an occurrence serde_json's `Value` drops (it keeps the
+/// last). The official SDK reads headers as `BTreeMap<String, String>`, which
+/// refuses such a value wherever it stands, and so do we.
+fn every_header_a_string(raw: &[u8]) -> bool {
+    let Ok(Kept::Object(top)) = serde_json::from_slice::<Kept>(raw) else { return true };
+    match last(&top, "ok") {
+        Some(Kept::Object(ok)) => match last(ok, "headers") {
+            Some(Kept::Object(headers)) => headers.iter().all(|(_, v)| matches!(v, Kept::String)),
+            _ => true,
+        },
+        _ => true,
+    }
+}
+
+/// The member serde_json's `Value` keeps of those named `name`: the last.
+fn last<'a>(members: &'a [(String, Kept)], name: &str) -> Option<&'a Kept> {
+    members.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v)
+}
+
+/// A JSON value with every member of an object kept, duplicates included.
+enum Kept {
+    String,
+    Object(Vec<(String, Kept)>),
+    Other,
+}
+
+impl<'de> serde::Deserialize<'de> for Kept {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Kept;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("JSON")
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Kept, E> {
+                Ok(Kept::Other)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Kept, E> {
+                Ok(Kept::Other)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Kept, E> {
+                Ok(Kept::Other)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Kept, E> {
+                Ok(Kept::Other)
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Kept, E> {
+                Ok(Kept::String)
+            }
+            fn visit_unit<E>(self) -> Result<Kept, E> {
+                Ok(Kept::Other)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Kept, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Kept::Other)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Kept, A::Error> {
+                let mut members = Vec::new();
+                while let Some(member) = map.next_entry::<String, Kept>()? {
+                    members.push(member);
+                }
+                Ok(Kept::Object(members))
+            }
+        }
+        d.deserialize_any(Visitor)
     }
 }
