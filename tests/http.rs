@@ -540,6 +540,12 @@ fn malformed_answers_are_abi_errors_saying_why() {
             br#"{"ok":{"status":200,"headers":{"a":1},"body":{"type":"inline","text":""}}}"#,
             "a header in `ok.headers` is not a string",
         ),
+        // The official SDK's `BTreeMap<String, String>` refuses a value that
+        // is not a string even where a later one of the same name replaces it.
+        (
+            br#"{"ok":{"status":200,"headers":{"a":{"b":"1"},"a":"2"},"body":{"type":"inline","text":""}}}"#,
+            "a header in `ok.headers` is not a string",
+        ),
         (br#"{"ok":{"status":200,"headers":{}}}"#, "`ok.body` is not the inline or file body the request asked for"),
         (br#"{"ok":{"status":200,"body":"text"}}"#, "`ok.body` is not the inline or file body the request asked for"),
         (
