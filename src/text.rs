@@ -228,7 +228,7 @@ impl core::fmt::Display for Text {
 /// (`-42`), floats in the shortest form that reads back as the same value,
 /// as JSON writes them (`12.5`, `1.0`, `1e+100`), and `NaN`, `inf`, `-inf`
 /// for the floats JSON cannot hold; a float with a fixed number of decimals
-/// made by [`fixed`] (`12.50`); a tuple of up to eight pieces, or an
+/// made by [`fixed`] (`12.50`); text cut short by [`clip`]; a tuple of up to eight pieces, or an
 /// array or slice of `&str`, is their concatenation. (No `f32`: widened,
 /// `0.1f32` would read `0.10000000149011612`; convert it as you mean it.)
 ///
@@ -265,6 +265,7 @@ mod sealed {
     impl Sealed for char {}
     impl Sealed for f64 {}
     impl Sealed for super::Fixed {}
+    impl Sealed for super::Clip<'_> {}
     impl Sealed for [&str] {}
     impl<const N: usize> Sealed for [&str; N] {}
     macro_rules! sealed {
@@ -455,6 +456,61 @@ pub struct Fixed {
 impl Piece for Fixed {
     fn write_to(&self, out: &mut Vec<u8>) {
         fixed::write_fixed(out, self.x, self.decimals)
+    }
+}
+
+/// At most `chars` characters of `s`, then `…` if that left any out: a
+/// piece for quoting what a caller sent. A message goes to the model whole,
+/// so `fail!("no entry for ", clip(&name, 40))` keeps a megabyte argument
+/// from coming back as a megabyte of error. Characters are Unicode scalar
+/// values, as `chars().count()` and `"maxLength"` count them.
+///
+/// ```
+/// use subako_tiny::text::clip;
+///
+/// assert_eq!(subako_tiny::text!("no entry for \"", clip("東京都千代田区", 3), "\"").as_str(), "no entry for \"東京都…\"");
+/// assert_eq!(subako_tiny::text!(clip("Oslo", 4), " ", clip("Oslo", 9), " [", clip("Oslo", 0), "]").as_str(), "Oslo Oslo […]");
+/// let error = subako_tiny::ToolError::invalid_input(("no city \"", clip(&"x".repeat(1 << 20), 40), "\""));
+/// assert_eq!(error.message().len(), "invalid input: no city \"\"".len() + 40 + "…".len());
+/// ```
+#[must_use]
+pub fn clip(s: &str, chars: usize) -> Clip<'_> {
+    let bytes = s.as_bytes();
+    // The byte where the character after the first `chars` begins, if any:
+    // every byte that does not continue a sequence begins a character.
+    let mut seen = 0;
+    for (at, &b) in bytes.iter().enumerate() {
+        if b & 0xC0 != 0x80 {
+            if seen == chars {
+                return Clip { kept: crate::bytes::span(bytes, 0, at), cut: true };
+            }
+            seen += 1;
+        }
+    }
+    Clip { kept: bytes, cut: false }
+}
+
+/// Text cut to a number of characters: made by [`clip`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clip<'a> {
+    /// Whole characters of a `str`: UTF-8.
+    kept: &'a [u8],
+    cut: bool,
+}
+
+impl Piece for Clip<'_> {
+    fn write_to(&self, out: &mut Vec<u8>) {
+        put(out, self.kept);
+        if self.cut {
+            put(out, "…".as_bytes());
+        }
+    }
+
+    fn write_escaped_to(&self, out: &mut Vec<u8>) {
+        escape_into(out, self.kept);
+        if self.cut {
+            put(out, "…".as_bytes());
+        }
     }
 }
 

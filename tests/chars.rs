@@ -199,3 +199,26 @@ fn words_class_every_ascii_byte_at_every_place_of_a_word() {
         check(&s);
     }
 }
+
+/// `text::clip` keeps what `chars().take(n)` keeps, and adds `…` exactly
+/// when that left a char out; as a JSON string's inside it is escaped as the
+/// whole text is.
+#[test]
+fn clip_keeps_the_chars_std_takes() {
+    use subako_tiny::text::{Text, clip};
+    let pool: Vec<char> = "ab\"\\\n\u{1}é日𝄞、ñ\u{301}".chars().collect();
+    let mut rng = Rng(env("CHARS_SEED", 0xC11F));
+    for _ in 0..env("CHARS_CASES", 20_000) {
+        let s: String = (0..rng.below(12)).map(|_| pool[rng.below(pool.len())]).collect();
+        for n in 0..=s.chars().count() + 1 {
+            let mut want: String = s.chars().take(n).collect();
+            if s.chars().count() > n {
+                want.push('…');
+            }
+            assert_eq!(Text::of(clip(&s, n)).as_str(), want, "clip({s:?}, {n})");
+            let reply = subako_tiny::Reply::object(|o| o.text("q", clip(&s, n)));
+            let json: serde_json::Value = serde_json::from_slice(reply.structured().unwrap()).unwrap();
+            assert_eq!(json["q"], want.as_str(), "clip({s:?}, {n}) as JSON");
+        }
+    }
+}

@@ -137,3 +137,23 @@ fn fixed_decimals_link_no_core_fmt_and_no_panic_path() {
     let more: Vec<_> = with.iter().filter(|name| !without.contains(name)).collect();
     assert!(more.is_empty(), "text::fixed links panic paths: {more:#?}");
 }
+
+/// `text::clip` links no panic path: its cut is at a byte it found inside
+/// the text, which the compiler sees. The twin writes the whole text and a
+/// number, so only what the cut adds is counted.
+#[test]
+fn a_clipped_piece_links_no_panic_path() {
+    let panics = |module: &Path| -> Vec<String> {
+        let report = subako_tiny_runner::size(&std::fs::read(module).unwrap()).unwrap();
+        report.funcs.iter().map(|f| f.name.clone()).filter(|name| name.starts_with("core::panicking::")).collect()
+    };
+    let clipped = probe(
+        "probe-clip",
+        "Reply::text(subako_tiny::text!(subako_tiny::text::clip(\"日本語のテキスト\", x as usize)).as_str())",
+    );
+    let whole = probe("probe-whole", "Reply::text(subako_tiny::text!(\"日本語のテキスト\", x as usize).as_str())");
+    assert!(formatting(&clipped).is_empty(), "text::clip links core::fmt or panic_fmt");
+    let (with, without) = (panics(&clipped), panics(&whole));
+    let more: Vec<_> = with.iter().filter(|name| !without.contains(name)).collect();
+    assert!(more.is_empty(), "text::clip links panic paths: {more:#?}");
+}
