@@ -84,6 +84,15 @@ const PROBES: &[(&str, &str, &str)] = &[
     // A dependency's own use of std (serde_json's BTreeMap, say) is not the
     // author's to replace: the author's code only calls it.
     ("dependency", r#"if probe_dep::distinct(s) > 2 { "many".into() } else { "few".into() }"#, ""),
+    // No std idiom, but one of the crate's layers (checked below): `?` on
+    // an FsError brings the words for every errno; a tool that words its
+    // own failures from the errno does not.
+    ("fs_question", r#"let b = subako_tiny::fs::read(s)?; if b.is_empty() { "e".into() } else { "n".into() }"#, ""),
+    (
+        "fs_errno",
+        r#"match subako_tiny::fs::read(s) { Ok(b) if b.is_empty() => "e".into(), Ok(_) => "n".into(), Err(e) => return Err(ToolError::from(subako_tiny::text!("cannot read it: errno ", e.errno().unwrap_or(0)))) }"#,
+        "",
+    ),
 ];
 
 /// The probe package's one dependency other than the crate: a function that
@@ -199,6 +208,21 @@ fn the_advisor_names_each_idiom_of_the_price_list_in_a_real_module() {
                     problems.push(format!("{name}: the advice offers reserving as the fix: {a}"));
                 }
             }
+        }
+    }
+    // The errno words are named as the crate's layer where `?` brings them.
+    let errno_words = |name: &str| -> u64 {
+        let row = report["rows"].as_array().unwrap().iter().find(|r| r["example"] == name).unwrap();
+        let layers = row["layers"].as_array().map(Vec::as_slice).unwrap_or_default();
+        let found = layers.iter().find(|l| l["layer"].as_str().unwrap().starts_with("FsError's messages"));
+        found.map_or(0, |l| l["data"].as_u64().unwrap())
+    };
+    if errno_words("fs_question") < 1000 {
+        problems.push(format!("fs_question: the errno words are not named: {}", errno_words("fs_question")));
+    }
+    for name in ["fs_errno", "plain"] {
+        if errno_words(name) != 0 {
+            problems.push(format!("{name}: errno words named where none are linked"));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

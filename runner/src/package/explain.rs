@@ -226,6 +226,12 @@ pub fn layers(funcs: &[crate::size::Func], pieces: &[crate::data::Piece]) -> Vec
          checked; write a Value read from JSON member by member (o.field(name, …)) rather than whole, \
          which brings the stricter check (numbers within f64, no member twice)",
     );
+    let errno = Layer::new(
+        "FsError's messages (words for every WASI errno, linked by `?` on an FsError or its message())",
+        "word the failures the tool expects from FsError::errno() (Some(errno::NOENT) for a missing file) \
+         and FsError::path(), and let the rest say their errno number: the words for every errno leave the \
+         module",
+    );
     // The number writers are the typed layer's only beside it: a module
     // that links neither miniserde nor the typed layer (the official SDK's,
     // whose serde_json brings them) has none of it.
@@ -242,12 +248,14 @@ pub fn layers(funcs: &[crate::size::Func], pieces: &[crate::data::Piece]) -> Vec
                 Some(1)
             } else if f.name.starts_with("subako_tiny::json::output::") {
                 Some(2)
+            } else if f.name.starts_with("subako_tiny::fs::error::") {
+                Some(3)
             } else {
                 None
             }
         })
         .collect();
-    let mut found = [checker, typed, check];
+    let mut found = [checker, typed, check, errno];
     for (f, layer) in funcs.iter().zip(&of) {
         if let Some(l) = *layer {
             found[l].bytes += f.size;
@@ -259,15 +267,24 @@ pub fn layers(funcs: &[crate::size::Func], pieces: &[crate::data::Piece]) -> Vec
     for p in pieces {
         let readers = if p.readers.is_empty() { &p.via } else { &p.readers };
         let layer = |r: &usize| of.get(*r).copied().flatten();
-        if let Some(l) = readers.first().and_then(layer)
+        // The errno words are known by their start: the compiler inlines
+        // their reader into whatever turns an FsError into text (`?`'s
+        // `from_residual`, a tool).
+        if p.preview.starts_with(ERRNO_WORDS_START) {
+            found[3].data += p.size;
+        } else if let Some(l) = readers.first().and_then(layer)
             && readers.iter().all(|r| layer(r) == Some(l))
         {
             found[l].data += p.size;
         }
     }
     found[0].tools.sort();
-    found.into_iter().filter(|l| l.functions > 0).collect()
+    found.into_iter().filter(|l| l.functions > 0 || l.data > 0).collect()
 }
+
+/// How the preview of `subako_tiny::fs`'s words for every errno begins
+/// (`ERRNO_TEXT`, its line for errno 0 first; a line break shown as `\n`).
+const ERRNO_WORDS_START: &str = "\"ESUCCESS\\n";
 
 fn layers_text(layers: &[Layer]) -> String {
     if layers.is_empty() {
@@ -418,6 +435,14 @@ mod tests {
         // A module with none of them names none, and number writers
         // without miniserde or the typed layer (serde_json's) are no layer.
         assert!(layers(&funcs[9..], &[]).is_empty());
+        // The errno words, read by a function of the author's (inlined into
+        // `?`), with no function of the layer left: named by their start.
+        let mut words = piece(1753, vec![9]);
+        words.preview = r#""ESUCCESS\nargument list too long (E2BIG)"…"#.into();
+        let found = layers(&funcs[9..], &[words]);
+        assert_eq!(found.len(), 1);
+        assert!(found[0].name.starts_with("FsError's messages"));
+        assert_eq!((found[0].bytes, found[0].data, found[0].functions), (0, 1753, 0));
         let serde = [func("zmij::format", "zmij", 900), func("itoa::Buffer::format", "itoa", 200)];
         assert!(layers(&serde, &[]).is_empty());
     }
