@@ -226,8 +226,10 @@ fn object_end(b: &[u8], mut i: usize, keys: &[&str], found: &mut [Option<(usize,
             Err(e) => return Err(e.offset),
         };
         let name = super::value::Str { raw: span(b, i + 1, key_end - 1) };
+        // A name with no escapes is its raw text: looked for once, not per key.
+        let plain = name.is_plain();
         for (slot, key) in found.iter_mut().zip(keys) {
-            if name.eq_bytes(key.as_bytes()) {
+            if if plain { crate::bytes::same(name.raw, key.as_bytes()) } else { name.eq_bytes(key.as_bytes()) } {
                 *slot = Some((start, end));
             }
         }
