@@ -14,6 +14,47 @@ pub(crate) fn span(b: &[u8], from: usize, to: usize) -> &[u8] {
     b.get(from..to).unwrap_or(&[])
 }
 
+/// Where `needle` first is in `haystack` (0 for an empty one): each place
+/// the needle's rarest-looking byte is, found eight bytes a step, then
+/// compared there. Fast when that byte is rare in the haystack; up to
+/// `haystack.len() × needle.len()` steps when it is everywhere.
+pub(crate) fn find_bytes(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    let last = haystack.len().checked_sub(needle.len())?;
+    // The byte skipped to, and where it is in the needle.
+    let mut pick = 0;
+    for (k, &b) in needle.iter().enumerate() {
+        if rarity(b) < rarity(needle[pick]) {
+            pick = k;
+        }
+    }
+    let Some(&rare) = needle.get(pick) else { return Some(0) };
+    let mut at = pick;
+    loop {
+        at = crate::json::scan::find(haystack, at, rare);
+        // `at` is never below `pick`: the search starts there.
+        let start = at - pick;
+        if start > last {
+            return None;
+        }
+        if same_at(haystack, start, start + needle.len(), needle) {
+            return Some(start);
+        }
+        at += 1;
+    }
+}
+
+/// How common a byte is in text, and in JSON text above all (lower is
+/// rarer): a UTF-8 continuation byte is one of 64, a lead byte is shared
+/// by a script's letters, and JSON's punctuation is everywhere.
+fn rarity(b: u8) -> u8 {
+    match b {
+        0x80..=0xBF => 0,
+        b'"' | b' ' | b',' | b':' | b'{' | b'}' | b'[' | b']' | b'\n' | b'\\' => 3,
+        0xC0..=0xFF => 2,
+        _ => 1,
+    }
+}
+
 /// Whether `a` and `b` hold the same bytes. A loop of its own: the bytes
 /// compared are short (keys, names, flags), and slice `==` links libc's
 /// `memcmp` and core's comparison into every module.

@@ -165,6 +165,9 @@ fn random_strings() {
             make(&mut rng, 4)
         };
         assert_eq!(chars::find(&h, &n), h.find(n.as_str()), "find({h:?}, {n:?})");
+        // Longer text, so that the skip to each candidate goes a word at a time.
+        let long = h.repeat(1 + rng.below(8)) + &make(&mut rng, 4) + &n;
+        assert_eq!(chars::find(&long, &n), long.find(n.as_str()), "find({long:?}, {n:?})");
     }
     for (h, n) in [("", ""), ("", "a"), ("a", ""), ("aaab", "aab"), ("ab", "abc"), ("日本", "本"), ("日本", "\u{672C}")]
     {

@@ -6,7 +6,9 @@
 //! members `Lines::fields` takes as it checks each line: those of parsing
 //! each line and looking them up in the object. And `skipped` counts the
 //! lines that are not blank and hold no value (for `fields`, no object),
-//! a line that starts with a byte order mark among them.
+//! a line that starts with a byte order mark among them. `containing`
+//! yields the values of the lines that hold its needle, as splitting and
+//! searching each line finds them.
 
 use subako_tiny::json;
 
@@ -55,6 +57,18 @@ fn check(text: &[u8]) {
         .map(|object| places(text, &object.fields(KEYS).map(|v| v.map(|v| v.raw()))))
         .collect();
     assert_eq!(ours, theirs, "fields in {shown:?}");
+
+    // `containing`: the values of the lines that hold the needle.
+    for needle in ["", "\"id\"", "note", "日本", "1", "{", "\\u", "é", "\"", "\n", "1\n"] {
+        let n = needle.as_bytes();
+        let ours: Vec<_> = json::lines(text).containing(needle).map(|v| Some(v.raw())).collect();
+        let theirs: Vec<_> = split(text)
+            .filter(|line| n.is_empty() || line.windows(n.len()).any(|w| w == n))
+            .filter_map(|line| json::parse(line).ok())
+            .map(|v| Some(v.raw()))
+            .collect();
+        assert_eq!(places(text, &ours), places(text, &theirs), "containing {needle:?} in {shown:?}");
+    }
 
     assert_eq!(json::lines(text).skipped(), skipped_by_splitting(text, false), "skipped in {shown:?}");
     assert_eq!(

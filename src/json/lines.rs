@@ -1,6 +1,6 @@
 //! JSON Lines: one value per line.
 
-use super::scan::{WS_IN_LINE, skip_ws_in, span};
+use super::scan::{WS_IN_LINE, find, skip_ws_in, span};
 use super::validator::{line, object_line};
 use super::value::Value;
 
@@ -97,6 +97,34 @@ impl<'a, C: SkipCount> Lines<'a, C> {
     /// ```
     pub fn fields<'k, const N: usize>(self, keys: [&'k str; N]) -> LineFields<'a, 'k, N, C> {
         LineFields { rest: self.rest, keys, passed: self.passed }
+    }
+
+    /// The values of the lines whose text holds `needle`, found by a
+    /// search of the text before any line is read: the lines without it are
+    /// passed over unread (neither validated nor counted as skipped), so a
+    /// lookup in a large file costs about the search, where reading every
+    /// line costs what validating the whole file does. The search is of
+    /// the text as the file holds it: a key written with escapes
+    /// (`\u00e9`) is not found by its unescaped form, and a needle
+    /// holding a newline is in no line. It finds lines, not members: check
+    /// the member in the value it yields, since the text may be in another
+    /// member, or in a key.
+    ///
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// let file = "{\"kanji\":\"日\",\"meaning\":\"day\"}\n{\"kanji\":\"本\",\"meaning\":\"book; 日\"}\n{\"kanji\":\"日\",\"meaning\":\"sun\"}\n";
+    /// let meanings: Vec<String> = json::lines(file.as_bytes())
+    ///     .containing("\"日\"")
+    ///     .filter_map(|entry| {
+    ///         let [kanji, meaning] = entry.as_object()?.fields(["kanji", "meaning"]);
+    ///         kanji?.as_str()?.eq_str("日").then(|| meaning?.as_str().map(|m| m.into_string()))?
+    ///     })
+    ///     .collect();
+    /// assert_eq!(meanings, ["day", "sun"]);
+    /// ```
+    pub fn containing<'n>(self, needle: &'n str) -> Containing<'a, 'n> {
+        Containing { rest: self.rest, needle: needle.as_bytes() }
     }
 
     /// This iterator, counting the lines it passes over from here on, for
@@ -364,6 +392,36 @@ impl<'a, const N: usize, C: SkipCount> DoubleEndedIterator for LineFields<'a, '_
             }
             if C::COUNTS {
                 self.passed.add(not_blank(text, next));
+            }
+        }
+        None
+    }
+}
+
+/// The iterator [`Lines::containing`] makes.
+#[derive(Clone, Debug)]
+pub struct Containing<'a, 'n> {
+    rest: &'a [u8],
+    needle: &'n [u8],
+}
+
+impl<'a> Iterator for Containing<'a, '_> {
+    type Item = Value<'a>;
+
+    fn next(&mut self) -> Option<Value<'a>> {
+        // A line ends at a newline: a needle holding one is in none.
+        if find(self.needle, 0, b'\n') < self.needle.len() {
+            return None;
+        }
+        while !self.rest.is_empty() {
+            let at = crate::bytes::find_bytes(self.rest, self.needle)?;
+            // The line it is in, from just past the newline before it.
+            let start = span(self.rest, 0, at).iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+            let text = span(self.rest, start, self.rest.len());
+            let (value, next) = line(text);
+            self.rest = text.get(next..).unwrap_or(&[]);
+            if let Some((start, end)) = value {
+                return Some(Value { raw: span(text, start, end) });
             }
         }
         None
