@@ -44,14 +44,16 @@ pub(crate) fn find_bytes(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 /// How common a byte is in text, and in JSON text above all (lower is
-/// rarer): a UTF-8 continuation byte is one of 64, a lead byte is shared
-/// by a script's letters, and JSON's punctuation is everywhere.
+/// rarer): a UTF-8 continuation byte is one of 64, an ASCII letter or digit
+/// one of 62, a lead byte is shared by a script's letters, and spaces and
+/// JSON's punctuation are everywhere.
 fn rarity(b: u8) -> u8 {
-    match b {
-        0x80..=0xBF => 0,
-        b'"' | b' ' | b',' | b':' | b'{' | b'}' | b'[' | b']' | b'\n' | b'\\' => 3,
-        0xC0..=0xFF => 2,
-        _ => 1,
+    if b >= 0x80 {
+        if b < 0xC0 { 0 } else { 2 }
+    } else if (b | 0x20).wrapping_sub(b'a') < 26 || b.wrapping_sub(b'0') < 10 {
+        1
+    } else {
+        3
     }
 }
 
