@@ -1,6 +1,6 @@
 //! JSON Lines: one value per line.
 
-use super::scan::{WS_IN_LINE, find, skip_ws_in, span};
+use super::scan::{WS_IN_LINE, find, rfind, skip_ws_in, span};
 use super::validator::{line, object_line};
 use super::value::Value;
 
@@ -341,7 +341,7 @@ impl<'a, const N: usize, C: SkipCount> Iterator for LineFields<'a, '_, N, C> {
 /// ends it): the line with its newline, the text before it.
 fn last_line(rest: &[u8]) -> (&[u8], &[u8]) {
     let body = rest.strip_suffix(b"\n").unwrap_or(rest);
-    let start = body.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+    let start = rfind(body, b'\n').map_or(0, |k| k + 1);
     (span(rest, start, rest.len()), span(rest, 0, start))
 }
 
@@ -416,7 +416,7 @@ impl<'a> Iterator for Containing<'a, '_> {
         while !self.rest.is_empty() {
             let at = crate::bytes::find_bytes(self.rest, self.needle)?;
             // The line it is in, from just past the newline before it.
-            let start = span(self.rest, 0, at).iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+            let start = rfind(span(self.rest, 0, at), b'\n').map_or(0, |k| k + 1);
             let text = span(self.rest, start, self.rest.len());
             let (value, next) = line(text);
             self.rest = text.get(next..).unwrap_or(&[]);

@@ -190,6 +190,31 @@ pub(crate) const fn two_byte_only(w: u64, hi: u64) -> bool {
         && lead & !((w & splat(0x1E)) + splat(0x7F)) == 0
 }
 
+/// The last offset of `b` that holds `x`: [`find`] from the end, eight
+/// bytes a turn (reading JSON Lines backward, a line's start).
+#[inline(never)]
+pub(crate) fn rfind(b: &[u8], x: u8) -> Option<usize> {
+    let mut rest = b;
+    while let Some((before, word)) = rest.split_last_chunk::<8>() {
+        // As in `find`: a byte of `x` is a zero byte of `y`, and the word is
+        // marked if it holds one. Only the lowest mark is exact (a borrow
+        // can mark the byte above a zero byte), so the word is then read
+        // from its end a byte at a time.
+        let y = u64::from_le_bytes(*word) ^ splat(x);
+        if y.wrapping_sub(splat(1)) & !y & HIGH_BITS != 0 {
+            let mut k = word.len();
+            while k > 0 {
+                k -= 1;
+                if word[k] == x {
+                    return Some(before.len() + k);
+                }
+            }
+        }
+        rest = before;
+    }
+    rest.iter().rposition(|&c| c == x)
+}
+
 /// The first offset at or after `i` that holds `x`, or `b.len()`: eight
 /// bytes a turn, stopping only at `x` (the line reader's newline, a
 /// string's backslash).
