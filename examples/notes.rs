@@ -131,7 +131,7 @@ impl<'a> Note<'a> {
 
 /// The notes of the file, in order: the lines that are whole notes, each
 /// read once (its members taken as it is checked).
-fn notes(text: &[u8]) -> impl Iterator<Item = Note<'_>> {
+fn notes(text: &[u8]) -> impl DoubleEndedIterator<Item = Note<'_>> {
     json::lines(text).fields(MEMBERS).filter_map(Note::read)
 }
 
@@ -179,7 +179,9 @@ fn get(args: &Args<'_>) -> Result<Reply, ToolError> {
     args.only(&["id"])?;
     let id = args.int("id", 1, i64::MAX)?;
     let text = read(store()?)?;
-    let found = notes(&text).filter(|note| note.id == id).last();
+    // The last line with the id wins: read from the end, the newest note
+    // costs one line, not the file.
+    let found = notes(&text).rev().find(|note| note.id == id);
     match found {
         Some(note) => Ok(Reply::object(|o| note.write(o))),
         None => fail!("no note has id ", id, ": `search` finds notes by their words"),
@@ -531,6 +533,27 @@ mod tests {
             "é".repeat(80)
         );
         assert_eq!(ok("search", r#"{"query": "ÉÉ"}"#), expected);
+        unmount("/volume/tmp");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `get` reads from the end: of two lines with one id (a file edited by
+    /// hand) the later wins, as it did when the whole file was read, and
+    /// lines after it that are not notes are passed over.
+    #[test]
+    fn get_answers_the_last_line_with_the_id() {
+        let dir = mounted("/volume/tmp", "twice");
+        std::fs::create_dir_all(dir.join("notes")).unwrap();
+        let lines = [
+            r#"{"id":1,"title":"first","body":"","tags":[]}"#,
+            r#"{"id":2,"title":"other","body":"","tags":[]}"#,
+            r#"{"id":1,"title":"edited","body":"","tags":[]}"#,
+            r#"{"id":3,"title":"#,
+        ];
+        std::fs::write(dir.join("notes/notes.jsonl"), lines.join("\n")).unwrap();
+        assert_eq!(ok("get", r#"{"id": 1}"#), lines[2]);
+        assert_eq!(ok("get", r#"{"id": 2}"#), lines[1]);
+        assert_eq!(error("get", r#"{"id": 3}"#), "no note has id 3: `search` finds notes by their words");
         unmount("/volume/tmp");
         std::fs::remove_dir_all(&dir).unwrap();
     }
