@@ -228,9 +228,10 @@ impl core::fmt::Display for Text {
 /// (`-42`), floats in the shortest form that reads back as the same value,
 /// as JSON writes them (`12.5`, `1.0`, `1e+100`), and `NaN`, `inf`, `-inf`
 /// for the floats JSON cannot hold; a float with a fixed number of decimals
-/// made by [`fixed`] (`12.50`); text cut short by [`clip`]; a tuple of up to eight pieces, or an
-/// array or slice of `&str`, is their concatenation. (No `f32`: widened,
-/// `0.1f32` would read `0.10000000149011612`; convert it as you mean it.)
+/// made by [`fixed`] (`12.50`); text cut short by [`clip`]; a tuple of up
+/// to eight pieces, or an array or slice of `&str`, is their
+/// concatenation. (No `f32`: widened, `0.1f32` would read
+/// `0.10000000149011612`; convert it as you mean it.)
 ///
 /// Sealed: [`Text`] trusts every piece to write UTF-8, so only the crate's
 /// own kinds are pieces; write anything else as a `str` first.

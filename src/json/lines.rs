@@ -124,7 +124,10 @@ impl<'a, C: SkipCount> Lines<'a, C> {
     /// assert_eq!(meanings, ["day", "sun"]);
     /// ```
     pub fn containing<'n>(self, needle: &'n str) -> Containing<'a, 'n> {
-        Containing { rest: self.rest, needle: needle.as_bytes() }
+        let needle = needle.as_bytes();
+        // A line ends at a newline: a needle holding one is in none.
+        let rest = if find(needle, 0, b'\n') < needle.len() { &[][..] } else { self.rest };
+        Containing { rest, needle }
     }
 
     /// This iterator, counting the lines it passes over from here on, for
@@ -409,10 +412,6 @@ impl<'a> Iterator for Containing<'a, '_> {
     type Item = Value<'a>;
 
     fn next(&mut self) -> Option<Value<'a>> {
-        // A line ends at a newline: a needle holding one is in none.
-        if find(self.needle, 0, b'\n') < self.needle.len() {
-            return None;
-        }
         while !self.rest.is_empty() {
             let at = crate::bytes::find_bytes(self.rest, self.needle)?;
             // The line it is in, from just past the newline before it.

@@ -57,8 +57,7 @@ pub(crate) fn members<'a>(
                 k += 1;
             }
             let key = span(rest, 0, k);
-            // A name with no escapes is its raw text.
-            if if plain { crate::bytes::same(name.raw, key) } else { name.eq_bytes(key) } {
+            if name.eq_key(plain, key) {
                 *slot = value;
             }
             rest = match rest.get(k + 1..) {

@@ -229,7 +229,7 @@ fn object_end(b: &[u8], mut i: usize, keys: &[&str], found: &mut [Option<(usize,
         // A name with no escapes is its raw text: looked for once, not per key.
         let plain = name.is_plain();
         for (slot, key) in found.iter_mut().zip(keys) {
-            if if plain { crate::bytes::same(name.raw, key.as_bytes()) } else { name.eq_bytes(key.as_bytes()) } {
+            if name.eq_key(plain, key.as_bytes()) {
                 *slot = Some((start, end));
             }
         }

@@ -415,6 +415,14 @@ impl<'a> Str<'a> {
         self.eq_bytes(s.as_bytes())
     }
 
+    /// [`eq_bytes`](Self::eq_bytes) for a member's name compared with many
+    /// keys, `plain` being its [`is_plain`](Self::is_plain), looked for
+    /// once: a plain name is its raw text.
+    #[inline(always)]
+    pub(crate) fn eq_key(&self, plain: bool, key: &[u8]) -> bool {
+        if plain { crate::bytes::same(self.raw, key) } else { self.eq_bytes(key) }
+    }
+
     /// As [`eq_str`](Self::eq_str), for any bytes: no allocation for a
     /// string with no escapes (its raw text is its value, borrowed).
     #[inline(never)]
