@@ -168,6 +168,8 @@ fn random_strings() {
         // Longer text, so that the skip to each candidate goes a word at a time.
         let long = h.repeat(1 + rng.below(8)) + &make(&mut rng, 4) + &n;
         assert_eq!(chars::find(&long, &n), long.find(n.as_str()), "find({long:?}, {n:?})");
+        // And counted four words a turn.
+        assert_eq!(chars::count(&long), long.chars().count(), "count({long:?})");
     }
     for (h, n) in [("", ""), ("", "a"), ("a", ""), ("aaab", "aab"), ("ab", "abc"), ("日本", "本"), ("日本", "\u{672C}")]
     {

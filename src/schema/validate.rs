@@ -581,7 +581,7 @@ mod tests {
         let decoded = ["a", "é", "日本語", "😀", "\n", "\"", "é", "😀", "\\", "xyzxyzxy", "\""];
         for a in 0..pieces.len() {
             for b in 0..pieces.len() {
-                for pad in 0..9 {
+                for pad in 0..41 {
                     let raw = ["q".repeat(pad), pieces[a].into(), "日".repeat(pad), pieces[b].into()].concat();
                     let text = ["q".repeat(pad), decoded[a].into(), "日".repeat(pad), decoded[b].into()].concat();
                     let quoted = ["\"", &raw, "\" tail"].concat();
