@@ -384,7 +384,10 @@ impl<'a> Args<'a> {
     /// let args = Args::new(arguments.as_object().unwrap());
     /// assert_eq!(args.int("limit", 1, 100).unwrap(), 20);
     /// assert_eq!(args.int("page", 1, 100).unwrap_err().message(), "invalid input: `page` must be an integer from 1 to 100");
-    /// assert!(args.int("ratio", 0, 10).is_err());
+    /// assert_eq!(
+    ///     args.int("ratio", 0, 10).unwrap_err().message(),
+    ///     "invalid input: `ratio` must be an integer from 0 to 10, written without a fraction or exponent"
+    /// );
     /// // An open end is left unsaid.
     /// assert_eq!(args.int("page", 1, i64::MAX).unwrap_err().message(), "invalid input: `page` must be an integer of at least 1");
     /// ```
@@ -635,6 +638,12 @@ fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolErr
                 (i64::MIN, max) => drop(text.push(" of at most ").push(&max)),
                 (min, max) => drop(text.push(" from ").push(&min).push(" to ").push(&max)),
             }
+            // 2.0 or 1e2 in range reads as allowed: say what is wrong with it.
+            if matches!(v.raw().first(), Some(b'-' | b'0'..=b'9'))
+                && v.raw().iter().any(|&b| matches!(b, b'.' | b'e' | b'E'))
+            {
+                text.push(", written without a fraction or exponent");
+            }
             Err(text.into())
         }
     }
@@ -681,6 +690,30 @@ mod tests {
         assert_eq!(read("s", f64::NEG_INFINITY, f64::INFINITY).unwrap_err(), "invalid input: `s` must be a number");
         assert_eq!(read("none", 0.0, 1.0).unwrap_err(), "invalid input: missing field `none`");
         assert_eq!(args.opt_float_in("none", 0.0, 1.0).unwrap(), None);
+    }
+
+    /// An integer written with a fraction or an exponent is refused (as
+    /// serde refuses it) with words that say why, even when it is whole
+    /// and in the range; other refusals state only the range.
+    #[test]
+    fn an_integer_with_a_fraction_or_exponent_is_told_so() {
+        let value = json::parse(
+            br#"{"whole": 2.0, "exp": 1e1, "neg": -2E0, "frac": 2.5, "huge": 99999999999999999999, "s": "2.0", "low": 0}"#,
+        )
+        .unwrap();
+        let args = Args::new(value.as_object().unwrap());
+        let read = |field| args.int(field, 1, 50).map_err(|e| alloc::string::String::from(e.message()));
+        let why = |field: &str| {
+            ["invalid input: `", field, "` must be an integer from 1 to 50, written without a fraction or exponent"]
+                .concat()
+        };
+        let range = |field: &str| ["invalid input: `", field, "` must be an integer from 1 to 50"].concat();
+        for field in ["whole", "exp", "neg", "frac"] {
+            assert_eq!(read(field), Err(why(field)));
+        }
+        for field in ["huge", "s", "low"] {
+            assert_eq!(read(field), Err(range(field)));
+        }
     }
 
     fn choice(arguments: &str, choices: &[&'static str]) -> Result<&'static str, alloc::string::String> {

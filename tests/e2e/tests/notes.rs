@@ -308,8 +308,22 @@ fn every_bad_input_is_an_error_that_says_what_to_change() {
         ("get", json!({}), "invalid input: missing field `id`"),
         ("get", json!({"id": 0}), "invalid input: `id` must be an integer of at least 1"),
         ("get", json!({"id": -3}), "invalid input: `id` must be an integer of at least 1"),
-        ("get", json!({"id": 2.5}), "invalid input: `id` must be an integer of at least 1"),
-        ("get", json!({"id": 1e30}), "invalid input: `id` must be an integer of at least 1"),
+        (
+            "get",
+            json!({"id": 2.5}),
+            "invalid input: `id` must be an integer of at least 1, written without a fraction or exponent",
+        ),
+        (
+            "get",
+            json!({"id": 1e30}),
+            "invalid input: `id` must be an integer of at least 1, written without a fraction or exponent",
+        ),
+        // In range, but not written as an integer (serde refuses it too).
+        (
+            "get",
+            json!({"id": 2.0}),
+            "invalid input: `id` must be an integer of at least 1, written without a fraction or exponent",
+        ),
         ("get", json!({"id": "1"}), "invalid input: `id` must be an integer of at least 1"),
         ("search", json!({}), "invalid input: missing field `query`"),
         ("search", json!({"query": ""}), "invalid input: `query` must be 1 to 200 characters long"),

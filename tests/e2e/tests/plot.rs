@@ -249,7 +249,7 @@ fn bad_inputs_are_tool_errors() {
     }
     assert_eq!(
         error_text(&plot(&module, json!({"values": [1], "width": 100.5}), &opts)),
-        "invalid input: `width` must be an integer from 64 to 2000"
+        "invalid input: `width` must be an integer from 64 to 2000, written without a fraction or exponent"
     );
     assert_eq!(
         error_text(&plot(&module, json!({"values": [1], "title": 5}), &opts)),
