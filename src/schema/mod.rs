@@ -71,7 +71,7 @@
 //! | `minLength`, `maxLength` | strings, counted in Unicode scalar values |
 //! | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` (numbers) | integers compared exactly, other numbers as `f64` |
 //! | `enum`, `const` | JSON equality (`1` equals `1.0`, member order ignored) |
-//! | `description`, `title`, `default`, `examples`, `$schema`, `$comment`, `format`, and `x-` extensions | annotations: no rule. **`format` is not checked.** |
+//! | `description`, `title`, `default`, `examples`, `deprecated`, `readOnly`, `writeOnly`, `$schema`, `$comment`, `format`, and `x-` extensions | annotations: no rule. **`format` is not checked.** |
 //!
 //! Anything else (`pattern`, `anyOf`, `oneOf`, `allOf`, `not`,
 //! `patternProperties`, `uniqueItems`, `multipleOf`, …) fails the build

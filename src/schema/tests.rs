@@ -243,7 +243,7 @@ fn arguments_deeper_than_the_schema_are_not_walked() {
 #[test]
 fn annotations_carry_no_rule() {
     let schema = one(
-        r#"{"type":"string","format":"email","description":"d","title":"t","default":"x","examples":["y"],"$comment":"c"}"#,
+        r#"{"type":"string","format":"email","description":"d","title":"t","default":"x","examples":["y"],"$comment":"c","deprecated":true,"readOnly":false,"writeOnly":false,"x-ui":{"pattern":"^x"}}"#,
     );
     assert_eq!(check(&schema, r#"{"v":"not an email"}"#), Ok(()));
 }

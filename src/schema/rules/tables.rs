@@ -45,5 +45,5 @@ pub(super) const fn in_validated_subset(h: u64) -> bool {
     }
     any!("type" "properties" "required" "additionalProperties" "items" "minItems" "maxItems" "minLength"
         "maxLength" "minimum" "maximum" "exclusiveMinimum" "exclusiveMaximum" "enum" "const" "description" "title"
-        "default" "examples" "$schema" "$comment" "format")
+        "default" "examples" "deprecated" "readOnly" "writeOnly" "$schema" "$comment" "format")
 }

@@ -72,7 +72,8 @@ fn the_validated_subset() {
         "title": "T", "description": "D", "$comment": "C",
         "type": "object",
         "properties": {
-            "s": {"type": "string", "minLength": 1, "maxLength": 32, "format": "email", "default": "x", "examples": ["y"]},
+            "s": {"type": "string", "minLength": 1, "maxLength": 32, "format": "email", "default": "x", "examples": ["y"],
+                  "deprecated": false, "readOnly": false, "writeOnly": false, "title": "S", "$comment": "c"},
             "n": {"type": ["number", "null"], "minimum": -1.5, "maximum": 10, "exclusiveMinimum": -2, "exclusiveMaximum": 1e3},
             "e": {"enum": ["a", 1, null, {"k": [1]}]},
             "c": {"const": {"anything": ["goes"]}},
