@@ -118,6 +118,16 @@ fn an_author_measures_and_budgets_a_package_from_the_vendored_copy_alone() {
     let out = a.run("vendor/subako-tiny/size-report", &report);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(text(&out).contains("within 40,000"), "{}", text(&out));
+    // --json-out puts the report there and leaves the shared one alone
+    // (two packages in one target directory keep their reports apart).
+    let shared = a.target.join("size-report/report.json");
+    std::fs::remove_file(&shared).unwrap();
+    let own = a.package.join("mytool-report.json");
+    let out = a.run("subako-tiny", &[&size[..], &["--json-out", own.to_str().unwrap()]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let written: serde_json::Value = serde_json::from_slice(&std::fs::read(&own).unwrap()).unwrap();
+    assert!(written["rows"].as_array().is_some_and(|rows| !rows.is_empty()), "{written}");
+    assert!(!shared.exists(), "--json-out also wrote {}", shared.display());
 
     // A budget that names no module of the package is refused, with the names.
     a.set_budget("budget = { nosuch = 1 }");

@@ -48,7 +48,8 @@ pub struct Size {
     /// Print the report as JSON
     #[arg(long)]
     json: bool,
-    /// Also write the JSON report to FILE
+    /// Also write the JSON report to FILE (a package's report then goes
+    /// there, not to the target directory's size-report/report.json)
     #[arg(long = "json-out", value_name = "FILE")]
     json_out: Option<PathBuf>,
     /// Rows of --explain's lists
@@ -246,17 +247,22 @@ impl Size {
             ));
         }
         let value = serde_json::to_value(&report)?;
-        let out = pkg.out_dir(self.target_dir.as_deref()).join("report.json");
+        // Where --json-out says, else the package's last report: two
+        // packages that share a target directory can keep theirs apart.
+        let out = match &self.json_out {
+            Some(o) => o.clone(),
+            None => pkg.out_dir(self.target_dir.as_deref()).join("report.json"),
+        };
         write_json(&out, &value)?;
-        if let Some(o) = &self.json_out {
-            write_json(o, &value)?;
-        }
         let mut status = if report.accepted() { ExitCode::SUCCESS } else { ExitCode::FAILURE };
         if self.json {
             subako_tiny_runner::outln!("{value}");
         } else {
             subako_tiny_runner::out!("{}", report.to_text(&[Part::Header, Part::Table, Part::Notes]));
-            subako_tiny_runner::outln!("\nwritten: {}", out.display());
+            // A file the caller named is theirs to tell of.
+            if self.json_out.is_none() {
+                subako_tiny_runner::outln!("\nwritten: {}", out.display());
+            }
             if let Some((path, old)) = &baseline {
                 subako_tiny_runner::out!("{}", compare(old, &path.display().to_string(), &value));
             }
