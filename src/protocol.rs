@@ -405,7 +405,8 @@ fn message_fields<'a>(
         raw => raw,
     };
     let Some(jsonrpc) = jsonrpc.and_then(|v| v.as_str()) else {
-        return Err(b"`jsonrpc` must be a string");
+        // Missing or not a string: one message names the fix for both.
+        return Err(b"`jsonrpc` must be \\\"2.0\\\"");
     };
     let method = match method.filter(|m| !m.is_null()) {
         Some(m) => match m.as_str() {

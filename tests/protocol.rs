@@ -298,3 +298,14 @@ mod output {
         assert!(!answer("copies", &format!(r#"{{"raw": "{fits}"}}"#)).is_error());
     }
 }
+
+/// A message without `jsonrpc`, or with one that is not a string, is told
+/// what the member must be (it said "must be a string" when it was missing).
+#[test]
+fn a_message_without_a_jsonrpc_string_is_told_what_it_must_be() {
+    let said =
+        r#"{"error":{"code":-32600,"message":"not a message: `jsonrpc` must be \"2.0\""},"id":null,"jsonrpc":"2.0"}"#;
+    for line in ["{}", r#"{"id":1,"method":"tools/list"}"#, r#"{"jsonrpc":2,"id":1}"#, r#"{"jsonrpc":null}"#] {
+        assert_eq!(one(line), said, "{line}");
+    }
+}
