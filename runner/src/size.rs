@@ -245,6 +245,15 @@ pub fn size(bytes: &[u8]) -> Result<SizeReport, Error> {
         };
         f.owner = if f.symbol.is_some() { owner(&f.name).to_string() } else { "(no name section)".to_string() };
     }
+    // The start-up names are the crate's only in a module that links it:
+    // in a std module (an official twin) they are wasi-libc's and std's.
+    if !r.funcs.iter().any(|f| f.symbol.is_some() && f.name.contains("subako_tiny::")) {
+        for f in &mut r.funcs {
+            if let Some((_, o)) = UNMANGLED_STD.iter().find(|(n, _)| *n == f.name) {
+                f.owner = o.to_string();
+            }
+        }
+    }
     for d in &mut r.data {
         d.name = data_names.get(&(d.index as u32)).cloned();
     }
@@ -282,6 +291,14 @@ const UNMANGLED: [(&str, &str); 9] = [
     ("__wasm_call_ctors", "wasm-ld"),
     // The `#[panic_handler]`, under the name rustc gives it.
     ("__rustc::rust_begin_unwind", "subako_tiny"),
+];
+
+/// [`UNMANGLED`]'s names that are the crate's, in a module without it.
+const UNMANGLED_STD: [(&str, &str); 4] = [
+    ("__main_void", "wasi-libc (libc.a), calling std's main"),
+    ("__wasi_init_tp", "wasi-libc (libc.a)"),
+    ("__wasm_call_dtors", "wasm-ld"),
+    ("__rustc::rust_begin_unwind", "std"),
 ];
 
 /// Who a demangled function belongs to, for per-crate totals: the first

@@ -98,11 +98,24 @@ fn compile_instructions_say_dash_without_valgrind() {
     let row = text.lines().find(|l| l.starts_with("compile_instr ")).unwrap_or_else(|| panic!("{text}"));
     assert_eq!(row.split_whitespace().nth(1), Some("-"), "{text}");
     assert!(text.contains("valgrind is not on the PATH"), "{text}");
-    // Not asked: no row. (The first tool called with `{}`: greet answers
-    // isError, and the call's rows are marked.)
+    // Not asked: no row. (The first tool called with arguments made from
+    // its input schema, as `size` makes them: greet answers, unmarked.)
     let (_, text, _) = subako_tiny(&["bench", wasm, "--calls", "2", "--compiles", "1"], None);
     assert!(!text.contains("compile_instr"), "{text}");
-    assert!(text.lines().any(|l| l.starts_with("call_fuel* ")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("call_fuel ")), "{text}");
+    assert!(!text.contains("isError"), "{text}");
+}
+
+/// Without --args, the call's arguments are made from the tool's input
+/// schema (an outside author's bench measured `{}` and its refusal); with
+/// them, they are what is sent.
+#[test]
+fn bench_makes_the_arguments_from_the_schema_unless_given() {
+    let made = bench_json_with(&[], None);
+    assert!(made["call_error"].is_null() && made["call_crash"].is_null(), "{made}");
+    let given = bench_json_with(&["--args", "{}"], None);
+    let error = given["call_error"].as_str().unwrap_or_else(|| panic!("{given}"));
+    assert!(error.contains("missing field `name`"), "{given}");
 }
 
 /// A call given with call's options and a second call after it: `save` then

@@ -72,11 +72,34 @@ fn size_reads_the_figures_of_a_known_module() {
         named,
         [
             ("_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write", "core"),
-            ("__main_void", "__main_void", "subako_tiny (main!: the serve loop)"),
+            // No function of the crate: the start-up is wasi-libc's, as in a std module.
+            ("__main_void", "__main_void", "wasi-libc (libc.a), calling std's main"),
             ("_start", "_start", "wasi-libc (crt1-command.o)"),
         ]
     );
     assert_eq!(r.funcs[0].func_index, 1, "function indices count the imported one first");
+}
+
+/// The start-up names are the crate's where it is linked, and wasi-libc's
+/// and std's in a module without it (an official twin's `size --explain`
+/// put them under subako_tiny).
+#[test]
+fn start_up_names_are_the_crate_s_only_where_it_is_linked() {
+    let owners = |wat: &str| -> Vec<(String, String)> {
+        size(&wat::parse_str(wat).unwrap()).unwrap().funcs.into_iter().map(|f| (f.name, f.owner)).collect()
+    };
+    let start =
+        r#"(func $__main_void) (func $__wasi_init_tp) (func $__wasm_call_dtors) (func $__rustc::rust_begin_unwind)"#;
+    let ours = owners(&format!("(module {start} (func $_ZN11subako_tiny8protocol10serve_line17h1a2b3c4d5e6f7a8bE))"));
+    let theirs = owners(&format!("(module {start} (func $_ZN3std2rt10lang_start17h1a2b3c4d5e6f7a8bE))"));
+    let owner_of = |list: &[(String, String)], name: &str| list.iter().find(|(n, _)| n == name).unwrap().1.clone();
+    assert_eq!(owner_of(&ours, "__main_void"), "subako_tiny (main!: the serve loop)");
+    assert_eq!(owner_of(&theirs, "__main_void"), "wasi-libc (libc.a), calling std's main");
+    for name in ["__wasi_init_tp", "__wasm_call_dtors", "__rustc::rust_begin_unwind"] {
+        assert_eq!(owner_of(&ours, name), "subako_tiny", "{name}");
+        assert_ne!(owner_of(&theirs, name), "subako_tiny", "{name}");
+    }
+    assert_eq!(owner_of(&theirs, "__rustc::rust_begin_unwind"), "std");
 }
 
 #[test]
@@ -134,7 +157,7 @@ fn the_cli_prints_the_same_as_text_and_json() {
         .map(|f| (f["name"].as_str().unwrap(), f["size"].as_u64().unwrap()))
         .collect();
     assert_eq!(funcs, [("__main_void", 6), ("_start", 5), ("core::fmt::write", 3)]);
-    assert_eq!(v["owners"][0]["owner"], "subako_tiny (main!: the serve loop)");
+    assert_eq!(v["owners"][0]["owner"], "wasi-libc (libc.a), calling std's main");
     assert_eq!(v["owners"][2]["owner"], "core");
     assert_eq!(v["owners"][2]["bytes"], 3);
 
@@ -151,7 +174,7 @@ fn the_cli_prints_the_same_as_text_and_json() {
     // The advisor names the formatting routine, attributed to no crate of the
     // standard library's or the crate's: the module's own code calls it.
     assert!(text.contains("format! and core::fmt") && text.contains("instead: text!"), "{text}");
-    assert!(text.contains("  core                                     3          1  21.4%"), "{text}");
+    assert!(text.contains("  core                                        3          1  21.4%"), "{text}");
 
     // The module after --explain, as an author types it: the same report.
     let cli = || Command::new(env!("CARGO_BIN_EXE_subako-tiny"));

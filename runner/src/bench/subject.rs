@@ -22,7 +22,9 @@ pub struct BenchOptions {
     pub compiles: usize,
     /// Tool to call; `None`: the first one tools/list names.
     pub tool: Option<String>,
-    pub args: Value,
+    /// Its arguments; `None`: made from its input schema (as `size` makes
+    /// them, [`sample_args`](crate::sample_args)), `{}` if it has none.
+    pub args: Option<Value>,
     /// Calls after the first, in sequence: `(tool, arguments)`, each in a
     /// fresh instance on the same volumes, each measured.
     pub then: Vec<(String, Value)>,
@@ -43,7 +45,7 @@ impl Default for BenchOptions {
             calls: 200,
             compiles: 5,
             tool: None,
-            args: json!({}),
+            args: None,
             then: Vec::new(),
             call: CallOptions::default(),
             compile_instructions: None,
@@ -84,20 +86,41 @@ pub(super) fn prepare(path: &Path, opts: &BenchOptions) -> Result<Subject, Error
         exit_grace: Some(Duration::from_secs(1)),
         ..RunOptions::default()
     };
+    // tools/list, when the tool or its arguments are to be found there: a
+    // module that lists nothing readable is still measured with the tool
+    // given, and `{}`.
+    let listed = if opts.tool.is_none() || opts.args.is_none() {
+        let out = run(&module, &list)?;
+        match judge(&[json!("discover-1"), json!("tools-list-1")], &out) {
+            Ok(answers) => {
+                answers.into_iter().find(|(id, _)| id == "tools-list-1").and_then(|(_, r)| r.get("tools").cloned())
+            }
+            Err(c) if opts.tool.is_none() => {
+                return Err(Error::Module(format!("{}: discover + tools/list crashed: {c}", path.display())));
+            }
+            Err(_) => None,
+        }
+    } else {
+        None
+    };
+    let tools = listed.as_ref().and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     let tool = match &opts.tool {
         Some(t) => t.clone(),
-        None => {
-            let out = run(&module, &list)?;
-            let answers = judge(&[json!("discover-1"), json!("tools-list-1")], &out)
-                .map_err(|c| Error::Module(format!("{}: discover + tools/list crashed: {c}", path.display())))?;
-            answers
-                .iter()
-                .find(|(id, _)| id == "tools-list-1")
-                .and_then(|(_, r)| r.pointer("/tools/0/name")?.as_str().map(str::to_string))
-                .ok_or_else(|| Error::Module(format!("{}: tools/list names no tool", path.display())))?
-        }
+        None => tools
+            .first()
+            .and_then(|t| t["name"].as_str().map(str::to_string))
+            .ok_or_else(|| Error::Module(format!("{}: tools/list names no tool", path.display())))?,
     };
-    let calls: Vec<(String, String)> = std::iter::once((tool, opts.args.clone()))
+    let args = match &opts.args {
+        Some(args) => args.clone(),
+        None => tools
+            .iter()
+            .find(|t| t["name"] == tool.as_str())
+            .map(|t| crate::sample_args(&t["inputSchema"]))
+            .filter(Value::is_object)
+            .unwrap_or_else(|| json!({})),
+    };
+    let calls: Vec<(String, String)> = std::iter::once((tool, args))
         .chain(opts.then.iter().cloned())
         .enumerate()
         .map(|(i, (t, args))| {

@@ -153,9 +153,7 @@ impl Bench {
             },
             ..Default::default()
         };
-        if let Some(args) = spec.args()? {
-            o.args = args;
-        }
+        o.args = spec.args()?;
         if self.compile_instructions {
             o.compile_instructions =
                 Some(std::env::current_exe().map_err(|e| Error::Command(format!("this executable: {e}")))?);

@@ -176,7 +176,7 @@ pub struct CallSpec {
     /// The tool to call (default: the first one tools/list names)
     #[arg(long, value_name = "T")]
     pub tool: Option<String>,
-    /// Its arguments as JSON, or - to read them from stdin (default {}, or made from the input schema: its required members, each within its bounds, enum, const or pattern)
+    /// Its arguments as JSON, or - to read them from stdin (default: made from the tool's input schema, its required members each within its bounds, enum, const or pattern; {} when it has none)
     #[arg(long, value_name = "JSON|-")]
     pub args: Option<String>,
     /// Read its arguments from FILE (for arguments longer than a command line holds)

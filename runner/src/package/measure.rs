@@ -159,7 +159,7 @@ pub fn measure_row(path: &Path, names: Option<&Path>, authors: &[&str], m: &Meas
             calls: m.calls,
             compiles: m.compiles,
             tool: tool.clone(),
-            args,
+            args: Some(args),
             then: m.then.clone(),
             call: m.call.clone(),
             compile_instructions: None,
