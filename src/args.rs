@@ -627,7 +627,8 @@ impl<'a> Args<'a> {
 }
 
 fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolError> {
-    match v.as_i64() {
+    let n = v.as_i64();
+    match n {
         Some(n) if n >= min && n <= max => Ok(n),
         _ => {
             let mut text = crate::text!("invalid input: `", field, "` must be an integer");
@@ -638,10 +639,9 @@ fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolErr
                 (i64::MIN, max) => drop(text.push(" of at most ").push(&max)),
                 (min, max) => drop(text.push(" from ").push(&min).push(" to ").push(&max)),
             }
-            // 2.0 or 1e2 in range reads as allowed: say what is wrong with it.
-            if matches!(v.raw().first(), Some(b'-' | b'0'..=b'9'))
-                && v.raw().iter().any(|&b| matches!(b, b'.' | b'e' | b'E'))
-            {
+            // A number that is no i64 (2.0 or 1e2, which read as allowed
+            // when in range, or past i64): the rest of the rule.
+            if n.is_none() && matches!(v.raw().first(), Some(b'-' | b'0'..=b'9')) {
                 text.push(", written without a fraction or exponent");
             }
             Err(text.into())
@@ -692,9 +692,10 @@ mod tests {
         assert_eq!(args.opt_float_in("none", 0.0, 1.0).unwrap(), None);
     }
 
-    /// An integer written with a fraction or an exponent is refused (as
+    /// A number written with a fraction or an exponent is refused (as
     /// serde refuses it) with words that say why, even when it is whole
-    /// and in the range; other refusals state only the range.
+    /// and in the range; a string or an integer out of the range is told
+    /// the range.
     #[test]
     fn an_integer_with_a_fraction_or_exponent_is_told_so() {
         let value = json::parse(
@@ -708,10 +709,11 @@ mod tests {
                 .concat()
         };
         let range = |field: &str| ["invalid input: `", field, "` must be an integer from 1 to 50"].concat();
-        for field in ["whole", "exp", "neg", "frac"] {
+        // Past i64, the whole rule too.
+        for field in ["whole", "exp", "neg", "frac", "huge"] {
             assert_eq!(read(field), Err(why(field)));
         }
-        for field in ["huge", "s", "low"] {
+        for field in ["s", "low"] {
             assert_eq!(read(field), Err(range(field)));
         }
     }

@@ -223,7 +223,7 @@ fn a_hello_call_does_not_grow_memory() {
             calls: 1,
             compiles: 1,
             tool: Some("greet".into()),
-            args: serde_json::json!({"name": "Ada"}),
+            args: Some(serde_json::json!({"name": "Ada"})),
             ..Default::default()
         };
         let report = subako_tiny_runner::bench(&path, None, &opts).unwrap();
