@@ -34,45 +34,42 @@ pub const INTERNAL_ERROR: i64 = -32603;
 /// MCP: the request's protocol version is not one this server speaks.
 pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
-// Each error's code and the start of its message, as one fixed text: a
-// module then carries no code to write the numbers.
-const PARSE_ERROR_HEAD: &[u8] = b"-32700,\"message\":\"not JSON: ";
-const NOT_A_MESSAGE: &[u8] = b"-32600,\"message\":\"not a message: ";
-const LINE_TOO_LONG: &[u8] = b"-32600,\"message\":\"line too long: over ";
-const UNKNOWN_VERSION: &[u8] = b"-32600,\"message\":\"unknown JSON-RPC version: ";
-const NOT_A_REQUEST: &[u8] = b"-32600,\"message\":\"neither a request, a notification, nor a response";
-const UNKNOWN_METHOD: &[u8] = b"-32601,\"message\":\"unknown method: ";
-const NO_SUCH_CURSOR: &[u8] = b"-32602,\"message\":\"no such cursor";
-const NAME_NOT_STRING: &[u8] = b"-32602,\"message\":\"invalid tools/call params: `name` must be a string";
-const MISSING_META: &[u8] = b"-32602,\"message\":\"missing _meta ";
-const STDIN_UNREADABLE: &[u8] = b"-32603,\"message\":\"stdin unreadable: errno ";
-const UNSUPPORTED_VERSION_HEAD: &[u8] = b"-32022,\"data\":{\"requested\":\"";
+// Each error's code (JSON-RPC's are negative: the sign is written, not
+// kept) and the start of its message. The codes are written by the
+// number writer the parse error's column needs anyway, and the
+// `,"message":"` between them once, not in every message's text.
+type Head = (u16, &'static [u8]);
+const PARSE_ERROR_HEAD: Head = (32700, b"not JSON: ");
+const NOT_A_MESSAGE: Head = (32600, b"not a message: ");
+const LINE_TOO_LONG: Head = (32600, b"line too long: over ");
+const UNKNOWN_VERSION: Head = (32600, b"unknown JSON-RPC version: ");
+const NOT_A_REQUEST: Head = (32600, b"neither a request, a notification, nor a response");
+const UNKNOWN_METHOD: Head = (32601, b"unknown method: ");
+const NO_SUCH_CURSOR: Head = (32602, b"no such cursor");
+const NAME_NOT_STRING: Head = (32602, b"invalid tools/call params: `name` must be a string");
+const MISSING_META: Head = (32602, b"missing _meta ");
+const STDIN_UNREADABLE: Head = (32603, b"stdin unreadable: errno ");
+/// The one error whose `data` comes before its message.
+const UNSUPPORTED_VERSION_HEAD: Head = (32022, b"");
 
-/// True when `head` starts with `code` in decimal and then a comma.
-const fn head_has_code(head: &[u8], code: i64) -> bool {
-    let negative = !head.is_empty() && head[0] == b'-';
-    let mut i = negative as usize;
-    let mut n: i64 = 0;
-    while i < head.len() && head[i].is_ascii_digit() {
-        n = n * 10 + (head[i] - b'0') as i64;
-        i += 1;
-    }
-    i > negative as usize && i < head.len() && head[i] == b',' && (if negative { -n } else { n }) == code
+/// The JSON-RPC code of `head`.
+const fn code(head: Head) -> i64 {
+    -(head.0 as i64)
 }
 
-// The heads spell the public codes out as text; the build checks they agree.
+// The heads hold the public codes; the build checks they agree.
 const _: () = {
-    assert!(head_has_code(PARSE_ERROR_HEAD, PARSE_ERROR));
-    assert!(head_has_code(NOT_A_MESSAGE, INVALID_REQUEST));
-    assert!(head_has_code(LINE_TOO_LONG, INVALID_REQUEST));
-    assert!(head_has_code(UNKNOWN_VERSION, INVALID_REQUEST));
-    assert!(head_has_code(NOT_A_REQUEST, INVALID_REQUEST));
-    assert!(head_has_code(UNKNOWN_METHOD, METHOD_NOT_FOUND));
-    assert!(head_has_code(NO_SUCH_CURSOR, INVALID_PARAMS));
-    assert!(head_has_code(NAME_NOT_STRING, INVALID_PARAMS));
-    assert!(head_has_code(MISSING_META, INVALID_PARAMS));
-    assert!(head_has_code(STDIN_UNREADABLE, INTERNAL_ERROR));
-    assert!(head_has_code(UNSUPPORTED_VERSION_HEAD, UNSUPPORTED_PROTOCOL_VERSION));
+    assert!(code(PARSE_ERROR_HEAD) == PARSE_ERROR);
+    assert!(code(NOT_A_MESSAGE) == INVALID_REQUEST);
+    assert!(code(LINE_TOO_LONG) == INVALID_REQUEST);
+    assert!(code(UNKNOWN_VERSION) == INVALID_REQUEST);
+    assert!(code(NOT_A_REQUEST) == INVALID_REQUEST);
+    assert!(code(UNKNOWN_METHOD) == METHOD_NOT_FOUND);
+    assert!(code(NO_SUCH_CURSOR) == INVALID_PARAMS);
+    assert!(code(NAME_NOT_STRING) == INVALID_PARAMS);
+    assert!(code(MISSING_META) == INVALID_PARAMS);
+    assert!(code(STDIN_UNREADABLE) == INTERNAL_ERROR);
+    assert!(code(UNSUPPORTED_VERSION_HEAD) == UNSUPPORTED_PROTOCOL_VERSION);
 };
 
 // The members looked up in one reading of each object, split at
@@ -483,11 +480,21 @@ fn begin_result(out: &mut Vec<u8>, id: &[u8], package: &Rendered<'_>) {
 }
 
 /// Starts a JSON-RPC error: `head` is the code and the start of the
-/// message, as the `*_HEAD` constants hold them.
+/// message (for [`UNSUPPORTED_VERSION_HEAD`], of its `data`).
+// Inlined into a call of `error_start` with the two as they are: a
+// `Head` passed whole is kept in memory, a pointer for each.
+#[inline(always)]
+fn error_head(out: &mut Vec<u8>, (code, start): Head) {
+    error_start(out, code, start);
+}
+
+/// [`error_head`], out of line.
 #[inline(never)]
-fn error_head(out: &mut Vec<u8>, head: &[u8]) {
-    put(out, b"{\"error\":{\"code\":");
-    put(out, head);
+fn error_start(out: &mut Vec<u8>, code: u16, start: &[u8]) {
+    put(out, b"{\"error\":{\"code\":-");
+    num::write_usize(out, code.into());
+    put(out, if code == UNSUPPORTED_VERSION_HEAD.0 { b",\"data\":{\"requested\":\"" } else { b",\"message\":\"" });
+    put(out, start);
 }
 
 /// Ends the message a JSON-RPC error started and the line; `id` is `null`
@@ -505,7 +512,7 @@ fn error_tail(out: &mut Vec<u8>, id: Option<&[u8]>) {
 // `begin_result` and `write_normalized` are not: called from several
 // places, each out of line makes every module smaller.
 #[inline(always)]
-fn write_error(out: &mut Vec<u8>, id: Option<&[u8]>, head: &[u8], detail: &[u8]) {
+fn write_error(out: &mut Vec<u8>, id: Option<&[u8]>, head: Head, detail: &[u8]) {
     error_head(out, head);
     put(out, detail);
     error_tail(out, id);
