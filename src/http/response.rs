@@ -6,8 +6,9 @@ use alloc::vec::Vec;
 use super::error::{HttpError, HttpErrorKind};
 use core::fmt;
 
-use crate::json::lookup::{KEY_SEPARATOR, members};
+use crate::json::lookup::{KEY_SEPARATOR, members, parse_with_ends};
 use crate::json::scan::find;
+use crate::json::validator::KnownEnds;
 use crate::json::write::put;
 use crate::json::{self, Value};
 use crate::reply::{ToolError, join};
@@ -294,13 +295,19 @@ pub fn parse_answer(answer: &[u8], save_to: Option<&str>) -> Result<Response, Ht
 /// A file body only when `saved`: a module that never saves one carries
 /// no code to read one.
 fn read_answer(answer: &[u8], saved: bool) -> Result<Result<Response, HttpError>, &'static str> {
-    let value = json::parse(answer).map_err(|e| e.kind.describe())?;
+    // Where validation saw the answer's longest string end (the body's
+    // text, most often) and its `ok` and `body` objects: each lookup below
+    // then skips them in one step, so the body is read twice in all, to
+    // validate it and to unescape it, not once more by every lookup.
+    let mut ends = KnownEnds::NONE;
+    let value = parse_with_ends(answer, &mut ends).map_err(|e| e.kind.describe())?;
     if value.as_object().is_none() {
         return Err("not a JSON object");
     }
-    match members(Some(value), b"ok\xFFerror", None) {
-        [Some(ok), None, ..] => read_response(ok, saved).map(Ok),
-        [None, Some(error), ..] => read_error(error).map(Err),
+    let ends = Some(&ends);
+    match members(Some(value), b"ok\xFFerror", ends) {
+        [Some(ok), None, ..] => read_response(ok, saved, ends).map(Ok),
+        [None, Some(error), ..] => read_error(error, ends).map(Err),
         _ => Err("it holds neither `ok` nor `error`, or both"),
     }
 }
@@ -309,8 +316,8 @@ fn string(value: Option<Value<'_>>) -> Option<String> {
     Some(value?.as_str()?.into_string())
 }
 
-fn read_error(error: Value<'_>) -> Result<HttpError, &'static str> {
-    let [kind, message, ..] = members(Some(error), b"kind\xFFmessage", None);
+fn read_error(error: Value<'_>, ends: Option<&KnownEnds>) -> Result<HttpError, &'static str> {
+    let [kind, message, ..] = members(Some(error), b"kind\xFFmessage", ends);
     let (kind, message) =
         string(kind).zip(string(message)).ok_or("`error` is not an object with a string `kind` and `message`")?;
     Ok(match HttpErrorKind::from_name(&kind) {
@@ -320,11 +327,11 @@ fn read_error(error: Value<'_>) -> Result<HttpError, &'static str> {
     })
 }
 
-fn read_response(ok: Value<'_>, saved: bool) -> Result<Response, &'static str> {
+fn read_response(ok: Value<'_>, saved: bool, ends: Option<&KnownEnds>) -> Result<Response, &'static str> {
     if ok.as_object().is_none() {
         return Err("`ok` is not an object");
     }
-    let [status, found, body, ..] = members(Some(ok), b"status\xFFheaders\xFFbody", None);
+    let [status, found, body, ..] = members(Some(ok), b"status\xFFheaders\xFFbody", ends);
     let status = status.and_then(|s| s.as_u64()).filter(|s| (100..=999).contains(s));
     let status = status.ok_or("`ok.status` is not an HTTP status code")?;
     let mut headers = Fields::default();
@@ -337,14 +344,14 @@ fn read_response(ok: Value<'_>, saved: bool) -> Result<Response, &'static str> {
         }
     }
     let body = body
-        .and_then(|body| read_body(body, saved))
+        .and_then(|body| read_body(body, saved, ends))
         .ok_or("`ok.body` is not the inline or file body the request asked for")?;
     Ok(Response { status: status as u16, headers, joined: core::cell::OnceCell::new(), body })
 }
 
 /// `None` for a value that is not an object, too: `members` finds nothing in one.
-fn read_body(body: Value<'_>, saved: bool) -> Option<ResponseBody> {
-    let [kind, text, path, bytes, ..] = members(Some(body), b"type\xFFtext\xFFpath\xFFbytes", None);
+fn read_body(body: Value<'_>, saved: bool, ends: Option<&KnownEnds>) -> Option<ResponseBody> {
+    let [kind, text, path, bytes, ..] = members(Some(body), b"type\xFFtext\xFFpath\xFFbytes", ends);
     let kind = kind?.as_str()?;
     if kind.eq_str("inline") {
         Some(ResponseBody::Inline { text: string(text)? })
