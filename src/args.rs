@@ -433,7 +433,7 @@ impl<'a> Args<'a> {
     /// ```
     pub fn float(&self, field: &str) -> Result<f64, ToolError> {
         let v = self.required(field)?;
-        v.as_f64().ok_or_else(|| wrong(field, Kind::Number.article_name()))
+        float_in(&v, field, f64::NEG_INFINITY, f64::INFINITY)
     }
 
     /// The number `field` as the nearest `f64`, from `min` to `max`
@@ -639,9 +639,9 @@ fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolErr
                 (i64::MIN, max) => drop(text.push(" of at most ").push(&max)),
                 (min, max) => drop(text.push(" from ").push(&min).push(" to ").push(&max)),
             }
-            // A number that is no i64 (2.0 or 1e2, which read as allowed
-            // when in range, or past i64): the rest of the rule.
-            if n.is_none() && matches!(v.raw().first(), Some(b'-' | b'0'..=b'9')) {
+            // 2.0 or 1e2, which read as allowed when in the range: the
+            // rest of the rule.
+            if n.is_none() && is_number(v) && v.raw().iter().any(|&b| matches!(b, b'.' | b'e' | b'E')) {
                 text.push(", written without a fraction or exponent");
             }
             Err(text.into())
@@ -650,7 +650,8 @@ fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolErr
 }
 
 fn float_in(v: &Value<'_>, field: &str, min: f64, max: f64) -> Result<f64, ToolError> {
-    match v.as_f64() {
+    let x = v.as_f64();
+    match x {
         Some(x) if x >= min && x <= max => Ok(x),
         _ => {
             let mut text = crate::text!("invalid input: `", field, "` must be a number");
@@ -660,9 +661,18 @@ fn float_in(v: &Value<'_>, field: &str, min: f64, max: f64) -> Result<f64, ToolE
                 (true, false) => drop(text.push(" of at most ").push(&max)),
                 (false, false) => drop(text.push(" from ").push(&min).push(" to ").push(&max)),
             }
+            // A number `as_f64` refuses is past f64's range (`1e400`).
+            if x.is_none() && is_number(v) {
+                text.push(" within f64's range (about 1.8e308 either way)");
+            }
             Err(text.into())
         }
     }
+}
+
+/// Whether `v` is a number: validated JSON starting as one does.
+fn is_number(v: &Value<'_>) -> bool {
+    matches!(v.raw().first(), Some(b'-' | b'0'..=b'9'))
 }
 
 #[cfg(test)]
@@ -689,13 +699,24 @@ mod tests {
         assert_eq!(read("s", 0.0, 10.0).unwrap_err(), "invalid input: `s` must be a number from 0.0 to 10.0");
         assert_eq!(read("s", f64::NEG_INFINITY, f64::INFINITY).unwrap_err(), "invalid input: `s` must be a number");
         assert_eq!(read("none", 0.0, 1.0).unwrap_err(), "invalid input: missing field `none`");
+        // A number past f64's range is refused, not read as infinite (it
+        // would be written back as `null`), with words that say why.
+        let value = json::parse(br#"{"inf": 1e400, "minf": -1e999}"#).unwrap();
+        let args = Args::new(value.as_object().unwrap());
+        let past = " within f64's range (about 1.8e308 either way)";
+        for field in ["inf", "minf"] {
+            let said = args.float(field).map_err(|e| alloc::string::String::from(e.message()));
+            assert_eq!(said, Err(["invalid input: `", field, "` must be a number", past].concat()));
+            let said = args.float_in(field, 0.0, 1.0).map_err(|e| alloc::string::String::from(e.message()));
+            assert_eq!(said, Err(["invalid input: `", field, "` must be a number from 0.0 to 1.0", past].concat()));
+        }
         assert_eq!(args.opt_float_in("none", 0.0, 1.0).unwrap(), None);
     }
 
     /// A number written with a fraction or an exponent is refused (as
     /// serde refuses it) with words that say why, even when it is whole
-    /// and in the range; a string or an integer out of the range is told
-    /// the range.
+    /// and in the range; a string, or an integer out of the range however
+    /// long, is told the range.
     #[test]
     fn an_integer_with_a_fraction_or_exponent_is_told_so() {
         let value = json::parse(
@@ -709,11 +730,11 @@ mod tests {
                 .concat()
         };
         let range = |field: &str| ["invalid input: `", field, "` must be an integer from 1 to 50"].concat();
-        // Past i64, the whole rule too.
-        for field in ["whole", "exp", "neg", "frac", "huge"] {
+        for field in ["whole", "exp", "neg", "frac"] {
             assert_eq!(read(field), Err(why(field)));
         }
-        for field in ["s", "low"] {
+        // Past i64 but written as an integer: the range says it.
+        for field in ["huge", "s", "low"] {
             assert_eq!(read(field), Err(range(field)));
         }
     }

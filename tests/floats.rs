@@ -1,4 +1,4 @@
-//! The crate's float parser (`Value::as_f64`) against core's
+//! The crate's float parser (`num::parse_f64`, `Value::as_f64`) against core's
 //! `str::parse::<f64>`, bit for bit, on generated JSON number text: short
 //! decimals, 17–19 digit mantissas, long mantissas (to 800 digits and past),
 //! exact halfway points between adjacent `f64`s and their neighbours,
@@ -306,8 +306,16 @@ fn case(rng: &mut Rng) -> String {
 fn check(text: &str) {
     let theirs: f64 = text.parse().unwrap_or_else(|e| panic!("core refuses {text:?}: {e}"));
     let value = json::parse(text.as_bytes()).unwrap_or_else(|e| panic!("not JSON: {text:?}: {e:?}"));
-    let ours = value.as_f64().expect("a number reads as f64");
+    // The &str reader takes what core takes, infinities included.
+    let ours = subako_tiny::num::parse_f64(text).expect("a number reads as f64");
     assert_eq!(ours.to_bits(), theirs.to_bits(), "{text}: ours {ours:e}, core {theirs:e}");
+    // The JSON accessor reads the same bits, and refuses a number past
+    // f64's range as serde_json does.
+    match value.as_f64() {
+        Some(x) => assert_eq!(x.to_bits(), theirs.to_bits(), "{text}: as_f64 {x:e}, core {theirs:e}"),
+        None => assert!(theirs.is_infinite(), "{text}: as_f64 refused a finite {theirs:e}"),
+    }
+    assert_eq!(value.as_f64().is_some(), theirs.is_finite(), "{text}");
 }
 
 fn env(name: &str, default: u64) -> u64 {

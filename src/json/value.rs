@@ -224,9 +224,29 @@ impl<'a> Value<'a> {
     }
 
     /// Any number as the nearest `f64`, bit for bit as `str::parse::<f64>`
-    /// reads it (beyond `f64::MAX`, ±infinity). Only modules that call it
-    /// carry a float parser: the crate's own, much smaller than core's (docs/SIZE.md).
+    /// reads it; `None` for a number beyond f64's range (`1e400`), which
+    /// is JSON but which `str::parse` makes infinite and serde_json
+    /// refuses: written back, an infinity would be `null`. Only modules
+    /// that call it carry a float parser: the crate's own, much smaller
+    /// than core's (docs/SIZE.md).
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::json;
+    ///
+    /// assert_eq!(json::parse(b"-2.5e3").unwrap().as_f64(), Some(-2500.0));
+    /// assert_eq!(json::parse(b"1e308").unwrap().as_f64(), Some(1e308));
+    /// assert_eq!(json::parse(b"1e400").unwrap().as_f64(), None);
+    /// assert_eq!(json::parse(b"\"1\"").unwrap().as_f64(), None);
+    /// ```
     pub fn as_f64(&self) -> Option<f64> {
+        self.as_f64_or_infinity().filter(|x| x.is_finite())
+    }
+
+    /// [`as_f64`](Self::as_f64), a number beyond f64's range read as
+    /// ±infinity, as `str::parse` reads it: for bounds, which such a
+    /// number breaks.
+    pub(crate) fn as_f64_or_infinity(&self) -> Option<f64> {
         if self.kind() != Kind::Number {
             return None;
         }

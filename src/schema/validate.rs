@@ -445,7 +445,7 @@ fn compare(a: Value<'_>, b: Value<'_>) -> Option<Ordering> {
     let integer = |v: Value<'_>| v.as_i64().map(i128::from).or_else(|| v.as_u64().map(i128::from));
     match (integer(a), integer(b)) {
         (Some(a), Some(b)) => Some(a.cmp(&b)),
-        _ => a.as_f64()?.partial_cmp(&b.as_f64()?),
+        _ => a.as_f64_or_infinity()?.partial_cmp(&b.as_f64_or_infinity()?),
     }
 }
 
