@@ -89,6 +89,11 @@ fn copy_as_the_readme_says(blocks: &[(String, String)], package: &Path) {
     assert!(!elsewhere.path().join("package").exists(), "the README's copy block packaged into CARGO_TARGET_DIR");
     let manifest = std::fs::read_to_string(package.join("vendor/subako-tiny/Cargo.toml")).unwrap();
     assert!(!manifest.contains("[workspace"), "the copy's Cargo.toml is a workspace root:\n{manifest}");
+    // Dated now, not with the .crate's fixed dates: cargo rebuilds a copy
+    // updated over an older one (an outside author's kept linking the old).
+    let modified = std::fs::metadata(package.join("vendor/subako-tiny/src/lib.rs")).unwrap().modified().unwrap();
+    let age = std::time::SystemTime::now().duration_since(modified).unwrap_or_default();
+    assert!(age.as_secs() < 3600, "the copy's src/lib.rs is dated {age:?} ago");
 }
 
 /// Builds `-p mytool` for wasm32-wasip1 from `dir` into a target directory
