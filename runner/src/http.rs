@@ -20,6 +20,10 @@ const MAX_INLINE: usize = 256 << 10;
 const MAX_REDIRECTS: usize = 10;
 /// Used when the request names no `timeout_ms` (the run's time limit still applies).
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// What a request leaves of the run's time for the module to answer: a
+/// request that would run past the rest fails with kind `timeout`, which the
+/// module can still report, rather than the run ending in the middle of it.
+const ANSWER_MARGIN: Duration = Duration::from_millis(500);
 
 pub(crate) fn add_to_linker(linker: &mut Linker<State>) -> wasmtime::Result<()> {
     linker.func_wrap("subako_http", "request", |mut c: Caller<'_, State>, ptr: i32, len: i32| -> i32 {
@@ -143,7 +147,7 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
             v.as_u64().ok_or_else(|| error("invalid_request", "timeout_ms must be a non-negative integer"))?,
         ),
     };
-    let deadline = Instant::now() + timeout.min(state.time_left());
+    let deadline = Instant::now() + timeout.min(state.time_left().saturating_sub(ANSWER_MARGIN));
     let config = state.http.as_ref().map(|h| h.config.clone()).unwrap_or_default();
 
     let mut method = method.to_string();

@@ -730,6 +730,15 @@ fn http_refusals_and_limits() {
     let t = std::time::Instant::now();
     assert_eq!(kind(&fetch(json!({"url":format!("{base}/slow"),"timeout_ms":200}), Some(local()), None)), "timeout");
     assert!(t.elapsed() < Duration::from_secs(2));
+    // Without timeout_ms, a request to a slow server fails with kind
+    // `timeout` before the run's time is out, and the module answers (an
+    // outside author's call ended with "ran out of time" instead: with the
+    // request's deadline at the run's own, the answer raced the run's end;
+    // here it usually won, so this holds the outcome, not the race).
+    let o = RunOptions { http: Some(local()), time_limit: Duration::from_secs(2), ..RunOptions::default() };
+    let out = run(&http_module(&json!({"url":format!("{base}/slow")})), &o).unwrap();
+    assert_eq!(out.exit, Exit::Code(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(kind(&serde_json::from_slice(&out.stdout).unwrap()), "timeout");
     assert_eq!(kind(&fetch(json!({"url":format!("{base}/big")}), Some(local()), None)), "too_large");
     assert_eq!(kind(&fetch(json!({"url":format!("{base}/bin")}), Some(local()), None)), "not_text");
 }
