@@ -222,8 +222,14 @@ mod tests {
     fn a_body_that_is_not_json_is_an_error() {
         let arguments = r#"{"amount": 1, "from": "EUR", "to": "USD", "api": "https://h"}"#;
         for (body, message) in [
-            ("<html>oops</html>", "the response body is not JSON (expected value at byte 0)"),
-            (r#"{"rates": "#, "the response body is not JSON (EOF while parsing a value at byte 10)"),
+            (
+                "<html>oops</html>",
+                "the response body (status 200) is not JSON (expected value at byte 0): <html>oops</html>",
+            ),
+            (
+                r#"{"rates": "#,
+                r#"the response body (status 200) is not JSON (EOF while parsing a value at byte 10): {"rates": "#,
+            ),
             ("[1, 2]", r#"no rate for "USD" in the answer from https://h/latest?base=EUR"#),
             (
                 r#"{"base": "EUR", "rates": [1.05]}"#,

@@ -209,18 +209,27 @@ impl Response {
     ///
     /// let response = Response::inline(200, r#"{"rates": {"USD": 1.08}}"#);
     /// assert_eq!(response.json().unwrap().at(&["rates", "USD"]).and_then(|v| v.as_f64()), Some(1.08));
-    /// let broken = Response::inline(200, "<html>");
-    /// assert_eq!(broken.json().unwrap_err().message(), "the response body is not JSON (expected value at byte 0)");
+    /// let broken = Response::inline(200, "<html><body>Service unavailable, try again in a minute</body></html>");
+    /// assert_eq!(
+    ///     broken.json().unwrap_err().message(),
+    ///     "the response body (status 200) is not JSON (expected value at byte 0): <html><body>Service unavailable, try aga…"
+    /// );
     /// ```
     pub fn json(&self) -> Result<Value<'_>, ToolError> {
         match &self.body {
+            // The status and the body's start say what came instead (an
+            // error page, a login form): the model can tell the tool's
+            // fault from the server's.
             ResponseBody::Inline { text } => json::parse(text.as_bytes()).map_err(|e| {
                 ToolError::from(crate::text!(
-                    "the response body is not JSON (",
+                    "the response body (status ",
+                    self.status,
+                    ") is not JSON (",
                     e.kind.describe(),
                     " at byte ",
                     e.offset,
-                    ")"
+                    "): ",
+                    crate::text::clip(text, 40)
                 ))
             }),
             ResponseBody::File { path, .. } => Err(ToolError::from(crate::text!(

@@ -128,7 +128,7 @@ fn every_failure_is_a_readable_error() {
     );
     assert_eq!(
         failure(&run("convert", convert("html", "USD"), &options)),
-        "the response body is not JSON (expected value at byte 0)"
+        "the response body (status 200) is not JSON (expected value at byte 0): <html>not json</html>"
     );
     assert_eq!(
         failure(&run("convert", convert("norates", "USD"), &options)),
