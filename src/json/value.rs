@@ -240,7 +240,10 @@ impl<'a> Value<'a> {
     /// assert_eq!(json::parse(b"\"1\"").unwrap().as_f64(), None);
     /// ```
     pub fn as_f64(&self) -> Option<f64> {
-        self.as_f64_or_infinity().filter(|x| x.is_finite())
+        if self.kind() != Kind::Number {
+            return None;
+        }
+        Some(super::float::parse(self.raw)).filter(|x| x.is_finite())
     }
 
     /// [`as_f64`](Self::as_f64), a number beyond f64's range read as
