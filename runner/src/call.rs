@@ -4,13 +4,13 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use crate::Error;
 use crate::crash::{Crash, judge, stderr_tail};
 use crate::exec::{Module, RunOptions, RunOutput, run};
 use crate::host::{HttpConfig, map_guest_path};
-use crate::rpc::request_line;
 
 #[derive(Clone, Debug)]
 pub struct CallOptions {
@@ -126,26 +126,34 @@ impl CallOutcome {
 }
 
 /// Tool arguments: a JSON value, or JSON text.
+/// A call's arguments: a JSON value, or JSON text, which is sent as it is
+/// written (`-0`, `1e2`, `1e400` and the order of keys kept: a module reads
+/// the text, not serde_json's idea of it).
 pub trait IntoArgs {
-    fn into_args(self) -> Result<Value, Error>;
+    fn into_args(self) -> Result<Box<RawValue>, Error>;
 }
 impl IntoArgs for Value {
-    fn into_args(self) -> Result<Value, Error> {
-        Ok(self)
+    fn into_args(self) -> Result<Box<RawValue>, Error> {
+        (&self).into_args()
     }
 }
 impl IntoArgs for &Value {
-    fn into_args(self) -> Result<Value, Error> {
-        Ok(self.clone())
+    fn into_args(self) -> Result<Box<RawValue>, Error> {
+        serde_json::value::to_raw_value(self).map_err(|e| Error::Input(format!("arguments are not JSON: {e}")))
+    }
+}
+impl IntoArgs for Box<RawValue> {
+    fn into_args(self) -> Result<Box<RawValue>, Error> {
+        Ok(self)
     }
 }
 impl IntoArgs for &str {
-    fn into_args(self) -> Result<Value, Error> {
+    fn into_args(self) -> Result<Box<RawValue>, Error> {
         serde_json::from_str(self).map_err(|e| Error::Input(format!("arguments are not JSON: {e}")))
     }
 }
 impl IntoArgs for String {
-    fn into_args(self) -> Result<Value, Error> {
+    fn into_args(self) -> Result<Box<RawValue>, Error> {
         self.as_str().into_args()
     }
 }
@@ -175,7 +183,7 @@ pub fn call(module: &Module, tool: &str, args: impl IntoArgs, opts: &CallOptions
     if let Some(d) = &opts.assets_dir {
         preopens.push(("/package".into(), d.clone(), true));
     }
-    let stdin = request_line(opts.id.clone(), "tools/call", json!({"name": tool, "arguments": args}));
+    let stdin = crate::rpc::request_line_with(opts.id.clone(), "tools/call", json!({"name": tool}), "arguments", &args);
     let run_opts = RunOptions {
         argv: vec![package],
         stdin: stdin.into_bytes(),

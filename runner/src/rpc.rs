@@ -29,6 +29,16 @@ pub fn request_line(id: impl Into<Value>, method: &str, params: Value) -> String
     s
 }
 
+/// [`request_line`] with one more member of `params`, `key`, whose value
+/// is `raw` as it is written.
+pub fn request_line_with(id: impl Into<Value>, method: &str, params: Value, key: &str, raw: &RawValue) -> String {
+    let line = request_line(id, method, params);
+    // `params` is written last, as an object: the member goes first in it.
+    let at = line.find(r#""params":{"#).map(|i| i + r#""params":{"#.len()).unwrap_or(line.len());
+    let member = format!("{}:{},", Value::from(key), raw.get());
+    [&line[..at], &member, &line[at..]].concat()
+}
+
 /// What one stdout line is.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Line {

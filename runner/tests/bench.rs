@@ -268,11 +268,25 @@ fn a_150_kb_argument_comes_from_a_file_or_stdin() {
     assert_eq!(code, 2);
     assert!(err.contains("bad.json are not JSON"), "{err}");
     assert!(err.contains("pipe one to `subako-tiny serve MODULE`"), "{err}");
-    // A number beyond f64 is JSON to the module, not to serde_json: the
-    // refusal says where it can be sent from.
-    let (code, _, err) = subako_tiny(&["call", wasm, "greet", r#"{"name":"x","n":1e400}"#], None);
+    // A number beyond f64 is JSON to the module, not to serde_json: `call`
+    // sends it as written; a command that reads the arguments with serde_json
+    // refuses it, saying where it can be sent from.
+    let (code, out, err) = subako_tiny(&["call", wasm, "greet", r#"{"name":"x","n":1e400}"#], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Hello, x!"), "{out}");
+    let (code, _, err) = subako_tiny(&["bench", wasm, "--tool", "greet", "--args", r#"{"name":"x","n":1e400}"#], None);
     assert_eq!(code, 2);
-    assert!(err.contains("number out of range") && err.contains("subako-tiny serve MODULE"), "{err}");
+    assert!(err.contains("number out of range") && err.contains("`subako-tiny call` sends them as written"), "{err}");
+}
+
+/// `call` sends the arguments as they are written: `-0` reaches the module
+/// as `-0` (an integer), not as serde_json re-writes it (`-0.0`, which
+/// `Args::int` refuses as written with a fraction).
+#[test]
+fn call_sends_the_arguments_as_written() {
+    let plot = example("plot");
+    let (_, out, err) = subako_tiny(&["call", plot.to_str().unwrap(), "plot", r#"{"values":[1],"width":-0}"#], None);
+    assert!(out.contains("`width` must be an integer from 64 to 2000") && !out.contains("fraction"), "{out}{err}");
 }
 
 /// A volume directory that does not exist is refused, not made: a mistyped

@@ -4,9 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use subako_tiny_runner::{CallOutcome, Error, call, check};
+use subako_tiny_runner::{CallOutcome, Error, IntoArgs, call, check};
 
-use super::{CallArgs, Then, module, read_args};
+use super::{CallArgs, Then, module, read_args_text};
 
 /// One tools/call in a fresh instance, as the worker makes it (and, with --then, more after it on the same
 /// volumes). Prints each CallToolResult as the module wrote it, and on stderr each volume:/// file it links. Exit 1
@@ -32,13 +32,16 @@ pub struct Call {
 impl Call {
     pub fn run(self) -> Result<ExitCode, Error> {
         let m = module(&self.module)?;
-        let first = read_args(self.args.as_deref(), self.args_file.as_deref())?;
-        let calls = std::iter::once((self.tool.clone(), first)).chain(self.then.calls()?);
+        // The first call's arguments as written (`-0`, `1e2`, key order);
+        // those of `--then` as serde_json reads them.
+        let first = read_args_text(self.args.as_deref(), self.args_file.as_deref())?.into_args()?;
+        let then = self.then.calls()?.into_iter().map(|(t, args)| Ok((t, args.into_args()?)));
+        let calls = std::iter::once(Ok((self.tool.clone(), first))).chain(then).collect::<Result<Vec<_>, Error>>()?;
         self.call.check_dirs()?;
         let mut o = self.call.options();
         let mut outcomes = Vec::new();
         let mut failed = false;
-        for (i, (tool, args)) in calls.enumerate() {
+        for (i, (tool, args)) in calls.into_iter().enumerate() {
             // Each call a fresh instance, all on the first one's volumes.
             let out = call(&m, &tool, args, &o)?;
             o.tmp_dir = Some(out.tmp_dir.clone());

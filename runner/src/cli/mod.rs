@@ -229,6 +229,21 @@ pub fn module(path: &Path) -> Result<Module, Error> {
 
 /// Tool arguments from JSON text, `-` (stdin) or a file; `{}` when none is given.
 pub fn read_args(text: Option<&str>, file: Option<&Path>) -> Result<Value, Error> {
+    let (text, from) = args_text(text, file)?;
+    serde_json::from_str(&text).map_err(|e| not_json(&from, &e))
+}
+
+/// The arguments' text as given (checked to be JSON, numbers beyond f64
+/// included), for `call`, which sends them as they are written; where it
+/// came from.
+pub fn read_args_text(text: Option<&str>, file: Option<&Path>) -> Result<String, Error> {
+    let (text, from) = args_text(text, file)?;
+    serde_json::from_str::<Box<serde_json::value::RawValue>>(&text).map_err(|e| not_json(&from, &e))?;
+    Ok(text)
+}
+
+/// The arguments' text and where it came from; `{}` when none is given.
+fn args_text(text: Option<&str>, file: Option<&Path>) -> Result<(String, String), Error> {
     let (text, from) = match (text, file) {
         (Some(_), Some(_)) => {
             return Err(Error::Input("give the arguments once: as JSON, as - (stdin) or with --args-file".into()));
@@ -240,18 +255,21 @@ pub fn read_args(text: Option<&str>, file: Option<&Path>) -> Result<Value, Error
             (s, "stdin".to_string())
         }
         (Some(t), None) => (t.to_string(), "the command line".to_string()),
-        (None, None) => return Ok(Value::Object(Default::default())),
+        (None, None) => ("{}".to_string(), "nowhere".to_string()),
     };
-    serde_json::from_str(&text).map_err(|e| {
-        // serde_json refuses what the crate reads (numbers beyond f64):
-        // say where such arguments can be sent from.
-        let hint = if e.to_string().starts_with("number out of range") {
-            "; the CLI reads arguments with serde_json, which refuses numbers beyond f64 (a module reads `1e400` \
-             as infinity): pipe the JSON-RPC line to `subako-tiny serve MODULE`, or call the tool in a host test \
-             (testing::call)"
-        } else {
-            "; to see how the module answers a line that is not JSON, pipe one to `subako-tiny serve MODULE`"
-        };
-        Error::Input(format!("the arguments from {from} are not JSON: {e}{hint}"))
-    })
+    Ok((text, from))
+}
+
+/// The error for arguments that are not JSON, and where to send such a line.
+fn not_json(from: &str, e: &serde_json::Error) -> Error {
+    // serde_json refuses what the crate reads (numbers beyond f64): say
+    // where such arguments can be sent from.
+    let hint = if e.to_string().starts_with("number out of range") {
+        "; this command reads arguments with serde_json, which refuses numbers beyond f64 (a module reads \
+         `1e400` and refuses it where it wants a float): `subako-tiny call` sends them as written, or pipe the \
+         JSON-RPC line to `subako-tiny serve MODULE`"
+    } else {
+        "; to see how the module answers a line that is not JSON, pipe one to `subako-tiny serve MODULE`"
+    };
+    Error::Input(format!("the arguments from {from} are not JSON: {e}{hint}"))
 }
