@@ -60,13 +60,21 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     same_as_core(&spelled(rest));
 });
 
-/// Asserts that JSON number `text` reads as `str::parse::<f64>` reads it.
+/// Asserts that JSON number `text` reads as `str::parse::<f64>` reads it:
+/// `num::parse_f64` bit for bit, infinities included; `Value::as_f64` the
+/// same where that is finite, and `None` past f64's range (as serde_json
+/// refuses such a number).
 fn same_as_core(text: &[u8]) {
     let text = std::str::from_utf8(text).expect("number text is ASCII");
     let theirs: f64 = text.parse().expect("core reads every JSON number");
-    let value = subako_tiny::json::parse(text.as_bytes()).expect("number text is JSON");
-    let ours = value.as_f64().expect("a number reads as f64");
+    let ours = subako_tiny::num::parse_f64(text).expect("a JSON number reads as f64");
     assert_eq!(ours.to_bits(), theirs.to_bits(), "{text}: ours {ours:e}, core {theirs:e}");
+    let value = subako_tiny::json::parse(text.as_bytes()).expect("number text is JSON");
+    match value.as_f64() {
+        Some(x) => assert_eq!(x.to_bits(), theirs.to_bits(), "{text}: as_f64 {x:e}, core {theirs:e}"),
+        None => assert!(theirs.is_infinite(), "{text}: as_f64 refused a finite {theirs:e}"),
+    }
+    assert_eq!(value.as_f64().is_some(), theirs.is_finite(), "{text}");
 }
 
 /// A JSON number spelled from arbitrary bytes: the first picks a sign, where

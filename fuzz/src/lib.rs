@@ -4,7 +4,8 @@
 //! Deliberate differences from serde_json, which the checks allow:
 //! - numbers out of `f64` range (`1e400`, `-1e400`): serde_json refuses the
 //!   document ("number out of range"); subako-tiny validates only JSON's
-//!   grammar, keeps the text, and `as_f64` reads it as ±infinity;
+//!   grammar and keeps the text; `as_f64` refuses it (`None`), as
+//!   serde_json does, where `num::parse_f64` reads it as ±infinity;
 //! - `-0`: serde_json reads it as the float `-0.0`; `as_i64` reads it as the
 //!   integer 0 (its text is an integer), `as_f64` as `-0.0`.
 
