@@ -87,11 +87,9 @@ pub(crate) const fn text_marks(w: u64) -> u64 {
 /// Past the plain string text from `i` on, eight bytes a turn: printable
 /// ASCII but `"` and `\\`; with `high`, also every byte from 0x80 on (for
 /// skipping validated text, and for the writer, which copies UTF-8 as it
-/// is); without, also the words whose high bytes are whole two-byte UTF-8
-/// sequences (most Latin, Greek or Cyrillic text, validated here). Returns
-/// the first offset whose byte is not such text (the first byte that is not
-/// plain ASCII in a word not taken whole), where fewer than eight bytes are
-/// left (the caller goes on byte by byte), or `b.len()`.
+/// is). Returns the first offset whose byte is not such text, where fewer
+/// than eight bytes are left (the caller goes on byte by byte), or
+/// `b.len()`.
 #[inline(never)]
 pub(crate) const fn plain_end(b: &[u8], i: usize, high: bool) -> usize {
     let Some((_, mut rest)) = b.split_at_checked(i) else {
@@ -104,12 +102,9 @@ pub(crate) const fn plain_end(b: &[u8], i: usize, high: bool) -> usize {
         let m = text_marks(w);
         if m != 0 {
             // Only when some byte is marked, so the common turn costs
-            // nothing more. Left marked: the high bytes without `high`,
-            // unless they are all whole two-byte sequences (then nothing
-            // else is marked, and none is cut by the word's end).
-            let hi = w & HIGH_BITS;
-            let m = m & !(hi & keep);
-            if m != 0 && !(m == hi && two_byte_only(w, hi)) {
+            // nothing more: with `high`, the high bytes are not marks.
+            let m = m & !(w & HIGH_BITS & keep);
+            if m != 0 {
                 return b.len() - rest.len() + (m.trailing_zeros() / 8) as usize;
             }
         }
@@ -119,10 +114,12 @@ pub(crate) const fn plain_end(b: &[u8], i: usize, high: bool) -> usize {
 }
 
 /// Past the whole, valid UTF-8 sequences of two to four bytes from `i` on
-/// (no overlong forms, no surrogates, nothing past U+10FFFF): the first
-/// offset that does not start one, `i` itself if none does. Each turn
-/// reads eight bytes as one word and takes one sequence, or two three-byte
-/// ones.
+/// (no overlong forms, no surrogates, nothing past U+10FFFF), and the
+/// printable ASCII but `"` and `\\` among them: the first offset that is
+/// neither, `i` itself if the text there is neither. Each turn reads eight
+/// bytes as one word and takes one sequence, two three-byte ones, or the
+/// ASCII the word starts with, so mixed text (a Japanese word, a space, a
+/// Latin name) stays in this loop.
 pub(crate) const fn utf8_end(b: &[u8], i: usize) -> usize {
     let Some((_, mut rest)) = b.split_at_checked(i) else {
         return b.len();
@@ -165,7 +162,14 @@ pub(crate) const fn utf8_end(b: &[u8], i: usize) -> usize {
             }
             4
         } else {
-            break;
+            // Printable ASCII up to the first marked byte (a space, a Latin
+            // word in Japanese text) is taken here too: a return to the
+            // caller's loop costs more than the test. The zeros past the
+            // end are marked, as control characters.
+            match text_marks(w).trailing_zeros() / 8 {
+                0 => break,
+                k => k as usize,
+            }
         };
         rest = match rest.split_at_checked(len) {
             Some((_, next)) => next,

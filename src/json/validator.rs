@@ -404,7 +404,7 @@ pub(crate) const fn string_end(b: &[u8], start: usize, trusted: bool) -> Result<
             // Validated text: only a quote or a backslash ends a run.
             Some(plain_end(b, i + 1, true))
         } else if c >= 0x80 {
-            // UTF-8: a run of whole sequences, or a bad one here.
+            // UTF-8 and the ASCII among it, or a bad sequence here.
             match utf8_end(b, i) {
                 end if end > i => Some(end),
                 _ => None,
