@@ -115,6 +115,8 @@ pub mod __test {
         pub use crate::json::num::{u64_digits, usize_digits, write_f64, write_i64, write_u64, write_usize};
     }
     pub use crate::build_message::BuildMessage;
+    #[cfg(not(target_arch = "wasm32"))]
+    pub use crate::case::WALKS as case_table_walks;
     pub use crate::json::validator::validate_line;
     pub use crate::json::write::{compact_into, escape_into, put, put_byte, write_escaped};
     pub use crate::package::DEFAULT_MAX_LINE;

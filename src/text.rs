@@ -141,6 +141,13 @@ impl Text {
         run
     }
 
+    /// Room for `more` bytes beyond the text's length, in one block: for
+    /// text whose length is known ahead, so the block is not grown (and its
+    /// old copy held beside the new) on the way.
+    pub(crate) fn reserve(&mut self, more: usize) {
+        crate::sys::reserve(&mut self.bytes, more);
+    }
+
     /// Appends bytes of UTF-8 text that are whole chars (the caller's to
     /// keep: [`Text::as_str`] relies on it). Cheaper than pushing a `&str`
     /// sliced from the text, which checks both ends are char boundaries.

@@ -254,6 +254,10 @@ fn tables_source() -> String {
         // The code reads "cased" as mapped or in CASED_UNMAPPED, for what
         // is not ignorable.
         assert!(skip || cased || !mapped, "{c:?} has a case mapping but is not cased");
+        // `cased_beside` answers a char with a mapping as cased, but for
+        // U+0345, and the combining diacritical marks as case-ignorable.
+        assert_eq!(skip && mapped, c == '\u{345}', "{c:?}: case-ignorable with a case mapping");
+        assert!(skip || !('\u{300}'..'\u{370}').contains(&c), "{c:?} is not case-ignorable");
         ignorable[c as usize] = skip;
         cased_unmapped[c as usize] = cased && !mapped;
         asked_elsewhere[c as usize] = skip || mapped;

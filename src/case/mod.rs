@@ -23,10 +23,12 @@
 //! where std searches a larger one by halves. For Latin-1 (so most French,
 //! German and Spanish) that is a few entries in; for Latin Extended,
 //! Greek, Cyrillic, Armenian or Georgian, tens of thousands of wasm
-//! operations. The answers found are kept (256 slots, by char), so a
-//! text's letters, which recur, are looked up about once each: a page of
-//! Greek or Cyrillic costs a few times what a page of ASCII does, a single
-//! word of it several times more per letter. The scripts without case
+//! operations. The answers found are kept (256 slots, by char and
+//! direction), so a text's letters, which recur, are looked up about once
+//! each (tests/case_costs.rs counts the reads): a page of Greek or Cyrillic
+//! costs a few times what a page of ASCII does, a single word of it several
+//! times more per letter. The final-sigma rule, which looks at the chars
+//! around each Σ, answers a letter beside it from its mapping. The scripts without case
 //! (CJK, kana, Hangul, Arabic, Hebrew, Indic, Thai, emoji) take a shortcut
 //! and cost about what std's do. `benches/case.sh` measures each kind of
 //! text beside std's.
@@ -422,7 +424,11 @@ pub fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
 #[inline(never)]
 fn convert(text: &str, upper: bool) -> String {
     let s = text.as_bytes();
+    // Most text maps to as many bytes: one block of that size, as std
+    // takes, rather than doubling up to it (which at the end holds a copy
+    // beside a block up to twice the text's size).
     let mut out = crate::text::Text::new();
+    out.reserve(s.len());
     let mut at = 0;
     loop {
         // A run of ASCII, in one copy (no char of it maps beyond ASCII).
@@ -519,11 +525,26 @@ fn cased_beside(s: &[u8], mut at: usize, backward: bool) -> bool {
             return false;
         }
         at += len;
-        if !contains(&tables::IGNORABLE, c, tables::IGNORABLE_OUT, tables::IGNORABLE_IN) {
-            // A char with a case mapping is cased.
-            return map(c, false) != c as Packed
-                || map(c, true) != c as Packed
-                || contains(&tables::CASED_UNMAPPED, c, tables::CASED_UNMAPPED_OUT, tables::CASED_UNMAPPED_IN);
+        // A char with a case mapping is cased, and of those only U+0345
+        // (a combining mark) is case-ignorable (tests/case.rs checks both):
+        // so a letter, the common neighbour, is answered by its mapping,
+        // which is kept once found, rather than by reading IGNORABLE from
+        // its start. The combining diacritical marks, all case-ignorable,
+        // are answered without the table too.
+        if map(c, false) != c as Packed || map(c, true) != c as Packed {
+            if c != 0x345 {
+                return true;
+            }
+        } else if !(0x300..0x370).contains(&c) {
+            // A look for ASCII (a space after a word's Σ) ends in the
+            // table's first entries, where ASCII's runs are; others count.
+            #[cfg(not(target_arch = "wasm32"))]
+            if c >= 0x80 {
+                WALKS.fetch_add(1, Ordering::Relaxed);
+            }
+            if !contains(&tables::IGNORABLE, c, tables::IGNORABLE_OUT, tables::IGNORABLE_IN) {
+                return contains(&tables::CASED_UNMAPPED, c, tables::CASED_UNMAPPED_OUT, tables::CASED_UNMAPPED_IN);
+            }
         }
     }
 }
@@ -565,7 +586,7 @@ fn map(c: u32, upper: bool) -> Packed {
     // few of several chars are not kept. Atomics so that threads on the
     // host share the slots safely; on wasm32 they are plain loads and stores.
     let key = u64::from(c << 1 | upper as u32) + 1;
-    let slot = &SEEN[(c ^ c >> 8) as usize % SEEN.len()];
+    let slot = &SEEN[(c ^ c >> 8 ^ (upper as u32) << 7) as usize % SEEN.len()];
     let seen = slot.load(Ordering::Relaxed);
     if seen & SEEN_KEY == key {
         return seen >> SEEN_KEY.count_ones();
@@ -577,17 +598,29 @@ fn map(c: u32, upper: bool) -> Packed {
     found
 }
 
-/// Answers [`map`] found in the table, in slots by char (`key`, then the
-/// mapping): the letters of a 256-char block each in a slot of its own, and
-/// neighbouring blocks (Greek and Cyrillic) spread apart by the char's
-/// high bits.
+/// Answers [`map`] found in the table, in slots by char and direction
+/// (`key`, then the mapping): the letters of a 256-char block each in a
+/// slot of its own, neighbouring blocks (Greek and Cyrillic) spread apart
+/// by the char's high bits, and a char's two directions apart, since the
+/// final-sigma rule asks for both of each char beside a Σ.
 static SEEN: [AtomicU64; 256] = [const { AtomicU64::new(0) }; 256];
 
 /// The bits of a [`SEEN`] slot that hold its key.
 const SEEN_KEY: u64 = (1 << 23) - 1;
 
+/// How many times a table has been read from its start ([`walk`] of
+/// [`tables::MAP`], and `cased_beside`'s look in [`tables::IGNORABLE`] for
+/// a char beyond ASCII), on the host: for tests/case_costs.rs, which holds
+/// a text's reads to about its distinct chars. Not on wasm32, where
+/// nothing reads it.
+#[cfg(not(target_arch = "wasm32"))]
+#[doc(hidden)]
+pub static WALKS: AtomicU64 = AtomicU64::new(0);
+
 /// [`map`] for a char that may be in the table, by reading it.
 fn walk(c: u32, upper: bool) -> Packed {
+    #[cfg(not(target_arch = "wasm32"))]
+    WALKS.fetch_add(1, Ordering::Relaxed);
     let mut bits = Bits::new(&tables::MAP);
     let mut key = 0u32;
     let mut multi = 0u32;

@@ -1,0 +1,131 @@
+//! What `case::to_lowercase` and `to_uppercase` cost beyond their
+//! answers, counted rather than timed:
+//!
+//! - memory: long text is mapped in one block of about its size, as std
+//!   maps it, rather than a doubling series of blocks (trial 16:
+//!   lowercasing one 17.8 MB record needed twice the memory std's
+//!   `to_lowercase` needs, since the last doubling holds the old block
+//!   beside one up to twice the text's size), measured with a counting
+//!   allocator: the most bytes live at once while the mapping runs;
+//! - table reads: a letter's mapping is read from the compressed table
+//!   about once per text, however often it recurs, and the final-sigma
+//!   rule, which asks for both mappings of each char beside a Σ, does not
+//!   read it again each time, nor the case-ignorable table for a letter or
+//!   an accent beside it (trial 16: capital Greek with Σ cost 2.5 times
+//!   std's work, and Σ between runs of combining accents 200 times).
+//!
+//! The tests share the crate's cache of answers and the counts, so they
+//! run one at a time.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use subako_tiny::case;
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(by: usize) {
+    let live = LIVE.fetch_add(by, Ordering::SeqCst) + by;
+    PEAK.fetch_max(live, Ordering::SeqCst);
+}
+
+// SAFETY: every call is passed on to `System` unchanged; the counts are
+// only read by the test.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        grew(layout.size());
+        // SAFETY: the caller's contract, passed on.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::SeqCst);
+        // SAFETY: the caller's contract, passed on.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // Counted as a move: both blocks live while the bytes are copied.
+        grew(new_size);
+        // SAFETY: the caller's contract, passed on.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        LIVE.fetch_sub(layout.size(), Ordering::SeqCst);
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The most bytes `f` holds at once beyond what was live before it.
+fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let before = LIVE.load(Ordering::SeqCst);
+    PEAK.store(before, Ordering::SeqCst);
+    let out = f();
+    (out, PEAK.load(Ordering::SeqCst) - before)
+}
+
+/// One test at a time: the counts are the process's.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+#[test]
+fn a_long_text_is_mapped_in_one_block_of_about_its_size() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let texts = [
+        ("ASCII", "The Quick Brown Fox, ".repeat(200_000)),
+        ("Japanese", "東京の天気は晴れ。".repeat(150_000)),
+        ("Greek capitals with Σ", "ΟΔΥΣΣΕΥΣ ΑΘΗΝΑ ".repeat(130_000)),
+    ];
+    for (what, text) in &texts {
+        for (mapping, map) in
+            [("to_lowercase", case::to_lowercase as fn(&str) -> String), ("to_uppercase", case::to_uppercase)]
+        {
+            let (mapped, peak) = peak_of(|| map(text));
+            assert_eq!(mapped.len(), text.len(), "{what}: {mapping} keeps the length");
+            // An eighth of slack, as the crate's buffers take for one large
+            // reservation; a doubling series peaks at one and a half times.
+            assert!(
+                peak <= text.len() + text.len() / 8 + 64,
+                "{what}: {mapping} of {} bytes held {peak} bytes at once",
+                text.len()
+            );
+        }
+    }
+}
+
+/// Table reads while `f` runs.
+fn walks_of<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    let walks = &subako_tiny::__test::case_table_walks;
+    let before = walks.load(Ordering::SeqCst);
+    let out = f();
+    (out, walks.load(Ordering::SeqCst) - before)
+}
+
+#[test]
+fn each_letter_is_read_from_the_table_about_once_per_text() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let texts = [
+        ("capital Greek with Σ", "ΟΔΥΣΣΕΥΣ ΑΘΗΝΑ ΛΟΓΟΣ ΣΑΣ ΛΕΣ ".repeat(500)),
+        ("Σ between combining accents", format!("Σ{}", "\u{301}".repeat(50)).repeat(200)),
+        ("Cyrillic", "Привет мир Добрый день ".repeat(500)),
+    ];
+    for (what, text) in &texts {
+        for (mapping, map) in
+            [("to_lowercase", case::to_lowercase as fn(&str) -> String), ("to_uppercase", case::to_uppercase)]
+        {
+            let (mapped, walks) = walks_of(|| map(text));
+            assert_eq!(mapped, if mapping == "to_lowercase" { text.to_lowercase() } else { text.to_uppercase() });
+            // Each distinct char in each direction, a few times over for
+            // answers that share a slot; never once per occurrence.
+            let distinct = text.chars().collect::<std::collections::BTreeSet<_>>().len() as u64;
+            assert!(
+                walks <= 4 * distinct,
+                "{what}: {mapping} read the table {walks} times for {distinct} distinct chars in {} chars",
+                text.chars().count()
+            );
+        }
+    }
+}
