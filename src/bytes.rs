@@ -20,11 +20,12 @@ pub(crate) fn span(b: &[u8], from: usize, to: usize) -> &[u8] {
 /// `haystack.len() × needle.len()` steps when it is everywhere.
 pub(crate) fn find_bytes(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     let last = haystack.len().checked_sub(needle.len())?;
-    // The byte skipped to, and where it is in the needle.
-    let mut pick = 0;
+    // The byte skipped to, and where it is in the needle: the first of
+    // the rarest-looking.
+    let (mut pick, mut least) = (0, u8::MAX);
     for (k, &b) in needle.iter().enumerate() {
-        if rarity(b) < rarity(needle[pick]) {
-            pick = k;
+        if rarity(b) < least {
+            (pick, least) = (k, rarity(b));
         }
     }
     let Some(&rare) = needle.get(pick) else { return Some(0) };

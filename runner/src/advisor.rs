@@ -160,6 +160,12 @@ pub const RULES: &[Rule] = &[
         instead: ".get(i) with an answer of your own instead of indexing",
     },
     Rule {
+        idiom: "str slicing &s[a..b] (slice_error_fail: a char-boundary check and its formatted message)",
+        routines: &["core::str::slice_error_fail", "core::str::slice_error_fail_rt", "core::str::slice_error_fail_ct"],
+        tables: &[],
+        instead: "s.get(a..b) with an answer of your own (.unwrap_or(\"\")) instead of &s[a..b]",
+    },
+    Rule {
         idiom: "expect / Result::unwrap (their messages keep core::fmt alive under panic-message)",
         routines: &["core::option::expect_failed", "core::result::unwrap_failed"],
         tables: &[],

@@ -70,6 +70,7 @@ const PROBES: &[(&str, &str, &str)] = &[
         r#"let b = s.as_bytes(); if b[b.len() / 2] == b'a' { "y".into() } else { "n".into() }"#,
         "slice indexing",
     ),
+    ("str_slice", r#"String::from(&s[t.len().min(s.len())..])"#, "s.get(a..b)"),
     ("expect", r#"if s.chars().next().expect("a name") == 'a' { "y".into() } else { "n".into() }"#, "expect"),
     (
         "push",

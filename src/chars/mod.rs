@@ -188,7 +188,7 @@ fn alphanumeric(c: u32) -> bool {
     // Most 512-char blocks of the BMP (CJK, Hangul, most of Latin, Greek
     // and Cyrillic) are all in or all out: one bit each.
     if c < 0x1_0000 {
-        let bit = |blocks: [u64; 2]| blocks[(c >> 15) as usize] >> (c >> 9 & 63) & 1 == 1;
+        let bit = |blocks: [u64; 2]| blocks[(c >> 15) as usize & 1] >> (c >> 9 & 63) & 1 == 1;
         if bit(tables::BLOCKS_IN) {
             return true;
         }

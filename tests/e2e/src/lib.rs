@@ -172,6 +172,41 @@ pub fn examples() -> Vec<(String, Vec<&'static str>)> {
         .collect()
 }
 
+/// The crate's side of `benches/idioms` (each probe hello with one of the
+/// crate's equivalents of a std idiom, `*_crate`), built for wasm32 with
+/// the size profile and the lean allocator (`lean`) or dlmalloc: each
+/// probe's name and `.wasm`.
+pub fn idiom_probes(lean: bool) -> Vec<(String, PathBuf)> {
+    let root = crate_root().join("benches/idioms");
+    let mut names: Vec<String> = std::fs::read_dir(root.join("src/bin"))
+        .unwrap()
+        .filter_map(|e| e.unwrap().path().file_stem()?.to_str().map(str::to_string))
+        .filter(|name| name.ends_with("_crate"))
+        .collect();
+    names.sort();
+    let dir = target_dir().join(if lean { "idioms-lean" } else { "idioms-dlmalloc" });
+    let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cargo
+        .current_dir(&root)
+        .args(["build", "--quiet", "--release", "--target", "wasm32-wasip1", "--target-dir"])
+        .arg(&dir);
+    if lean {
+        cargo.args(["--no-default-features", "--features", "lean"]);
+    }
+    for name in &names {
+        cargo.args(["--bin", name]);
+    }
+    let output = cargo.output().expect("cargo runs");
+    assert!(output.status.success(), "building benches/idioms failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    names
+        .into_iter()
+        .map(|name| {
+            let path = dir.join(format!("wasm32-wasip1/release/{name}.wasm"));
+            (name, path)
+        })
+        .collect()
+}
+
 /// The `.wasm` of `tests/e2e/vendored`: a package built exactly as the
 /// README tells a vendoring user (its own size profile and build.rs line),
 /// with `features` of its own turned on.

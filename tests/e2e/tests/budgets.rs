@@ -13,7 +13,7 @@
 //! `./size-report --explain NAME` says what takes the room.
 
 use serde_json::Value;
-use subako_tiny_e2e::{Shape, Variant, crate_root, example_dev_profile, example_variant, examples};
+use subako_tiny_e2e::{Shape, Variant, crate_root, example_dev_profile, example_variant, examples, idiom_probes};
 
 const KIB: u64 = 1024;
 
@@ -310,4 +310,31 @@ fn no_example_links_a_panic_location_in_the_crates_own_source() {
     // abutting other constants, and not std's.
     let data = b"\x01src/json/value.rsNaNexamples/hello.rs/rustc/x/library/core/src/str/mod.rs";
     assert_eq!(own_source_files(data), ["examples/hello.rs", "src/json/value.rs"]);
+}
+
+/// Nor does any of the crate's equivalents of std's idioms (`chars::words`,
+/// `chars::find`, `case`, `sort`, `tally`, `num`, `text::fixed`…), each in
+/// its probe in `benches/idioms`, which reach code no example does (trial
+/// 16 found `chars::is_alphanumeric`'s and `chars::find`'s). The probes
+/// name the crate's files by its absolute path (it is a path dependency
+/// outside their directory): it is taken off before the scan.
+#[test]
+fn no_idiom_probe_links_a_panic_location_in_the_crates_own_source() {
+    let root = format!("{}/", crate_root().display());
+    let mut found = Vec::new();
+    for lean in [true, false] {
+        for (name, path) in idiom_probes(lean) {
+            let bytes = std::fs::read(&path).unwrap();
+            let text = String::from_utf8_lossy(&bytes).replace(&root, "");
+            for file in own_source_files(text.as_bytes()) {
+                found.push(format!("{name} ({}): {file}", if lean { "lean" } else { "dlmalloc" }));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "panic locations in the crate's own source:\n  {}\n(`subako-tiny size --explain` on the probe's .wasm \
+         shows which function reads each)",
+        found.join("\n  ")
+    );
 }
