@@ -155,6 +155,11 @@ pub fn append(path: &str, bytes: &[u8]) -> Result<(), FsError> {
 /// own: the fragment stays a line of its own, which
 /// [`json::lines`](crate::json::lines) skips, and the entry is whole.
 ///
+/// Each call opens the file, reads its last byte, writes and closes it:
+/// host work that fuel does not count. To add many entries, pass them in
+/// one call, joined by newlines: one open and one write for all of them
+/// (the second example).
+///
 /// # Errors
 /// As [`write()`]; and when the file's last byte cannot be read.
 ///
@@ -173,6 +178,26 @@ pub fn append(path: &str, bytes: &[u8]) -> Result<(), FsError> {
 ///     fs::append_line("/volume/tmp/log.jsonl", entry.as_bytes()).unwrap();
 /// }
 /// assert_eq!(fs::read_to_string("/volume/tmp/log.jsonl").unwrap(), "{\"n\":1}\n{\"n\":2}\n");
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+///
+/// Many entries in one write:
+/// ```
+/// use subako_tiny::{fs, json};
+///
+/// let dir = std::env::temp_dir().join(format!("subako-tiny-doc-fs-append-lines-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// fs::mount("/volume/tmp", &dir);
+///
+/// let mut entries = Vec::new();
+/// for (id, text) in ["first", "second", "third"].iter().enumerate() {
+///     if !entries.is_empty() {
+///         entries.push(b'\n');
+///     }
+///     entries.extend_from_slice(&json::object(|o| o.field("id", id).field("text", *text)));
+/// }
+/// fs::append_line("/volume/tmp/log.jsonl", &entries).unwrap();
+/// assert_eq!(json::lines(&fs::read("/volume/tmp/log.jsonl").unwrap()).count(), 3);
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn append_line(path: &str, line: &[u8]) -> Result<(), FsError> {

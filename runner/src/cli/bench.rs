@@ -46,7 +46,8 @@ pub struct Bench {
     #[arg(long, value_name = "NAME", default_value = "name", requires = "growth")]
     member: String,
     /// --growth: the JSON Lines workload: TOOL called with ARGS (JSON or @FILE) reading a file of RECORDs (a JSON
-    /// object, one per line, its "id" numbered) in /volume/data, at about 64 KiB, 1 MiB and 8 MiB
+    /// object, one per line; its "id" member, if it has one, renumbered 1, 2, 3…; none is added) in /volume/data,
+    /// at about 64 KiB, 1 MiB and 8 MiB
     #[arg(long, value_names = ["TOOL", "ARGS", "RECORD"], num_args = 3, requires = "growth")]
     jsonl: Vec<String>,
     /// --jsonl: the file's path under /volume/data
