@@ -26,7 +26,7 @@ fuel() { call_fuel "$1" --tool greet --args-file "$ARGS"; }
 
 printf '%-34s %7s %14s %14s %8s %9s\n' text bytes "crate (fuel)" "std (fuel)" crate/std "mapping"
 for text in "Hello World " "THE QUICK BROWN FOX " "Élodie déjà vu à Montréal " "Łódź Čeština Ağaç " \
-    "ΑΘΗΝΑ Καλημέρα κόσμε " "ΟΔΥΣΣΕΥΣ ΑΘΗΝΑ ΛΟΓΟΣ " "ΣΑΣ ΛΕΣ " $'Σ\u0301\u0301\u0301\u0301 ' \
+    "ΑΘΗΝΑ Καλημέρα κόσμε " "ΟΔΥΣΣΕΥΣ ΑΘΗΝΑ ΛΟΓΟΣ " "ΣΑΣ ΛΕΣ " "ΟΔΥΣ。ΛΟΓΟΣ、東京 " $'Σ\u0301\u0301\u0301\u0301 ' \
     "Привет мир Добрый день " "Բարեւ Աշխարհ " "日本語のテキスト " \
     "Καλημέρα" "Добрый" "Łódź"; do
     python3 - "$text" "$ARGS" <<'PY'

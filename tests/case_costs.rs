@@ -111,6 +111,7 @@ fn each_letter_is_read_from_the_table_about_once_per_text() {
         ("capital Greek with Σ", "ΟΔΥΣΣΕΥΣ ΑΘΗΝΑ ΛΟΓΟΣ ΣΑΣ ΛΕΣ ".repeat(500)),
         ("Σ between combining accents", format!("Σ{}", "\u{301}".repeat(50)).repeat(200)),
         ("Cyrillic", "Привет мир Добрый день ".repeat(500)),
+        ("Σ beside CJK punctuation", "ΟΔΥΣ。ΛΟΓΟΣ、ΣΑΣ」 ".repeat(500)),
     ];
     for (what, text) in &texts {
         for (mapping, map) in

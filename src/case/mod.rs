@@ -49,7 +49,7 @@ mod tables;
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::sync::atomic::{AtomicU64, Ordering};
+use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use crate::bits::{Bits, contains};
 use crate::chars::{decode, split};
@@ -536,18 +536,36 @@ fn cased_beside(s: &[u8], mut at: usize, backward: bool) -> bool {
                 return true;
             }
         } else if !(0x300..0x370).contains(&c) {
-            // A look for ASCII (a space after a word's Σ) ends in the
-            // table's first entries, where ASCII's runs are; others count.
-            #[cfg(not(target_arch = "wasm32"))]
-            if c >= 0x80 {
+            // The others (punctuation, symbols, CJK) are looked up in the
+            // tables once each: the answer is kept, as a mapping is.
+            let slot = &CLASSES[(c ^ c >> 6) as usize % CLASSES.len()];
+            let seen = slot.load(Ordering::Relaxed);
+            let class = if seen >> 2 == c + 1 {
+                seen & 3
+            } else {
+                #[cfg(not(target_arch = "wasm32"))]
                 WALKS.fetch_add(1, Ordering::Relaxed);
-            }
-            if !contains(&tables::IGNORABLE, c, tables::IGNORABLE_OUT, tables::IGNORABLE_IN) {
-                return contains(&tables::CASED_UNMAPPED, c, tables::CASED_UNMAPPED_OUT, tables::CASED_UNMAPPED_IN);
+                let class = if contains(&tables::IGNORABLE, c, tables::IGNORABLE_OUT, tables::IGNORABLE_IN) {
+                    IGNORED
+                } else {
+                    contains(&tables::CASED_UNMAPPED, c, tables::CASED_UNMAPPED_OUT, tables::CASED_UNMAPPED_IN) as u32
+                };
+                slot.store((c + 1) << 2 | class, Ordering::Relaxed);
+                class
+            };
+            if class != IGNORED {
+                return class == 1;
             }
         }
     }
 }
+
+/// What [`cased_beside`] found for a char without a case mapping, in slots
+/// by char: `c + 1`, then two bits, [`IGNORED`] or whether it is cased.
+static CLASSES: [AtomicU32; 64] = [const { AtomicU32::new(0) }; 64];
+
+/// A [`CLASSES`] answer: case-ignorable.
+const IGNORED: u32 = 2;
 
 /// `c`'s lowercase (`upper` false) or uppercase mapping.
 ///
@@ -609,9 +627,9 @@ static SEEN: [AtomicU64; 256] = [const { AtomicU64::new(0) }; 256];
 const SEEN_KEY: u64 = (1 << 23) - 1;
 
 /// How many times a table has been read from its start ([`walk`] of
-/// [`tables::MAP`], and `cased_beside`'s look in [`tables::IGNORABLE`] for
-/// a char beyond ASCII), on the host: for tests/case_costs.rs, which holds
-/// a text's reads to about its distinct chars. Not on wasm32, where
+/// [`tables::MAP`], and `cased_beside`'s look in [`tables::IGNORABLE`] and
+/// [`tables::CASED_UNMAPPED`]), on the host: for tests/case_costs.rs, which
+/// holds a text's reads to about its distinct chars. Not on wasm32, where
 /// nothing reads it.
 #[cfg(not(target_arch = "wasm32"))]
 #[doc(hidden)]
