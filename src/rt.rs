@@ -36,6 +36,7 @@ pub struct Guarded {
 #[cfg(target_arch = "wasm32")]
 mod wasm {
     use super::*;
+    #[cfg(feature = "panic-handler")]
     use crate::json::num;
 
     impl RunTool for Guarded {
@@ -53,11 +54,13 @@ mod wasm {
 
     /// The panic message's buffer: on the stack, since the heap may be what
     /// ran out.
+    #[cfg(feature = "panic-handler")]
     type PanicText = heapless::Vec<u8, 512>;
 
     /// Appends `part` to `text` as far as it fits, with the bytes a JSON
     /// string cannot hold as they are (quote, backslash, control
     /// characters) written as `/`: a Windows path still reads as one.
+    #[cfg(feature = "panic-handler")]
     #[inline(never)]
     fn append_plain(text: &mut PanicText, part: &[u8]) {
         let mut taking = false;
@@ -81,7 +84,8 @@ mod wasm {
     /// [`PanicText`]'s capacity. Reads `panicked: WHAT (at FILE:LINE)`,
     /// or `panicked (at FILE:LINE)` when `what` is empty; with no `file`,
     /// `panicked: WHAT`.
-    pub(super) fn fail(what: &str, file: &str, line: u32) -> ! {
+    #[cfg(feature = "panic-handler")]
+    fn fail(what: &str, file: &str, line: u32) -> ! {
         let mut text = PanicText::new();
         append_plain(&mut text, b"panicked");
         if !what.is_empty() {
@@ -95,7 +99,14 @@ mod wasm {
             append_plain(&mut text, num::usize_digits(line as usize, &mut [0; 20]));
             append_plain(&mut text, b")");
         }
-        let text = text.as_slice();
+        fail_with(text.as_slice())
+    }
+
+    /// Ends the process after a failure whose report is `text` (JSON string
+    /// text, written as it is): on stderr and, when a tool was running, as
+    /// its request's isError answer. A report known whole ahead (running
+    /// out of memory) comes here directly, without the builder above.
+    pub(super) fn fail_with(text: &[u8]) -> ! {
         let _ = sys::write_all(sys::STDERR, text);
         let _ = sys::write_all(sys::STDERR, b"\n");
         let code = if sys::pending::write_pending(b"{\"id\":") {
@@ -137,7 +148,7 @@ impl sys::OutOfMemory for sys::Program {
     fn out_of_memory() -> ! {
         // No location: it would be this hook's, not where the memory ran out.
         #[cfg(target_arch = "wasm32")]
-        wasm::fail("out of memory", "", 0);
+        wasm::fail_with(b"panicked: out of memory");
         #[cfg(not(target_arch = "wasm32"))]
         alloc::alloc::handle_alloc_error(core::alloc::Layout::new::<u8>())
     }
