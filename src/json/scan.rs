@@ -117,9 +117,10 @@ pub(crate) const fn plain_end(b: &[u8], i: usize, high: bool) -> usize {
 /// (no overlong forms, no surrogates, nothing past U+10FFFF), and the
 /// printable ASCII but `"` and `\\` among them: the first offset that is
 /// neither, `i` itself if the text there is neither. Each turn reads eight
-/// bytes as one word and takes one sequence, two three-byte ones, or the
-/// ASCII the word starts with, so mixed text (a Japanese word, a space, a
-/// Latin name) stays in this loop.
+/// bytes as one word and takes one sequence, two three-byte ones, a word
+/// whose high bytes are whole two-byte sequences (Latin, Greek or Cyrillic
+/// text), or the ASCII the word starts with: mixed text (a Japanese word,
+/// a space, a Latin name) stays in this loop.
 pub(crate) const fn utf8_end(b: &[u8], i: usize) -> usize {
     let Some((_, mut rest)) = b.split_at_checked(i) else {
         return b.len();
@@ -150,6 +151,16 @@ pub(crate) const fn utf8_end(b: &[u8], i: usize) -> usize {
                 break;
             }
             if w & 0xC0C0F0_000000 == 0x8080E0_000000 && ok & 0x10_000000 != 0 { 6 } else { 3 }
+        } else if text_marks(w) == w & HIGH_BITS && two_byte_only(w, w & HIGH_BITS) {
+            // Whole two-byte sequences and ASCII (Latin, Greek or Cyrillic
+            // text), the whole word.
+            8
+        } else if text_marks(w) & 0x80 == 0 {
+            // Printable ASCII up to the first marked byte (a space, a Latin
+            // word in Japanese text) is taken here too: a return to the
+            // caller's loop costs more than the test. The zeros past the
+            // end are marked, as control characters.
+            (text_marks(w).trailing_zeros() / 8) as usize
         } else if w & 0xC0E0 == 0x80C0 && w & 0x1E != 0 {
             // 110xxxxx (not C0 or C1, overlong) and a continuation.
             2
@@ -162,14 +173,7 @@ pub(crate) const fn utf8_end(b: &[u8], i: usize) -> usize {
             }
             4
         } else {
-            // Printable ASCII up to the first marked byte (a space, a Latin
-            // word in Japanese text) is taken here too: a return to the
-            // caller's loop costs more than the test. The zeros past the
-            // end are marked, as control characters.
-            match text_marks(w).trailing_zeros() / 8 {
-                0 => break,
-                k => k as usize,
-            }
+            break;
         };
         rest = match rest.split_at_checked(len) {
             Some((_, next)) => next,
