@@ -1,10 +1,10 @@
-//! Exact decimal arithmetic for floats both ways, in a fraction of the
-//! bytes of core's and ryu's table-driven code.
+//! Floats both ways with a small table (eighteen 128-bit powers of ten)
+//! where core's and ryu's bring kilobytes.
 //!
 //! **Reading**: JSON number text to the nearest `f64`, bit for bit as
 //! `str::parse::<f64>` reads it. Core's parser brings its Eisel–Lemire power
 //! tables (a large data segment) into every module that reads a float.
-//! Two paths, neither with a table:
+//! Three paths:
 //! - **Clinger's fast path.** A mantissa of at most 2^53 and a power of ten
 //!   of at most 22 are both exact `f64`s, so one multiply or divide, which
 //!   IEEE rounds correctly, gives the answer. That covers the short
@@ -12,13 +12,17 @@
 //!   with no exponent and at most 15 characters is read straight from its
 //!   text, before the exact path's digits are cleared: clearing them costs
 //!   more than reading it.
-//! - **Exact decimal arithmetic otherwise** (the "simple decimal conversion"
-//!   Go's `strconv` falls back on): the digits, up to [`MAX_DIGITS`] of them
-//!   and a flag for any nonzero digit beyond, are halved or doubled by
-//!   whole runs of bits, exactly, until the number is in [0.5, 1); then 53
-//!   more doublings leave the mantissa as the integer part, rounded half to
-//!   even from the digits after it. Slow (a few hundred passes over the
-//!   digits at worst) and rare.
+//! - **A 128-bit product** (Clinger's "Bellerophon", wider) for the rest:
+//!   the first 19 digits times the power of ten, made of at most nine of
+//!   the table's, with a bound on the error; it settles every number but
+//!   those within that error of a halfway point between two `f64`s.
+//! - **Exact decimal arithmetic for those** (the "simple decimal
+//!   conversion" Go's `strconv` falls back on): the digits, up to
+//!   [`MAX_DIGITS`] of them and a flag for any nonzero digit beyond, are
+//!   halved or doubled by whole runs of bits, exactly, until the number is
+//!   in [0.5, 1); then 53 more doublings leave the mantissa as the integer
+//!   part, rounded half to even from the digits after it. Slow (a few
+//!   hundred passes over the digits at worst) and rare.
 //!
 //! 800 digits are enough: the halfway point between two adjacent `f64`s has
 //! at most 767 significant digits, so a decimal that agrees with it on 800
@@ -27,13 +31,13 @@
 //! **Writing** ([`shortest`]): the fewest significant digits that read back
 //! as a given `f64`, and of those the nearest to it (ties to even), as ryu
 //! finds them, without its tables and with the reader's own code: the
-//! value's exact digits (at most 767, so nothing is ever dropped) are
-//! rounded to 1 digit, 2, and so on, and each is read back until one gives
-//! the same bits. A length is passed over unread when its first digit cut
-//! off shows that it is too far from the value to read back as it, so an
-//! everyday number reads back once or twice, on the reader's fast path. At
-//! the extremes of the range the last lengths read back through the exact
-//! arithmetic: a few times the cost of one such read.
+//! value's first 18 or 19 digits, from the same 128-bit product (or where
+//! that cannot tell how they round, its exact digits), are rounded to 1
+//! digit, 2, and so on, and each is read back until one gives the same
+//! bits. A length is passed over unread when its first digit cut off shows
+//! that it is too far from the value to read back as it, so an everyday
+//! number reads back once or twice. tests/float_costs.rs counts how seldom
+//! the exact arithmetic runs either way.
 
 /// Digits kept; see the module comment.
 const MAX_DIGITS: usize = 800;
@@ -389,6 +393,19 @@ fn magnitude(dec: &mut Decimal) -> f64 {
             return if e < 0 { w / p } else { w * p };
         }
     }
+    // The first 19 digits times a power of ten, in 64-bit binary floating
+    // point with a bound on its error: the answer unless the value is too
+    // close to a halfway point between two f64s to tell which side.
+    let n = dec.nd.min(19);
+    let mut w = 0u64;
+    for i in 0..n {
+        w = w * 10 + dec.digit(i);
+    }
+    if let Some(x) = approximate(w, dec.nd > n || dec.trunc, dec.dp - n as i64) {
+        return x;
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    EXACT_RUNS.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
     // value = dec · 2^exp throughout.
     let mut exp: i64 = 0;
     while dec.dp > 0 {
@@ -425,6 +442,161 @@ fn magnitude(dec: &mut Decimal) -> f64 {
     f64::from_bits(mantissa & ((1 << 52) - 1) | ((exp + 1023) as u64) << 52)
 }
 
+/// How many times the exact arithmetic has run (a read that the 128-bit
+/// product left open, or a write's exact digits), on the host: for
+/// tests/float_costs.rs, which holds it to the few cases that need it. Not
+/// on wasm32, where nothing reads it.
+#[cfg(not(target_arch = "wasm32"))]
+#[doc(hidden)]
+pub static EXACT_RUNS: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(0);
+
+/// 10^(2^i) (`POWERS[0]`) and 10^-(2^i) (`POWERS[1]`), i from 0 to 8, each
+/// as `m · 2^e` with `m` in [2^127, 2^128) (its high and low words),
+/// rounded to nearest: within half a unit of `m`'s last bit, exact to
+/// 10^16. `e` is ⌊±2^i · log2 10⌋ - 127 (217706 / 2^16 for log2 10 gives
+/// it for these eighteen); the test below checks both.
+#[rustfmt::skip]
+const POWERS: [[(u64, u64); 9]; 2] = [
+    [
+        (0xA000_0000_0000_0000, 0x0000_0000_0000_0000),
+        (0xC800_0000_0000_0000, 0x0000_0000_0000_0000),
+        (0x9C40_0000_0000_0000, 0x0000_0000_0000_0000),
+        (0xBEBC_2000_0000_0000, 0x0000_0000_0000_0000),
+        (0x8E1B_C9BF_0400_0000, 0x0000_0000_0000_0000),
+        (0x9DC5_ADA8_2B70_B59D, 0xF020_0000_0000_0000),
+        (0xC278_1F49_FFCF_A6D5, 0x3CBF_6B71_C76B_25FB),
+        (0x93BA_47C9_80E9_8CDF, 0xC66F_336C_36B1_0137),
+        (0xAA7E_EBFB_9DF9_DE8D, 0xDDBB_901B_98FE_EAB8),
+    ],
+    [
+        (0xCCCC_CCCC_CCCC_CCCC, 0xCCCC_CCCC_CCCC_CCCD),
+        (0xA3D7_0A3D_70A3_D70A, 0x3D70_A3D7_0A3D_70A4),
+        (0xD1B7_1758_E219_652B, 0xD3C3_6113_404E_A4A9),
+        (0xABCC_7711_8461_CEFC, 0xFDC2_0D2B_36BA_7C3D),
+        (0xE695_94BE_C44D_E15B, 0x4C2E_BE68_7989_A9B4),
+        (0xCFB1_1EAD_4539_94BA, 0x67DE_18ED_A581_4AF2),
+        (0xA87F_EA27_A539_E9A5, 0x3F23_98D7_47B3_6224),
+        (0xDDD0_467C_64BC_E4A0, 0xAC7C_B3F6_D05D_DBDF),
+        (0xC031_4325_637A_1939, 0xFA91_1155_FEFB_5309),
+    ],
+];
+
+/// `x · y` as 128 bits: (high, low) words, from four 32-bit products (a
+/// 128-bit multiply would link compiler-rt's).
+const fn mul_wide(x: u64, y: u64) -> (u64, u64) {
+    let (x0, x1, y0, y1) = (x & 0xFFFF_FFFF, x >> 32, y & 0xFFFF_FFFF, y >> 32);
+    let (p00, p01, p10) = (x0 * y0, x0 * y1, x1 * y0);
+    let mid = (p00 >> 32) + (p01 & 0xFFFF_FFFF) + (p10 & 0xFFFF_FFFF);
+    (x1 * y1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32), mid << 32 | (p00 & 0xFFFF_FFFF))
+}
+
+/// A positive number `(high · 2^64 + low) · 2^e`, `high` at least 2^63,
+/// with a bound on its error relative to it, in units of 2^-120.
+#[derive(Clone, Copy)]
+struct Wide {
+    high: u64,
+    low: u64,
+    e: i32,
+    err: u64,
+}
+
+impl Wide {
+    /// The top 128 bits of `self · (high, low)` (`low` 0 for a 64-bit
+    /// factor), normalized: the bits dropped and the carries not counted
+    /// are a few units of the last bit, which `err` takes in.
+    fn times(self, high: u64, low: u64, e: i32) -> Wide {
+        let (h1, h0) = mul_wide(self.high, high);
+        let (m1, m0) = mul_wide(self.high, low);
+        let (n1, n0) = mul_wide(self.low, high);
+        let (mid, c1) = h0.overflowing_add(m1);
+        let (mid, c2) = mid.overflowing_add(n1);
+        let (mid, c3) = mid.overflowing_add(m0.overflowing_add(n0).1 as u64);
+        let mut w =
+            Wide { high: h1 + c1 as u64 + c2 as u64 + c3 as u64, low: mid, e: self.e + e + 128, err: self.err + 1 };
+        if w.high >> 63 == 0 {
+            w.high = w.high << 1 | w.low >> 63;
+            w.low <<= 1;
+            w.e -= 1;
+        }
+        w
+    }
+}
+
+/// 10^q, |q| below 512, as a product of [`POWERS`].
+fn power_of_ten(q: i64) -> Wide {
+    let mut w = Wide { high: 1 << 63, low: 0, e: -127, err: 0 };
+    let mut k = q.unsigned_abs();
+    let mut step = q.signum();
+    for &(high, low) in &POWERS[(q < 0) as usize] {
+        if k & 1 == 1 {
+            w = w.times(high, low, ((step * 217_706) >> 16) as i32 - 127);
+        }
+        k >>= 1;
+        step *= 2;
+    }
+    w
+}
+
+/// `w · 10^q` (plus less than one unit of `w` when `inexact`) as the
+/// nearest `f64`, when a 128-bit product settles it (Clinger's
+/// "Bellerophon", wider): `None` when the bits below the `f64`'s last are
+/// within the product's error of half of one (the exact arithmetic
+/// decides then), or the result is not a normal number.
+fn approximate(w: u64, inexact: bool, q: i64) -> Option<f64> {
+    let s = w.leading_zeros();
+    let mut x = power_of_ten(q).times(w << (s & 63), 0, -(s as i32) - 64);
+    // `w`'s digits cut short: under one unit of a 19-digit `w` (over 2^59).
+    if inexact {
+        x.err += 1 << 61;
+    }
+    // The 75 bits below the 53 kept, from their top, in units of 2^-64 of
+    // the last kept bit: the error there is err · 2^-120 · 2^128 · 2^-75.
+    let below = x.high << 53 | x.low >> 11;
+    if w == 0 || below.abs_diff(1 << 63) <= (x.err >> 3) + 2 {
+        return None;
+    }
+    let mut mantissa = (x.high >> 11) + (below >> 63);
+    let mut biased = x.e + 64 + 11 + 52 + 1023;
+    if mantissa >> 53 != 0 {
+        mantissa >>= 1;
+        biased += 1;
+    }
+    (1..=2046).contains(&biased).then(|| f64::from_bits(mantissa & ((1 << 52) - 1) | (biased as u64) << 52))
+}
+
+/// The first 18 or 19 digits of `mant · 2^e`, from a 128-bit product, as
+/// a [`Decimal`] whose digits cut short are marked (`trunc`): for
+/// [`shortest`], which rounds them to each length as it would the exact
+/// ones, and gets the same roundings, since the value is strictly inside
+/// the last digit's unit. `None` when the product cannot tell that (the
+/// value is within its error of a whole number of those units, or
+/// exactly on one): then the exact digits, which at the ends of the range
+/// take hundreds of passes over hundreds of them.
+fn first_digits(mant: u64, e: i64) -> Option<Decimal> {
+    // 10^k ≤ x < 2 · 10^(k+1), from x's top bit b: k = ⌊b · log10 2⌋.
+    let s = mant.leading_zeros();
+    let k = ((e + 63 - i64::from(s)) * 78913) >> 18;
+    // D = x · 10^(17-k), in [10^17, 2 · 10^18): its integer part and the 64
+    // bits after its point.
+    let x = power_of_ten(17 - k).times(mant << (s & 63), 0, e as i32 - s as i32 - 64);
+    let shift = -(x.e + 64);
+    if !(1..64).contains(&shift) {
+        return None;
+    }
+    let frac = x.high << (64 - shift) | x.low >> shift;
+    // The error in units of `frac`: err · 2^-120 · D · 2^64, D under 2^61.
+    let slack = x.err * 32 + 2;
+    if frac <= slack || frac >= slack.wrapping_neg() {
+        return None;
+    }
+    let mut d = Decimal::of(x.high >> shift, 0);
+    // Every digit, the zeros at the end too: more follow.
+    d.nd = d.dp as usize;
+    d.dp += k - 17;
+    d.trunc = true;
+    Some(d)
+}
+
 /// `|x| = m × 2^e` exactly, for a finite `x`: its significand with the
 /// hidden bit (none for a subnormal) and the exponent of its last bit
 /// (for NaN and infinities, e = 972).
@@ -439,8 +611,9 @@ pub(crate) const fn significand_exponent(x: f64) -> (u64, i32) {
 /// The shortest decimal that reads back as the positive finite `f64` with
 /// bits `bits` (sign clear, not zero): fewest digits, then nearest to it,
 /// then even, as ryu finds it, with the reader's own code in place of
-/// ryu's tables. Each length in turn, from 1: the value's exact digits
-/// rounded to it, read back with [`magnitude`]. Only the two decimals of a
+/// ryu's tables. Each length in turn, from 1: the value's digits (its
+/// first 18 or 19 from [`first_digits`], or where that cannot tell, all of
+/// them) rounded to it, read back with [`magnitude`]. Only the two decimals of a
 /// length either side of the value can read back as it (the others are
 /// further out), so the nearer is tried and then the other, which wins
 /// only next to a power of two, where the halfway point below is twice as
@@ -449,7 +622,11 @@ pub(super) fn shortest(bits: u64) -> Decimal {
     // x = mant · 2^e: the next f64 up is 2^e further.
     let (mant, e) = significand_exponent(f64::from_bits(bits));
     let e = i64::from(e);
-    let exact = Decimal::of(mant, e);
+    let exact = first_digits(mant, e).unwrap_or_else(|| {
+        #[cfg(not(target_arch = "wasm32"))]
+        EXACT_RUNS.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
+        Decimal::of(mant, e)
+    });
     let mut n = 1;
     while n < exact.nd {
         // The digits cut off are a run of the first one (none past it, when
@@ -470,7 +647,8 @@ pub(super) fn shortest(bits: u64) -> Decimal {
             // The nearer first.
             let mut up = exact.rounds_up(n);
             for _ in 0..2 {
-                let mut d = exact.clone();
+                // A candidate is its digits: none dropped past them.
+                let mut d = Decimal { trunc: false, ..exact.clone() };
                 if up {
                     d.round_up(n);
                 } else {
@@ -486,4 +664,83 @@ pub(super) fn shortest(bits: u64) -> Decimal {
         n += 1;
     }
     exact
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::*;
+    use std::vec;
+    use std::vec::Vec;
+
+    /// A big number's top 128 bits, rounded to nearest (ties up), and the
+    /// exponent of their last bit: limbs little-endian, the top one nonzero.
+    fn top_128(limbs: &[u64]) -> (u64, u64, i64) {
+        let bits = (limbs.len() * 64 - limbs.last().unwrap().leading_zeros() as usize) as i64;
+        let bit = |i: i64| if i < 0 { 0 } else { limbs[i as usize / 64] >> (i % 64) & 1 };
+        let (mut high, mut low) = (0u64, 0u64);
+        for i in (bits - 128..bits).rev() {
+            high = high << 1 | low >> 63;
+            low = low << 1 | bit(i);
+        }
+        let e = bits - 128;
+        if bit(bits - 129) == 1 {
+            let (l, carry) = low.overflowing_add(1);
+            low = l;
+            high += carry as u64;
+        }
+        (high, low, e)
+    }
+
+    fn times_small(limbs: &mut Vec<u64>, f: u64) {
+        let mut carry = 0u128;
+        for limb in limbs.iter_mut() {
+            let v = *limb as u128 * f as u128 + carry;
+            *limb = v as u64;
+            carry = v >> 64;
+        }
+        if carry > 0 {
+            limbs.push(carry as u64);
+        }
+    }
+
+    fn divide_small(limbs: &mut Vec<u64>, d: u64) {
+        let mut rem = 0u128;
+        for limb in limbs.iter_mut().rev() {
+            let v = rem << 64 | *limb as u128;
+            *limb = (v / d as u128) as u64;
+            rem = v % d as u128;
+        }
+        while limbs.last() == Some(&0) {
+            limbs.pop();
+        }
+    }
+
+    /// Each of [`POWERS`] is its power of ten rounded to 128 bits: 10^k
+    /// multiplied out, and 10^-k as 2^n / 10^k for an `n` that leaves
+    /// over 128 bits (the rounding's remainder then shows in the bits kept).
+    #[test]
+    fn the_powers_of_ten_are_exact_to_their_last_bit() {
+        for (i, (positive_entry, negative_entry)) in POWERS[0].iter().zip(&POWERS[1]).enumerate() {
+            let k = 1u32 << i;
+            let mut positive = vec![1u64];
+            for _ in 0..k {
+                times_small(&mut positive, 10);
+            }
+            let (high, low, e) = top_128(&positive);
+            assert_eq!(*positive_entry, (high, low), "10^{k}");
+            assert_eq!(((i64::from(k) * 217_706) >> 16) - 127, e, "10^{k}'s exponent");
+
+            let n = 4 * k as usize + 200;
+            let mut negative = vec![0u64; n / 64];
+            negative.push(1 << (n % 64));
+            for _ in 0..k {
+                divide_small(&mut negative, 10);
+            }
+            let (high, low, e) = top_128(&negative);
+            assert_eq!(*negative_entry, (high, low), "10^-{k}");
+            assert_eq!(((-i64::from(k) * 217_706) >> 16) - 127, e - n as i64, "10^-{k}'s exponent");
+        }
+    }
 }

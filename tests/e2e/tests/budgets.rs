@@ -27,13 +27,15 @@ const REFRESH: &str = "./size-report --vs-official --feature-costs, then ./size-
 /// Sizes a module must stay within whatever the record says: (example,
 /// allocator, bytes). hello's with dlmalloc and the lean allocator, and
 /// rates', the realistic package, with dlmalloc: rates checks what it
-/// copies to stdout strictly, words every file error, reads its floats on
-/// the short-decimal path and skips a long argument once validated, so
-/// its budget holds those and no more.
+/// copies to stdout strictly, words every file error, reads and writes its
+/// floats at any exponent in one 128-bit product each (trial 17: a file of
+/// p-values near 1e-300 ran out of time on the exact arithmetic alone,
+/// which added 1.2 KB to read past) and skips a long argument once
+/// validated, so its budget holds those and no more.
 const TARGETS: [(&str, Allocator, u64); 3] = [
     ("hello", Allocator::Dlmalloc, 16 * KIB),
     ("hello", Allocator::Lean, 12 * KIB),
-    ("rates", Allocator::Dlmalloc, 41 * KIB),
+    ("rates", Allocator::Dlmalloc, 43 * KIB),
 ];
 
 /// Initial memory pages a module may start at (64 KiB each): the 64 KiB
