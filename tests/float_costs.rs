@@ -12,22 +12,15 @@ use subako_tiny::__test::float_exact_runs;
 use subako_tiny::__test::json_num::write_f64;
 use subako_tiny::num::parse_f64;
 
-/// A xorshift generator: the same numbers on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+// The shared generator; not every helper beside it is used here.
+#[allow(dead_code)]
+mod common;
+use common::{Rng, env};
 
 #[test]
 fn numbers_of_every_exponent_are_read_and_written_without_the_exact_arithmetic() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let cases = 20_000;
+    let cases = env("FLOAT_CASES", 20_000);
     let mut text = Vec::new();
     let mut exact = 0;
     for _ in 0..cases {
