@@ -541,7 +541,7 @@ fn power_of_ten(q: i64) -> Wide {
 /// nearest `f64`, when a 128-bit product settles it (Clinger's
 /// "Bellerophon", wider): `None` when the bits below the `f64`'s last are
 /// within the product's error of half of one (the exact arithmetic
-/// decides then), or the result is not a normal number.
+/// decides then), or the result is past `f64::MAX`.
 fn approximate(w: u64, inexact: bool, q: i64) -> Option<f64> {
     let s = w.leading_zeros();
     let mut x = power_of_ten(q).times(w << (s & 63), 0, -(s as i32) - 64);
@@ -549,13 +549,24 @@ fn approximate(w: u64, inexact: bool, q: i64) -> Option<f64> {
     if inexact {
         x.err += 1 << 61;
     }
-    // The 75 bits below the 53 kept, from their top, in units of 2^-64 of
-    // the last kept bit: the error there is err · 2^-120 · 2^128 · 2^-75.
-    let below = x.high << 53 | x.low >> 11;
-    if w == 0 || below.abs_diff(1 << 63) <= (x.err >> 3) + 2 {
+    // The bits below the last one kept, from their top, in units of 2^-64 of
+    // that bit: 75 of them for a normal number (53 kept of 128), more for a
+    // subnormal, whose last bit is 2^-1074. The error there is at most
+    // err · 2^-120 · 2^128 · 2^-75 of those units.
+    let shift = (-1074 - x.e).max(75);
+    if w == 0 || shift > 127 {
         return None;
     }
-    let mut mantissa = (x.high >> 11) + (below >> 63);
+    let below = x.high << (128 - shift) | x.low >> (shift - 64);
+    if below.abs_diff(1 << 63) <= (x.err >> 3) + 2 {
+        return None;
+    }
+    let mut mantissa = (x.high >> (shift - 64)) + (below >> 63);
+    if shift > 75 {
+        // Subnormal: the exponent field is 0, or 1 when rounding up reached
+        // the least normal number (its bit 52 set).
+        return Some(f64::from_bits(mantissa));
+    }
     let mut biased = x.e + 64 + 11 + 52 + 1023;
     if mantissa >> 53 != 0 {
         mantissa >>= 1;
