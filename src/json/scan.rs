@@ -87,7 +87,7 @@ pub(crate) const fn text_marks(w: u64) -> u64 {
 /// Past the plain string text from `i` on, eight bytes a turn: printable
 /// ASCII but `"` and `\\`; with `high`, also every byte from 0x80 on (for
 /// skipping validated text, and for the writer, which copies UTF-8 as it
-/// is). Returns the first offset whose byte is not such text, where fewer
+/// is; without, [`utf8_end`] validates those). Returns the first offset whose byte is not such text, where fewer
 /// than eight bytes are left (the caller goes on byte by byte), or
 /// `b.len()`.
 #[inline(never)]
