@@ -372,14 +372,18 @@ fn magnitude(dec: &mut Decimal) -> f64 {
     if dec.dp > 310 {
         return f64::INFINITY;
     }
-    if dec.nd <= 19 && !dec.trunc {
-        // value = w · 10^e, w < 10^19 < 2^64.
-        let mut w = 0u64;
-        for i in 0..dec.nd {
-            w = w * 10 + dec.digit(i);
-        }
-        let mut e = dec.dp - dec.nd as i64;
+    // value = w · 10^e, w the first 19 digits (w < 10^19 < 2^64): exactly,
+    // unless more digits follow.
+    let n = dec.nd.min(19);
+    let mut w = 0u64;
+    for i in 0..n {
+        w = w * 10 + dec.digit(i);
+    }
+    let inexact = dec.nd > n || dec.trunc;
+    let e = dec.dp - n as i64;
+    if !inexact {
         // 123e30 is 123000000000e22: still exact.
+        let (mut w, mut e) = (w, e);
         while e > 22 && w <= (1 << 53) / 10 {
             w *= 10;
             e -= 1;
@@ -393,15 +397,10 @@ fn magnitude(dec: &mut Decimal) -> f64 {
             return if e < 0 { w / p } else { w * p };
         }
     }
-    // The first 19 digits times a power of ten, in 64-bit binary floating
-    // point with a bound on its error: the answer unless the value is too
-    // close to a halfway point between two f64s to tell which side.
-    let n = dec.nd.min(19);
-    let mut w = 0u64;
-    for i in 0..n {
-        w = w * 10 + dec.digit(i);
-    }
-    if let Some(x) = approximate(w, dec.nd > n || dec.trunc, dec.dp - n as i64) {
+    // The 128-bit product, with a bound on its error: the answer unless the
+    // value is too close to a halfway point between two f64s to tell which
+    // side.
+    if let Some(x) = approximate(w, inexact, e) {
         return x;
     }
     #[cfg(not(target_arch = "wasm32"))]
@@ -481,13 +480,10 @@ const POWERS: [[(u64, u64); 9]; 2] = [
     ],
 ];
 
-/// `x · y` as 128 bits: (high, low) words, from four 32-bit products (a
-/// 128-bit multiply would link compiler-rt's).
+/// `x · y` as 128 bits: (high, low) words.
 const fn mul_wide(x: u64, y: u64) -> (u64, u64) {
-    let (x0, x1, y0, y1) = (x & 0xFFFF_FFFF, x >> 32, y & 0xFFFF_FFFF, y >> 32);
-    let (p00, p01, p10) = (x0 * y0, x0 * y1, x1 * y0);
-    let mid = (p00 >> 32) + (p01 & 0xFFFF_FFFF) + (p10 & 0xFFFF_FFFF);
-    (x1 * y1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32), mid << 32 | (p00 & 0xFFFF_FFFF))
+    let product = x as u128 * y as u128;
+    ((product >> 64) as u64, product as u64)
 }
 
 /// A positive number `(high · 2^64 + low) · 2^e`, `high` at least 2^63,
