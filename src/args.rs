@@ -87,6 +87,12 @@ impl<'a> Args<'a> {
         Args { object: Some(object), ends: Some(ends) }
     }
 
+    /// Where the request's validation saw values end, if these are a
+    /// request's arguments.
+    pub(crate) fn ends(&self) -> Option<&'a KnownEnds> {
+        self.ends
+    }
+
     /// No arguments at all, as a call without `arguments` has.
     pub const fn empty() -> Args<'static> {
         Args { object: None, ends: None }
@@ -159,7 +165,8 @@ impl<'a> Args<'a> {
     /// ```
     pub fn str(&self, field: &str) -> Result<Cow<'a, str>, ToolError> {
         let v = self.required(field)?;
-        v.as_str().map(|s| s.to_str()).ok_or_else(|| wrong(field, Kind::String.article_name()))
+        let plain = self.ends.is_some_and(|ends| ends.plain_string(v.raw()));
+        v.as_str().map(|s| s.unescaped(plain)).ok_or_else(|| wrong(field, Kind::String.article_name()))
     }
 
     /// The string `field`, or `default` when it is absent or `null`.

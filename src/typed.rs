@@ -182,7 +182,7 @@ fn read(value: Value<'_>, visitor: &mut dyn Visitor, path: &Path<'_, '_>) -> Res
             if let Some(object) = value.as_object() {
                 // The validator's walk: a long string member is skipped
                 // eight bytes a turn, whatever its script.
-                for (key, member, _) in Walk::new(object) {
+                for (key, member, _) in Walk::new(object, None) {
                     let path = path.member(key);
                     let place = map.key(&key.to_str()).map_err(|_| refused(&path, " is not a field the tool takes"))?;
                     read(member, place, &path)?;

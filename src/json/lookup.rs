@@ -178,6 +178,8 @@ mod tests {
             format!(r#"{{"{long}":1,"b":"x"}}"#),
             format!(r#"{{"list":["a","{long}",["{long}"]],"deep":{{"x":{{"y":"{long}"}}}}}}"#),
             String::from(r#"{"a":"xx","b":"yy","c":"\"q"}"#),
+            format!(r#"{{"a":"\u00e9","text":"{long}","b":"\n"}}"#),
+            format!(r#"{{"text":"{long}\\"}}"#),
             String::from("{}"),
         ];
         for args in arguments {
@@ -203,10 +205,20 @@ mod tests {
                 i += 1;
             }
             assert_eq!(ends.string, best, "{doc}");
+            assert_eq!(ends.plain, !b[best.0..best.0 + best.1].contains(&b'\\'), "{doc}");
             let [params, ..] = members(Some(message), b"params", Some(&ends));
             let [arguments, ..] = members(params, b"arguments", Some(&ends));
             let keys = b"text\xffa\xffb\xfflist\xffdeep\xffn";
             assert_eq!(members(arguments, keys, Some(&ends)), members(arguments, keys, None), "{doc}");
+            // A string read through the request's arguments is what it is
+            // read without them, escaped or not, and a walk counts the same.
+            let object = arguments.and_then(|a| a.as_object()).unwrap();
+            let (known, unknown) = (crate::Args::of_request(object, &ends), crate::Args::new(object));
+            for key in ["text", "a", "b"] {
+                assert_eq!(known.str(key).ok(), unknown.str(key).ok(), "{doc}: {key}");
+            }
+            let walk = |ends| crate::schema::validate::Walk::new(object, ends).collect::<alloc::vec::Vec<_>>();
+            assert_eq!(walk(Some(&ends)), walk(None), "{doc}");
         }
     }
 }

@@ -85,7 +85,9 @@ const fn unexpected<T>(b: &[u8], i: usize) -> Result<T, ReadError> {
 /// the next key; with this, a walk over the message, its params or its
 /// arguments (the tool's [`Args`](crate::Args)) skips those values without
 /// reading them again: a request's arguments, and its longest text, are
-/// read once by validation and once by the tool.
+/// read once by validation and once by the tool. That text, if it holds
+/// no escape, is borrowed by [`Args::str`](crate::Args::str) with no look
+/// for a backslash, and `validated!` only counts its characters.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct KnownEnds {
     /// The address of the text the offsets are in.
@@ -96,11 +98,13 @@ pub(crate) struct KnownEnds {
     /// The longest string: its opening quote's offset, and its length with
     /// its quotes.
     pub(crate) string: (usize, usize),
+    /// The longest string holds no escape.
+    pub(crate) plain: bool,
 }
 
 impl KnownEnds {
     /// A table that knows no value.
-    pub(crate) const NONE: KnownEnds = KnownEnds { base: 0, spans: [(0, 0); 2], string: (0, 0) };
+    pub(crate) const NONE: KnownEnds = KnownEnds { base: 0, spans: [(0, 0); 2], string: (0, 0), plain: false };
 
     /// Where the value starting at `b[i]` ends in `b`, if it is known.
     /// An entry never set is `(0, 0)`, and no skipped value starts at
@@ -111,6 +115,13 @@ impl KnownEnds {
             if self.string.0 == start { self.string } else { self.spans[(self.spans[1].0 == start) as usize] };
         // A value's end is past its first byte, so never 0.
         if from == start { NonZeroUsize::new(i + len) } else { None }
+    }
+
+    /// `value` (a string with its quotes) is the longest string, which
+    /// holds no escape: its text is its raw bytes, with no look for a
+    /// backslash.
+    pub(crate) fn plain_string(&self, value: &[u8]) -> bool {
+        self.plain && (value.as_ptr() as usize).wrapping_sub(self.base) == self.string.0 && value.len() == self.string.1
     }
 }
 
@@ -311,12 +322,14 @@ const fn value_end_in(
             // for mixed text; a request line, the smaller one.
             b'"' if ws == WS_IN_LINE && !trusted => line_string_end(b, i),
             b'"' => {
-                let end = string_end(b, i, trusted);
+                let mut escaped = false;
+                let end = string_span(b, i, trusted, &mut escaped);
                 if let Some(ends) = &mut ends
                     && let Ok(end) = end
                     && end - i > ends.string.1
                 {
                     ends.string = (i, end - i);
+                    ends.plain = !escaped;
                 }
                 end
             }
@@ -392,12 +405,20 @@ const fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, ReadError> {
 /// just past its closing quote. In `trusted` (validated) text an escape is
 /// just its backslash and the byte after it.
 pub(crate) const fn string_end(b: &[u8], start: usize, trusted: bool) -> Result<usize, ReadError> {
+    string_span(b, start, trusted, &mut false)
+}
+
+/// [`string_end`], and whether the string holds an escape: a request's
+/// longest string without one is its own text, borrowed with no second
+/// look ([`KnownEnds::plain_string`]).
+const fn string_span(b: &[u8], start: usize, trusted: bool, escaped: &mut bool) -> Result<usize, ReadError> {
     let mut i = start + 1;
     loop {
         let c = at(b, i);
         let next = if c == b'"' {
             return Ok(i + 1);
         } else if c == b'\\' {
+            *escaped = true;
             // Validated `\u` has its four hex digits: none is a quote.
             if trusted { Some(i + if at(b, i + 1) == b'u' { 6 } else { 2 }) } else { escape_end(b, i) }
         } else if trusted && c >= 0x20 {

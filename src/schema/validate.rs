@@ -16,7 +16,7 @@ use crate::args::Args;
 use crate::bytes::{at, span};
 use crate::json::Elements;
 use crate::json::scan::skip_ws;
-use crate::json::validator::skip_value;
+use crate::json::validator::{KnownEnds, skip_value};
 use crate::json::{Kind, Object, Str, Value, parse};
 use crate::reply::ToolError;
 use crate::text::Text;
@@ -42,7 +42,7 @@ pub fn check_checked(schema: super::CheckedSchema, args: &Args<'_>) -> Result<()
         Some(object) => object.as_value(),
         None => Value { raw: b"{}" },
     };
-    check(schema.value(), value, &Path::ROOT)
+    check(schema.value(), value, &Path::root(args.ends()))
 }
 
 /// Checks one JSON value against `schema`, as [`check_args`] checks the
@@ -59,6 +59,9 @@ pub(crate) fn check_value(schema: &str, value: Value<'_>) -> Result<(), ToolErro
 pub(crate) struct Path<'p, 'a> {
     up: Option<&'p Path<'p, 'a>>,
     step: Step<'a>,
+    /// Where the request's validation saw values end, if the arguments
+    /// are a request's.
+    ends: Option<&'a KnownEnds>,
 }
 
 #[derive(Clone, Copy)]
@@ -70,16 +73,21 @@ enum Step<'a> {
 
 impl<'p, 'a> Path<'p, 'a> {
     /// The arguments themselves.
-    pub(crate) const ROOT: Path<'static, 'static> = Path { up: None, step: Step::Root };
+    pub(crate) const ROOT: Path<'static, 'static> = Path { up: None, step: Step::Root, ends: None };
+
+    /// The arguments of a request whose validation saw values end at `ends`.
+    fn root(ends: Option<&'a KnownEnds>) -> Path<'p, 'a> {
+        Path { up: None, step: Step::Root, ends }
+    }
 
     /// The member `name` of the value here.
     pub(crate) fn member(&'p self, name: Str<'a>) -> Path<'p, 'a> {
-        Path { up: Some(self), step: Step::Member(name) }
+        Path { up: Some(self), step: Step::Member(name), ends: self.ends }
     }
 
     /// The element `index` of the value here.
     pub(crate) fn element(&'p self, index: usize) -> Path<'p, 'a> {
-        Path { up: Some(self), step: Step::Element(index) }
+        Path { up: Some(self), step: Step::Element(index), ends: self.ends }
     }
 
     /// `invalid input: ` and the JSON Pointer of the value, the root
@@ -291,7 +299,7 @@ fn check_rules<'a>(
                 declared += 1;
             }
         }
-        for (name, member, counted) in Walk::new(object) {
+        for (name, member, counted) in Walk::new(object, path.ends) {
             if let Some(slot) = slots.iter_mut().take(declared).find(|slot| same_name(slot.name, name)) {
                 (slot.member, slot.length) = (Some(member), counted);
             } else if let Some(rule) = additional
@@ -479,12 +487,14 @@ fn same(literal: Value<'_>, value: Value<'_>) -> bool {
 pub(crate) struct Walk<'a> {
     b: &'a [u8],
     i: usize,
+    ends: Option<&'a KnownEnds>,
 }
 
 impl<'a> Walk<'a> {
-    /// The members of `object`.
-    pub(crate) fn new(object: Object<'a>) -> Walk<'a> {
-        Walk { b: object.as_value().raw, i: 1 }
+    /// The members of `object`; `ends`, where its request's validation
+    /// saw values end, spares a second read of its longest string.
+    pub(crate) fn new(object: Object<'a>, ends: Option<&'a KnownEnds>) -> Walk<'a> {
+        Walk { b: object.as_value().raw, i: 1, ends }
     }
 }
 
@@ -504,7 +514,16 @@ impl<'a> Iterator for Walk<'a> {
         let v = skip_ws(b, skip_ws(b, name_end) + 1);
         let (end, length) = match at(b, v) {
             b'"' => {
-                let (end, length) = string_scan(b, v);
+                let (end, length) = match self.ends {
+                    // The request's longest string, known to hold no
+                    // escape: its end is known, and only its characters
+                    // are counted.
+                    Some(ends) if ends.plain_string(span(b, v, v + ends.string.1)) => {
+                        let end = v + ends.string.1;
+                        (end, crate::chars::count_utf8(span(b, v + 1, end - 1)) as u64)
+                    }
+                    _ => string_scan(b, v),
+                };
                 (end, Some(length))
             }
             _ => (skip_value(b, v, None), None),
@@ -607,7 +626,7 @@ mod tests {
         ];
         for text in texts {
             let object = crate::json::parse(text.as_bytes()).unwrap().as_object().unwrap();
-            let walked: vec::Vec<_> = Walk::new(object).collect();
+            let walked: vec::Vec<_> = Walk::new(object, None).collect();
             let read: vec::Vec<_> = object.iter().collect();
             assert_eq!(walked.len(), read.len(), "{text}");
             for ((name, value, length), (key, member)) in walked.into_iter().zip(read) {
@@ -745,7 +764,7 @@ mod tests {
             let schema = crate::json::parse(schema.as_bytes()).unwrap();
             for arguments in arguments {
                 let value = crate::json::parse(arguments.as_bytes()).unwrap();
-                let root = Path { up: None, step: Step::Root };
+                let root = Path { up: None, step: Step::Root, ends: None };
                 let message = |r: Result<(), ToolError>| r.map_err(|e| String::from(e.message()));
                 assert_eq!(
                     message(check(schema, value, &root)),
