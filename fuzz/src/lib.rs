@@ -163,6 +163,14 @@ fn fail(_: &Args<'_>) -> Result<Reply, ToolError> {
     Err(ToolError::new("this tool always fails"))
 }
 
+/// The schema of `bounded`: two strings with bounds on their lengths.
+const BOUNDED: &str = r#"{"type":"object","properties":{"s":{"type":"string","minLength":2,"maxLength":40},"t":{"type":"string","maxLength":3}}}"#;
+
+/// Answers only what `validated!` lets through.
+fn bounded(_: &Args<'_>) -> Result<Reply, ToolError> {
+    Ok(Reply::text("within bounds"))
+}
+
 /// Lines past this are refused: small, so fuzz inputs reach the limit.
 pub const FUZZ_MAX_LINE: usize = 512;
 
@@ -180,6 +188,7 @@ pub const PACKAGE: Package = Package::new(
             typed,
         ),
         Tool::new("fail", "Always fails.", r#"{"type":"object"}"#, fail),
+        subako_tiny::validated!(Tool::new("bounded", "Checks two strings' lengths.", BOUNDED, bounded)),
     ],
 )
 .max_line(FUZZ_MAX_LINE);
@@ -306,6 +315,7 @@ pub fn check_answer(package: &Package, line: &[u8], out: &[u8]) {
     if let Some(id) = request_id(line) {
         let answer = answer.unwrap_or_else(|| panic!("unanswered request: {}", String::from_utf8_lossy(line)));
         assert_eq!(answer["id"], id, "answered with another id");
+        check_tool_answer(line, &answer);
     } else if let Some(answer) = answer {
         // Whatever else is answered carries the line's id or null.
         let id = &answer["id"];
@@ -317,6 +327,39 @@ pub fn check_answer(package: &Package, line: &[u8], out: &[u8]) {
             };
             assert_eq!(message.get("id"), Some(id));
         }
+    }
+}
+
+/// Checks what a tool answered a call that serde_json reads, against what
+/// serde_json reads of its arguments: `typed` echoes `s` as it was sent
+/// (escaped or not, the request's longest string or not), and `bounded`
+/// refuses exactly the strings of other lengths.
+fn check_tool_answer(line: &[u8], answer: &serde_json::Map<String, Theirs>) {
+    let Some(result) = answer.get("result") else { return };
+    let Ok(Theirs::Object(message)) = serde_json::from_slice::<Theirs>(line) else { return };
+    let params = message.get("params");
+    let (Some(name), arguments) = (params.and_then(|p| p.get("name")), params.and_then(|p| p.get("arguments"))) else {
+        return;
+    };
+    let refused = result.get("isError") == Some(&Theirs::Bool(true));
+    let text = String::from_utf8_lossy(line);
+    if name == "typed" && !refused {
+        let sent = arguments.and_then(|a| a.get("s")).filter(|s| s.is_string());
+        let echoed = result.get("structuredContent").and_then(|c| c.get("s"));
+        assert_eq!(echoed, sent, "{text}");
+    }
+    if name == "bounded" {
+        let within = |key: &str, min: usize, max: usize| match arguments.and_then(|a| a.get(key)) {
+            None => true,
+            Some(Theirs::String(s)) => (min..=max).contains(&s.chars().count()),
+            Some(_) => false,
+        };
+        let allowed = match arguments {
+            None => true,
+            Some(Theirs::Object(_)) => within("s", 2, 40) && within("t", 0, 3),
+            Some(_) => false,
+        };
+        assert_eq!(refused, !allowed, "{text}");
     }
 }
 

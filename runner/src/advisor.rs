@@ -292,8 +292,8 @@ pub fn advise(bytes: &[u8], report: &SizeReport, authors: &[&str]) -> Vec<Advice
             let count = if instances.len() > 1 { format!(" ×{}", instances.len()) } else { String::new() };
             let from = match callers.as_slice() {
                 [] => String::new(),
-                [one] => format!(", called by {one}"),
-                [one, rest @ ..] => format!(", called by {one} and {} more", rest.len()),
+                [one] => format!(", called by {}", caller(one)),
+                [one, rest @ ..] => format!(", called by {} and {} more", caller(one), rest.len()),
             };
             routines.push(format!("{name}{count}{from}"));
         }
@@ -308,6 +308,19 @@ pub fn advise(bytes: &[u8], report: &SizeReport, authors: &[&str]) -> Vec<Advice
     // Largest first; a tie keeps the rules' order.
     out.sort_by_key(|a| std::cmp::Reverse(a.bytes));
     out
+}
+
+/// An author's function as the advice names it. `validated!` wraps a tool
+/// function `f` in `…::f::validated`, and the compiler inlines `f` into
+/// it: what such a wrapper calls is `f`'s own code, which the name alone
+/// hides.
+fn caller(name: &str) -> String {
+    match name.strip_suffix("::validated").and_then(|path| path.rsplit("::").next()) {
+        Some(tool) if !tool.is_empty() && tool != "validated" => {
+            format!("{name} (the tool function `{tool}`, inlined into its validated! wrapper)")
+        }
+        _ => name.to_string(),
+    }
 }
 
 /// Each defined function's direct callees (code-section indices).

@@ -71,6 +71,8 @@ const PROBES: &[(&str, &str, &str)] = &[
         "slice indexing",
     ),
     ("str_slice", r#"String::from(&s[t.len().min(s.len())..])"#, "s.get(a..b)"),
+    // The same behind `validated!`, whose wrapper the tool is inlined into.
+    ("validated_str_slice", r#"String::from(&s[t.len().min(s.len())..])"#, "s.get(a..b)"),
     ("expect", r#"if s.chars().next().expect("a name") == 'a' { "y".into() } else { "n".into() }"#, "expect"),
     (
         "push",
@@ -112,7 +114,10 @@ pub fn distinct(s: &str) -> usize {
 }
 "#;
 
+/// A probe package whose one tool runs `body`; behind `validated!` when
+/// `name` begins so.
 fn probe_source(name: &str, body: &str) -> String {
+    let validated = name.starts_with("validated_");
     format!(
         r###"#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
 extern crate alloc;
@@ -129,15 +134,17 @@ fn run(args: &Args<'_>) -> Result<Reply, ToolError> {{
     Ok(Reply::text(&out))
 }}
 
-pub const PACKAGE: Package = Package::new("{name}", "0.1.0", "A probe.", &[Tool::new(
+pub const PACKAGE: Package = Package::new("{name}", "0.1.0", "A probe.", &[{open}Tool::new(
     "run",
     "Runs the idiom.",
     r#"{{"properties": {{"name": {{"type": "string"}}, "other": {{"type": "string"}}}}, "required": ["name"], "type": "object"}}"#,
     run,
-)]);
+){close}]);
 
 subako_tiny::main!(PACKAGE);
-"###
+"###,
+        open = if validated { "subako_tiny::validated!(" } else { "" },
+        close = if validated { ")" } else { "" },
     )
 }
 
@@ -207,6 +214,16 @@ fn the_advisor_names_each_idiom_of_the_price_list_in_a_real_module() {
                 // advice must say so, not offer it as the fix.
                 if *name == "push" && !a["instead"].as_str().unwrap().contains("with_capacity does not take it out") {
                     problems.push(format!("{name}: the advice offers reserving as the fix: {a}"));
+                }
+                // Code inlined into `validated!`'s wrapper is named as the
+                // tool function's, not the wrapper's (an author read it as
+                // the wrapper's own).
+                if name.starts_with("validated_")
+                    && !a["routines"]
+                        .to_string()
+                        .contains("the tool function `run`, inlined into its validated! wrapper")
+                {
+                    problems.push(format!("{name}: the tool function is not named: {a}"));
                 }
             }
         }
