@@ -517,6 +517,11 @@ fn compare(a: &str, b: &str) {
             for &j in &ends[x..] {
                 let sub = &n[i..j];
                 assert_eq!(case::find_ignore_case(h, sub), find_reference(h, sub), "find_ignore_case({h:?}, {sub:?})");
+                assert_eq!(
+                    case::count_ignore_case(h, sub),
+                    count_reference(h, sub),
+                    "count_ignore_case({h:?}, {sub:?})"
+                );
             }
         }
     }
@@ -530,7 +535,13 @@ fn compare_whole(a: &str, b: &str) {
         assert_eq!(case::find_ignore_case(h, n), want, "find_ignore_case({h:?}, {n:?})");
         assert_eq!(case::find_ignore_case_linear(h, n), want, "find_ignore_case_linear({h:?}, {n:?})");
         assert_eq!(case::contains_ignore_case(h, n), want.is_some());
+        assert_eq!(case::count_ignore_case(h, n), count_reference(h, n), "count_ignore_case({h:?}, {n:?})");
     }
+}
+
+/// count_ignore_case's definition, with std.
+fn count_reference(h: &str, n: &str) -> usize {
+    h.to_lowercase().matches(&n.to_lowercase()).count()
 }
 
 /// Long partial matches, over an alphabet of the chars whose lowercase is
@@ -560,6 +571,11 @@ fn long_partial_matches_find_what_std_finds() {
         let want = find_reference(&h, &n);
         assert_eq!(case::find_ignore_case(&h, &n), want, "find_ignore_case({h:?}, {n:?})");
         assert_eq!(case::find_ignore_case_linear(&h, &n), want, "find_ignore_case_linear({h:?}, {n:?})");
+        // Counted, the needle's overlaps and near misses (the lone
+        // letter's partial matches, İ's two halves) too.
+        for n in [n.as_str(), &n[..n.char_indices().nth(1).map_or(n.len(), |(i, _)| i)], "aa", "AİA", "\u{307}"] {
+            assert_eq!(case::count_ignore_case(&h, n), count_reference(&h, n), "count_ignore_case({h:?}, {n:?})");
+        }
     }
     // The shape that made comparing at each candidate slow.
     let h = "a".repeat(20_000);

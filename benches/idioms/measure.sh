@@ -43,6 +43,7 @@ ROWS=(
     "to_lowercase + to_uppercase;case_std;case_crate;hello"
     "a.to_lowercase() == b.to_lowercase();eq_ignore_case_std;eq_ignore_case_crate;hello"
     "h.to_lowercase().contains(&n.to_lowercase());contains_ignore_case_std;contains_ignore_case_crate;hello"
+    "h.to_lowercase().matches(&n.to_lowercase()).count();count_ignore_case_std;count_ignore_case_crate;hello"
     "s.parse::<f64>();parse_f64_std;parse_f64_crate;hello"
     "s.parse::<i64>();parse_i64_std;parse_i64_crate;hello"
     "s.parse::<u64>();parse_u64_std;parse_u64_crate;hello"

@@ -7,6 +7,7 @@
 //! | `c.to_lowercase()` / `c.to_uppercase()` (on a `char`) | [`lower`] / [`upper`] | the same tables |
 //! | `a.to_lowercase() == b.to_lowercase()` | [`eq_ignore_case`] | no allocation |
 //! | `h.to_lowercase().contains(&n.to_lowercase())` | [`contains_ignore_case`] | no allocation, but for inputs made to be slow |
+//! | `h.to_lowercase().matches(&n.to_lowercase()).count()` | [`count_ignore_case`] | two words a char of the needle |
 //!
 //! std's `to_lowercase` brings about 13 KB of Unicode tables into a module,
 //! `to_uppercase` as much again; both here, with the final-sigma rule, cost
@@ -289,21 +290,7 @@ pub fn find_ignore_case_linear(haystack: &str, needle: &str) -> Option<usize> {
 #[inline(never)]
 #[cold]
 fn find_linear(h: &[u8], needle: &[u8]) -> Option<usize> {
-    // The needle's lowercase chars, then each one's border (the length of
-    // the longest proper prefix of the needle up to it that also ends
-    // there): a word each, in one buffer grown the crate's way (a `Vec`
-    // of words would link alloc's growth routines).
-    let mut words = Vec::new();
-    for c in Lower::new(needle, 0) {
-        crate::sys::append(&mut words, &c.to_le_bytes());
-    }
-    let m = words.len() / 4;
-    crate::sys::resize_zeroed(&mut words, m * 8);
-    let mut k = 0;
-    for i in 1..m {
-        k = advance(&words, m, k, word(&words, i));
-        set_word(&mut words, m + i, k as u32);
-    }
+    let (words, m) = needle_table(needle);
     // The first match's end, counted in chars of the haystack's lowercase.
     let mut n = 0;
     let mut k = 0;
@@ -324,6 +311,65 @@ fn find_linear(h: &[u8], needle: &[u8]) -> Option<usize> {
         }
     }
     None
+}
+
+/// The needle's lowercase chars, then each one's border (the length of
+/// the longest proper prefix of the needle up to it that also ends there):
+/// a word each, in one buffer grown the crate's way (a `Vec` of words would
+/// link alloc's growth routines); and how many chars.
+fn needle_table(needle: &[u8]) -> (Vec<u8>, usize) {
+    let mut words = Vec::new();
+    for c in Lower::new(needle, 0) {
+        crate::sys::append(&mut words, &c.to_le_bytes());
+    }
+    let m = words.len() / 4;
+    crate::sys::resize_zeroed(&mut words, m * 8);
+    let mut k = 0;
+    for i in 1..m {
+        k = advance(&words, m, k, word(&words, i));
+        set_word(&mut words, m + i, k as u32);
+    }
+    (words, m)
+}
+
+/// How many times `needle` occurs in `haystack` when both are lowercased:
+/// `haystack.to_lowercase().matches(&needle.to_lowercase()).count()`,
+/// without building either. Matches are counted from the left and do not
+/// overlap ("aaaa" holds "AA" twice); a match may begin or end inside a
+/// char whose lowercase is two (İ, whose lowercase is `i` and U+0307). Each
+/// string is lowercased whole, so a sigma in `haystack` is final or not by
+/// its own neighbours. An empty needle is counted at every boundary between
+/// the chars of `haystack`'s lowercase, as std counts it.
+///
+/// Linear in the lengths (Knuth, Morris and Pratt's search over the
+/// lowercase chars); it allocates two words for each char of the
+/// needle's lowercase.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::case::count_ignore_case;
+///
+/// assert_eq!(count_ignore_case("Tea, TEA and tea", "tea"), 3);
+/// assert_eq!(count_ignore_case("aaaa", "AA"), 2);
+/// assert_eq!(count_ignore_case("STRASSE, Straße", "ss"), 1); // "straße" holds no "ss"
+/// assert_eq!(count_ignore_case("İi", "i"), 2); // "i̇i"
+/// assert_eq!(count_ignore_case("ab", ""), 3);
+/// ```
+pub fn count_ignore_case(haystack: &str, needle: &str) -> usize {
+    let (words, m) = needle_table(needle.as_bytes());
+    let lowered = Lower::new(haystack.as_bytes(), 0);
+    if m == 0 {
+        return lowered.count() + 1;
+    }
+    let (mut count, mut k) = (0, 0);
+    for c in lowered {
+        k = advance(&words, m, k, c);
+        if k == m {
+            count += 1;
+            k = 0;
+        }
+    }
+    count
 }
 
 /// How much of the needle (its `m` chars, then their borders, in
