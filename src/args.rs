@@ -165,7 +165,7 @@ impl<'a> Args<'a> {
     /// ```
     pub fn str(&self, field: &str) -> Result<Cow<'a, str>, ToolError> {
         let v = self.required(field)?;
-        let plain = self.ends.is_some_and(|ends| ends.plain_string(v.raw()));
+        let plain = self.ends.is_some_and(|ends| ends.plain_end(v.raw(), 0).is_some());
         v.as_str().map(|s| s.unescaped(plain)).ok_or_else(|| wrong(field, Kind::String.article_name()))
     }
 

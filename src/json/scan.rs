@@ -87,9 +87,9 @@ pub(crate) const fn text_marks(w: u64) -> u64 {
 /// Past the plain string text from `i` on, eight bytes a turn: printable
 /// ASCII but `"` and `\\`; with `high`, also every byte from 0x80 on (for
 /// skipping validated text, and for the writer, which copies UTF-8 as it
-/// is; without, [`utf8_end`] validates those). Returns the first offset whose byte is not such text, where fewer
-/// than eight bytes are left (the caller goes on byte by byte), or
-/// `b.len()`.
+/// is; without, [`utf8_end`] validates those). Returns the first offset
+/// whose byte is not such text, where fewer than eight bytes are left (the
+/// caller goes on byte by byte), or `b.len()`.
 #[inline(never)]
 pub(crate) const fn plain_end(b: &[u8], i: usize, high: bool) -> usize {
     let Some((_, mut rest)) = b.split_at_checked(i) else {
@@ -138,6 +138,9 @@ pub(crate) const fn utf8_end(b: &[u8], i: usize) -> usize {
                 w
             }
         };
+        // Printable ASCII but `"` and `\\` is unmarked; every other byte
+        // has its high bit set here.
+        let marks = text_marks(w);
         let len = if w & 0xC0_C0F0 == 0x80_80E0 {
             // 1110xxxx and two continuations, and perhaps another such
             // sequence right after it (CJK text), both lanes checked at
@@ -151,16 +154,16 @@ pub(crate) const fn utf8_end(b: &[u8], i: usize) -> usize {
                 break;
             }
             if w & 0xC0C0F0_000000 == 0x8080E0_000000 && ok & 0x10_000000 != 0 { 6 } else { 3 }
-        } else if text_marks(w) == w & HIGH_BITS && two_byte_only(w, w & HIGH_BITS) {
+        } else if marks == w & HIGH_BITS && two_byte_only(w, marks) {
             // Whole two-byte sequences and ASCII (Latin, Greek or Cyrillic
             // text), the whole word.
             8
-        } else if text_marks(w) & 0x80 == 0 {
+        } else if marks & 0x80 == 0 {
             // Printable ASCII up to the first marked byte (a space, a Latin
             // word in Japanese text) is taken here too: a return to the
             // caller's loop costs more than the test. The zeros past the
             // end are marked, as control characters.
-            (text_marks(w).trailing_zeros() / 8) as usize
+            (marks.trailing_zeros() / 8) as usize
         } else if w & 0xC0E0 == 0x80C0 && w & 0x1E != 0 {
             // 110xxxxx (not C0 or C1, overlong) and a continuation.
             2

@@ -110,18 +110,23 @@ impl KnownEnds {
     /// An entry never set is `(0, 0)`, and no skipped value starts at
     /// offset 0: the document's own value is walked, never skipped.
     pub(crate) fn end_of(&self, b: &[u8], i: usize) -> Option<NonZeroUsize> {
-        let start = (b.as_ptr() as usize).wrapping_sub(self.base).wrapping_add(i);
+        let start = self.offset(b, i);
         let (from, len) =
             if self.string.0 == start { self.string } else { self.spans[(self.spans[1].0 == start) as usize] };
         // A value's end is past its first byte, so never 0.
         if from == start { NonZeroUsize::new(i + len) } else { None }
     }
 
-    /// `value` (a string with its quotes) is the longest string, which
+    /// Where the string starting at `b[i]` ends, if it is the longest and
     /// holds no escape: its text is its raw bytes, with no look for a
     /// backslash.
-    pub(crate) fn plain_string(&self, value: &[u8]) -> bool {
-        self.plain && (value.as_ptr() as usize).wrapping_sub(self.base) == self.string.0 && value.len() == self.string.1
+    pub(crate) fn plain_end(&self, b: &[u8], i: usize) -> Option<usize> {
+        (self.plain && self.string.0 == self.offset(b, i)).then_some(i + self.string.1)
+    }
+
+    /// The offset of `b[i]` in the text the table's offsets are in.
+    fn offset(&self, b: &[u8], i: usize) -> usize {
+        (b.as_ptr() as usize).wrapping_sub(self.base).wrapping_add(i)
     }
 }
 
@@ -410,7 +415,7 @@ pub(crate) const fn string_end(b: &[u8], start: usize, trusted: bool) -> Result<
 
 /// [`string_end`], and whether the string holds an escape: a request's
 /// longest string without one is its own text, borrowed with no second
-/// look ([`KnownEnds::plain_string`]).
+/// look ([`KnownEnds::plain_end`]).
 const fn string_span(b: &[u8], start: usize, trusted: bool, escaped: &mut bool) -> Result<usize, ReadError> {
     let mut i = start + 1;
     loop {

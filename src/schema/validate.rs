@@ -73,10 +73,10 @@ enum Step<'a> {
 
 impl<'p, 'a> Path<'p, 'a> {
     /// The arguments themselves.
-    pub(crate) const ROOT: Path<'static, 'static> = Path { up: None, step: Step::Root, ends: None };
+    pub(crate) const ROOT: Path<'static, 'static> = Path::root(None);
 
     /// The arguments of a request whose validation saw values end at `ends`.
-    fn root(ends: Option<&'a KnownEnds>) -> Path<'p, 'a> {
+    const fn root(ends: Option<&'a KnownEnds>) -> Path<'p, 'a> {
         Path { up: None, step: Step::Root, ends }
     }
 
@@ -514,15 +514,12 @@ impl<'a> Iterator for Walk<'a> {
         let v = skip_ws(b, skip_ws(b, name_end) + 1);
         let (end, length) = match at(b, v) {
             b'"' => {
-                let (end, length) = match self.ends {
+                let (end, length) = match self.ends.and_then(|ends| ends.plain_end(b, v)) {
                     // The request's longest string, known to hold no
                     // escape: its end is known, and only its characters
                     // are counted.
-                    Some(ends) if ends.plain_string(span(b, v, v + ends.string.1)) => {
-                        let end = v + ends.string.1;
-                        (end, crate::chars::count_utf8(span(b, v + 1, end - 1)) as u64)
-                    }
-                    _ => string_scan(b, v),
+                    Some(end) => (end, crate::chars::count_utf8(span(b, v + 1, end - 1)) as u64),
+                    None => string_scan(b, v),
                 };
                 (end, Some(length))
             }
@@ -764,7 +761,7 @@ mod tests {
             let schema = crate::json::parse(schema.as_bytes()).unwrap();
             for arguments in arguments {
                 let value = crate::json::parse(arguments.as_bytes()).unwrap();
-                let root = Path { up: None, step: Step::Root, ends: None };
+                let root = Path::ROOT;
                 let message = |r: Result<(), ToolError>| r.map_err(|e| String::from(e.message()));
                 assert_eq!(
                     message(check(schema, value, &root)),
