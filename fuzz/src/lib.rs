@@ -330,13 +330,17 @@ pub fn check_answer(package: &Package, line: &[u8], out: &[u8]) {
     }
 }
 
-/// Checks what a tool answered a call that serde_json reads, against what
-/// serde_json reads of its arguments: `typed` echoes `s` as it was sent
-/// (escaped or not, the request's longest string or not), and `bounded`
+/// Checks what a tool answered a `tools/call` that serde_json reads, against
+/// what serde_json reads of its arguments: `typed` echoes `s` as it was
+/// sent (escaped or not, the request's longest string or not), and `bounded`
 /// refuses exactly the strings of other lengths.
 fn check_tool_answer(line: &[u8], answer: &serde_json::Map<String, Theirs>) {
     let Some(result) = answer.get("result") else { return };
     let Ok(Theirs::Object(message)) = serde_json::from_slice::<Theirs>(line) else { return };
+    // Only a call runs a tool: any other method may carry the same params.
+    if message.get("method").and_then(Theirs::as_str) != Some("tools/call") {
+        return;
+    }
     let params = message.get("params");
     let (Some(name), arguments) = (params.and_then(|p| p.get("name")), params.and_then(|p| p.get("arguments"))) else {
         return;
