@@ -561,6 +561,32 @@ fn the_writers_edges() {
     }
 }
 
+/// The short path (numbers under 2^52 with at most 22 digits after the
+/// point, read back by one division): every price to 10,000.00, every
+/// value of six digits at each place from 10^-22 on, and the numbers up to
+/// 2^52 · 10^-d at its edge, where the interval that reads back reaches a
+/// whole unit, each with its neighbours.
+#[test]
+fn short_decimals_and_the_edge_of_the_short_path_write_as_ryu_does() {
+    for cents in 0..=1_000_000u32 {
+        check_written(f64::from(cents) / 100.0);
+    }
+    let mut rng = Rng(0x5407_7E57);
+    for d in 0..=24 {
+        let scale: f64 = format!("1e{d}").parse().unwrap();
+        for _ in 0..20_000 {
+            let x = rng.range(1, 999_999) as f64 / scale;
+            for s in -2..=2 {
+                check_written(step(x, s));
+            }
+        }
+        let edge = (1u64 << 52) as f64 / scale;
+        for s in -3000..=3000 {
+            check_written(step(edge, s));
+        }
+    }
+}
+
 #[test]
 fn floats_written_exactly() {
     for (x, text) in [

@@ -30,7 +30,10 @@
 //!
 //! **Writing** ([`shortest`]): the fewest significant digits that read back
 //! as a given `f64`, and of those the nearest to it (ties to even), as ryu
-//! finds them, without its tables and with the reader's own code: the
+//! finds them, without its tables and with the reader's own code. A number
+//! of up to 15 digits under 2^52 ([`short_shortest`]) is rounded at one
+//! place after the point after another, and read back by Clinger's fast
+//! path, a division, until it reads back as itself. For the others, the
 //! value's first 18 or 19 digits, from the same 128-bit product (or where
 //! that cannot tell how they round, its exact digits), are rounded to 1
 //! digit, 2, and so on, and each is read back until one gives the same
@@ -68,6 +71,11 @@ impl Decimal {
         dec.trim();
         dec.shift(k);
         dec
+    }
+
+    /// The kept digits, as values 0–9.
+    pub(super) fn digits(&self) -> &[u8] {
+        self.d.get(..self.nd).unwrap_or_default()
     }
 
     /// Digit `i` (a value, 0–9), 0 past the kept ones and before the first
@@ -615,6 +623,39 @@ pub(crate) const fn significand_exponent(x: f64) -> (u64, i32) {
     if biased == 0 { (fraction, -1074) } else { (fraction | 1 << 52, biased - 1075) }
 }
 
+/// [`shortest`] for the numbers tools write most (`19.99`, `0.25`, `3.0`,
+/// `1e-7`: positive, under 2^52, at most 22 digits after the point), by
+/// Clinger's fast path instead of the 128-bit product and whole decimals
+/// read back: `(m, d)` for `m · 10^-d`, or `None` to leave it to
+/// [`shortest`]. With `d` digits after the point, for `d` from 0 up: an
+/// integer `m` under 2^53 reads back as `m / 10^d`, one correctly rounded
+/// division of exact `f64`s. What reads back lies between the halfway
+/// points around `x`, less than one unit of `x · 10^d` apart while that is
+/// under 2^52 (an `f64` there is at least 2^52 units of its last bit), so
+/// at most one integer does: the first `d` with one has the fewest digits,
+/// and no other of that length reads back. Only the rounded product is
+/// tried; under 2^50 (15 digits) it is that integer when there is one
+/// (the test below checks), nearer 2^52 it may be off by one, and
+/// [`shortest`] answers.
+pub(super) fn short_shortest(x: f64) -> Option<(u64, i64)> {
+    const TWO_52: f64 = (1u64 << 52) as f64;
+    let mut scale = 1.0;
+    for d in 0..=22 {
+        let y = x * scale;
+        if y >= TWO_52 {
+            return None;
+        }
+        // The nearest integer, ties to even: the sum is where an f64's
+        // last bit is a unit, and rounds there.
+        let m = (y + TWO_52) - TWO_52;
+        if m / scale == x {
+            return Some((m as u64, d));
+        }
+        scale *= 10.0;
+    }
+    None
+}
+
 /// The shortest decimal that reads back as the positive finite `f64` with
 /// bits `bits` (sign clear, not zero): fewest digits, then nearest to it,
 /// then even, as ryu finds it, with the reader's own code in place of
@@ -727,6 +768,28 @@ mod tests {
     /// Each of [`POWERS`] is its power of ten rounded to 128 bits: 10^k
     /// multiplied out, and 10^-k as 2^n / 10^k for an `n` that leaves
     /// over 128 bits (the rounding's remainder then shows in the bits kept).
+    /// A decimal of at most 15 digits, at most 22 of them after the point,
+    /// takes the short path and comes out as written.
+    #[test]
+    fn short_decimals_take_the_short_path() {
+        let mut seed = 0x5407_7E57_u64;
+        for _ in 0..200_000 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let digits = 1 + (seed >> 33) % 15;
+            let mut m = (seed >> 8) % 10u64.pow(digits as u32);
+            while m > 0 && m.is_multiple_of(10) {
+                m /= 10;
+            }
+            if m == 0 {
+                continue;
+            }
+            let d = ((seed >> 40) % 23) as i64;
+            let x: f64 = std::format!("{m}e-{d}").parse().unwrap();
+            // Its fewest digits: m has no zero at its end.
+            assert_eq!(short_shortest(x), Some((m, d)), "{m}e-{d}");
+        }
+    }
+
     #[test]
     fn the_powers_of_ten_are_exact_to_their_last_bit() {
         for (i, (positive_entry, negative_entry)) in POWERS[0].iter().zip(&POWERS[1]).enumerate() {

@@ -80,9 +80,24 @@ pub fn write_f64(out: &mut Vec<u8>, x: f64) {
         super::write::put(out, b"0.0");
         return;
     }
-    let dec = super::float::shortest(x.abs().to_bits());
-    // 10^(dp-1) ≤ |x| < 10^dp.
-    let (nd, dp) = (dec.nd as i64, dec.dp);
+    let bits = x.abs().to_bits();
+    // The digits (ASCII, or values 0–9: the low four bits are the digit)
+    // and the point: 10^(dp-1) ≤ |x| < 10^dp.
+    let mut buf = [0; 20];
+    let dec;
+    let (digits, dp) = match super::float::short_shortest(x.abs()) {
+        Some((m, d)) => {
+            // Zeros at its end only when d is 0 (else m / 10 at d - 1 read
+            // back first), and then the point is after them: written alike.
+            let digits = u64_digits(m, &mut buf);
+            (digits, digits.len() as i64 - d)
+        }
+        None => {
+            dec = super::float::shortest(bits);
+            (dec.digits(), dec.dp)
+        }
+    };
+    let nd = digits.len() as i64;
     let plain = -5 < dp && dp <= 16;
     // Digits before the point: all up to it, or the first one.
     let point = if plain { dp } else { 1 };
@@ -90,15 +105,15 @@ pub fn write_f64(out: &mut Vec<u8>, x: f64) {
         put_byte(out, b'0');
     }
     // The rest after it, with at least one (a `0`) when plain, and zeros
-    // between the point and the first digit. `digit` reads 0 outside the
-    // digits, and below index 0 (wrapped past them).
+    // between the point and the first digit: 0 outside the digits, and
+    // below index 0 (wrapped past them).
     let end = if plain { nd.max(point + 1) } else { nd };
     let mut i = point.min(0);
     while i < end {
         if i == point {
             put_byte(out, b'.');
         }
-        put_byte(out, b'0' + dec.digit(i as usize) as u8);
+        put_byte(out, b'0' | digits.get(i as usize).map_or(0, |d| d & 0x0F));
         i += 1;
     }
     if !plain {

@@ -57,7 +57,8 @@
 //! #     String::from_utf8(subako_tiny::execute(&PACKAGE, &["math"], line.as_bytes()).0).unwrap()
 //! # };
 //! # assert!(call(r#"{"n":12}"#).contains(r#""structuredContent":{"square":144}"#));
-//! # assert!(call(r#"{"n":1e3}"#).contains(r#""text":"invalid input: /n must be an integer""#));
+//! # assert!(call(r#"{"n":1e3}"#).contains(r#""text":"invalid input: /n must be an integer, written without a fraction or exponent""#));
+//! # assert!(call(r#"{"n":"12"}"#).contains(r#""text":"invalid input: /n must be an integer""#));
 //! # assert!(call(r#"{"n":1001}"#).contains(r#""text":"invalid input: /n must be at most 1000""#));
 //! ```
 //!

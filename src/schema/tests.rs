@@ -53,9 +53,12 @@ fn type_names_and_lists() {
             "a "
         };
         for v in *bad {
+            // A number refused as an integer is told the rest of the rule.
+            let rest =
+                if *name == "integer" && !v.starts_with('"') { ", written without a fraction or exponent" } else { "" };
             assert_eq!(
                 refused(&schema, &["{\"v\":", v, "}"].concat()),
-                ["invalid input: /v must be ", article, name].concat(),
+                ["invalid input: /v must be ", article, name, rest].concat(),
                 "{v} is not {name}"
             );
         }
@@ -66,6 +69,10 @@ fn type_names_and_lists() {
     assert_eq!(refused(&either, r#"{"v":1}"#), "invalid input: /v must be a string or null");
     let three = one(r#"{"type":["integer","boolean","array"]}"#);
     assert_eq!(refused(&three, r#"{"v":{}}"#), "invalid input: /v must be an integer, a boolean or an array");
+    assert_eq!(
+        refused(&three, r#"{"v":2.5}"#),
+        "invalid input: /v must be an integer, a boolean or an array, written without a fraction or exponent"
+    );
     // The root is written `/`.
     assert_eq!(
         refused(r#"{"type":"object","properties":{},"additionalProperties":false}"#, r#"{"x":1}"#),

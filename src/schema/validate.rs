@@ -124,8 +124,9 @@ enum Broken<'a> {
     /// A `false` schema, or a member `additionalProperties: false` forbids.
     NotAllowed,
     Required,
-    /// The `type` keyword's value: one name or a list of them.
-    Type(Value<'a>),
+    /// The `type` keyword's value (one name or a list of them), and the
+    /// value it refused.
+    Type(Value<'a>, Value<'a>),
     /// The `enum` keyword's list.
     OneOf(Value<'a>),
     /// The `const` keyword's value.
@@ -146,16 +147,23 @@ fn fail(path: &Path<'_, '_>, broken: Broken<'_>) -> ToolError {
         Broken::Required => {
             text.push(" is required");
         }
-        Broken::Type(types) => {
+        Broken::Type(types, value) => {
             // "a string", "a string or null", "an integer, a boolean or an array".
             text.push(" must be ");
             let total = types.as_array().map_or(1, |list| list.len());
+            let mut integer = false;
             for (n, name) in elements_or_self(types).enumerate() {
                 if n > 0 {
                     text.push(if n + 1 == total { " or " } else { ", " });
                 }
                 let name = name.as_str().map_or(&b""[..], |s| s.raw());
+                integer |= name == b"integer";
                 text.push(TYPES.iter().find(|t| t.0.as_bytes() == name).map_or("", |t| t.2));
+            }
+            // 1965.0 or 1e3, a number refused as an integer: the rest of
+            // the rule (a number allowed too would have passed).
+            if integer && value.kind() == Kind::Number {
+                text.push(", written without a fraction or exponent");
             }
         }
         Broken::OneOf(choices) => {
@@ -280,7 +288,7 @@ fn check_rules<'a>(
     if let Some(types) = types
         && !elements_or_self(types).any(|name| is_type(name, value))
     {
-        return Ok(Some(Broken::Type(types)));
+        return Ok(Some(Broken::Type(types, value)));
     }
     let object = value.as_object().filter(|_| members);
     // The object's members, each taken once: a declared one is kept in its
@@ -654,7 +662,7 @@ mod tests {
         if let Some(types) = rules.get("type")
             && !elements_or_self(types).any(|name| is_type(name, value))
         {
-            return Ok(Some(Broken::Type(types)));
+            return Ok(Some(Broken::Type(types, value)));
         }
         let get = |object: Object<'a>, name: Str<'_>| object.get(&name.to_str());
         for (keyword, rule) in rules.iter() {

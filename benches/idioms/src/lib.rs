@@ -43,3 +43,16 @@ macro_rules! probe {
         $crate::subako_tiny::main!(PACKAGE);
     };
 }
+
+/// The `i`th number of a kind a tool writes, for the float-writing probes
+/// (benches/floats.sh): `p` prices (two decimals), `c` computed values
+/// (17 significant digits, as a mean or a ratio is), anything else whole
+/// numbers.
+pub fn float_value(kind: u8, i: usize) -> f64 {
+    let i = i as f64;
+    match kind {
+        b'p' => (i * 37.0 % 100_000.0) / 100.0,
+        b'c' => (i + 1.0) / 7.0 * 1.1,
+        _ => (i + 1.0) * 3.0,
+    }
+}

@@ -223,7 +223,7 @@ fn type_errors_name_the_path_in_both() {
         ),
         (
             with("/items/0/qty", json!(1.5)),
-            "invalid input: /items/0/qty must be an integer",
+            "invalid input: /items/0/qty must be an integer, written without a fraction or exponent",
             "invalid input: /items/0/qty cannot be the number 1.5",
         ),
         (

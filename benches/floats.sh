@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Writing floats, in wasmtime fuel (wasm operators run: the same on every
+# run): 1,000 numbers of each kind a tool writes, with the crate's writer
+# (`text!`, the JSON writer) and with core's (`write!(s, "{x}")`), each a
+# probe of benches/idioms (hello with one statement), less the same probe
+# writing none. Prices (two decimals) and whole numbers take the writer's
+# short path; computed values (17 digits) the 128-bit product.
+#
+#   benches/floats.sh                    # subako-tiny on the PATH
+#   SUBAKO_TINY=target/runner/subako-tiny benches/floats.sh
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+RUNNER=${SUBAKO_TINY:-subako-tiny}
+TARGET=${CARGO_TARGET_DIR:-$HERE/../target}/idioms/dlmalloc
+(cd "$HERE/idioms" && cargo build --quiet --release --target wasm32-wasip1 --target-dir "$TARGET" \
+    --bin write_floats_std --bin write_floats_crate 2>/dev/null)
+source "$HERE/fuel.sh"
+fuel() { # probe name
+    call_fuel "$TARGET/wasm32-wasip1/release/$1.wasm" --tool greet --args "{\"name\":\"$2\"}"
+}
+thousand() { # the kind's letter, 1,000 times
+    printf "%1000s" "" | tr ' ' "$1"
+}
+printf '%-36s %12s %12s %8s\n' "1,000 floats written" "subako-tiny" "core" "ratio"
+for row in "prices (19.99, 0.37);p" "whole numbers (3.0, 42.0);w" "computed values (0.15714285714285714);c"; do
+    IFS=';' read -r name kind <<<"$row"
+    ours=$(($(fuel write_floats_crate "$(thousand "$kind")") - $(fuel write_floats_crate "")))
+    core=$(($(fuel write_floats_std "$(thousand "$kind")") - $(fuel write_floats_std "")))
+    printf '%-36s %12s %12s %8s\n' "$name" "$ours" "$core" "$(python3 -c "print(f'{$ours / $core:.2f}')")"
+done
