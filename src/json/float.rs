@@ -28,19 +28,19 @@
 //! at most 767 significant digits, so a decimal that agrees with it on 800
 //! and has something nonzero further on is above it.
 //!
-//! **Writing** ([`shortest`]): the fewest significant digits that read back
-//! as a given `f64`, and of those the nearest to it (ties to even), as ryu
-//! finds them, without its tables and with the reader's own code. A number
-//! of up to 15 digits under 2^52 ([`short_shortest`]) is rounded at one
-//! place after the point after another, and read back by Clinger's fast
-//! path, a division, until it reads back as itself. For the others, the
-//! value's first 18 or 19 digits, from the same 128-bit product (or where
-//! that cannot tell how they round, its exact digits), are rounded to 1
-//! digit, 2, and so on, and each is read back until one gives the same
-//! bits. A length is passed over unread when its first digit cut off shows
-//! that it is too far from the value to read back as it, so an everyday
-//! number reads back once or twice. tests/float_costs.rs counts how seldom
-//! the exact arithmetic runs either way.
+//! **Writing**: the fewest significant digits that read back as a given
+//! `f64`, and of those the nearest to it (ties to even), as ryu finds them,
+//! without its tables and with the reader's own code. A number of up to 15
+//! digits under 2^52 ([`short_shortest`]) is rounded at one place after the
+//! point after another, and read back by Clinger's fast path, a division,
+//! until it reads back as itself. For the others ([`product_shortest`]),
+//! the value's first 18 or 19 digits, from the same 128-bit product, are
+//! cut to 1 digit, 2, and so on, and the two candidates of each length
+//! near enough to the value are read back until one gives the same bits:
+//! an everyday number reads back once or twice. Where the product cannot
+//! tell ([`shortest`]), the digits are exact and every length is read back.
+//! tests/float_costs.rs counts how seldom the exact arithmetic runs either
+//! way.
 
 /// Digits kept; see the module comment.
 const MAX_DIGITS: usize = 800;
@@ -372,6 +372,32 @@ fn short_decimal(text: &[u8]) -> f64 {
     w as f64 / p
 }
 
+/// `w · 10^e` (plus less than one unit of `w` when `inexact`) as the
+/// nearest `f64`, when Clinger's fast path or the 128-bit product settles
+/// it: `None` when only the exact arithmetic can.
+fn from_parts(w: u64, inexact: bool, e: i64) -> Option<f64> {
+    if !inexact {
+        // 123e30 is 123000000000e22: still exact.
+        let (mut w, mut e) = (w, e);
+        while e > 22 && w <= (1 << 53) / 10 {
+            w *= 10;
+            e -= 1;
+        }
+        if w <= 1 << 53 && (-22..=22).contains(&e) {
+            let mut p = 1.0;
+            for _ in 0..e.unsigned_abs() {
+                p *= 10.0;
+            }
+            let w = w as f64;
+            return Some(if e < 0 { w / p } else { w * p });
+        }
+    }
+    // The 128-bit product, with a bound on its error: the answer unless the
+    // value is too close to a halfway point between two f64s to tell which
+    // side.
+    approximate(w, inexact, e)
+}
+
 fn magnitude(dec: &mut Decimal) -> f64 {
     // 10^(dp-1) ≤ value < 10^dp.
     if dec.nd == 0 || dec.dp < -330 {
@@ -388,27 +414,7 @@ fn magnitude(dec: &mut Decimal) -> f64 {
         w = w * 10 + dec.digit(i);
     }
     let inexact = dec.nd > n || dec.trunc;
-    let e = dec.dp - n as i64;
-    if !inexact {
-        // 123e30 is 123000000000e22: still exact.
-        let (mut w, mut e) = (w, e);
-        while e > 22 && w <= (1 << 53) / 10 {
-            w *= 10;
-            e -= 1;
-        }
-        if w <= 1 << 53 && (-22..=22).contains(&e) {
-            let mut p = 1.0;
-            for _ in 0..e.unsigned_abs() {
-                p *= 10.0;
-            }
-            let w = w as f64;
-            return if e < 0 { w / p } else { w * p };
-        }
-    }
-    // The 128-bit product, with a bound on its error: the answer unless the
-    // value is too close to a halfway point between two f64s to tell which
-    // side.
-    if let Some(x) = approximate(w, inexact, e) {
+    if let Some(x) = from_parts(w, inexact, dec.dp - n as i64) {
         return x;
     }
     #[cfg(not(target_arch = "wasm32"))]
@@ -588,6 +594,23 @@ fn approximate(w: u64, inexact: bool, q: i64) -> Option<f64> {
 /// exactly on one): then the exact digits, which at the ends of the range
 /// take hundreds of passes over hundreds of them.
 fn first_digits(mant: u64, e: i64) -> Option<Decimal> {
+    let (digits, exp, near) = product_digits(mant, e)?;
+    if near {
+        return None;
+    }
+    let mut d = Decimal::of(digits, 0);
+    // Every digit, the zeros at the end too: more follow.
+    d.nd = d.dp as usize;
+    d.dp += exp;
+    d.trunc = true;
+    Some(d)
+}
+
+/// [`first_digits`] as an integer `D` and a power of ten `E`, `D` in
+/// [10^17, 2 · 10^18]: `mant · 2^e` is strictly between `D · 10^E` and
+/// `(D + 1) · 10^E`, or (with `true`) within a small part of a unit of
+/// `D · 10^E`, either side or on it.
+fn product_digits(mant: u64, e: i64) -> Option<(u64, i64, bool)> {
     // 10^k ≤ x < 2 · 10^(k+1), from x's top bit b: k = ⌊b · log10 2⌋.
     let s = mant.leading_zeros();
     let k = ((e + 63 - i64::from(s)) * 78913) >> 18;
@@ -601,15 +624,62 @@ fn first_digits(mant: u64, e: i64) -> Option<Decimal> {
     let frac = x.high << (64 - shift) | x.low >> shift;
     // The error in units of `frac`: err · 2^-120 · D · 2^64, D under 2^61.
     let slack = x.err * 32 + 2;
-    if frac <= slack || frac >= slack.wrapping_neg() {
-        return None;
+    // Within it of a whole unit, the value is near D (or D + 1), on either
+    // side or on it.
+    let up = frac >= slack.wrapping_neg();
+    Some(((x.high >> shift) + up as u64, k - 17, up || frac <= slack))
+}
+
+/// [`shortest`] for a positive finite `x` the short path leaves, from the
+/// 128-bit product's first digits `D` ([`product_digits`]) as an integer:
+/// `Ok((c, e))` for `c · 10^e`, or `Err(n)` to leave it to [`shortest`]
+/// from length `n` on (the product cannot tell, or a read back cannot; no
+/// shorter length reads back). For each length, the two candidates are
+/// `D` cut there and that plus one; the value is strictly inside, so the
+/// nearer is plain and there is no tie. A candidate further from `x` than
+/// half the gap to the next `f64` cannot read back: that gap is `x / mant`
+/// (`2^e`), under `(D + 1) / mant` units of `D`, so one at least
+/// `D / (2 · mant) + 1` units away is passed over unread. The rest are
+/// read back with [`from_parts`], the nearer first.
+pub(super) fn product_shortest(x: f64) -> Result<(u64, i64), usize> {
+    let (mant, e) = significand_exponent(x);
+    let (d, exp, near) = product_digits(mant, i64::from(e)).ok_or(1usize)?;
+    // Over D / (2 · mant) + 1 (`max`: a divisor that is not 0, so the
+    // division cannot panic).
+    let reach = (d >> 1) / mant.max(1) + 2;
+    // Length n of D's L digits (18 or 19): p = 10^(L-n), candidates in
+    // units of p.
+    let long = d >= 1_000_000_000_000_000_000;
+    let mut p: u64 = if long { 1_000_000_000_000_000_000 } else { 100_000_000_000_000_000 };
+    let mut scale = exp + 17 + long as i64;
+    let mut n = 1;
+    while p > 1 {
+        let q = d / p.max(1);
+        let r = d - q * p;
+        // x is above q by r and a fraction of a unit, below q + 1 by the
+        // rest: more than `above`. Near D, x is within a fraction of a unit
+        // of r above q, and halfway between them is a tie for [`shortest`].
+        let above = p - r - 1;
+        if near && r == above + 1 {
+            return Err(n);
+        }
+        let mut up = r >= above;
+        for _ in 0..2 {
+            if (if up { above } else { r.saturating_sub(near as u64) }) < reach {
+                let c = q + up as u64;
+                match from_parts(c, false, scale) {
+                    Some(y) if y == x => return Ok((c, scale)),
+                    Some(_) => {}
+                    None => return Err(n),
+                }
+            }
+            up = !up;
+        }
+        p /= 10;
+        scale -= 1;
+        n += 1;
     }
-    let mut d = Decimal::of(x.high >> shift, 0);
-    // Every digit, the zeros at the end too: more follow.
-    d.nd = d.dp as usize;
-    d.dp += k - 17;
-    d.trunc = true;
-    Some(d)
+    Err(n)
 }
 
 /// `|x| = m × 2^e` exactly, for a finite `x`: its significand with the
@@ -626,7 +696,7 @@ pub(crate) const fn significand_exponent(x: f64) -> (u64, i32) {
 /// [`shortest`] for the numbers tools write most (`19.99`, `0.25`, `3.0`,
 /// `1e-7`: positive, under 2^52, at most 22 digits after the point), by
 /// Clinger's fast path instead of the 128-bit product and whole decimals
-/// read back: `(m, d)` for `m · 10^-d`, or `None` to leave it to
+/// read back: `(m, -d)` for `m · 10^-d`, or `None` to leave it to
 /// [`shortest`]. With `d` digits after the point, for `d` from 0 up: an
 /// integer `m` under 2^53 reads back as `m / 10^d`, one correctly rounded
 /// division of exact `f64`s. What reads back lies between the halfway
@@ -640,7 +710,7 @@ pub(crate) const fn significand_exponent(x: f64) -> (u64, i32) {
 pub(super) fn short_shortest(x: f64) -> Option<(u64, i64)> {
     const TWO_52: f64 = (1u64 << 52) as f64;
     let mut scale = 1.0;
-    for d in 0..=22 {
+    for d in 0..23 {
         let y = x * scale;
         if y >= TWO_52 {
             return None;
@@ -649,7 +719,7 @@ pub(super) fn short_shortest(x: f64) -> Option<(u64, i64)> {
         // last bit is a unit, and rounds there.
         let m = (y + TWO_52) - TWO_52;
         if m / scale == x {
-            return Some((m as u64, d));
+            return Some((m as u64, -d));
         }
         scale *= 10.0;
     }
@@ -658,15 +728,17 @@ pub(super) fn short_shortest(x: f64) -> Option<(u64, i64)> {
 
 /// The shortest decimal that reads back as the positive finite `f64` with
 /// bits `bits` (sign clear, not zero): fewest digits, then nearest to it,
-/// then even, as ryu finds it, with the reader's own code in place of
-/// ryu's tables. Each length in turn, from 1: the value's digits (its
-/// first 18 or 19 from [`first_digits`], or where that cannot tell, all of
-/// them) rounded to it, read back with [`magnitude`]. Only the two decimals of a
-/// length either side of the value can read back as it (the others are
-/// further out), so the nearer is tried and then the other, which wins
-/// only next to a power of two, where the halfway point below is twice as
-/// close.
-pub(super) fn shortest(bits: u64) -> Decimal {
+/// then even, for what [`short_shortest`] and [`product_shortest`] leave
+/// (a value the product cannot place strictly inside a unit of its digits,
+/// or a candidate it cannot read back). Each length in turn: the
+/// value's digits (its first 18 or 19 from [`first_digits`], or where that
+/// cannot tell, all of them) rounded to it, read back with [`magnitude`],
+/// from length `from` on.
+/// Only the two decimals of a length either side of the value can read
+/// back as it (the others are further out), so the nearer is tried and
+/// then the other, which wins only next to a power of two, where the
+/// halfway point below is twice as close.
+pub(super) fn shortest(bits: u64, from: usize) -> Decimal {
     // x = mant · 2^e: the next f64 up is 2^e further.
     let (mant, e) = significand_exponent(f64::from_bits(bits));
     let e = i64::from(e);
@@ -675,39 +747,23 @@ pub(super) fn shortest(bits: u64) -> Decimal {
         EXACT_RUNS.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
         Decimal::of(mant, e)
     });
-    let mut n = 1;
+    let mut n = from;
     while n < exact.nd {
-        // The digits cut off are a run of the first one (none past it, when
-        // it is 1 to 8; 0s or 9s, else), then a digit `k` that is neither:
-        // both decimals of this length are at least a unit of digit `k`,
-        // 10^a, from the value. At 2^e or more that is past the halfway
-        // points, so neither reads back and neither is tried. ⌊a·log2 10⌋
-        // from below: 850/256 is under log2 10 and 851/256 over it, for `a`
-        // either side of 0.
-        let first = exact.digit(n);
-        let mut k = n;
-        while k < exact.nd && exact.digit(k) == first && (first == 0 || first == 9) {
-            k += 1;
-        }
-        let a = exact.dp - k as i64 - 1;
-        let too_far = k < exact.nd && (a * if a < 0 { 851 } else { 850 }) >> 8 >= e;
-        if !too_far {
-            // The nearer first.
-            let mut up = exact.rounds_up(n);
-            for _ in 0..2 {
-                // A candidate is its digits: none dropped past them.
-                let mut d = Decimal { trunc: false, ..exact.clone() };
-                if up {
-                    d.round_up(n);
-                } else {
-                    d.nd = n;
-                    d.trim();
-                }
-                if magnitude(&mut d.clone()).to_bits() == bits {
-                    return d;
-                }
-                up = !up;
+        // The nearer first.
+        let mut up = exact.rounds_up(n);
+        for _ in 0..2 {
+            // A candidate is its digits: none dropped past them.
+            let mut d = Decimal { trunc: false, ..exact.clone() };
+            if up {
+                d.round_up(n);
+            } else {
+                d.nd = n;
+                d.trim();
             }
+            if magnitude(&mut d.clone()).to_bits() == bits {
+                return d;
+            }
+            up = !up;
         }
         n += 1;
     }
@@ -786,8 +842,30 @@ mod tests {
             let d = ((seed >> 40) % 23) as i64;
             let x: f64 = std::format!("{m}e-{d}").parse().unwrap();
             // Its fewest digits: m has no zero at its end.
-            assert_eq!(short_shortest(x), Some((m, d)), "{m}e-{d}");
+            assert_eq!(short_shortest(x), Some((m, -d)), "{m}e-{d}");
         }
+    }
+
+    /// A float of any exponent, subnormals included, is written by one of
+    /// the two quick paths, all but a few in a thousand; those are left to
+    /// [`shortest`] late, where a length cannot be settled by a read back
+    /// or is a tie (`2.5` at one digit), rather than from their first digit.
+    #[test]
+    fn nearly_every_float_takes_a_quick_path() {
+        let mut seed = 0x0DDB_1A5E_5BAD_5EED_u64;
+        let mut left = 0;
+        for _ in 0..100_000 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let x = f64::from_bits(seed % 0x7FF0_0000_0000_0000);
+            if x == 0.0 || short_shortest(x).is_some() {
+                continue;
+            }
+            if let Err(from) = product_shortest(x) {
+                assert!(from >= 10, "{x:e} left to the exact digits from length {from}");
+                left += 1;
+            }
+        }
+        assert!(left <= 300, "{left} of 100,000 floats left to the exact digits");
     }
 
     #[test]

@@ -85,18 +85,22 @@ pub fn write_f64(out: &mut Vec<u8>, x: f64) {
     // and the point: 10^(dp-1) ≤ |x| < 10^dp.
     let mut buf = [0; 20];
     let dec;
-    let (digits, dp) = match super::float::short_shortest(x.abs()) {
-        Some((m, d)) => {
-            // Zeros at its end only when d is 0 (else m / 10 at d - 1 read
-            // back first), and then the point is after them: written alike.
-            let digits = u64_digits(m, &mut buf);
-            (digits, digits.len() as i64 - d)
-        }
-        None => {
-            dec = super::float::shortest(bits);
-            (dec.digits(), dec.dp)
-        }
-    };
+    let (digits, dp) =
+        match super::float::short_shortest(x.abs()).map_or_else(|| super::float::product_shortest(x.abs()), Ok) {
+            Ok((mut c, mut exp)) => {
+                // c · 10^exp, c > 0: its digits without the zeros at its end.
+                while c % 10 == 0 {
+                    c /= 10;
+                    exp += 1;
+                }
+                let digits = u64_digits(c, &mut buf);
+                (digits, digits.len() as i64 + exp)
+            }
+            Err(from) => {
+                dec = super::float::shortest(bits, from);
+                (dec.digits(), dec.dp)
+            }
+        };
     let nd = digits.len() as i64;
     let plain = -5 < dp && dp <= 16;
     // Digits before the point: all up to it, or the first one.
