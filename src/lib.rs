@@ -141,7 +141,10 @@ pub use sys::dlmalloc as __dlmalloc;
 /// What a tool file uses, in one line: `use subako_tiny::prelude::*;`. It
 /// brings the table types, the reply and error types, the writers, `text!`
 /// and `fail!`, the JSON reader, and alloc's `Cow`, `String`, `Vec` and
-/// `ToString` (so a `no_std` tool file needs no `extern crate alloc`).
+/// `ToString`: a `no_std` tool file that uses only these needs no
+/// `extern crate alloc`. For more of alloc (`vec!`, `format!`, `Box`,
+/// `BTreeMap`), write `extern crate alloc;` and import them from it: the
+/// host build has std, so only the wasm32 build reports one missing.
 ///
 /// ```
 /// use subako_tiny::prelude::*;

@@ -234,8 +234,9 @@ impl core::fmt::Display for Text {
 /// Something [`Text`] can hold: text as it is, integers in decimal
 /// (`-42`), floats in the shortest form that reads back as the same value,
 /// as JSON writes them (`12.5`, `1.0`, `1e+100`), and `NaN`, `inf`, `-inf`
-/// for the floats JSON cannot hold; a float with a fixed number of decimals
-/// made by [`fixed`] (`12.50`); text cut short by [`clip`]; a tuple of up
+/// for the floats JSON cannot hold (not as `format!("{x}")` lays them out,
+/// `1` and `100000000000000000000`: [`plain`] does that); a float with a
+/// fixed number of decimals made by [`fixed`] (`12.50`); text cut short by [`clip`]; a tuple of up
 /// to eight pieces, or an array or slice of `&str`, is their
 /// concatenation. (No `f32`: widened, `0.1f32` would read
 /// `0.10000000149011612`; convert it as you mean it.)
@@ -273,6 +274,7 @@ mod sealed {
     impl Sealed for char {}
     impl Sealed for f64 {}
     impl Sealed for super::Fixed {}
+    impl Sealed for super::Plain {}
     impl Sealed for super::Clip<'_> {}
     impl Sealed for [&str] {}
     impl<const N: usize> Sealed for [&str; N] {}
@@ -414,13 +416,60 @@ signed_pieces!(i8, i16, i32, i64, isize);
 impl Piece for f64 {
     fn write_to(&self, out: &mut Vec<u8>) {
         let x = *self;
-        // Words and digits alike need no escape in a JSON string.
-        if x.is_nan() {
-            put(out, b"NaN");
-        } else if x.is_infinite() {
-            put(out, if x > 0.0 { b"inf" } else { b"-inf" });
-        } else {
+        if x.is_finite() {
             num::write_f64(out, x);
+        } else {
+            non_finite(out, x);
+        }
+    }
+}
+
+/// `NaN`, `inf` or `-inf`, as std writes them (and words and digits alike
+/// need no escape in a JSON string).
+fn non_finite(out: &mut Vec<u8>, x: f64) {
+    put(
+        out,
+        if x.is_nan() {
+            b"NaN"
+        } else if x > 0.0 {
+            b"inf"
+        } else {
+            b"-inf"
+        },
+    );
+}
+
+/// `x` as `format!("{x}")` and `x.to_string()` write it, as a [`Piece`]:
+/// the same fewest digits that read back as `x` as a plain `f64` piece,
+/// laid out as std lays them out rather than as JSON does: never an
+/// exponent (`1e20` is `100000000000000000000`, `1e-7` is `0.0000001`),
+/// no `.0` after a whole number (`3`, `-0`), `NaN`, `inf` and `-inf`. For
+/// text that must match what std wrote (a file's lines, a key); without
+/// `core::fmt` (the guide's price list has both prices).
+///
+/// ```
+/// use subako_tiny::text::plain;
+///
+/// assert_eq!(subako_tiny::text!(plain(3.0), " ", 3.0).as_str(), "3 3.0");
+/// assert_eq!(subako_tiny::text!(plain(1e20), " ", plain(1e-7), " ", plain(-0.0)).as_str(), "100000000000000000000 0.0000001 -0");
+/// assert_eq!(subako_tiny::text!(plain(0.1 + 0.2), " ", plain(f64::NAN)).as_str(), "0.30000000000000004 NaN");
+/// ```
+#[must_use]
+pub fn plain(x: f64) -> Plain {
+    Plain(x)
+}
+
+/// A float to be written as `format!("{x}")` writes it: made by [`plain`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Plain(pub f64);
+
+impl Piece for Plain {
+    fn write_to(&self, out: &mut Vec<u8>) {
+        let x = self.0;
+        if x.is_finite() {
+            num::write_shortest::<true>(out, x);
+        } else {
+            non_finite(out, x);
         }
     }
 }

@@ -426,12 +426,15 @@ fn written(x: f64) -> String {
     String::from_utf8(out).expect("ASCII")
 }
 
-/// Compares one value's text with ryu's and serde_json's; panics with it on
-/// any difference.
+/// Compares one value's text with ryu's and serde_json's, and its
+/// `text::plain` with std's `format!("{x}")`; panics with it on any
+/// difference.
 fn check_written(x: f64) {
     let (ours, theirs) = (written(x), reference(x));
     assert_eq!(ours, theirs, "bits {:#018x}", x.to_bits());
     assert_eq!(ours, serde_json::to_string(&x).unwrap(), "serde_json, bits {:#018x}", x.to_bits());
+    let plain = subako_tiny::text!(subako_tiny::text::plain(x));
+    assert_eq!(plain.as_str(), format!("{x}"), "text::plain, bits {:#018x}", x.to_bits());
 }
 
 /// `x` moved `steps` f64s up (or down): neighbours, by bits, of a positive

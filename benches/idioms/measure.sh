@@ -58,6 +58,7 @@ ROWS=(
     "round(x) (halves away from zero);-;round_crate;float_base"
     "abs(x);-;abs_crate;float_base"
     "copysign(x, y);-;copysign_crate;float_base"
+    "format!(\"{x}\");display_std;display_crate;float_base"
     "format!(\"{x:.2}\");fixed_std;fixed_crate;float_base"
     "format!(\"{x:.2}\").parse::<f64>();round_to_std;round_to_crate;float_base"
     "min(x, y);min_std;min_crate;float_base"

@@ -48,8 +48,9 @@ pub const RULES: &[Rule] = &[
         // LOWERCASE_TABLE's first entries ('À' → 'à', 'Á' → 'á'), and
         // UPPERCASE_TABLE's from 'à' → 'À' on (after 'µ' and 'ß').
         tables: &[[0xc0, 0xe0, 0xc1, 0xe1], [0xe0, 0xc0, 0xe1, 0xc1]],
-        instead: "subako_tiny::case::to_lowercase / to_uppercase / eq_ignore_case / find_ignore_case (std's answers \
-                  from much smaller tables), or to_ascii_lowercase / to_ascii_uppercase where ASCII is enough",
+        instead: "subako_tiny::case::to_lowercase / to_uppercase / eq_ignore_case / contains_ignore_case / \
+                  find_ignore_case / count_ignore_case (std's answers from much smaller tables), or \
+                  to_ascii_lowercase / to_ascii_uppercase where ASCII is enough",
     },
     Rule {
         idiom: "str::parse::<f64> (core's dec2flt: Lemire tables and a decimal fallback)",
@@ -150,8 +151,9 @@ pub const RULES: &[Rule] = &[
             "<alloc::string::String as core::fmt::Write>::",
         ],
         tables: &[],
-        instead: "text!(…) (numbers by the crate's own digit writers; text::fixed(x, 2) for {:.2}, as text or \
-                  as a JSON number; float::round_to::<2>(x) for the rounded f64), or JsonWriter for JSON",
+        instead: "text!(…) (numbers by the crate's own digit writers; a float as JSON writes it, 3.0 and 1e+20: \
+                  text::plain(x) for {}'s own text, 3 and 100000000000000000000; text::fixed(x, 2) for {:.2}, as \
+                  text or as a JSON number; float::round_to::<2>(x) for the rounded f64), or JsonWriter for JSON",
     },
     Rule {
         idiom: "slice indexing v[i] (panic_bounds_check and its message)",

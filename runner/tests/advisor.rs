@@ -57,7 +57,7 @@ const PROBES: &[(&str, &str, &str)] = &[
         "chars::is_alphanumeric",
     ),
     ("format", r#"format!("Hello, {}!", s)"#, "format!"),
-    ("format_float", "format!(\"{}\", s.len() as f64 / 3.0)", "format!"),
+    ("format_float", "format!(\"{}\", s.len() as f64 / 3.0)", "text::plain"),
     ("format_fixed", "format!(\"{:.2}\", s.len() as f64 / 3.0)", "text::fixed"),
     (
         "round_by_text",

@@ -6,7 +6,7 @@
 //! | `s.to_uppercase()` | [`to_uppercase`] | see below |
 //! | `c.to_lowercase()` / `c.to_uppercase()` (on a `char`) | [`lower`] / [`upper`] | the same tables |
 //! | `a.to_lowercase() == b.to_lowercase()` | [`eq_ignore_case`] | no allocation |
-//! | `h.to_lowercase().contains(&n.to_lowercase())` | [`contains_ignore_case`] | no allocation, but for inputs made to be slow |
+//! | `h.to_lowercase().contains(&n.to_lowercase())` | [`contains_ignore_case`] | no allocation, but for inputs made to be slow (a few times std's work there) |
 //! | `h.to_lowercase().matches(&n.to_lowercase()).count()` | [`count_ignore_case`] | two words a char of the needle |
 //!
 //! std's `to_lowercase` brings about 13 KB of Unicode tables into a module,
@@ -197,9 +197,11 @@ pub fn eq_ignore_case(a: &str, b: &str) -> bool {
 ///
 /// Linear in the lengths, as std's search is: it compares at each char
 /// that could begin a match, allocating nothing, until the chars compared
-/// pass twice the haystack's length (long partial matches, as in
-/// "aaa…ab" sought in "aaa…a"); then it searches again with a table of the
-/// needle (two words a char of its lowercase).
+/// pass half the haystack's bytes (long partial matches, as in "aaa…ab"
+/// sought in "aaa…a"); then it goes on from there with a table of the
+/// needle (two words a char of its lowercase). On such input it takes a
+/// few times std's work (`to_lowercase` on both, then `contains`); on
+/// text, less (`benches/notes.sh` searches notes both ways).
 ///
 /// # Examples
 /// ```
@@ -245,7 +247,7 @@ pub fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
     // as in text, but costs up to the product of the lengths when they are
     // long ("aaa…ab" in "aaa…a"): past this many chars compared, the search
     // starts again in linear time.
-    let mut budget = h.len().saturating_mul(2).saturating_add(64);
+    let mut budget = (h.len() / 2).saturating_add(64);
     let mut at = 0;
     loop {
         at = candidate(h, at, [x, y, z], any_but_ascii);
@@ -262,7 +264,8 @@ pub fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
                     return Some(at);
                 }
                 if budget == 0 {
-                    return find_linear(h, needle.as_bytes());
+                    // No match begins before `at`: the search goes on from it.
+                    return find_linear(h, at, needle.as_bytes());
                 }
             }
             if !from.pending {
@@ -280,26 +283,27 @@ pub fn find_ignore_case_linear(haystack: &str, needle: &str) -> Option<usize> {
     if needle.is_empty() {
         return Some(0);
     }
-    find_linear(haystack.as_bytes(), needle.as_bytes())
+    find_linear(haystack.as_bytes(), 0, needle.as_bytes())
 }
 
 /// [`find_ignore_case`] in time linear in the lengths (Knuth, Morris and
-/// Pratt's search over the lowercase chars), for the inputs on which
-/// comparing at each candidate is slow. It allocates two words for each
-/// char of the needle's lowercase.
+/// Pratt's search over the lowercase chars) from the char at byte `start`,
+/// for the inputs on which comparing at each candidate is slow. It
+/// allocates two words for each char of the needle's lowercase.
 #[inline(never)]
 #[cold]
-fn find_linear(h: &[u8], needle: &[u8]) -> Option<usize> {
+fn find_linear(h: &[u8], start: usize, needle: &[u8]) -> Option<usize> {
     let (words, m) = needle_table(needle);
-    // The first match's end, counted in chars of the haystack's lowercase.
+    // The first match's end, counted in chars of the haystack's lowercase
+    // from `start`.
     let mut n = 0;
     let mut k = 0;
-    for c in Lower::new(h, 0) {
+    for c in Lower::new(h, start) {
         n += 1;
         k = advance(&words, m, k, c);
         if k == m {
             // The char whose lowercase holds the match's first char.
-            let mut hay = Lower::new(h, 0);
+            let mut hay = Lower::new(h, start);
             let mut holder = 0;
             for _ in 0..=n - m {
                 if !hay.pending {

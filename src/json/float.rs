@@ -728,7 +728,8 @@ pub(super) fn short_shortest(x: f64) -> Option<(u64, i64)> {
 
 /// The shortest decimal that reads back as the positive finite `f64` with
 /// bits `bits` (sign clear, not zero): fewest digits, then nearest to it,
-/// then even, for what [`short_shortest`] and [`product_shortest`] leave
+/// then even as ryu breaks a tie, or up (`ties_up`) as std's `Display`
+/// does, for what [`short_shortest`] and [`product_shortest`] leave
 /// (a value the product cannot place strictly inside a unit of its digits,
 /// or a candidate it cannot read back). Each length in turn: the
 /// value's digits (its first 18 or 19 from [`first_digits`], or where that
@@ -738,7 +739,7 @@ pub(super) fn short_shortest(x: f64) -> Option<(u64, i64)> {
 /// back as it (the others are further out), so the nearer is tried and
 /// then the other, which wins only next to a power of two, where the
 /// halfway point below is twice as close.
-pub(super) fn shortest(bits: u64, from: usize) -> Decimal {
+pub(super) fn shortest(bits: u64, from: usize, ties_up: bool) -> Decimal {
     // x = mant · 2^e: the next f64 up is 2^e further.
     let (mant, e) = significand_exponent(f64::from_bits(bits));
     let e = i64::from(e);
@@ -750,7 +751,7 @@ pub(super) fn shortest(bits: u64, from: usize) -> Decimal {
     let mut n = from;
     while n < exact.nd {
         // The nearer first.
-        let mut up = exact.rounds_up(n);
+        let mut up = exact.rounds_up(n) || ties_up && exact.digit(n) == 5 && n + 1 == exact.nd && !exact.trunc;
         for _ in 0..2 {
             // A candidate is its digits: none dropped past them.
             let mut d = Decimal { trunc: false, ..exact.clone() };

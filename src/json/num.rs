@@ -69,6 +69,15 @@ pub fn write_i64(out: &mut Vec<u8>, n: i64) {
 /// assert_eq!(out, b"1.0 0.1 -0.0 1e+100 1e-7 123456.789 2.2250738585072014e-308 null ");
 /// ```
 pub fn write_f64(out: &mut Vec<u8>, x: f64) {
+    write_shortest::<false>(out, x);
+}
+
+/// [`write_f64`]'s digits laid out as JSON (`STD` false) or as
+/// `format!("{x}")` lays them out (`STD` true, for a finite `x`): never an
+/// exponent, and no `.0` after a whole number (`1`, `-0`, `1e20` as
+/// `100000000000000000000`), a tie between two shortest decimals broken
+/// up rather than to even.
+pub(crate) fn write_shortest<const STD: bool>(out: &mut Vec<u8>, x: f64) {
     if !x.is_finite() {
         super::write::put(out, b"null");
         return;
@@ -77,7 +86,7 @@ pub fn write_f64(out: &mut Vec<u8>, x: f64) {
         put_byte(out, b'-');
     }
     if x == 0.0 {
-        super::write::put(out, b"0.0");
+        super::write::put(out, if STD { &b"0"[..] } else { b"0.0" });
         return;
     }
     let bits = x.abs().to_bits();
@@ -97,21 +106,27 @@ pub fn write_f64(out: &mut Vec<u8>, x: f64) {
                 (digits, digits.len() as i64 + exp)
             }
             Err(from) => {
-                dec = super::float::shortest(bits, from);
+                dec = super::float::shortest(bits, from, STD);
                 (dec.digits(), dec.dp)
             }
         };
     let nd = digits.len() as i64;
-    let plain = -5 < dp && dp <= 16;
+    let plain = STD || -5 < dp && dp <= 16;
     // Digits before the point: all up to it, or the first one.
     let point = if plain { dp } else { 1 };
     if point <= 0 {
         put_byte(out, b'0');
     }
-    // The rest after it, with at least one (a `0`) when plain, and zeros
-    // between the point and the first digit: 0 outside the digits, and
-    // below index 0 (wrapped past them).
-    let end = if plain { nd.max(point + 1) } else { nd };
+    // The rest after it, with at least one (a `0`) when plain but for
+    // `format!`, and zeros between the point and the first digit: 0
+    // outside the digits, and below index 0 (wrapped past them).
+    let end = if STD {
+        nd.max(point)
+    } else if plain {
+        nd.max(point + 1)
+    } else {
+        nd
+    };
     let mut i = point.min(0);
     while i < end {
         if i == point {

@@ -248,7 +248,10 @@ pub fn layers(funcs: &[crate::size::Func], pieces: &[crate::data::Piece]) -> Vec
                 Some(1)
             } else if f.name.starts_with("subako_tiny::json::output::") {
                 Some(2)
-            } else if f.name.starts_with("subako_tiny::fs::error::") {
+            } else if f.name.starts_with("subako_tiny::fs::error::")
+                // Made by every failed file operation, worded or not.
+                && !f.name.starts_with("subako_tiny::fs::error::FsError::new")
+            {
                 Some(3)
             } else {
                 None
@@ -443,6 +446,9 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert!(found[0].name.starts_with("FsError's messages"));
         assert_eq!((found[0].bytes, found[0].data, found[0].functions), (0, 1753, 0));
+        // FsError::new alone, which every failed file operation makes,
+        // worded by the author or not (author trial 21): no layer to act on.
+        assert!(layers(&[func("subako_tiny::fs::error::FsError::new", "subako_tiny", 74)], &[]).is_empty());
         let serde = [func("zmij::format", "zmij", 900), func("itoa::Buffer::format", "itoa", 200)];
         assert!(layers(&serde, &[]).is_empty());
     }
