@@ -310,7 +310,11 @@ mod tests {
             testing::call_with_http(&PACKAGE, "convert", r#"{"amount": 1, "from": "EUR", "to": "USD"}"#, |_| {
                 Err(HttpErrorKind::HostNotAllowed.into())
             });
-        assert_eq!(error(&called), "HTTP request failed (host_not_allowed): the HTTP hook answered host_not_allowed");
+        assert_eq!(
+            error(&called),
+            "HTTP request failed (host_not_allowed): GET https://api.frankfurter.app/latest?base=EUR: the HTTP hook \
+             answered host_not_allowed"
+        );
     }
 
     #[test]

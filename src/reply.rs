@@ -404,8 +404,14 @@ pub(crate) fn file_uri(out: &mut Vec<u8>, path: &str) {
             path
         }
     };
-    for &b in rest.as_bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+    percent_encode(out, rest.as_bytes(), b'/');
+}
+
+/// `bytes` percent-encoded but for the unreserved `A-Za-z0-9-._~` and
+/// `kept` (`/` for a path, or 0).
+pub(crate) fn percent_encode(out: &mut Vec<u8>, bytes: &[u8], kept: u8) {
+    for &b in bytes {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') || b == kept && b != 0 {
             put_byte(out, b);
         } else {
             put(out, &[b'%', hex_upper(b >> 4), hex_upper(b)]);

@@ -275,6 +275,7 @@ mod sealed {
     impl Sealed for f64 {}
     impl Sealed for super::Fixed {}
     impl Sealed for super::Plain {}
+    impl Sealed for crate::http::UrlComponent<'_> {}
     impl Sealed for super::Clip<'_> {}
     impl Sealed for [&str] {}
     impl<const N: usize> Sealed for [&str; N] {}

@@ -133,3 +133,42 @@ fn each_letter_is_read_from_the_table_about_once_per_text() {
         }
     }
 }
+
+#[test]
+fn two_scripts_mixed_in_one_text_each_read_their_letters_about_once() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    // Author trial 23: a column alternating `łódź` and `чай` read the table
+    // at every letter (their letters shared the one slot each had), 15
+    // times std's work; `Æ` and `υ` alone, 18 times.
+    let alternating =
+        [("łódź and чай", ["łódź", "чай"]), ("Ærø and ευχαριστώ", ["Ærø", "ευχαριστώ"]), ("Æ and υ", ["Æ", "υ"])];
+    let scripts: [(&str, Vec<char>); 5] = [
+        ("Latin-1", ('\u{C0}'..='\u{FF}').filter(|c| c.is_alphabetic()).collect()),
+        ("Latin Extended-A", ('\u{100}'..='\u{17F}').collect()),
+        ("Greek", ('\u{391}'..='\u{3C9}').filter(|c| c.is_alphabetic()).collect()),
+        ("Cyrillic", ('\u{400}'..='\u{45F}').collect()),
+        ("Armenian", ('\u{531}'..='\u{586}').filter(|c| c.is_alphabetic()).collect()),
+    ];
+    let mut texts: Vec<(String, String)> =
+        alternating.iter().map(|(what, [a, b])| (what.to_string(), format!("{a} {b} ").repeat(2000))).collect();
+    for (i, (a, left)) in scripts.iter().enumerate() {
+        for (b, right) in &scripts[i + 1..] {
+            // Each letter of one beside each of the other, in turn, twenty times.
+            let n = left.len().max(right.len());
+            let once: String = (0..n).flat_map(|k| [left[k % left.len()], right[k % right.len()]]).collect();
+            texts.push((format!("{a} and {b}"), once.repeat(20)));
+        }
+    }
+    for (what, text) in &texts {
+        for (mapping, map, std_map) in MAPPINGS {
+            let (mapped, walks) = walks_of(|| map(text));
+            assert_eq!(mapped, std_map(text), "{what}: {mapping} is std's");
+            let distinct = text.chars().collect::<std::collections::BTreeSet<_>>().len() as u64;
+            assert!(
+                walks <= 4 * distinct,
+                "{what}: {mapping} read the table {walks} times for {distinct} distinct chars in {} chars",
+                text.chars().count()
+            );
+        }
+    }
+}

@@ -375,7 +375,7 @@ fn the_hook_is_this_threads_for_the_call_only() {
 fn abi_codes_are_named() {
     assert_eq!((ABI_OUT_OF_BOUNDS, ABI_NOTHING_HELD, ABI_LENGTH_MISMATCH), (-1, -2, -3));
     let cases = [
-        (-1, "subako_http returned -1: a range outside the module's memory"),
+        (-1, "subako_http returned -1: no network for this call (none granted; locally: subako-tiny --allow-host)"),
         (-2, "subako_http returned -2: nothing held: read_response ran with no answer waiting"),
         (-3, "subako_http returned -3: length mismatch: read_response's length is not the answer's"),
         (-7, "subako_http returned -7: a code the subako_http ABI does not define"),
@@ -743,6 +743,8 @@ fn serve(mut stream: std::net::TcpStream) {
     let reply: Vec<u8> = match target.split('?').next().unwrap() {
         // What arrived: the head's lines, then the body.
         "/echo" => answer("200 OK", "content-type: text/plain\r\nx-twice: a\r\nX-Twice: b\r\n", &request),
+        // The request line alone.
+        path if path.starts_with("/line/") => answer("200 OK", "", head.lines().next().unwrap_or("").as_bytes()),
         "/chunked" => {
             b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n7\r\nhello, \r\n5;x=y\r\nworld\r\n0\r\n\r\n".to_vec()
         }
@@ -796,6 +798,72 @@ fn real_http_sends_what_the_tool_wrote_and_reads_what_the_server_answered() {
     body.begin_object().key("n").uint(1).end_object();
     let text = real(Request::new(Method::Put, &url).body_json(&body)).unwrap().text().unwrap().to_owned();
     assert!(text.contains("content-type: application/json\r\n") && text.ends_with("{\"n\":1}"), "{text}");
+}
+
+/// What the worker sends for `url`: its URL parser's path and query.
+fn worker_target(url: &str) -> String {
+    let parsed = url::Url::parse(url).unwrap();
+    match parsed.query() {
+        Some(query) => format!("{}?{query}", parsed.path()),
+        None => parsed.path().to_owned(),
+    }
+}
+
+#[test]
+fn real_http_encodes_the_url_as_the_worker_does() {
+    let base = server();
+    // Author trial 22: `?city=東京` reached a test's server as raw UTF-8,
+    // and `New York`'s space broke the request line.
+    let cases = [
+        "/line/plain?q=1",
+        "/line/東京?city=東京&days=1",
+        "/line/New York?city=New York",
+        "/line/a?q=\"<'>`{}|^&x=%41%zz",
+        "/line/{a}`b`|c^\\d?e",
+        "/line/?#fragment",
+        "/line/x?y#z?w",
+        "/line/tab\there?line\nbreak",
+        "/line/é?é=ü&ß",
+    ];
+    for path in cases {
+        let url = format!("{base}{path}");
+        let line = real(Request::get(&url)).unwrap().text().unwrap().to_owned();
+        assert_eq!(line, format!("GET {} HTTP/1.1", worker_target(&url)), "{path}");
+    }
+    assert_eq!(worker_target(&format!("{base}/line/東京?city=New York")), "/line/%E6%9D%B1%E4%BA%AC?city=New%20York");
+}
+
+#[test]
+fn a_url_component_reaches_the_server_as_the_one_value_it_was() {
+    let base = server();
+    let values = ["A&B=C+D", "São Paulo", "東京 🗼", "100% #1?/x", "'\"<>`{}|\\^", "a\u{0}b\nc", "-._~", ""];
+    for (i, value) in values.iter().enumerate() {
+        let url = subako_tiny::text!(base, "/line/", i, "?v=", subako_tiny::http::url_component(value), "&w=", i);
+        let line = real(Request::get(url.as_str())).unwrap().text().unwrap().to_owned();
+        let target = line.strip_prefix("GET ").and_then(|l| l.strip_suffix(" HTTP/1.1")).unwrap();
+        let parsed = url::Url::parse(&format!("{base}{target}")).unwrap();
+        let pairs: Vec<(String, String)> =
+            parsed.query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
+        assert_eq!(pairs, [("v".to_owned(), value.to_string()), ("w".to_owned(), i.to_string())], "{value:?}");
+        // The same value as a path segment.
+        let url = subako_tiny::text!("http://example.com/", subako_tiny::http::url_component(value), "/end");
+        let parsed = url::Url::parse(url.as_str()).unwrap();
+        assert_eq!(parsed.path_segments().unwrap().count(), 2, "{value:?}");
+    }
+}
+
+#[test]
+fn a_request_that_fails_before_an_answer_is_named_by_send_ok() {
+    // A port nothing listens on: bound, then closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = format!("http://127.0.0.1:{port}/v1/forecast?city=Oslo");
+    let error = testing::with_http(testing::real_http, || Request::get(&url).send()).unwrap_err();
+    assert_eq!(error.kind, HttpErrorKind::Connection);
+    assert!(error.message.starts_with("io: "), "as the worker words it: {}", error.message);
+    // Author trial 22: of five cities, the model could not tell which failed.
+    let error = testing::with_http(testing::real_http, || Request::get(&url).send_ok()).unwrap_err();
+    let start = format!("HTTP request failed (connection): GET {url}: io: ");
+    assert!(error.message().starts_with(&start), "{}", error.message());
 }
 
 #[test]
@@ -868,7 +936,7 @@ fn real_http_fails_readably() {
     let url = format!("http://{free}/");
     let error = real(Request::get(&url)).unwrap_err();
     assert_eq!(error.kind, HttpErrorKind::Connection);
-    assert!(error.message.starts_with(&format!("{url}: ")) && error.message.contains("refused"), "{}", error.message);
+    assert!(error.message.starts_with("io: ") && error.message.contains("refused"), "{}", error.message);
     let error = real(Request::get("https://example.com/")).unwrap_err();
     assert_eq!(error.kind, HttpErrorKind::InvalidRequest);
     assert_eq!(

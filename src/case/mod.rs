@@ -24,9 +24,11 @@
 //! where std searches a larger one by halves. For Latin-1 (so most French,
 //! German and Spanish) that is a few entries in; for Latin Extended,
 //! Greek, Cyrillic, Armenian or Georgian, tens of thousands of wasm
-//! operations. The answers found are kept (256 slots, by char and
-//! direction), so a text's letters, which recur, are looked up about once
-//! each (tests/case_costs.rs counts the reads): a page of Greek or Cyrillic
+//! operations. The answers found are kept (128 sets of two slots, by char
+//! and direction), so a text's letters, which recur, are looked up about
+//! once each, two scripts mixed in one text included (tests/case_costs.rs
+//! counts the reads; a text that keeps three letters of one set in turn,
+//! from three scripts, reads the table for them again): a page of Greek or Cyrillic
 //! costs a few times what a page of ASCII does, a single word of it several
 //! times more per letter. The final-sigma rule, which looks at the chars
 //! around each Σ, answers a letter beside it from its mapping. The scripts without case
@@ -654,24 +656,36 @@ fn map(c: u32, upper: bool) -> Packed {
     // few of several chars are not kept. Atomics so that threads on the
     // host share the slots safely; on wasm32 they are plain loads and stores.
     let key = u64::from(c << 1 | upper as u32) + 1;
-    let slot = &SEEN[(c ^ c >> 8 ^ (upper as u32) << 7) as usize % SEEN.len()];
-    let seen = slot.load(Ordering::Relaxed);
-    if seen & SEEN_KEY == key {
-        return seen >> SEEN_KEY.count_ones();
+    let [newer, older] = &SEEN[(c ^ c >> 7 ^ (upper as u32) << 6) as usize % SEEN.len()];
+    let (first, second) = (newer.load(Ordering::Relaxed), older.load(Ordering::Relaxed));
+    if first & SEEN_KEY == key {
+        return first >> SEEN_KEY.count_ones();
+    }
+    if second & SEEN_KEY == key {
+        // The newer now: two letters that share a set alternate freely.
+        newer.store(second, Ordering::Relaxed);
+        older.store(first, Ordering::Relaxed);
+        return second >> SEEN_KEY.count_ones();
     }
     let found = walk(c, upper);
     if found <= CHAR {
-        slot.store(key | found << SEEN_KEY.count_ones(), Ordering::Relaxed);
+        older.store(first, Ordering::Relaxed);
+        newer.store(key | found << SEEN_KEY.count_ones(), Ordering::Relaxed);
     }
     found
 }
 
-/// Answers [`map`] found in the table, in slots by char and direction
-/// (`key`, then the mapping): the letters of a 256-char block each in a
-/// slot of its own, neighbouring blocks (Greek and Cyrillic) spread apart
-/// by the char's high bits, and a char's two directions apart, since the
-/// final-sigma rule asks for both of each char beside a Σ.
-static SEEN: [AtomicU64; 256] = [const { AtomicU64::new(0) }; 256];
+/// Answers [`map`] found in the table, in sets of two slots by char and
+/// direction (`key`, then the mapping), the one used last first: the
+/// letters of a 128-char block each in a set of their own, the next
+/// blocks spread over them by the char's high bits, and a char's two
+/// directions apart, since the final-sigma rule asks for both of each char
+/// beside a Σ. Two slots a set, so that two scripts mixed in one text
+/// (Latin and Greek, Polish and Russian) do not take each other's slots
+/// at each letter (author trial 23: `łódź` and `чай` alternating read the
+/// table at every letter, fifteen times std's work), and a set's third
+/// letter evicts the one used longest ago.
+static SEEN: [[AtomicU64; 2]; 128] = [const { [const { AtomicU64::new(0) }; 2] }; 128];
 
 /// The bits of a [`SEEN`] slot that hold its key.
 const SEEN_KEY: u64 = (1 << 23) - 1;

@@ -122,8 +122,10 @@ impl HttpError {
     /// or 0; the message names the code and what it means.
     pub fn abi_code(code: i32) -> HttpError {
         let meaning = match code {
+            // The worker's answer for a call granted no network (and the
+            // runner's, measuring one), far likelier than a bad range.
             ABI_OUT_OF_BOUNDS => {
-                ": a range outside the module's memory, or no HTTP host here (outside the Subako worker every request fails so)"
+                ": no network for this call (none granted; locally: subako-tiny --allow-host), or a range outside memory"
             }
             ABI_NOTHING_HELD => ": nothing held: read_response ran with no answer waiting",
             ABI_LENGTH_MISMATCH => ": length mismatch: read_response's length is not the answer's",

@@ -25,6 +25,8 @@
 //! `testing::call_with_http`, host builds only); where none
 //! does, every request fails with kind `abi` and a message saying so.
 
+use alloc::vec::Vec;
+
 mod error;
 mod request;
 mod response;
@@ -51,6 +53,37 @@ pub mod raw {
 #[doc(hidden)]
 pub fn parse_answer(answer: &[u8], save_to: Option<&str>) -> Result<Response, HttpError> {
     response::parse_answer(answer, save_to)
+}
+
+/// `s` as one component of a URL (a query value, a path segment), as a
+/// [`Piece`](crate::text::Piece) of [`text!`](crate::text!):
+/// percent-encoded as UTF-8 but for the unreserved `A-Za-z0-9-._~`, so
+/// that a value holding `&`, `=`, `+`, `#`, `/`, `?` or `%` stays one
+/// value (`encodeURIComponent` in JavaScript, less its `!'()*`). The
+/// worker encodes what a URL cannot hold (`東京`, a space) but not these:
+/// `?city=A&B` asks for the city `A`.
+///
+/// ```
+/// use subako_tiny::http::url_component;
+/// use subako_tiny::text;
+///
+/// let city = "São Paulo & 東京";
+/// let url = text!("https://api.example.com/v1/forecast?city=", url_component(city), "&days=", 3);
+/// assert_eq!(url.as_str(), "https://api.example.com/v1/forecast?city=S%C3%A3o%20Paulo%20%26%20%E6%9D%B1%E4%BA%AC&days=3");
+/// ```
+#[must_use]
+pub fn url_component(s: &str) -> UrlComponent<'_> {
+    UrlComponent(s)
+}
+
+/// Text to be written percent-encoded: made by [`url_component`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UrlComponent<'a>(pub &'a str);
+
+impl crate::text::Piece for UrlComponent<'_> {
+    fn write_to(&self, out: &mut Vec<u8>) {
+        crate::reply::percent_encode(out, self.0.as_bytes(), 0);
+    }
 }
 
 /// The largest request JSON the worker reads, in bytes: a larger body goes

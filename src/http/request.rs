@@ -365,27 +365,49 @@ impl Request<'_> {
     /// saying the request, the status and the start of the body:
     /// `GET https://api.example.com/x answered 503: try again later`. A
     /// body saved with [`save_to`](Self::save_to) is quoted from its file
-    /// (the platform saves it whatever the status), when it is text.
+    /// (the platform saves it whatever the status), when it is text. A
+    /// request that fails before any answer names itself as well: `HTTP
+    /// request failed (connection): GET https://api.example.com/x: …`.
     ///
     /// # Errors
     /// As [`send`](Self::send), and for a status that is not a success.
     ///
     /// # Examples
     /// ```
-    /// use subako_tiny::http::{Request, Response};
+    /// use subako_tiny::http::{HttpError, HttpErrorKind, Request, Response};
     /// use subako_tiny::testing;
     ///
     /// let failed = testing::with_http(|_| Ok(Response::inline(503, "try again later")), || {
     ///     Request::get("https://api.example.com/x").send_ok()
     /// });
     /// assert_eq!(failed.unwrap_err().message(), "GET https://api.example.com/x answered 503: try again later");
+    ///
+    /// let refused = testing::with_http(|_| Err(HttpError::new(HttpErrorKind::Connection, "connection refused")), || {
+    ///     Request::get("https://api.example.com/x").send_ok()
+    /// });
+    /// assert_eq!(
+    ///     refused.unwrap_err().message(),
+    ///     "HTTP request failed (connection): GET https://api.example.com/x: connection refused"
+    /// );
     /// ```
     pub fn send_ok(&self) -> Result<Response, ToolError> {
-        let response = self.send()?;
-        if (200..300).contains(&response.status) {
-            return Ok(response);
+        let sent = self.send();
+        if let Ok(response) = &sent
+            && (200..300).contains(&response.status)
+        {
+            return Ok(sent?);
         }
-        let mut text = crate::text!(self.method.as_str(), " ", self.url, " answered ", response.status);
+        // The request named, so that a model can tell which of a tool's
+        // requests failed: one that failed before any answer as well.
+        let mut text = crate::text!(self.method.as_str(), " ", self.url);
+        let response = match sent {
+            Ok(response) => response,
+            Err(e) => {
+                text.push(": ").push(&e.message);
+                return Err(HttpError::new(e.kind, text.into_string()).into());
+            }
+        };
+        text.push(" answered ").push(&response.status);
         // The start of the body, inline or saved to a file (the platform
         // saves it whatever the status).
         match (&response.body, self.saved_start) {

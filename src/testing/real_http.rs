@@ -30,7 +30,11 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// the body inline when it is UTF-8 of at most 256 KiB or saved to the
 /// request's `save_to` file, else the worker's error
 /// ([`response_with_bytes`]). A `body_file` is read through the test's
-/// mounts ([`crate::fs::mount`]).
+/// mounts ([`crate::fs::mount`]). The URL goes out as the worker's URL
+/// parser sends it: without its `#` fragment, and percent-encoded where
+/// it must be (`?city=東京` as `?city=%E6%9D%B1%E4%BA%AC`, a space as
+/// `%20`); a value holding `&`, `=`, `+` or `#` still needs
+/// [`http::url_component`](crate::http::url_component) first.
 ///
 /// It speaks plain `http://` only (no TLS, no proxy) and checks no
 /// allowlist: requests to `https://` URLs fail with kind
@@ -167,6 +171,8 @@ impl Answer {
 /// `http://HOST[:PORT]PATH` split into the address to connect to, the
 /// `host` header and the request target.
 fn split_url(url: &str) -> Result<(String, String, String), HttpError> {
+    // The fragment stays with the client, as the worker's URL parser keeps it.
+    let url = url.split('#').next().unwrap_or_default();
     let Some(rest) = url.strip_prefix("http://") else {
         return Err(HttpError::new(
             HttpErrorKind::InvalidRequest,
@@ -180,11 +186,40 @@ fn split_url(url: &str) -> Result<(String, String, String), HttpError> {
         Some(at) => (&rest[..at], &rest[at..]),
         None => (rest, "/"),
     };
-    let target = if target.starts_with('?') { format!("/{target}") } else { target.to_owned() };
+    let target = worker_target(target);
     // An IPv6 literal's colons are inside its brackets.
     let has_port = authority.rfind(':').is_some_and(|colon| !authority[colon..].contains(']'));
     let address = if has_port { authority.to_owned() } else { format!("{authority}:80") };
     Ok((address, authority.to_owned(), target))
+}
+
+/// A URL's path and query as the worker sends them: its URL parser (the
+/// WHATWG rules) drops tabs and line breaks, reads `\\` in the path as
+/// `/`, and percent-encodes UTF-8 beyond ASCII, controls, space, `"`, `<`
+/// and `>` everywhere, `` ` ``, `{` and `}` in the path and `'` in the
+/// query; a `%` already there is sent as it is. `東京` is sent as
+/// `%E6%9D%B1%E4%BA%AC`, as on the worker, rather than as raw bytes.
+fn worker_target(target: &str) -> String {
+    let mut out = String::from(if target.starts_with('?') { "/" } else { "" });
+    let mut in_query = false;
+    for &b in target.as_bytes() {
+        match b {
+            b'\t' | b'\n' | b'\r' => {}
+            b'?' if !in_query => {
+                in_query = true;
+                out.push('?');
+            }
+            b'\\' if !in_query => out.push('/'),
+            _ if !(0x20..0x7F).contains(&b)
+                || b" \"<>".contains(&b)
+                || (if in_query { &b"'"[..] } else { b"`{}" }).contains(&b) =>
+            {
+                out.push_str(&format!("%{b:02X}"));
+            }
+            _ => out.push(b as char),
+        }
+    }
+    out
 }
 
 /// `http://HOST[:PORT]` of `url`.
@@ -220,7 +255,8 @@ fn exchange(
     let (address, host, target) = split_url(url)?;
     let connection = |e: std::io::Error| match e.kind() {
         ErrorKind::TimedOut | ErrorKind::WouldBlock => HttpError::new(HttpErrorKind::Timeout, "the request timed out"),
-        _ => HttpError::new(HttpErrorKind::Connection, format!("{url}: {e}")),
+        // The worker names no URL either: `send_ok` names the request.
+        _ => HttpError::new(HttpErrorKind::Connection, format!("io: {e}")),
     };
     let addresses: Vec<_> = address.to_socket_addrs().map_err(connection)?.collect();
     let first = addresses.first().ok_or_else(|| connection(ErrorKind::NotFound.into()))?;

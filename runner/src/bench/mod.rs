@@ -243,6 +243,9 @@ impl BenchReport {
                 if let Some(p) = c.problem() {
                     // Its figures are those of a failure, not of the tool's work.
                     s += &format!("warning: call {} ({}) in {} {p}\n", i + 1, c.tool, col(f));
+                    if let Some(fix) = crate::package::report::missing_grant(&p) {
+                        s += &format!("  to measure the tool's work: {fix}\n");
+                    }
                 }
             }
             if let Some(v) = &f.fuel_varies {

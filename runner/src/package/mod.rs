@@ -20,7 +20,7 @@ mod costs;
 mod explain;
 mod measure;
 mod profile;
-mod report;
+pub(crate) mod report;
 
 pub use builds::PackageOptions;
 pub use cargo::Selection;
