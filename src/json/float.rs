@@ -377,6 +377,12 @@ fn short_decimal(text: &[u8]) -> f64 {
 /// it: `None` when only the exact arithmetic can.
 fn from_parts(w: u64, inexact: bool, e: i64) -> Option<f64> {
     if !inexact {
+        // A whole number of up to 19 digits (`12345678901234567`): its
+        // conversion rounds to nearest, ties to even, as the reader must
+        // (halfway between two f64s, the product could not tell).
+        if e == 0 {
+            return Some(w as f64);
+        }
         // 123e30 is 123000000000e22: still exact.
         let (mut w, mut e) = (w, e);
         while e > 22 && w <= (1 << 53) / 10 {

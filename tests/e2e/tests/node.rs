@@ -319,7 +319,11 @@ fn call_of(tool: &str, schema: &Value) -> (Value, Check) {
     let no_http: Check = Box::new(|result, _| {
         assert_eq!(result["isError"], json!(true), "{result}");
         let text = result["content"][0]["text"].as_str().unwrap();
-        assert!(text.starts_with("HTTP request failed (abi): subako_http returned -1"), "{text}");
+        // `send_ok` names the request first (rates); `send` does not (fetch).
+        assert!(
+            text.starts_with("HTTP request failed (abi): ") && text.contains("subako_http returned -1: "),
+            "{text}"
+        );
     });
     let order = json!({
         "items": [{"sku": "A-1", "qty": 3, "unit_price": 2.5}, {"sku": "B-2", "qty": 1, "unit_price": 0.1}],
