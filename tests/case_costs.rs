@@ -119,18 +119,23 @@ fn each_letter_is_read_from_the_table_about_once_per_text() {
         ("Σ beside CJK punctuation", "ΟΔΥΣ。ΛΟΓΟΣ、ΣΑΣ」 ".repeat(500)),
     ];
     for (what, text) in &texts {
-        for (mapping, map, std_map) in MAPPINGS {
-            let (mapped, walks) = walks_of(|| map(text));
-            assert_eq!(mapped, std_map(text), "{what}: {mapping} is std's");
-            // Each distinct char in each direction, a few times over for
-            // answers that share a slot; never once per occurrence.
-            let distinct = text.chars().collect::<std::collections::BTreeSet<_>>().len() as u64;
-            assert!(
-                walks <= 4 * distinct,
-                "{what}: {mapping} read the table {walks} times for {distinct} distinct chars in {} chars",
-                text.chars().count()
-            );
-        }
+        each_char_is_read_about_once(what, text);
+    }
+}
+
+/// Maps `text` both ways, as std does, reading the table for each
+/// distinct char in each direction a few times over at most (answers that
+/// share a set), never once per occurrence.
+fn each_char_is_read_about_once(what: &str, text: &str) {
+    for (mapping, map, std_map) in MAPPINGS {
+        let (mapped, walks) = walks_of(|| map(text));
+        assert_eq!(mapped, std_map(text), "{what}: {mapping} is std's");
+        let distinct = text.chars().collect::<std::collections::BTreeSet<_>>().len() as u64;
+        assert!(
+            walks <= 4 * distinct,
+            "{what}: {mapping} read the table {walks} times for {distinct} distinct chars in {} chars",
+            text.chars().count()
+        );
     }
 }
 
@@ -160,15 +165,6 @@ fn two_scripts_mixed_in_one_text_each_read_their_letters_about_once() {
         }
     }
     for (what, text) in &texts {
-        for (mapping, map, std_map) in MAPPINGS {
-            let (mapped, walks) = walks_of(|| map(text));
-            assert_eq!(mapped, std_map(text), "{what}: {mapping} is std's");
-            let distinct = text.chars().collect::<std::collections::BTreeSet<_>>().len() as u64;
-            assert!(
-                walks <= 4 * distinct,
-                "{what}: {mapping} read the table {walks} times for {distinct} distinct chars in {} chars",
-                text.chars().count()
-            );
-        }
+        each_char_is_read_about_once(what, text);
     }
 }
