@@ -219,6 +219,25 @@ impl AsRef<str> for Text {
     }
 }
 
+/// `&text` wherever a `&str` is taken (`fs::read(&text!(dir, "/notes.jsonl"))`),
+/// as `&String` is.
+///
+/// ```
+/// fn words(s: &str) -> usize {
+///     s.split(' ').count()
+/// }
+/// let text = subako_tiny::text!("a b ", 3);
+/// assert_eq!(words(&text), 3);
+/// assert!(text.ends_with('3'));
+/// ```
+impl core::ops::Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
 impl From<Text> for String {
     fn from(text: Text) -> String {
         text.into_string()

@@ -171,6 +171,26 @@ fn nesting_127_deep_is_read_and_128_is_a_parse_error() {
     assert_eq!(error(&deep[0]).0, -32700);
 }
 
+/// A call of `greet` whose `name` is `levels` arrays deep.
+fn nested_arguments(levels: usize) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"greet","arguments":{{"name":{}{}}},{META}}}}}"#,
+        "[".repeat(levels),
+        "]".repeat(levels)
+    )
+}
+
+#[test]
+fn arguments_nest_124_levels_inside_the_request() {
+    // The request, `params` and `arguments` are three of the 127 (the
+    // guide's limits page says so).
+    let both = answers(&hello::PACKAGE, format!("{}\n{}\n", nested_arguments(124), nested_arguments(125)).as_bytes());
+    assert_eq!(both.len(), 2);
+    assert_eq!(both[0]["result"]["isError"], true, "the tool refuses it, not the reader: {}", both[0]);
+    assert_eq!(error(&both[1]).0, -32700);
+    assert!(error(&both[1]).1.starts_with("not JSON: recursion limit exceeded"));
+}
+
 // Linearity (an object of many members, a long line) is counted in fuel in
 // wasmtime: tests/e2e/tests/linearity.rs.
 

@@ -184,6 +184,8 @@ fn whole_file_operations() {
     write("/volume/tmp/x/a.txt", "héllo".as_bytes()).unwrap();
     assert_eq!(read_to_string("/volume/tmp/x/b.txt").unwrap(), "hello, world");
     assert_eq!(read_to_string("/volume/tmp/x/new.txt").unwrap(), "fresh");
+    // A path built at run time, passed as `&text` (author trial 24).
+    assert_eq!(read_to_string(&crate::text!("/volume/tmp/x/", "new", ".txt")).unwrap(), "fresh");
     assert_eq!(size("/volume/tmp/x/a.txt").unwrap(), 6);
     assert_eq!(read_dir("/volume/tmp/x").unwrap(), vec!["a.txt", "b.txt", "new.txt", "y"]);
     write("/volume/tmp/x/b.txt", b"short").unwrap();

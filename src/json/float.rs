@@ -10,14 +10,16 @@
 //!   IEEE rounds correctly, gives the answer. That covers the short
 //!   decimals requests and records carry (`19.99`, `0.25`, `-3e5`). One
 //!   with no exponent and at most 15 characters is read straight from its
-//!   text, before the exact path's digits are cleared: clearing them costs
-//!   more than reading it.
+//!   text; the others give their first 19 digits as an integer as they are
+//!   read.
 //! - **A 128-bit product** (Clinger's "Bellerophon", wider) for the rest:
 //!   the first 19 digits times the power of ten, made of at most nine of
 //!   the table's, with a bound on the error; it settles every number but
 //!   those within that error of a halfway point between two `f64`s.
 //! - **Exact decimal arithmetic for those** (the "simple decimal
-//!   conversion" Go's `strconv` falls back on): the digits, up to
+//!   conversion" Go's `strconv` falls back on): the digits, read again
+//!   from the text into a buffer only then (wasmtime charges its clearing
+//!   by the byte, more than reading a number costs), up to
 //!   [`MAX_DIGITS`] of them and a flag for any nonzero digit beyond, are
 //!   halved or doubled by whole runs of bits, exactly, until the number is
 //!   in [0.5, 1); then 53 more doublings leave the mantissa as the integer
@@ -62,14 +64,28 @@ impl Decimal {
     /// `v · 2^k`, exactly (as long as that has at most [`MAX_DIGITS`]
     /// digits, as every `f64` and halfway point between two has).
     fn of(v: u64, k: i64) -> Decimal {
-        let mut dec = Decimal { d: [0; MAX_DIGITS], nd: 0, dp: 0, trunc: false };
-        for &c in crate::bytes::u64_digits(v, &mut [0; 20]) {
-            dec.put(dec.nd, (c - b'0') as u64);
-            dec.nd += 1;
-        }
-        dec.dp = dec.nd as i64;
-        dec.trim();
+        let mut buf = [0; 20];
+        let digits = crate::bytes::u64_digits(v, &mut buf);
+        let mut dec = Decimal::read(digits, digits.len() as i64);
         dec.shift(k);
+        dec
+    }
+
+    /// The digits of number text (`text`, its sign off) before any
+    /// exponent, its point at `dp`: its `.` and leading zeros left out.
+    fn read(text: &[u8], dp: i64) -> Decimal {
+        let mut dec = Decimal { d: [0; MAX_DIGITS], nd: 0, dp, trunc: false };
+        for &c in text {
+            if c | 0x20 == b'e' {
+                break;
+            }
+            let digit = c.wrapping_sub(b'0');
+            if digit <= 9 && (digit as usize | dec.nd) != 0 {
+                dec.put(dec.nd, digit as u64);
+                dec.nd = (dec.nd + 1).min(MAX_DIGITS);
+            }
+        }
+        dec.trim();
         dec
     }
 
@@ -261,7 +277,13 @@ fn read<const CHECKED: bool>(text: &[u8]) -> Option<f64> {
     if quick >= 0.0 {
         return Some(if negative { -quick } else { quick });
     }
-    let mut dec = Decimal { d: [0; MAX_DIGITS], nd: 0, dp: 0, trunc: false };
+    // The first 19 significant digits as an integer (under 10^19 < 2^64),
+    // whether a nonzero one follows them, how many there are, and where the
+    // point is (10^(dp-1) ≤ value < 10^dp): enough for the fast path and
+    // the product. Only the exact arithmetic needs the digits themselves,
+    // and it reads them again from the text: an 800-digit buffer cleared
+    // for every number cost more than reading most numbers.
+    let (mut w, mut n, mut dp, mut inexact) = (0u64, 0usize, 0i64, false);
     let mut bytes = text.iter();
     let mut dot = false;
     let mut digits = false;
@@ -275,13 +297,17 @@ fn read<const CHECKED: bool>(text: &[u8]) -> Option<f64> {
             }
             b'0'..=b'9' => {
                 digits = true;
-                if c == b'0' && dec.nd == 0 {
+                if c == b'0' && n == 0 {
                     // A leading zero: only moves the point, after it.
-                    dec.dp -= dot as i64;
+                    dp -= dot as i64;
                 } else {
-                    dec.put(dec.nd, (c - b'0') as u64);
-                    dec.nd = (dec.nd + 1).min(MAX_DIGITS);
-                    dec.dp += !dot as i64;
+                    if n < 19 {
+                        w = w * 10 + (c - b'0') as u64;
+                    } else {
+                        inexact |= c != b'0';
+                    }
+                    n += 1;
+                    dp += !dot as i64;
                 }
             }
             _ => {
@@ -330,15 +356,23 @@ fn read<const CHECKED: bool>(text: &[u8]) -> Option<f64> {
                 if CHECKED && !exponent_digits {
                     return None;
                 }
-                dec.dp = dec.dp.saturating_add(sign * exp);
+                dp = dp.saturating_add(sign * exp);
             }
         }
     }
     if CHECKED && !digits {
         return None;
     }
-    dec.trim();
-    let magnitude = magnitude(&mut dec);
+    let magnitude = if n == 0 || dp < -330 {
+        0.0
+    } else if dp > 310 {
+        f64::INFINITY
+    } else {
+        // `w · 10^e` plus what the digits past `w` add.
+        // Only the exact arithmetic needs the digits themselves.
+        let x = from_parts(w, inexact, dp - n.min(19) as i64);
+        if x >= 0.0 { x } else { nearest(&mut Decimal::read(text, dp)) }
+    };
     Some(if negative { -magnitude } else { magnitude })
 }
 
@@ -374,14 +408,15 @@ fn short_decimal(text: &[u8]) -> f64 {
 
 /// `w · 10^e` (plus less than one unit of `w` when `inexact`) as the
 /// nearest `f64`, when Clinger's fast path or the 128-bit product settles
-/// it: `None` when only the exact arithmetic can.
-fn from_parts(w: u64, inexact: bool, e: i64) -> Option<f64> {
+/// it: -1 when only the exact arithmetic can (a sign, not an `Option`,
+/// which wasm returns through memory).
+fn from_parts(w: u64, inexact: bool, e: i64) -> f64 {
     if !inexact {
         // A whole number of up to 19 digits (`12345678901234567`): its
         // conversion rounds to nearest, ties to even, as the reader must
         // (halfway between two f64s, the product could not tell).
         if e == 0 {
-            return Some(w as f64);
+            return w as f64;
         }
         // 123e30 is 123000000000e22: still exact.
         let (mut w, mut e) = (w, e);
@@ -395,7 +430,7 @@ fn from_parts(w: u64, inexact: bool, e: i64) -> Option<f64> {
                 p *= 10.0;
             }
             let w = w as f64;
-            return Some(if e < 0 { w / p } else { w * p });
+            return if e < 0 { w / p } else { w * p };
         }
     }
     // The 128-bit product, with a bound on its error: the answer unless the
@@ -404,14 +439,10 @@ fn from_parts(w: u64, inexact: bool, e: i64) -> Option<f64> {
     approximate(w, inexact, e)
 }
 
+/// A nonzero [`Decimal`] (a candidate of [`shortest`]) as the nearest
+/// `f64`.
+#[inline(never)]
 fn magnitude(dec: &mut Decimal) -> f64 {
-    // 10^(dp-1) ≤ value < 10^dp.
-    if dec.nd == 0 || dec.dp < -330 {
-        return 0.0;
-    }
-    if dec.dp > 310 {
-        return f64::INFINITY;
-    }
     // value = w · 10^e, w the first 19 digits (w < 10^19 < 2^64): exactly,
     // unless more digits follow.
     let n = dec.nd.min(19);
@@ -420,9 +451,13 @@ fn magnitude(dec: &mut Decimal) -> f64 {
         w = w * 10 + dec.digit(i);
     }
     let inexact = dec.nd > n || dec.trunc;
-    if let Some(x) = from_parts(w, inexact, dec.dp - n as i64) {
-        return x;
-    }
+    let x = from_parts(w, inexact, dec.dp - n as i64);
+    if x >= 0.0 { x } else { nearest(dec) }
+}
+
+/// A [`Decimal`] (nonzero, and no further than a digit or two outside
+/// `f64`'s range) as the nearest `f64`, by the exact arithmetic.
+fn nearest(dec: &mut Decimal) -> f64 {
     #[cfg(not(target_arch = "wasm32"))]
     EXACT_RUNS.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
     // value = dec · 2^exp throughout.
@@ -555,10 +590,10 @@ fn power_of_ten(q: i64) -> Wide {
 
 /// `w · 10^q` (plus less than one unit of `w` when `inexact`) as the
 /// nearest `f64`, when a 128-bit product settles it (Clinger's
-/// "Bellerophon", wider): `None` when the bits below the `f64`'s last are
+/// "Bellerophon", wider): -1 when the bits below the `f64`'s last are
 /// within the product's error of half of one (the exact arithmetic
 /// decides then), or the result is past `f64::MAX`.
-fn approximate(w: u64, inexact: bool, q: i64) -> Option<f64> {
+fn approximate(w: u64, inexact: bool, q: i64) -> f64 {
     let s = w.leading_zeros();
     let mut x = power_of_ten(q).times(w << (s & 63), 0, -(s as i32) - 64);
     // `w`'s digits cut short: under one unit of a 19-digit `w` (over 2^59).
@@ -571,24 +606,24 @@ fn approximate(w: u64, inexact: bool, q: i64) -> Option<f64> {
     // err · 2^-120 · 2^128 · 2^-75 of those units.
     let shift = (-1074 - x.e).max(75);
     if w == 0 || shift > 127 {
-        return None;
+        return -1.0;
     }
     let below = x.high << (128 - shift) | x.low >> (shift - 64);
     if below.abs_diff(1 << 63) <= (x.err >> 3) + 2 {
-        return None;
+        return -1.0;
     }
     let mut mantissa = (x.high >> (shift - 64)) + (below >> 63);
     if shift > 75 {
         // Subnormal: the exponent field is 0, or 1 when rounding up reached
         // the least normal number (its bit 52 set).
-        return Some(f64::from_bits(mantissa));
+        return f64::from_bits(mantissa);
     }
     let mut biased = x.e + 64 + 11 + 52 + 1023;
     if mantissa >> 53 != 0 {
         mantissa >>= 1;
         biased += 1;
     }
-    (1..=2046).contains(&biased).then(|| f64::from_bits(mantissa & ((1 << 52) - 1) | (biased as u64) << 52))
+    if (1..=2046).contains(&biased) { f64::from_bits(mantissa & ((1 << 52) - 1) | (biased as u64) << 52) } else { -1.0 }
 }
 
 /// The first 18 or 19 digits of `mant · 2^e`, from a 128-bit product, as
@@ -673,10 +708,12 @@ pub(super) fn product_shortest(x: f64) -> Result<(u64, i64), usize> {
         for _ in 0..2 {
             if (if up { above } else { r.saturating_sub(near as u64) }) < reach {
                 let c = q + up as u64;
-                match from_parts(c, false, scale) {
-                    Some(y) if y == x => return Ok((c, scale)),
-                    Some(_) => {}
-                    None => return Err(n),
+                let y = from_parts(c, false, scale);
+                if y == x {
+                    return Ok((c, scale));
+                }
+                if y < 0.0 {
+                    return Err(n);
                 }
             }
             up = !up;

@@ -236,12 +236,25 @@ pub fn layers(funcs: &[crate::size::Func], pieces: &[crate::data::Piece]) -> Vec
     // that links neither miniserde nor the typed layer (the official SDK's,
     // whose serde_json brings them) has none of it.
     let typed_in = funcs.iter().any(|f| f.owner == "miniserde" || f.name.starts_with("subako_tiny::typed::"));
+    let validated_in = funcs.iter().any(|f| f.name.ends_with("::validated"));
     // Which layer (0, 1, 2 as below) each function is of, if any.
     let of: Vec<Option<usize>> = funcs
         .iter()
         .map(|f| {
             if f.name.starts_with("subako_tiny::schema::") {
-                Some(0)
+                // The typed layer words its errors with the checker's paths
+                // and walks an object with its scanner (author trial 25: a
+                // module with typed! alone was told to drop validated!):
+                // typed!'s when no tool is validated!, neither's alone when
+                // both are in.
+                let shared = ["Path", "Walk", "string_scan"]
+                    .iter()
+                    .any(|n| f.name.strip_prefix("subako_tiny::schema::validate::").is_some_and(|r| r.starts_with(n)));
+                match (shared && typed_in, validated_in) {
+                    (false, _) => Some(0),
+                    (true, false) => Some(1),
+                    (true, true) => None,
+                }
             } else if typed_in && ["miniserde", "zmij", "itoa", "ryu"].contains(&f.owner.as_str())
                 || f.name.starts_with("subako_tiny::typed::")
             {
@@ -451,5 +464,31 @@ mod tests {
         assert!(layers(&[func("subako_tiny::fs::error::FsError::new", "subako_tiny", 74)], &[]).is_empty());
         let serde = [func("zmij::format", "zmij", 900), func("itoa::Buffer::format", "itoa", 200)];
         assert!(layers(&serde, &[]).is_empty());
+    }
+
+    #[test]
+    fn the_checkers_paths_and_scanner_are_typed_s_when_no_tool_is_validated() {
+        // Author trial 25: typed! alone was priced as validated!'s checker.
+        let typed_only = [
+            func("glossary::PACKAGE::rename::typed", "glossary", 2900),
+            func("subako_tiny::typed::read", "subako_tiny", 2000),
+            func("subako_tiny::schema::validate::string_scan", "subako_tiny", 300),
+            func("subako_tiny::schema::validate::Path::write", "subako_tiny", 200),
+            func("subako_tiny::schema::validate::Path::invalid_input", "subako_tiny", 230),
+        ];
+        let found = layers(&typed_only, &[]);
+        assert_eq!(found.len(), 1);
+        assert!(found[0].name.starts_with("typed!"));
+        assert_eq!((found[0].bytes, found[0].functions), (2730, 4));
+        // With a validated! tool too, they are neither's alone; the rest of
+        // the checker is its own.
+        let mut both = typed_only.to_vec();
+        both.push(func("glossary::PACKAGE::add::validated", "glossary", 500));
+        both.push(func("subako_tiny::schema::validate::check_counted", "subako_tiny", 3000));
+        let found = layers(&both, &[]);
+        assert_eq!(found.len(), 2);
+        assert!(found[0].name.starts_with("validated!"));
+        assert_eq!((found[0].bytes, found[0].functions, found[0].tools.clone()), (3000, 1, vec!["add".to_string()]));
+        assert_eq!((found[1].bytes, found[1].functions), (2000, 1));
     }
 }

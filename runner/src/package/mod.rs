@@ -67,6 +67,9 @@ pub struct Package {
     pub crate_features: BTreeMap<String, Vec<String>>,
     /// `budget` of `[package.metadata.subako-tiny]`, as given.
     pub budget: BTreeMap<String, Value>,
+    /// `assets` of `[package.metadata.subako-tiny]`: the directory mounted
+    /// at /package for the measured call when `--assets` is not given.
+    pub assets: Option<PathBuf>,
     resolved: RefCell<HashMap<Selection, Option<Vec<String>>>>,
 }
 
@@ -121,7 +124,7 @@ impl Package {
         let features: BTreeMap<String, Vec<String>> =
             pkg["features"].as_object().into_iter().flatten().map(|(k, v)| (k.clone(), strings(v))).collect();
         let crate_features = if name == CRATE { features.clone() } else { crate_features(&mp)? };
-        let budget = read_settings(&mp, pkg, &targets)?;
+        let (budget, assets) = read_settings(&mp, pkg, &targets)?;
         Ok(Package {
             name,
             manifest: mp,
@@ -132,6 +135,7 @@ impl Package {
             examples,
             crate_features,
             budget,
+            assets,
             resolved: RefCell::new(HashMap::new()),
         })
     }
@@ -272,22 +276,44 @@ fn crate_features(manifest: &Path) -> Result<BTreeMap<String, Vec<String>>, Erro
         .collect())
 }
 
-/// `[package.metadata.subako-tiny]`, checked: only `budget`, a table of
-/// target name = bytes, or = { allocator = bytes }.
-fn read_settings(manifest: &Path, pkg: &Value, targets: &[Target]) -> Result<BTreeMap<String, Value>, Error> {
+/// `[package.metadata.subako-tiny]`, checked: `budget`, a table of target
+/// name = bytes, or = { allocator = bytes }; `assets`, a directory
+/// (relative to the manifest's) that exists.
+type Settings = (BTreeMap<String, Value>, Option<PathBuf>);
+
+fn read_settings(manifest: &Path, pkg: &Value, targets: &[Target]) -> Result<Settings, Error> {
     let settings = &pkg["metadata"][CRATE];
     let example = format!("budget = {{ {} = 40000 }}", targets[0].name);
     let bad = |what: String| Error::Input(format!("{}: {what}", manifest.display()));
     if settings.is_null() {
-        return Ok(BTreeMap::new());
+        return Ok((BTreeMap::new(), None));
     }
     let Some(settings) = settings.as_object() else {
         return Err(bad(format!("[{SETTINGS}] must be a table (e.g. {example})")));
     };
-    if let Some(k) = settings.keys().find(|k| *k != "budget") {
-        return Err(bad(format!("unknown key {k:?} in [{SETTINGS}] (known: budget)")));
+    if let Some(k) = settings.keys().find(|k| *k != "budget" && *k != "assets") {
+        return Err(bad(format!("unknown key {k:?} in [{SETTINGS}] (known: budget, assets)")));
     }
-    let Some(budget) = settings.get("budget") else { return Ok(BTreeMap::new()) };
+    let assets = match settings.get("assets") {
+        None => None,
+        Some(Value::String(dir)) => {
+            let at = manifest.parent().unwrap_or(Path::new(".")).join(dir);
+            if !at.is_dir() {
+                return Err(bad(format!(
+                    "{SETTINGS}.assets = {dir:?}: no such directory beside the manifest ({}); it is mounted at \
+                     /package for the measured call, as the bundle mounts the package's assets",
+                    at.display()
+                )));
+            }
+            Some(at)
+        }
+        Some(v) => {
+            return Err(bad(format!(
+                "{SETTINGS}.assets = {v}: the directory of the package's assets, as a string (assets = \"assets\")"
+            )));
+        }
+    };
+    let Some(budget) = settings.get("budget") else { return Ok((BTreeMap::new(), assets)) };
     let Some(budget) = budget.as_object() else {
         return Err(bad(format!("{SETTINGS}.budget must be a table of binary name = max bytes, e.g. {example}")));
     };
@@ -319,5 +345,31 @@ fn read_settings(manifest: &Path, pkg: &Value, targets: &[Target]) -> Result<BTr
             }
         }
     }
-    Ok(budget.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+    Ok((budget.iter().map(|(k, v)| (k.clone(), v.clone())).collect(), assets))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Target, read_settings};
+    use serde_json::json;
+
+    #[test]
+    fn the_settings_give_budgets_and_an_asset_directory_beside_the_manifest() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("assets")).unwrap();
+        let manifest = dir.path().join("Cargo.toml");
+        let targets = [Target { name: "glossary".into(), required_features: Vec::new() }];
+        let read = |settings| read_settings(&manifest, &json!({"metadata": {"subako-tiny": settings}}), &targets);
+        let (budget, assets) = read(json!({"budget": {"glossary": 60000}, "assets": "assets"})).unwrap();
+        assert_eq!(budget["glossary"], 60000);
+        assert_eq!(assets, Some(dir.path().join("assets")));
+        // A directory that is not there, or not a string, is refused, saying how to give it.
+        let missing = read(json!({"assets": "asets"})).unwrap_err().to_string();
+        assert!(missing.contains("assets = \"asets\": no such directory beside the manifest"), "{missing}");
+        let number = read(json!({"assets": 1})).unwrap_err().to_string();
+        assert!(number.contains("as a string (assets = \"assets\")"), "{number}");
+        let unknown = read(json!({"asset": "assets"})).unwrap_err().to_string();
+        assert!(unknown.contains("unknown key \"asset\"") && unknown.contains("(known: budget, assets)"), "{unknown}");
+        assert_eq!(read(json!(null)).unwrap(), Default::default());
+    }
 }

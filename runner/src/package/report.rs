@@ -168,6 +168,12 @@ pub fn measure_package(opts: &PackageOptions) -> Result<(Package, PackageReport)
         report.notes.push(w);
     }
     let authors = authors(&pkg);
+    // The package's assets, for a call that reads them, unless --assets
+    // says otherwise.
+    let mut measure = opts.measure.clone();
+    if measure.call.assets_dir.is_none() {
+        measure.call.assets_dir = pkg.assets.clone();
+    }
     for t in pkg.targets.iter().filter(|t| opts.only.is_empty() || opts.only.contains(&t.name)) {
         for v in &variants {
             let sel = pkg.selection(v, t);
@@ -186,7 +192,7 @@ pub fn measure_package(opts: &PackageOptions) -> Result<(Package, PackageReport)
             let mut a: Vec<&str> = authors.iter().map(String::as_str).collect();
             let own = t.name.replace('-', "_");
             a.push(&own);
-            let mut row = measure_row(&path, names.as_deref(), &a, &opts.measure)?;
+            let mut row = measure_row(&path, names.as_deref(), &a, &measure)?;
             row.example = t.name.clone();
             row.allocator = opts.label.clone().unwrap_or_else(|| v.label.clone());
             row.module = pkg.shown(&path);
@@ -557,7 +563,10 @@ pub(crate) fn missing_grant(problem: &str) -> Option<&'static str> {
     if problem.contains("/volume/data is not mounted") {
         Some("give it a directory behind /volume/data with --data DIR, as the agent enables one")
     } else if problem.contains("/package is not mounted") {
-        Some("give the package's assets with --assets DIR, as the bundle mounts them at /package")
+        Some(
+            "give the package's assets with --assets DIR, or assets = \"DIR\" in [package.metadata.subako-tiny], \
+             as the bundle mounts them at /package",
+        )
     } else if problem.contains("subako_http returned -1") {
         Some(
             "grant the hosts it calls with --allow-host HOST[:PORT] (and --allow-loopback for 127.0.0.1): \
