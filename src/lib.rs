@@ -66,6 +66,7 @@ mod build_message;
 mod bytes;
 pub mod case;
 pub mod chars;
+pub mod clock;
 pub mod float;
 pub mod fs;
 pub mod guide;

@@ -296,6 +296,7 @@ mod sealed {
     impl Sealed for super::Plain {}
     impl Sealed for crate::http::UrlComponent<'_> {}
     impl Sealed for super::Clip<'_> {}
+    impl Sealed for crate::clock::Timestamp {}
     impl Sealed for [&str] {}
     impl<const N: usize> Sealed for [&str; N] {}
     macro_rules! sealed {

@@ -324,3 +324,11 @@ fn a_line_that_is_not_json_is_answered_at_serde_jsons_column() {
         }
     }
 }
+
+#[test]
+fn a_member_given_twice_is_read_as_its_last() {
+    // As the official SDK reads it (the guide's limits page).
+    let line = greet(1, "A").replace(r#"{"name":"A"}"#, r#"{"name":"A","name":"B"}"#);
+    let answer = &answers(&hello::PACKAGE, format!("{line}\n").as_bytes())[0];
+    assert_eq!(answer["result"]["structuredContent"]["message"], "Hello, B!", "{answer}");
+}

@@ -30,6 +30,13 @@ impl Io for Stdio {
     }
 }
 
+/// The realtime clock: nanoseconds since 1970-01-01T00:00:00Z, or WASI's
+/// errno (`INVAL` for a system clock set before 1970).
+pub fn realtime_nanos() -> Result<u64, u16> {
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    since.map(|d| d.as_nanos() as u64).map_err(|_| super::errno::INVAL)
+}
+
 /// Writes `text` to stderr; free for logs on every back end.
 pub fn log(text: &str) {
     let _ = std::io::stderr().write_all(text.as_bytes());

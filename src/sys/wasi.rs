@@ -51,6 +51,14 @@ unsafe fn read_raw(fd: u32, at: *mut u8, len: usize) -> Result<usize, u16> {
     Err(wasi::ERRNO_INTR.raw())
 }
 
+/// The realtime clock: nanoseconds since 1970-01-01T00:00:00Z, or WASI's
+/// errno.
+pub fn realtime_nanos() -> Result<u64, u16> {
+    // SAFETY: `clock_time_get` takes no pointer of ours (the `wasi`
+    // wrapper gives it its own slot for the answer).
+    unsafe { wasi::clock_time_get(wasi::CLOCKID_REALTIME, 1_000) }.map_err(|e| e.raw())
+}
+
 /// Reads into `buf` from `fd`, retrying when interrupted; 0 at the end.
 pub fn read(fd: u32, buf: &mut [u8]) -> Result<usize, u16> {
     // SAFETY: `buf` is writable for its whole length.

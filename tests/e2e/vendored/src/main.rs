@@ -1,7 +1,8 @@
 //! A package built as a vendoring user builds one, with a tool that has a
 //! bug: `bug` unwraps a `None`, to show what the model reads then;
 //! `heap` and `grown`, the allocator's tests inside a module; `write`,
-//! which writes at any path it is given; and `greet`. Without the crate's
+//! which writes at any path it is given; `now`, the clock's answer; and
+//! `greet`. Without the crate's
 //! allocators or panic handler (its features off) it brings its own.
 #![cfg_attr(target_arch = "wasm32", no_std, no_main)]
 
@@ -15,6 +16,12 @@ use subako_tiny::{Args, Package, Reply, Tool, ToolError};
 fn bug(args: &Args<'_>) -> Result<Reply, ToolError> {
     let missing: Option<&str> = args.value("nothing").and(None);
     Ok(Reply::text(missing.unwrap())) // the line the answer names
+}
+
+/// The time now, as the clock gives it.
+fn now(_: &Args<'_>) -> Result<Reply, ToolError> {
+    let now = subako_tiny::clock::now()?;
+    Ok(Reply::object(|o| o.text("utc", now).field("seconds", now.unix_seconds())))
 }
 
 fn fine(_: &Args<'_>) -> Result<Reply, ToolError> {
@@ -97,6 +104,7 @@ const PACKAGE: Package = Package::new(
     &[
         Tool::new("bug", "Panics.", EMPTY, bug),
         Tool::new("fine", "Answers.", EMPTY, fine),
+        Tool::new("now", "The time now.", EMPTY, now),
         Tool::new(
             "greet",
             "Greets.",

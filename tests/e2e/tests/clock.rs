@@ -1,0 +1,31 @@
+//! The clock inside a module, in wasmtime: `now` (tests/e2e/vendored)
+//! answers the time `clock::now` reads through WASI's `clock_time_get`,
+//! as RFC 3339 text and Unix seconds, which agree with each other and with
+//! the host's clock.
+
+use subako_tiny_e2e::{request, vendored};
+use subako_tiny_runner::{Exit, Module, RunOptions, run};
+
+#[test]
+fn now_is_the_host_s_time_in_utc() {
+    let module = Module::from_file(vendored(&[])).unwrap();
+    let stdin = request(serde_json::json!(1), "tools/call", serde_json::json!({"name": "now", "arguments": {}}));
+    let before = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let output =
+        run(&module, &RunOptions { argv: vec!["vendored".into()], stdin: stdin.into_bytes(), ..RunOptions::default() })
+            .unwrap();
+    let after = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    assert!(matches!(output.exit, Exit::Code(0)), "{:?}: {}", output.exit, String::from_utf8_lossy(&output.stderr));
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let now = &answer["result"]["structuredContent"];
+    let seconds = now["seconds"].as_u64().unwrap_or_else(|| panic!("{answer}"));
+    assert!((before..=after).contains(&seconds), "{seconds} not in {before}..={after}");
+    // The text is the same second, by the date command's reckoning.
+    let utc = now["utc"].as_str().unwrap();
+    let date = std::process::Command::new("date")
+        .args(["-u", "-d", &format!("@{seconds}"), "+%Y-%m-%dT%H:%M:%SZ"])
+        .output()
+        .expect("coreutils' date runs");
+    assert!(date.status.success(), "{}", String::from_utf8_lossy(&date.stderr));
+    assert_eq!(utc, String::from_utf8_lossy(&date.stdout).trim());
+}
