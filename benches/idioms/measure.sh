@@ -60,6 +60,7 @@ ROWS=(
     "copysign(x, y);-;copysign_crate;float_base"
     "format!(\"{x}\");display_std;display_crate;float_base"
     "format!(\"{x:.2}\");fixed_std;fixed_crate;float_base"
+    "format!(\"{n:04}\") with an integer;zero_padded_std;zero_padded_crate;hello"
     "format!(\"{x:.2}\").parse::<f64>();round_to_std;round_to_crate;float_base"
     "min(x, y);min_std;min_crate;float_base"
     "max(x, y);-;max_crate;float_base"

@@ -60,8 +60,10 @@ pub const RULES: &[Rule] = &[
             "<f32 as core::str::traits::FromStr>::from_str",
         ],
         tables: &[],
-        instead: "subako_tiny::num::parse_f64 (the crate's own correctly rounded reader); to round a float to \
-                  decimals, float::round_to::<2>(x) rather than parsing format!(\"{:.2}\", x)",
+        instead: "subako_tiny::num::parse_f64 (the crate's own correctly rounded reader: a short decimal at core's \
+                  cost, a number of 17 digits or with a large exponent at two to five times core's fuel, so keep \
+                  str::parse where reading such numbers is most of a call's work); to round a float to decimals, \
+                  float::round_to::<2>(x) rather than parsing format!(\"{:.2}\", x)",
     },
     Rule {
         idiom: "str::parse of an integer (from_str_radix)",
@@ -153,7 +155,8 @@ pub const RULES: &[Rule] = &[
         tables: &[],
         instead: "text!(…) (numbers by the crate's own digit writers; a float as JSON writes it, 3.0 and 1e+20: \
                   text::plain(x) for {}'s own text, 3 and 100000000000000000000; text::fixed(x, 2) for {:.2}, as \
-                  text or as a JSON number; float::round_to::<2>(x) for the rounded f64), or JsonWriter for JSON",
+                  text or as a JSON number; float::round_to::<2>(x) for the rounded f64; text::zero_padded(n, 2) \
+                  for {:02}; clock::now() for a timestamp), or JsonWriter for JSON",
     },
     Rule {
         idiom: "slice indexing v[i] (panic_bounds_check and its message)",
