@@ -16,7 +16,7 @@
 use alloc::vec::Vec;
 
 use crate::ToolError;
-use crate::text::Piece;
+use crate::text::{Piece, zero_padded};
 
 /// A moment as Unix time: nanoseconds since 1970-01-01T00:00:00Z, leap
 /// seconds not counted. As a [`Piece`] (in [`text!`](crate::text!),
@@ -130,24 +130,13 @@ const fn civil(days: u64) -> (u32, u32, u32) {
     (year as u32, month as u32, day as u32)
 }
 
-/// `n` (below 100) as two digits.
-fn two(out: &mut Vec<u8>, n: u64) {
-    out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]);
-}
-
 impl Piece for Timestamp {
     fn write_to(&self, out: &mut Vec<u8>) {
         let (year, month, day) = self.date();
-        let seconds = self.unix_seconds() % 86_400;
-        two(out, u64::from(year / 100));
-        two(out, u64::from(year % 100));
-        for (sep, n) in [(b'-', month.into()), (b'-', day.into()), (b'T', seconds / 3600), (b':', seconds / 60 % 60)] {
-            out.push(sep);
-            two(out, n);
-        }
-        out.push(b':');
-        two(out, seconds % 60);
-        out.push(b'Z');
+        let seconds = (self.unix_seconds() % 86_400) as i64;
+        let two = |n| zero_padded(n, 2);
+        let time = (two(seconds / 3600), ':', two(seconds / 60 % 60), ':', two(seconds % 60), 'Z');
+        (zero_padded(year.into(), 4), '-', two(month.into()), '-', two(day.into()), 'T', time).write_to(out);
     }
 }
 

@@ -369,7 +369,6 @@ fn read<const CHECKED: bool>(text: &[u8]) -> Option<f64> {
         f64::INFINITY
     } else {
         // `w · 10^e` plus what the digits past `w` add.
-        // Only the exact arithmetic needs the digits themselves.
         let x = from_parts(w, inexact, dp - n.min(19) as i64);
         if x >= 0.0 { x } else { nearest(&mut Decimal::read(text, dp)) }
     };

@@ -276,11 +276,12 @@ fn crate_features(manifest: &Path) -> Result<BTreeMap<String, Vec<String>>, Erro
         .collect())
 }
 
+/// The settings a package gives: its budgets, and its assets' directory.
+type Settings = (BTreeMap<String, Value>, Option<PathBuf>);
+
 /// `[package.metadata.subako-tiny]`, checked: `budget`, a table of target
 /// name = bytes, or = { allocator = bytes }; `assets`, a directory
 /// (relative to the manifest's) that exists.
-type Settings = (BTreeMap<String, Value>, Option<PathBuf>);
-
 fn read_settings(manifest: &Path, pkg: &Value, targets: &[Target]) -> Result<Settings, Error> {
     let settings = &pkg["metadata"][CRATE];
     let example = format!("budget = {{ {} = 40000 }}", targets[0].name);

@@ -11,6 +11,16 @@ use serde_json::{Value, json};
 use subako_tiny_e2e::{Variant, example_variant, request};
 use subako_tiny_runner::{Exit, Module, RunOptions, run};
 
+/// A call of `tool` with `arguments` as they are spelled (not as
+/// serde_json would write them again).
+fn call_line(tool: &str, arguments: &str) -> String {
+    request(json!(1), "tools/call", json!({"name": tool, "arguments": "ARGUMENTS"})).replacen(
+        r#""ARGUMENTS""#,
+        arguments,
+        1,
+    )
+}
+
 /// A greet request of about `bytes` bytes: `{"k0000000":0,"k0000001":1,…,
 /// "name":"Ada"}`, every member as long as the others.
 fn greet_line(bytes: usize) -> String {
@@ -21,11 +31,7 @@ fn greet_line(bytes: usize) -> String {
         i += 1;
     }
     arguments.push_str(r#""name":"Ada"}"#);
-    request(json!(1), "tools/call", json!({"name": "greet", "arguments": "ARGUMENTS"})).replacen(
-        r#""ARGUMENTS""#,
-        &arguments,
-        1,
-    )
+    call_line("greet", &arguments)
 }
 
 /// Fuel per byte of the request line, for a greet of about `bytes` bytes.
@@ -58,11 +64,7 @@ fn a_request_costs_the_same_fuel_per_byte_at_1_mib_and_8_mib() {
 /// spelled `price`, and its answer.
 fn order_fuel(module: &Module, price: &str) -> (u64, Value) {
     let items: Vec<String> = (0..100).map(|i| format!(r#"{{"sku":"s{i}","qty":1,"unit_price":{price}}}"#)).collect();
-    let line = request(json!(1), "tools/call", json!({"name": "order_total", "arguments": "ARGUMENTS"})).replacen(
-        r#""ARGUMENTS""#,
-        &format!(r#"{{"currency":"EUR","items":[{}]}}"#, items.join(",")),
-        1,
-    );
+    let line = call_line("order_total", &format!(r#"{{"currency":"EUR","items":[{}]}}"#, items.join(",")));
     let opts = RunOptions { argv: vec!["typed".into()], stdin: line.into_bytes(), ..RunOptions::default() };
     let output = run(module, &opts).unwrap();
     assert_eq!(output.exit, Exit::Code(0), "{}", String::from_utf8_lossy(&output.stderr));
