@@ -146,7 +146,8 @@ fn number(rng: &mut Rng) -> String {
         // Damage it.
         let mut bytes = s.into_bytes();
         let at = rng.below(bytes.len() as u64 + 1) as usize;
-        let junk = b"0.eE+-_ x\x00\xff"[rng.below(11) as usize];
+        // `/` and `:` are the bytes either side of the digits.
+        let junk = b"0.eE+-_ x\x00\xff/:"[rng.below(13) as usize];
         match rng.below(3) {
             0 => bytes.insert(at, junk),
             1 if at < bytes.len() => {

@@ -60,9 +60,9 @@ pub const RULES: &[Rule] = &[
             "<f32 as core::str::traits::FromStr>::from_str",
         ],
         tables: &[],
-        instead: "subako_tiny::num::parse_f64 (the crate's own correctly rounded reader: a short decimal at core's \
-                  cost, a number of 17 digits or with a large exponent at two to five times core's fuel, so keep \
-                  str::parse where reading such numbers is most of a call's work); to round a float to decimals, \
+        instead: "subako_tiny::num::parse_f64 (the crate's own correctly rounded reader: a short decimal or a whole \
+                  number at core's cost or less, a long decimal or one with an exponent at two to three and a half \
+                  times core's fuel, so keep str::parse where reading such numbers is most of a call's work); to round a float to decimals, \
                   float::round_to::<2>(x) rather than parsing format!(\"{:.2}\", x)",
     },
     Rule {
