@@ -114,7 +114,7 @@ pub fn put(out: &mut Vec<u8>, bytes: &[u8]) {
 /// (`grow_one`) is not linked, and one out-of-line call is as small.
 #[inline(never)]
 pub fn put_byte(out: &mut Vec<u8>, byte: u8) {
-    put(out, &[byte]);
+    crate::sys::append_byte(out, byte);
 }
 
 /// Appends Unicode scalar value `cp` (a code point that is no surrogate:

@@ -200,6 +200,19 @@ pub(crate) fn append(out: &mut Vec<u8>, bytes: &[u8]) {
     }
 }
 
+/// Appends one byte: [`append`] without a copy of one byte (a call of
+/// its own on wasm, which written JSON makes for every digit).
+pub(crate) fn append_byte(out: &mut Vec<u8>, byte: u8) {
+    reserve(out, 1);
+    let len = out.len();
+    // SAFETY: `reserve` left room for a byte after `len`, and the new length
+    // covers only the byte just written.
+    unsafe {
+        out.as_mut_ptr().add(len).write(byte);
+        out.set_len(len + 1);
+    }
+}
+
 /// Lengthens `out` to `len` with zero bytes (never shortens it).
 pub(crate) fn resize_zeroed(out: &mut Vec<u8>, len: usize) {
     let old = out.len();

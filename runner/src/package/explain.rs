@@ -215,7 +215,7 @@ pub fn layers(funcs: &[crate::size::Func], pieces: &[crate::data::Piece]) -> Vec
          validated!; the checker leaves the module with its last tool",
     );
     let typed = Layer::new(
-        "typed! (miniserde and the number writers it brings)",
+        "typed! (the typed layer and miniserde's derives)",
         "read arguments with the accessors and write with Reply::object (examples/typed_by_hand.rs is \
          examples/typed.rs without it)",
     );
@@ -232,12 +232,22 @@ pub fn layers(funcs: &[crate::size::Func], pieces: &[crate::data::Piece]) -> Vec
          and FsError::path(), and let the rest say their errno number: the words for every errno leave the \
          module",
     );
-    // The number writers are the typed layer's only beside it: a module
-    // that links neither miniserde nor the typed layer (the official SDK's,
-    // whose serde_json brings them) has none of it.
+    let json = Layer::new(
+        "miniserde::json (to_string, from_str: miniserde's own JSON writer and reader, and the number writers \
+         they bring)",
+        "the crate's JSON, in the module already: json::object(|o| o.field(…)) for a line of a file (then \
+         fs::append_line), Reply::object for a reply, json::parse or json::lines with Object::fields to read \
+         one; typed! reads arguments and writes results with the crate's reader and writer, not these",
+    );
     let typed_in = funcs.iter().any(|f| f.owner == "miniserde" || f.name.starts_with("subako_tiny::typed::"));
+    // typed! reads and writes with the crate's JSON: miniserde's own, and
+    // the number writers (zmij, itoa) only it brings beside miniserde, are
+    // the author's call of miniserde::json (author trial 29: a file line
+    // written with to_string was priced as typed!'s). Without it, number
+    // writers are another crate's (serde_json's, in the official SDK).
+    let miniserde_json = funcs.iter().any(|f| f.name.starts_with("miniserde::json::"));
     let validated_in = funcs.iter().any(|f| f.name.ends_with("::validated"));
-    // Which layer (0, 1, 2 as below) each function is of, if any.
+    // Which layer (an index of `found` below) each function is of, if any.
     let of: Vec<Option<usize>> = funcs
         .iter()
         .map(|f| {
@@ -255,9 +265,11 @@ pub fn layers(funcs: &[crate::size::Func], pieces: &[crate::data::Piece]) -> Vec
                     (true, false) => Some(1),
                     (true, true) => None,
                 }
-            } else if typed_in && ["miniserde", "zmij", "itoa", "ryu"].contains(&f.owner.as_str())
-                || f.name.starts_with("subako_tiny::typed::")
+            } else if f.name.starts_with("miniserde::json::")
+                || miniserde_json && ["zmij", "itoa", "ryu"].contains(&f.owner.as_str())
             {
+                Some(4)
+            } else if typed_in && f.owner == "miniserde" || f.name.starts_with("subako_tiny::typed::") {
                 Some(1)
             } else if f.name.starts_with("subako_tiny::json::output::") {
                 Some(2)
@@ -271,7 +283,7 @@ pub fn layers(funcs: &[crate::size::Func], pieces: &[crate::data::Piece]) -> Vec
             }
         })
         .collect();
-    let mut found = [checker, typed, check, errno];
+    let mut found = [checker, typed, check, errno, json];
     for (f, layer) in funcs.iter().zip(&of) {
         if let Some(l) = *layer {
             found[l].bytes += f.size;
@@ -438,14 +450,15 @@ mod tests {
             owner: String::new(),
             preview: String::new(),
         };
-        // Data read by the checker alone, by zmij alone, and by the checker
-        // and the serve loop (the layer's only in part: not counted).
-        let pieces = [piece(120, vec![0, 1]), piece(64, vec![5]), piece(999, vec![0, 9])];
+        // Data read by the checker alone, by miniserde alone, and by the
+        // checker and the serve loop (the layer's only in part: not counted).
+        let pieces = [piece(120, vec![0, 1]), piece(64, vec![4]), piece(999, vec![0, 9])];
         let found = layers(&funcs, &pieces);
         assert_eq!(found.len(), 3);
         assert_eq!((found[0].bytes, found[0].data, found[0].functions), (3800, 120, 2));
         assert_eq!(found[0].tools, ["order", "refund"]);
-        assert_eq!((found[1].bytes, found[1].data, found[1].functions), (1400, 64, 3));
+        // zmij, with no miniserde::json to bring it, is no layer's.
+        assert_eq!((found[1].bytes, found[1].data, found[1].functions), (500, 64, 2));
         assert!(found[2].name.starts_with("the reply check"));
         assert_eq!((found[2].bytes, found[2].functions), (2500, 2));
         // A module with none of them names none, and number writers
@@ -464,6 +477,29 @@ mod tests {
         assert!(layers(&[func("subako_tiny::fs::error::FsError::new", "subako_tiny", 74)], &[]).is_empty());
         let serde = [func("zmij::format", "zmij", 900), func("itoa::Buffer::format", "itoa", 200)];
         assert!(layers(&serde, &[]).is_empty());
+    }
+
+    #[test]
+    fn miniserde_json_and_the_number_writers_it_brings_are_not_typed_s() {
+        // Author trial 29: a line of a file written with
+        // miniserde::json::to_string was priced as typed!'s, whose reading
+        // and writing are the crate's.
+        let funcs = [
+            func("expenses::PACKAGE::add::typed", "expenses", 2900),
+            func("subako_tiny::typed::read", "subako_tiny", 2000),
+            func("miniserde::de::impls::<impl miniserde::de::Deserialize for f64>::begin", "miniserde", 300),
+            func("miniserde::json::ser::to_string", "miniserde", 1200),
+            func("miniserde::json::ser::escape_str", "miniserde", 250),
+            func("zmij::format", "zmij", 900),
+            func("itoa::Buffer::format", "itoa", 200),
+        ];
+        let found = layers(&funcs, &[]);
+        assert_eq!(found.len(), 2);
+        assert!(found[0].name.starts_with("typed!"));
+        assert_eq!((found[0].bytes, found[0].functions), (2300, 2));
+        assert!(found[1].name.starts_with("miniserde::json"));
+        assert!(found[1].instead.contains("fs::append_line"));
+        assert_eq!((found[1].bytes, found[1].functions), (2550, 4));
     }
 
     #[test]
