@@ -200,8 +200,8 @@ pub(crate) fn append(out: &mut Vec<u8>, bytes: &[u8]) {
     }
 }
 
-/// Appends one byte: [`append`] without a copy of one byte (a call of
-/// its own on wasm, which written JSON makes for every digit).
+/// Appends one byte, written in place: [`append`] copies a slice, and
+/// written JSON puts many bytes on their own (each digit of a number).
 pub(crate) fn append_byte(out: &mut Vec<u8>, byte: u8) {
     reserve(out, 1);
     let len = out.len();
