@@ -255,3 +255,53 @@ fn the_readme_s_build_rs_is_the_one_text_of_the_link_arguments() {
         "the crate's build.rs gives its examples other link arguments"
     );
 }
+
+/// A vendored copy's `size-report` names the CLI's commit and warns when
+/// it is not the one the copy was packaged from (its
+/// `.cargo_vcs_info.json`): author trial 28 measured with a CLI from an
+/// older commit at the same version, unwarned. The CLI here is a script
+/// on the PATH that says its version and does nothing else.
+#[test]
+fn a_vendored_size_report_warns_of_a_cli_from_another_commit() {
+    let root = crate_root();
+    let dir = tempfile::Builder::new().prefix("subako-vendored-cli").tempdir().unwrap();
+    let copy = dir.path().join("vendor");
+    let bin = dir.path().join("bin");
+    std::fs::create_dir_all(&copy).unwrap();
+    std::fs::create_dir_all(&bin).unwrap();
+    for file in ["size-report", "Cargo.toml"] {
+        std::fs::copy(root.join(file), copy.join(file)).unwrap();
+    }
+    let cli = bin.join("subako-tiny");
+    std::fs::write(
+        &cli,
+        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'subako-tiny 0.1.0 (commit 0123456789ab)'; fi\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&cli, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let run = |sha1: &str| {
+        std::fs::write(copy.join(".cargo_vcs_info.json"), format!(r#"{{"git":{{"sha1":"{sha1}"}},"path_in_vcs":""}}"#))
+            .unwrap();
+        let out = Command::new("python3")
+            .arg(copy.join("size-report"))
+            .args(["--manifest-path", "Cargo.toml"])
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .env_remove("SUBAKO_TINY")
+            .output()
+            .expect("python3 runs");
+        assert!(out.status.success(), "size-report failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let other = run("fedcba9876543210fedcba9876543210fedcba98");
+    assert!(other.contains("commit 0123456789ab, from the PATH"), "{other}");
+    assert!(
+        other.contains("warning: that CLI was built from commit 0123456789ab, this crate is from fedcba987654"),
+        "{other}"
+    );
+    let same = run("0123456789abcdef0123456789abcdef01234567");
+    assert!(same.contains("commit 0123456789ab"), "{same}");
+    assert!(!same.contains("warning"), "{same}");
+}
