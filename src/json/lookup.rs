@@ -4,7 +4,7 @@
 //! them again.
 
 use super::scan::{at, skip_ws, span};
-use super::validator::{KnownEnds, ReadError, document, skip_value};
+use super::validator::{KnownEnds, ReadError, document, skip_string, skip_value};
 use super::value::{Object, Str, Value};
 
 /// The most members [`members`] looks up in one reading.
@@ -43,7 +43,7 @@ pub(crate) fn members<'a>(
     // a comma or the closing brace.
     let mut i = skip_ws(b, 1);
     while at(b, i) == b'"' {
-        let key_end = skip_value(b, i, ends);
+        let key_end = skip_string(b, i);
         let start = skip_ws(b, skip_ws(b, key_end) + 1);
         let end = skip_value(b, start, ends);
         let name = Str { raw: span(b, i + 1, key_end - 1) };

@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use super::scan::{at, span};
 use super::unescape::unescape_into;
-use super::validator::{MAX_DEPTH, number_end, string_end, validate, value_end};
+use super::validator::{MAX_DEPTH, number_end, skip, skip_string, validate};
 use super::value::{Str, Value};
 use crate::text::Text;
 
@@ -123,7 +123,7 @@ fn walk(value: &[u8], strict: bool) -> Result<(), Text> {
         let c = at(value, i);
         match c {
             b'"' => {
-                i = string_end(value, i, true).unwrap_or(value.len());
+                i = skip_string(value, i);
                 continue;
             }
             b'[' | b'{' => {
@@ -178,7 +178,7 @@ fn finite(number: &[u8]) -> bool {
 /// name goes into an open-addressing table of their key offsets, so it is
 /// compared only with names of the same hash.
 fn duplicates(value: &[u8], start: usize) -> Result<(), Text> {
-    let end = value_end(value, start, true, None).unwrap_or(value.len());
+    let end = skip(value, start);
     let Some(members) = (Value { raw: span(value, start, end) }).as_object() else { return Ok(()) };
     let slots = (members.len() * 2).next_power_of_two();
     // Slot `k` holds 1 + the offset in `value` of a key's opening quote, or 0.
@@ -203,9 +203,9 @@ fn duplicates(value: &[u8], start: usize) -> Result<(), Text> {
                 cell.copy_from_slice(&(offset as u32 + 1).to_le_bytes());
                 break;
             }
-            let other = Str { raw: span(value, stored, string_end(value, stored - 1, true).unwrap_or(stored) - 1) };
+            let other = Str { raw: span(value, stored, skip_string(value, stored - 1) - 1) };
             if other.eq_bytes(name) {
-                let key = Value { raw: span(value, offset, string_end(value, offset, true).unwrap_or(offset)) };
+                let key = Value { raw: span(value, offset, skip_string(value, offset)) };
                 return Err(crate::text!(
                     "has the member ",
                     key.as_json(),

@@ -135,9 +135,59 @@ pub(crate) fn skip_value(b: &[u8], i: usize, ends: Option<&KnownEnds>) -> usize 
     if let Some(end) = ends.and_then(|e| e.end_of(b, i)) {
         return end.get();
     }
-    match value_end(b, i, true, None) {
-        Ok(end) => end,
-        Err(_) => b.len(),
+    skip(b, i)
+}
+
+/// The offset just past the value starting at `i` in validated text, found
+/// by counting brackets: a string is passed a word at a time up to its
+/// closing quote, and every other byte but a bracket is passed as it is
+/// (validation has seen the commas, colons and scalars). Text that is not
+/// valid gets some offset up to `b.len()`, never a panic or a hang.
+pub(crate) const fn skip(b: &[u8], mut i: usize) -> usize {
+    let mut depth = 0usize;
+    loop {
+        let c = at(b, i);
+        if c == b'"' {
+            i = skip_string(b, i);
+        } else if i >= b.len() {
+            return b.len();
+        } else {
+            i += 1;
+            // `[` is `{` less 0x20, and `]` is `}` less 0x20.
+            depth = depth.wrapping_add((c | 0x20 == b'{') as usize).wrapping_sub((c | 0x20 == b'}') as usize);
+            // A number or a literal at the top ends where white space, a
+            // comma or a closing bracket does; so does the text after a
+            // container's closing bracket.
+            if depth == 0 && !ends_scalar(at(b, i)) {
+                continue;
+            }
+        }
+        if depth == 0 {
+            return i;
+        }
+    }
+}
+
+/// Whether a scalar in validated text ends before `c`.
+const fn ends_scalar(c: u8) -> bool {
+    (c | 0x20) == b'}' || c <= b' ' || c == b','
+}
+
+/// The offset just past the closing quote of the validated string whose
+/// opening quote is at `i`: an escape is its backslash and the byte after
+/// it (a `\u`'s hex digits are neither quote nor backslash).
+pub(crate) const fn skip_string(b: &[u8], mut i: usize) -> usize {
+    i += 1;
+    loop {
+        i = plain_end(b, i, true);
+        let c = at(b, i);
+        if c == b'"' {
+            return i + 1;
+        }
+        if i >= b.len() {
+            return b.len();
+        }
+        i += if c == b'\\' { 2 } else { 1 };
     }
 }
 
@@ -154,7 +204,7 @@ pub const fn validate(b: &[u8]) -> Result<(), ReadError> {
 /// given, learns where its largest containers and its longest string end.
 pub(crate) const fn document(b: &[u8], ends: Option<&mut KnownEnds>) -> Result<(usize, usize), ReadError> {
     let start = skip_ws_in(b, 0, WS);
-    match value_end_in(b, start, false, ends, WS, MAX_DEPTH) {
+    match value_end_in(b, start, ends, WS, MAX_DEPTH) {
         Ok(end) => {
             let i = skip_ws_in(b, end, WS);
             if i < b.len() { fail(ReadErrorKind::Trailing, i) } else { Ok((start, end)) }
@@ -171,7 +221,7 @@ pub(crate) const fn line(b: &[u8]) -> (Option<(usize, usize)>, usize) {
     // Within the line, a newline is not white space, and nothing else reads
     // past one: so what ends the value or refutes it is on this line.
     let start = skip_ws_in(b, 0, WS_IN_LINE);
-    let stop = match value_end_in(b, start, false, None, WS_IN_LINE, MAX_DEPTH) {
+    let stop = match value_end_in(b, start, None, WS_IN_LINE, MAX_DEPTH) {
         Ok(end) => {
             let i = skip_ws_in(b, end, WS_IN_LINE);
             if i >= b.len() || at(b, i) == b'\n' {
@@ -237,7 +287,7 @@ fn object_end(b: &[u8], mut i: usize, keys: &[&str], found: &mut [Option<(usize,
         start = skip_ws_in(b, start + 1, WS_IN_LINE);
         // The object is the line's first level: its members' containers
         // start at the second, as when the line is read whole.
-        let end = match value_end_in(b, start, false, None, WS_IN_LINE, MAX_DEPTH - 1) {
+        let end = match value_end_in(b, start, None, WS_IN_LINE, MAX_DEPTH - 1) {
             Ok(end) => end,
             Err(e) => return Err(e.offset),
         };
@@ -259,26 +309,13 @@ fn object_end(b: &[u8], mut i: usize, keys: &[&str], found: &mut [Option<(usize,
 }
 
 /// Checks the one value that starts at `i` and returns the offset just
-/// past it. Reading validated text also skips values with it, `trusted`:
-/// one scanner serves both, and in validated text it takes an escape as
-/// its backslash and the next byte without reading it again. `ends`, if
-/// given, learns where the containers at [`KnownEnds`]' levels end.
-pub(crate) const fn value_end(
-    b: &[u8],
-    i: usize,
-    trusted: bool,
-    ends: Option<&mut KnownEnds>,
-) -> Result<usize, ReadError> {
-    value_end_in(b, i, trusted, ends, WS, MAX_DEPTH)
-}
-
-/// [`value_end`], with white space between tokens as `ws` has it, and
-/// `limit` levels of containers refused (the value's own counted as the
-/// first: a member of an object the caller walks has one fewer).
+/// past it, with white space between tokens as `ws` has it, and `limit`
+/// levels of containers refused (the value's own counted as the first: a
+/// member of an object the caller walks has one fewer). `ends`, if given,
+/// learns where the containers at [`KnownEnds`]' levels end.
 const fn value_end_in(
     b: &[u8],
     mut i: usize,
-    trusted: bool,
     mut ends: Option<&mut KnownEnds>,
     ws: u64,
     limit: usize,
@@ -325,10 +362,10 @@ const fn value_end_in(
             }
             // JSON Lines text (files of records) gets the string loop made
             // for mixed text; a request line, the smaller one.
-            b'"' if ws == WS_IN_LINE && !trusted => line_string_end(b, i),
+            b'"' if ws == WS_IN_LINE => line_string_end(b, i),
             b'"' => {
                 let mut escaped = false;
-                let end = string_span(b, i, trusted, &mut escaped);
+                let end = string_span(b, i, &mut escaped);
                 if let Some(ends) = &mut ends
                     && let Ok(end) = end
                     && end - i > ends.string.1
@@ -407,16 +444,10 @@ const fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, ReadError> {
 }
 
 /// Checks the string whose opening quote is at `start`; returns the offset
-/// just past its closing quote. In `trusted` (validated) text an escape is
-/// just its backslash and the byte after it.
-pub(crate) const fn string_end(b: &[u8], start: usize, trusted: bool) -> Result<usize, ReadError> {
-    string_span(b, start, trusted, &mut false)
-}
-
-/// [`string_end`], and whether the string holds an escape: a request's
-/// longest string without one is its own text, borrowed with no second
-/// look ([`KnownEnds::plain_end`]).
-const fn string_span(b: &[u8], start: usize, trusted: bool, escaped: &mut bool) -> Result<usize, ReadError> {
+/// just past its closing quote, and notes in `escaped` whether it holds an
+/// escape: a request's longest string without one is its own text,
+/// borrowed with no second look ([`KnownEnds::plain_end`]).
+const fn string_span(b: &[u8], start: usize, escaped: &mut bool) -> Result<usize, ReadError> {
     let mut i = start + 1;
     loop {
         let c = at(b, i);
@@ -424,11 +455,7 @@ const fn string_span(b: &[u8], start: usize, trusted: bool, escaped: &mut bool) 
             return Ok(i + 1);
         } else if c == b'\\' {
             *escaped = true;
-            // Validated `\u` has its four hex digits: none is a quote.
-            if trusted { Some(i + if at(b, i + 1) == b'u' { 6 } else { 2 }) } else { escape_end(b, i) }
-        } else if trusted && c >= 0x20 {
-            // Validated text: only a quote or a backslash ends a run.
-            Some(plain_end(b, i + 1, true))
+            escape_end(b, i)
         } else if c >= 0x80 {
             // UTF-8 and the ASCII among it, or a bad sequence here.
             match utf8_end(b, i) {
@@ -451,7 +478,7 @@ const fn string_span(b: &[u8], start: usize, trusted: bool, escaped: &mut bool) 
     }
 }
 
-/// [`string_end`] of untrusted text, with the word-at-a-time test in its
+/// [`string_span`], with the word-at-a-time test in its
 /// own loop rather than in a call: mixed text (a Japanese word, then ASCII,
 /// then a French one) meets a byte that needs a look of its own every few
 /// bytes, and a call each time costs more than the test. The same
@@ -512,7 +539,7 @@ const fn line_string_end(b: &[u8], start: usize) -> Result<usize, ReadError> {
 #[doc(hidden)]
 pub const fn validate_line(b: &[u8]) -> Result<(), ReadError> {
     let start = skip_ws_in(b, 0, WS_IN_LINE);
-    match value_end_in(b, start, false, None, WS_IN_LINE, MAX_DEPTH) {
+    match value_end_in(b, start, None, WS_IN_LINE, MAX_DEPTH) {
         Ok(end) => {
             let i = skip_ws_in(b, end, WS_IN_LINE);
             if i < b.len() { fail(ReadErrorKind::Trailing, i) } else { Ok(()) }
@@ -578,4 +605,118 @@ pub(crate) const fn number_end(b: &[u8], mut i: usize) -> Result<usize, ReadErro
         i = end;
     }
     Ok(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    /// A xorshift generator: the same values on every run.
+    struct Gen(u64);
+
+    impl Gen {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+
+        fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+            from[self.below(from.len() as u64) as usize]
+        }
+
+        /// Appends a value to `out`, with white space inside containers,
+        /// and records where each value in it (its own included) starts
+        /// and ends.
+        fn value(&mut self, out: &mut String, spans: &mut Vec<(usize, usize)>, depth: u32) {
+            const WS: [&str; 5] = ["", " ", "\n", "\t ", "\r\n  "];
+            const SCALARS: [&str; 12] =
+                ["0", "-0", "12.5", "-1.5E-7", "6.02e+23", "1e5", "true", "false", "null", "42", "-7", "0.25"];
+            const STRINGS: [&str; 10] = [
+                r#""""#,
+                r#""a""#,
+                r#""\"""#,
+                r#""\\""#,
+                r#""x\\\"y""#,
+                r#""\u00e9\ud83d\ude00""#,
+                r#""日本語のテキスト, ünïcödé""#,
+                r#""[{ not brackets }], \"quoted\" \\""#,
+                r#""a long string of plain ASCII text that takes several words""#,
+                r#""\n\t\/\b\f\r""#,
+            ];
+            let start = out.len();
+            match if depth >= 5 { self.below(2) } else { self.below(4) } {
+                0 => out.push_str(self.pick(&SCALARS)),
+                1 => out.push_str(self.pick(&STRINGS)),
+                kind => {
+                    let object = kind == 3;
+                    out.push(if object { '{' } else { '[' });
+                    out.push_str(self.pick(&WS));
+                    for k in 0..self.below(4) {
+                        if k > 0 {
+                            out.push(',');
+                            out.push_str(self.pick(&WS));
+                        }
+                        if object {
+                            // A key is a value too: skipped the same way.
+                            let key = out.len();
+                            out.push_str(self.pick(&STRINGS));
+                            spans.push((key, out.len()));
+                            out.push_str(self.pick(&WS));
+                            out.push(':');
+                            out.push_str(self.pick(&WS));
+                        }
+                        self.value(out, spans, depth + 1);
+                        out.push_str(self.pick(&WS));
+                    }
+                    out.push(if object { '}' } else { ']' });
+                }
+            }
+            spans.push((start, out.len()));
+        }
+    }
+
+    /// `skip` ends every value of validated text where the validator ends
+    /// it: values of every kind, at every depth, before white space, a
+    /// comma, a closing bracket or the end of the text.
+    #[test]
+    fn skip_ends_every_value_where_the_validator_does() {
+        let mut rng = Gen(0x9E37_79B9_7F4A_7C15);
+        let mut values = 0;
+        for _ in 0..4_000 {
+            let (mut doc, mut spans) = (String::new(), Vec::new());
+            rng.value(&mut doc, &mut spans, 0);
+            doc.push_str(rng.pick(&["", " ", "\n"]));
+            let b = doc.as_bytes();
+            assert!(validate(b).is_ok(), "{doc}");
+            for &(start, end) in &spans {
+                assert_eq!(skip(b, start), end, "the value at {start} in {doc}");
+                assert_eq!(value_end_in(b, start, None, WS, MAX_DEPTH), Ok(end), "{doc}");
+                if b[start] == b'"' {
+                    assert_eq!(skip_string(b, start), end, "the string at {start} in {doc}");
+                }
+                values += 1;
+            }
+        }
+        assert!(values > 10_000, "{values} values");
+    }
+
+    /// On text that is not valid JSON, `skip` and `skip_string` end within
+    /// the text, from every offset: no panic, no hang, nothing past its end.
+    #[test]
+    fn skip_stays_within_any_text() {
+        const BYTES: &[u8] = b"{}[]\",:\\ 0e-tu\x00\xE3\x81";
+        let mut rng = Gen(0x2545_F491_4F6C_DD1D);
+        for _ in 0..20_000 {
+            let len = rng.below(24) as usize;
+            let text: Vec<u8> = (0..len).map(|_| BYTES[rng.below(BYTES.len() as u64) as usize]).collect();
+            for i in 0..=len + 1 {
+                assert!(skip(&text, i) <= len, "{text:?} at {i}");
+                assert!(skip_string(&text, i) <= len, "{text:?} at {i}");
+            }
+        }
+    }
 }

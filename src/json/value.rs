@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use super::scan::{at, find, skip_ws, span};
 use super::unescape::unescape_into;
-use super::validator::{ReadError, document, skip_value};
+use super::validator::{ReadError, document, skip_string, skip_value};
 
 /// Parses a whole document: the one value in `b`, with optional white
 /// space around it.
@@ -297,7 +297,7 @@ impl<'a> Items<'a> {
         }
         let mut key = None;
         if at(b, i) == b'"' && b.first() == Some(&b'{') {
-            let key_end = skip_value(b, i, None);
+            let key_end = skip_string(b, i);
             key = Some(Str { raw: span(b, i + 1, key_end - 1) });
             // Past the colon.
             i = skip_ws(b, skip_ws(b, key_end) + 1);

@@ -84,21 +84,15 @@ pub(super) const fn next_element(b: &[u8], i: usize) -> Option<(usize, usize)> {
     Some((i, value_end(b, i)))
 }
 
-/// Past the value starting at `i` in the (valid) schema: the reader's own
-/// scanner, trusting the text it has validated.
+/// Past the value starting at `i` in the (valid) schema: the reader's skip
+/// over text it has validated.
 pub(super) const fn value_end(b: &[u8], i: usize) -> usize {
-    match crate::json::validator::value_end(b, i, true, None) {
-        Ok(end) => end,
-        Err(_) => b.len(),
-    }
+    crate::json::validator::skip(b, i)
 }
 
 /// Past the closing quote of the (valid) string whose opening quote is at `i`.
 pub(super) const fn string_end(b: &[u8], i: usize) -> usize {
-    match crate::json::validator::string_end(b, i, true) {
-        Ok(end) => end,
-        Err(_) => b.len(),
-    }
+    crate::json::validator::skip_string(b, i)
 }
 
 /// The object opening at `o` has a member before the one whose name is the
