@@ -362,15 +362,17 @@ impl Piece for Text {
     }
 }
 
-/// A string read from JSON: unescaped into text, and as it was written
-/// (already valid) into a JSON string.
+/// A string read from JSON: unescaped into text, and into a JSON string
+/// with the escapes JSON needs and no others, as serde_json (the official
+/// SDK) writes it: a `\u00e9` read is written `é`, so the model reads the
+/// text, not its escapes. A string with no escape is copied as it is.
 impl Piece for crate::json::Str<'_> {
     fn write_to(&self, out: &mut Vec<u8>) {
         self.unescape_onto(out)
     }
 
     fn write_escaped_to(&self, out: &mut Vec<u8>) {
-        put(out, self.raw())
+        if self.is_plain() { put(out, self.raw()) } else { escape_into(out, self.to_str().as_bytes()) }
     }
 }
 

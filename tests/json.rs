@@ -197,6 +197,33 @@ fn the_writer_escapes_and_formats_as_serde_json_does() {
     assert!(ours.contains("[0.1,1.0,-2.5e-8,1e+21,null]"), "{ours}");
 }
 
+/// A string read from JSON is written back with the escapes JSON needs
+/// and no others, byte for byte as serde_json (the official SDK) writes
+/// it: `\u901a` as `通`, `\/` as `/`, a control character as serde_json
+/// spells it (author trial 32: escaped word lists came back escaped).
+#[test]
+fn a_string_read_is_written_as_serde_json_writes_it() {
+    let literals = [
+        r#""plain text, 日本語""#,
+        r#""\u901a\u308a""#,
+        r#""\"quoted\" \\ back\/slash""#,
+        r#""\u00e9t\u00C9 \ud83d\ude00 \u2028""#,
+        r#""\n\t\r\b\f \u0000\u001F\u007f""#,
+        r#""\u0022\u005c\u002F""#,
+    ];
+    for literal in literals {
+        let doc = format!(r#"{{"s": {literal}}}"#);
+        let value = json::parse(doc.as_bytes()).unwrap();
+        let s = value.as_object().unwrap().get("s").unwrap().as_str().unwrap();
+        let mut w = JsonWriter::new();
+        w.string_of(s);
+        let decoded: String = serde_json::from_str(literal).unwrap();
+        assert_eq!(String::from_utf8(w.into_bytes()).unwrap(), serde_json::to_string(&decoded).unwrap(), "{literal}");
+        let text = subako_tiny::text!("[", s, "]");
+        assert_eq!(text.as_str(), format!("[{decoded}]"), "{literal}");
+    }
+}
+
 #[test]
 fn compacting_keeps_strings_whole() {
     let mut w = JsonWriter::new();

@@ -274,6 +274,12 @@ fn a_150_kb_argument_comes_from_a_file_or_stdin() {
     let (code, out, err) = subako_tiny(&["call", wasm, "greet", r#"{"name":"x","n":1e400}"#], None);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Hello, x!"), "{out}");
+    // And so are those of the calls after it (author trial 32: `--then`
+    // refused `1e400`, with the words above).
+    let then = ["call", wasm, "greet", r#"{"name":"x"}"#, "--then", "greet", r#"{"name":"y","n":1e400}"#];
+    let (code, out, err) = subako_tiny(&then, None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Hello, y!"), "{out}");
     let (code, _, err) = subako_tiny(&["bench", wasm, "--tool", "greet", "--args", r#"{"name":"x","n":1e400}"#], None);
     assert_eq!(code, 2);
     assert!(err.contains("number out of range") && err.contains("`subako-tiny call` sends them as written"), "{err}");

@@ -347,7 +347,7 @@ mod tests {
         let text = core::str::from_utf8(reply.structured().unwrap()).unwrap();
         assert_eq!(
             text,
-            r#"{"str":"a\"b","string":"s","cow":"c","text":"t1","char":"\n","json_str":"caf\u00e9","ints":-128,"u64":18446744073709551615,"i64":-9223372036854775808,"float":0.1,"nan":null,"some":1,"none":null,"vec":[true,false],"empty":[],"value":[1,{"x":"\u00e9"}],"object":{"raw":[1,{"x":"\u00e9"}],"s":"caf\u00e9"},"array":[1,{"x":"\u00e9"}]}"#
+            r#"{"str":"a\"b","string":"s","cow":"c","text":"t1","char":"\n","json_str":"café","ints":-128,"u64":18446744073709551615,"i64":-9223372036854775808,"float":0.1,"nan":null,"some":1,"none":null,"vec":[true,false],"empty":[],"value":[1,{"x":"\u00e9"}],"object":{"raw":[1,{"x":"\u00e9"}],"s":"caf\u00e9"},"array":[1,{"x":"\u00e9"}]}"#
         );
         let parsed: serde_json::Value = serde_json::from_str(text).unwrap();
         assert_eq!(parsed["json_str"], "café");

@@ -32,10 +32,10 @@ pub struct Call {
 impl Call {
     pub fn run(self) -> Result<ExitCode, Error> {
         let m = module(&self.module)?;
-        // The first call's arguments as written (`-0`, `1e2`, key order);
-        // those of `--then` as serde_json reads them.
+        // Every call's arguments as written (`-0`, `1e2`, `1e400`, key
+        // order), the first's and those of `--then` alike.
         let first = read_args_text(self.args.as_deref(), self.args_file.as_deref())?.into_args()?;
-        let then = self.then.calls()?.into_iter().map(|(t, args)| Ok((t, args.into_args()?)));
+        let then = self.then.texts()?.into_iter().map(|(t, args)| Ok((t, args.into_args()?)));
         let calls = std::iter::once(Ok((self.tool.clone(), first))).chain(then).collect::<Result<Vec<_>, Error>>()?;
         self.call.check_dirs()?;
         let mut o = self.call.options();

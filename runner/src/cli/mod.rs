@@ -220,6 +220,22 @@ impl Then {
             })
             .collect()
     }
+
+    /// The calls with their arguments' text as given (checked to be JSON,
+    /// numbers beyond f64 included), for `call`, which sends every call's
+    /// arguments as they are written.
+    pub fn texts(&self) -> Result<Vec<(String, String)>, Error> {
+        self.then
+            .chunks(2)
+            .map(|c| {
+                let args = match c[1].strip_prefix('@') {
+                    Some(file) => read_args_text(None, Some(Path::new(file)))?,
+                    None => read_args_text(Some(&c[1]), None)?,
+                };
+                Ok((c[0].clone(), args))
+            })
+            .collect()
+    }
 }
 
 /// A module file, compiled.
