@@ -209,28 +209,27 @@ pub struct Then {
 
 impl Then {
     pub fn calls(&self) -> Result<Vec<(String, Value)>, Error> {
-        self.then
-            .chunks(2)
-            .map(|c| {
-                let args = match c[1].strip_prefix('@') {
-                    Some(file) => read_args(None, Some(Path::new(file)))?,
-                    None => read_args(Some(&c[1]), None)?,
-                };
-                Ok((c[0].clone(), args))
-            })
-            .collect()
+        self.each(read_args)
     }
 
     /// The calls with their arguments' text as given (checked to be JSON,
     /// numbers beyond f64 included), for `call`, which sends every call's
     /// arguments as they are written.
     pub fn texts(&self) -> Result<Vec<(String, String)>, Error> {
+        self.each(read_args_text)
+    }
+
+    /// Each call's tool, and its arguments (JSON, `-`, or `@FILE`) as `read` reads them.
+    fn each<T>(
+        &self,
+        read: impl Fn(Option<&str>, Option<&Path>) -> Result<T, Error>,
+    ) -> Result<Vec<(String, T)>, Error> {
         self.then
             .chunks(2)
             .map(|c| {
                 let args = match c[1].strip_prefix('@') {
-                    Some(file) => read_args_text(None, Some(Path::new(file)))?,
-                    None => read_args_text(Some(&c[1]), None)?,
+                    Some(file) => read(None, Some(Path::new(file)))?,
+                    None => read(Some(&c[1]), None)?,
                 };
                 Ok((c[0].clone(), args))
             })
