@@ -12,7 +12,11 @@
 //!   rule, which asks for both mappings of each char beside a Σ, does not
 //!   read it again each time, nor the case-ignorable table for a letter or
 //!   an accent beside it (trial 16: capital Greek with Σ cost 2.5 times
-//!   std's work, and Σ between runs of combining accents 200 times).
+//!   std's work, and Σ between runs of combining accents 200 times);
+//! - search candidates: `find_ignore_case` compares the needle only at the
+//!   chars that can begin a match (trial 33: a needle beginning with `i`
+//!   or `k` was compared at every char beyond ASCII, which doubled the
+//!   search of Japanese text for "istanbul").
 //!
 //! The tests share the crate's cache of answers and the counts, so they
 //! run one at a time.
@@ -166,5 +170,27 @@ fn two_scripts_mixed_in_one_text_each_read_their_letters_about_once() {
     }
     for (what, text) in &texts {
         each_char_is_read_about_once(what, text);
+    }
+}
+
+#[test]
+fn a_search_compares_only_at_chars_that_can_begin_a_match() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let count = |haystack: &str, needle: &str| {
+        let candidates = &subako_tiny::__test::case_search_candidates;
+        let before = candidates.load(Ordering::SeqCst);
+        let found = case::find_ignore_case(haystack, needle);
+        assert_eq!(found.is_some(), haystack.to_lowercase().contains(&needle.to_lowercase()), "{needle}");
+        candidates.load(Ordering::SeqCst) - before
+    };
+    // Japanese with a little Latin: only `i`, `I`, `K`, `k` and the chars
+    // that share İ's or the Kelvin sign's first byte (ā…Ŀ, and U+2000…U+2FFF,
+    // here an ellipsis) can begin a match of a needle that begins with `i`
+    // or `k` (the ellipsis is one of the Kelvin sign's); a needle found in
+    // the first line stops there.
+    let text = "東京の天気は晴れです。データベース…".repeat(1_000) + "İstanbul, Ķekava and Kyoto are not here: kİ";
+    for (needle, most) in [("istanbul", 11), ("kyoto", 1_000 + 11), ("zzz", 1), ("データ", 11)] {
+        let n = count(&text, needle);
+        assert!(n <= most, "{needle}: compared at {n} chars");
     }
 }
