@@ -100,7 +100,7 @@ pub mod typed;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::package::{check_part, with_run};
-    pub use crate::rendered::{Rendered, array, compact_array, compact_len, len, tool_fns, tool_names};
+    pub use crate::rendered::{Rendered, array, len, tool_fns, tool_names, validator_array, validator_len};
     pub use crate::rt::run;
     #[allow(deprecated)]
     pub use crate::schema::{CheckedSchema, check_args, check_checked, require_supported, validated_schema_and_tool};
@@ -117,9 +117,9 @@ pub mod __test {
     }
     pub use crate::build_message::BuildMessage;
     #[cfg(not(target_arch = "wasm32"))]
-    pub use crate::case::WALKS as case_table_walks;
-    #[cfg(not(target_arch = "wasm32"))]
     pub use crate::case::CANDIDATES as case_search_candidates;
+    #[cfg(not(target_arch = "wasm32"))]
+    pub use crate::case::WALKS as case_table_walks;
     #[cfg(not(target_arch = "wasm32"))]
     pub use crate::json::float::EXACT_RUNS as float_exact_runs;
     pub use crate::json::validator::validate_line;

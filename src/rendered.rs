@@ -108,22 +108,57 @@ pub const fn array<const N: usize>(package: &Package) -> [u8; N] {
     text
 }
 
-/// The length of valid JSON text `json` without the white space outside
-/// its strings: `validated!` keeps a schema so.
-pub const fn compact_len(json: &str) -> usize {
+/// The length of [`validator_array`]'s text for `schema`.
+pub const fn validator_len(schema: &str) -> usize {
     let mut out = Out { buf: &mut [], len: 0 };
-    out.compact(json.as_bytes());
+    out.schema(schema.as_bytes(), crate::json::scan::skip_ws(schema.as_bytes(), 0));
     out.len
 }
 
-/// `json` without the white space outside its strings, as an array of
-/// exactly [`compact_len`] bytes, for a `static`.
-pub const fn compact_array<const N: usize>(json: &str) -> [u8; N] {
+/// What `validated!` keeps of an input schema for the validator: the text
+/// without white space, and without the members of its schema objects the
+/// validator does not read (`description`, `title`, `default`, `examples`
+/// and the other annotations, and `x-` extensions), which the model reads
+/// in `tools/list` and a call would otherwise walk past at every object it
+/// checks. An array of exactly [`validator_len`] bytes, for a `static`.
+///
+/// `schema` is one [`CheckedSchema::new`](crate::schema::CheckedSchema::new)
+/// accepts; for any other text this ends, with some text, and that
+/// constant's error fails the build.
+pub const fn validator_array<const N: usize>(schema: &str) -> [u8; N] {
     let mut text = [0; N];
     let mut out = Out { buf: &mut text, len: 0 };
-    out.compact(json.as_bytes());
+    out.schema(schema.as_bytes(), crate::json::scan::skip_ws(schema.as_bytes(), 0));
     text
 }
+
+/// The bytes `from..to` of `b`, as many of them as it has: text that is
+/// not a schema gets some text, never a panic in the compiler.
+const fn part(b: &[u8], from: usize, to: usize) -> &[u8] {
+    let to = if to < b.len() { to } else { b.len() };
+    let from = if from < to { from } else { to };
+    b.split_at(to).0.split_at(from).1
+}
+
+/// The keywords the validator reads (`schema::validate`); any other member
+/// of a schema object is left out of its copy.
+const VALIDATOR_KEYWORDS: [&[u8]; 15] = [
+    b"type",
+    b"properties",
+    b"required",
+    b"additionalProperties",
+    b"items",
+    b"enum",
+    b"const",
+    b"minimum",
+    b"maximum",
+    b"exclusiveMinimum",
+    b"exclusiveMaximum",
+    b"minLength",
+    b"maxLength",
+    b"minItems",
+    b"maxItems",
+];
 
 /// Writes the fixed answers into `buf` as far as it has room, and returns
 /// where each part ends (the last is the whole length).
@@ -227,6 +262,77 @@ impl Out<'_> {
             i += 1;
         }
         self.byte(b'"');
+    }
+
+    /// The schema at `i` in `b` for the validator (see [`validator_array`]):
+    /// a schema object's members other than the keywords it reads are left
+    /// out; anything else is copied without white space. Past its end.
+    const fn schema(&mut self, b: &[u8], i: usize) -> usize {
+        use crate::bytes::{at, same_at};
+        use crate::json::scan::skip_ws;
+        use crate::json::validator::{skip, skip_string};
+        if at(b, i) != b'{' {
+            let end = skip(b, i);
+            self.compact(part(b, i, end));
+            return end;
+        }
+        self.byte(b'{');
+        let mut i = skip_ws(b, i + 1);
+        let mut first = true;
+        // Each member: its name's opening quote at `i`. Text that is not
+        // a schema ends the loop at its first byte out of place.
+        while at(b, i) == b'"' {
+            let name_end = skip_string(b, i);
+            let v = skip_ws(b, skip_ws(b, name_end) + 1);
+            let mut k = 0;
+            while k < VALIDATOR_KEYWORDS.len() && !same_at(b, i + 1, name_end - 1, VALIDATOR_KEYWORDS[k]) {
+                k += 1;
+            }
+            let end = if k == VALIDATOR_KEYWORDS.len() {
+                skip(b, v)
+            } else {
+                if !first {
+                    self.byte(b',');
+                }
+                first = false;
+                self.bytes(part(b, i, name_end));
+                self.byte(b':');
+                // `properties`: names, each with a schema; `items` and
+                // `additionalProperties`: a schema; the rest: data.
+                if k == 1 && at(b, v) == b'{' {
+                    self.byte(b'{');
+                    let mut p = skip_ws(b, v + 1);
+                    let mut first = true;
+                    while at(b, p) == b'"' {
+                        let p_end = skip_string(b, p);
+                        if !first {
+                            self.byte(b',');
+                        }
+                        first = false;
+                        self.bytes(part(b, p, p_end));
+                        self.byte(b':');
+                        p = skip_ws(b, self.schema(b, skip_ws(b, skip_ws(b, p_end) + 1)));
+                        if at(b, p) == b',' {
+                            p = skip_ws(b, p + 1);
+                        }
+                    }
+                    self.byte(b'}');
+                    p + (at(b, p) == b'}') as usize
+                } else if k == 3 || k == 4 {
+                    self.schema(b, v)
+                } else {
+                    let end = skip(b, v);
+                    self.compact(part(b, v, end));
+                    end
+                }
+            };
+            i = skip_ws(b, end);
+            if at(b, i) == b',' {
+                i = skip_ws(b, i + 1);
+            }
+        }
+        self.byte(b'}');
+        i + (at(b, i) == b'}') as usize
     }
 
     /// Valid JSON text without the white space outside its strings (as
@@ -343,5 +449,41 @@ mod tests {
         );
         assert_eq!(r.tool_names, ["first", "second"]);
         assert_eq!(r.tool_fns.len(), 2);
+    }
+
+    /// Any text, not only a schema, gets some text of the length
+    /// `validator_len` says, without a panic (in the compiler, that would
+    /// be a second error beside the schema's own): every prefix of a
+    /// schema, and bytes out of place.
+    #[test]
+    fn the_validator_copy_of_any_text_ends_without_a_panic() {
+        let schema = r#"{"type":"object","description":"d","properties":{"a":{"type":"array","items":{"type":"object","properties":{"b":{"enum":[1,{"c":"}"}]}}}}},"x-y":[1],"required":["a"]}"#;
+        let mut texts: vec::Vec<std::string::String> = (0..=schema.len()).map(|n| schema[..n].into()).collect();
+        texts.extend(
+            [
+                "",
+                "{",
+                "{\"",
+                "{\"properties\":{\"",
+                "{\"properties\":[",
+                "}",
+                "]]]",
+                "{\"type\":}",
+                "\"",
+                "{\"a\":\"\\",
+            ]
+            .map(std::string::String::from),
+        );
+        for text in &texts {
+            let len = validator_len(text);
+            let copy = validator_array::<512>(text);
+            assert!(len <= 512 && copy[len..].iter().all(|&b| b == 0), "{text}: {len}");
+        }
+        let whole = validator_array::<512>(schema);
+        let kept = std::str::from_utf8(&whole[..validator_len(schema)]).unwrap();
+        assert_eq!(
+            kept,
+            r#"{"type":"object","properties":{"a":{"type":"array","items":{"type":"object","properties":{"b":{"enum":[1,{"c":"}"}]}}}}},"required":["a"]}"#
+        );
     }
 }

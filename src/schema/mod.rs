@@ -87,9 +87,12 @@
 //! written `/` (RFC 6901 writes the root as the empty string, which reads
 //! badly in a sentence; a member named with the empty string is also `/`).
 //!
-//! The schema is read from its `const` string at each call with the
-//! crate's own reader; the walk follows the schema, so arguments nested
-//! deeper than the schema are not walked. Each object of the arguments is
+//! The schema is read at each call with the crate's own reader, from a
+//! copy `validated!` makes at build time without its white space and
+//! annotations (`description`, `examples`, `x-`…, which only the model
+//! reads); an array's item schema is read once for all its items. The walk
+//! follows the schema, so arguments nested deeper than the schema are not
+//! walked. Each object of the arguments is
 //! walked once, whatever the number of keywords, and a string's characters
 //! are counted once for both bounds. Nothing is allocated unless a check
 //! fails.
@@ -189,8 +192,9 @@ impl CheckedSchema {
         CheckedSchema { value: b.split_at(end).0.split_at(start).1 }
     }
 
-    /// The same schema as `compact`, its text without white space (what
-    /// `validated!` keeps in the module, rather than the text as written).
+    /// The same schema as `compact`, its text as the validator reads it
+    /// (what `validated!` keeps in the module, rather than the text as
+    /// written: without white space and annotations).
     #[must_use]
     pub const fn compacted(self, compact: &'static [u8]) -> CheckedSchema {
         CheckedSchema { value: compact }
@@ -286,9 +290,10 @@ macro_rules! __validated {
     };
     (@named $name:ident [$($tool:tt)*]) => {{
         const __SUBAKO_TOOL: $crate::Tool = $($tool)*;
-        // Checked as written, kept without its white space.
-        static __SUBAKO_SCHEMA_TEXT: [u8; $crate::__private::compact_len(__SUBAKO_TOOL.input_schema)] =
-            $crate::__private::compact_array(__SUBAKO_TOOL.input_schema);
+        // Checked as written, kept as the validator reads it: without
+        // white space and the annotations.
+        static __SUBAKO_SCHEMA_TEXT: [u8; $crate::__private::validator_len(__SUBAKO_TOOL.input_schema)] =
+            $crate::__private::validator_array(__SUBAKO_TOOL.input_schema);
         const __SUBAKO_SCHEMA: $crate::__private::CheckedSchema =
             $crate::__private::CheckedSchema::new(__SUBAKO_TOOL.name, __SUBAKO_TOOL.input_schema)
                 .compacted(&__SUBAKO_SCHEMA_TEXT);

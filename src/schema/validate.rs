@@ -1,7 +1,9 @@
 //! Arguments checked against a tool's own input schema, at call time.
 //!
-//! The schema is read where it stands (a `const` string) with the crate's
-//! reader; the walk follows the schema, so it goes no deeper than the
+//! The schema is read where it stands (under `validated!`, a copy without
+//! annotations made at build time) with the crate's reader, each schema
+//! object once per value it checks, an array's item schema once for all
+//! the items; the walk follows the schema, so it goes no deeper than the
 //! schema nests, however deep the arguments are. Each object is walked
 //! once, whatever its schema says: its members are taken in one pass, each
 //! looked up among the schema's `properties` as it comes, and the rules
@@ -17,7 +19,7 @@ use crate::bytes::{at, span};
 use crate::json::Elements;
 use crate::json::scan::skip_ws;
 use crate::json::validator::{KnownEnds, skip_value};
-use crate::json::{Kind, Object, Str, Value, parse};
+use crate::json::{Array, Kind, Object, Str, Value, parse};
 use crate::reply::ToolError;
 use crate::text::Text;
 
@@ -235,12 +237,20 @@ fn check_counted<'a>(
     length: Option<u64>,
     path: &Path<'_, 'a>,
 ) -> Result<(), ToolError> {
-    let broken = match schema.as_bool() {
-        Some(allowed) => (!allowed).then_some(Broken::NotAllowed),
-        None => match schema.as_object() {
-            Some(rules) => check_rules(rules, value, length, path)?,
-            None => None,
-        },
+    check_read(schema, schema.as_object().map(Rules::read).as_ref(), value, length, path)
+}
+
+/// [`check_counted`] with `schema` already read, if it is an object.
+fn check_read<'a>(
+    schema: Value<'a>,
+    rules: Option<&Rules<'a>>,
+    value: Value<'a>,
+    length: Option<u64>,
+    path: &Path<'_, 'a>,
+) -> Result<(), ToolError> {
+    let broken = match rules {
+        Some(rules) => check_rules(rules, value, length, path)?,
+        None => (schema.as_bool() == Some(false)).then_some(Broken::NotAllowed),
     };
     match broken {
         Some(broken) => Err(fail(path, broken)),
@@ -248,10 +258,24 @@ fn check_counted<'a>(
     }
 }
 
+/// Each element of an array against `schema`, read once for all of them.
+fn check_items<'a>(schema: Value<'a>, elements: Array<'a>, path: &Path<'_, 'a>) -> Result<(), ToolError> {
+    let rules = schema.as_object().map(Rules::read);
+    for (index, element) in elements.iter().enumerate() {
+        check_read(schema, rules.as_ref(), element, None, &path.element(index))?;
+    }
+    Ok(())
+}
+
 /// The most `properties` one schema may list: an object's walk keeps a
 /// slot for each on the stack. `validated!` refuses a schema that lists
 /// more; a check against one fails with [`CROWDED`].
 pub(crate) const SLOTS: usize = 64;
+
+/// As many slots as most schemas' `properties` take: an object checked
+/// against one of them clears this many, not [`SLOTS`] (wasmtime charges
+/// clearing memory by the byte).
+const FEW_SLOTS: usize = 8;
 
 const CROWDED: &str = "the schema lists more than 64 properties in one object, more than the validator takes";
 
@@ -269,62 +293,123 @@ struct Slot<'a> {
 const UNUSED: Slot<'static> =
     Slot { name: Str { raw: b"" }, schema: Value { raw: b"true" }, member: None, length: None };
 
+/// A schema object read once for every value checked against it (an
+/// array's items share one): the keywords an object's walk needs before
+/// the rest.
+struct Rules<'a> {
+    object: Object<'a>,
+    types: Option<Value<'a>>,
+    properties: Option<Object<'a>>,
+    /// How many `properties`.
+    declared: usize,
+    additional: Option<Value<'a>>,
+    /// Whether an object's members are walked: it has `properties` (an
+    /// object), `additionalProperties` or `required`.
+    members: bool,
+}
+
+impl<'a> Rules<'a> {
+    #[inline(never)]
+    fn read(object: Object<'a>) -> Rules<'a> {
+        let mut rules = Rules { object, types: None, properties: None, declared: 0, additional: None, members: false };
+        for (keyword, rule) in object.iter() {
+            let k = keyword.raw();
+            if crate::bytes::same(k, b"type") {
+                rules.types = Some(rule);
+            } else if crate::bytes::same(k, b"additionalProperties") {
+                rules.additional = Some(rule);
+                rules.members = true;
+            } else if crate::bytes::same(k, b"required") {
+                rules.members = true;
+            } else if crate::bytes::same(k, b"properties")
+                && let Some(properties) = rule.as_object()
+            {
+                rules.members = true;
+                rules.properties = Some(properties);
+                rules.declared = properties.len();
+            }
+        }
+        rules
+    }
+}
+
 /// The rule in `rules` that `value` itself breaks, if any, the type first
 /// (the other keywords' messages assume it holds); what its members or
 /// elements break is the error.
 fn check_rules<'a>(
-    rules: Object<'a>,
+    rules: &Rules<'a>,
     value: Value<'a>,
-    mut length: Option<u64>,
+    length: Option<u64>,
     path: &Path<'_, 'a>,
 ) -> Result<Option<Broken<'a>>, ToolError> {
-    let [types, properties, additional, required, ..] = crate::json::lookup::members(
-        Some(rules.as_value()),
-        b"type\xffproperties\xffadditionalProperties\xffrequired",
-        None,
-    );
-    let properties = properties.and_then(|p| p.as_object());
-    let members = properties.is_some() || additional.is_some() || required.is_some();
-    if let Some(types) = types
+    if let Some(types) = rules.types
         && !elements_or_self(types).any(|name| is_type(name, value))
     {
         return Ok(Some(Broken::Type(types, value)));
     }
-    let object = value.as_object().filter(|_| members);
+    match value.as_object().filter(|_| rules.members) {
+        None => check_keywords(rules, value, length, path, None),
+        Some(object) if rules.declared <= FEW_SLOTS => check_few(rules, object, path),
+        Some(object) => check_many(rules, object, path),
+    }
+}
+
+/// [`check_keywords`] for an object against a schema of a few `properties`.
+#[inline(never)]
+fn check_few<'a>(rules: &Rules<'a>, object: Object<'a>, path: &Path<'_, 'a>) -> Result<Option<Broken<'a>>, ToolError> {
+    check_keywords(rules, object.as_value(), None, path, Some((object, &mut [UNUSED; FEW_SLOTS])))
+}
+
+/// [`check_keywords`] for an object against a schema of many `properties`.
+#[inline(never)]
+fn check_many<'a>(rules: &Rules<'a>, object: Object<'a>, path: &Path<'_, 'a>) -> Result<Option<Broken<'a>>, ToolError> {
+    check_keywords(rules, object.as_value(), None, path, Some((object, &mut [UNUSED; SLOTS])))
+}
+
+/// The rules after the type, in schema order; for an object whose members
+/// are walked, `members` holds it and a slot for each of `properties`.
+fn check_keywords<'a>(
+    rules: &Rules<'a>,
+    value: Value<'a>,
+    mut length: Option<u64>,
+    path: &Path<'_, 'a>,
+    members: Option<(Object<'a>, &mut [Slot<'a>])>,
+) -> Result<Option<Broken<'a>>, ToolError> {
     // The object's members, each taken once: a declared one is kept in its
     // slot; any other is checked against `additionalProperties` at once,
     // the first failure kept for that keyword's turn.
-    let mut slots = [UNUSED; SLOTS];
     let mut declared = 0;
     let mut additional_fault = None;
-    if let Some(object) = object {
-        if let Some(properties) = properties {
+    let mut object = None;
+    let mut slots: &[Slot<'a>] = &[];
+    if let Some((walked, all)) = members {
+        if let Some(properties) = rules.properties {
             for (name, schema) in properties.iter() {
-                let Some(slot) = slots.get_mut(declared) else {
+                let Some(slot) = all.get_mut(declared) else {
                     return Err(plain_error(CROWDED));
                 };
                 *slot = Slot { name, schema, member: None, length: None };
                 declared += 1;
             }
         }
-        for (name, member, counted) in Walk::new(object, path.ends) {
-            if let Some(slot) = slots.iter_mut().take(declared).find(|slot| same_name(slot.name, name)) {
+        let all = all.get_mut(..declared).unwrap_or_default();
+        for (name, member, counted) in Walk::new(walked, path.ends) {
+            if let Some(slot) = all.iter_mut().find(|slot| same_name(slot.name, name)) {
                 (slot.member, slot.length) = (Some(member), counted);
-            } else if let Some(rule) = additional
+            } else if let Some(rule) = rules.additional
                 && additional_fault.is_none()
                 && let Err(e) = check_counted(rule, member, counted, &path.member(name))
             {
                 additional_fault = Some(e);
             }
         }
+        object = Some(walked);
+        slots = all;
     }
-    let slots = slots.get(..declared).unwrap_or_default();
     let kind = value.kind();
-    // A string's length, counted when a bound first asks for it (unless
-    // the walk of its object counted it).
-    for (keyword, rule) in rules.iter() {
+    for (keyword, rule) in rules.object.iter() {
         let keyword = keyword.raw();
-        if let Some(limit) = LIMITS.iter().find(|l| l.keyword.as_bytes() == keyword && l.kind == kind) {
+        if let Some(limit) = LIMITS.iter().find(|l| l.kind == kind && l.keyword.as_bytes() == keyword) {
             if breaks(limit, value, rule, &mut length) {
                 return Ok(Some(Broken::Limit(limit, rule)));
             }
@@ -337,9 +422,7 @@ fn check_rules<'a>(
                 return Ok(Some(Broken::Const(rule)));
             }
         } else if let Some(elements) = value.as_array().filter(|_| keyword == b"items") {
-            for (index, element) in elements.iter().enumerate() {
-                check(rule, element, &path.element(index))?;
-            }
+            check_items(rule, elements, path)?;
         } else if let Some(object) = object {
             match keyword {
                 b"properties" => {
@@ -354,8 +437,7 @@ fn check_rules<'a>(
                         let present = match slots.iter().find(|slot| same_name(slot.name, name)) {
                             Some(slot) => slot.member.is_some(),
                             // Required but not kept (a schema with no
-                            // `properties`, or past the slots): looked for
-                            // on its own.
+                            // `properties`): looked for on its own.
                             None => object.iter().any(|(key, _)| same_name(key, name)),
                         };
                         if !present {
@@ -782,5 +864,64 @@ mod tests {
             }
         }
         assert_eq!(compared, (5 + 16 + 24 + 1) * arguments.len());
+    }
+
+    /// Arrays of objects, whose item schema is read once for all the
+    /// items, and schemas as `validated!` keeps them (annotations left
+    /// out): the same answer as the model, message for message, and as the
+    /// schema as written.
+    #[test]
+    fn items_read_once_and_the_kept_copy_agree_with_the_schema_as_written() {
+        let few = r#"{"type":"object","description":"An order.","properties":{"items":{"type":"array","minItems":1,"description":"Lines.","items":{"type":"object","title":"A line","properties":{"sku":{"description":"SKU.","type":"string","minLength":1,"maxLength":4},"qty":{"type":"integer","minimum":1,"maximum":9,"x-unit":"pieces"},"description":{"type":"string","enum":["a",{"description":"b"}]}},"required":["sku","qty"],"additionalProperties":false,"examples":[{"sku":"x"}]}},"tags":{"type":"array","items":{"type":"string","maxLength":2,"default":"ab"}},"grid":{"type":"array","items":{"type":"array","items":{"type":"object","properties":{"v":{"type":"number","exclusiveMinimum":0}}}}}},"required":["items"],"$comment":"c"}"#;
+        let nine: String = (0..9)
+            .map(|n| std::format!(r#""p{n}":{{"type":"integer","description":"n{n}","maximum":{n}}}"#))
+            .collect::<vec::Vec<_>>()
+            .join(",");
+        let many = std::format!(
+            r#"{{"type":"object","properties":{{"rows":{{"type":"array","items":{{"type":"object","properties":{{{nine}}},"required":["p8"]}}}}}}}}"#
+        );
+        let arguments = [
+            r#"{}"#,
+            r#"{"items":[]}"#,
+            r#"{"items":[{"sku":"a","qty":1}]}"#,
+            r#"{"items":[{"sku":"a","qty":1},{"sku":"b","qty":2},{"sku":"c","qty":3}]}"#,
+            r#"{"items":[{"sku":"a","qty":1},{"sku":"abcde","qty":2}]}"#,
+            r#"{"items":[{"sku":"a","qty":1},{"qty":2}]}"#,
+            r#"{"items":[{"sku":"a","qty":1},{"sku":"b","qty":10}]}"#,
+            r#"{"items":[{"sku":"a","qty":1.5}]}"#,
+            r#"{"items":[{"sku":"a","qty":1,"extra":true}]}"#,
+            r#"{"items":[{"sku":"a","qty":1,"description":"a"},{"sku":"a","qty":1,"description":{"description":"b"}}]}"#,
+            r#"{"items":[{"sku":"a","qty":1,"description":"z"}]}"#,
+            r#"{"items":[{"sku":"a","qty":1},"x"]}"#,
+            r#"{"items":[{"sku":"a","qty":1}],"tags":["ab","c","abc"]}"#,
+            r#"{"items":[{"sku":"a","qty":1}],"grid":[[{"v":1}],[{"v":2},{"v":0}]]}"#,
+            r#"{"items":[{"sku":"a","qty":1}],"grid":[[{"v":1}],[{"v":2},{"v":"3"}]]}"#,
+            r#"{"rows":[{"p8":8},{"p8":8,"p0":0},{"p8":8,"p3":4}]}"#,
+            r#"{"rows":[{"p8":8},{"p0":0}]}"#,
+            r#"{"rows":[{"p8":9}]}"#,
+        ];
+        for written in [few, &many] {
+            let len = crate::rendered::validator_len(written);
+            let kept = crate::rendered::validator_array::<4096>(written);
+            assert!(kept[len..].iter().all(|&b| b == 0), "{len}");
+            let kept = String::from_utf8(kept[..len].to_vec()).unwrap();
+            for gone in ["An order.", "Lines.", "SKU.", "A line", "x-unit", "examples", "default", "$comment", "n3"] {
+                assert!(!kept.contains(gone), "{gone} in {kept}");
+            }
+            // A property named `description`, and data that holds one, stay.
+            if written == few {
+                assert!(kept.contains(r#""description":{"type":"string","enum":["a",{"description":"b"}]}"#), "{kept}");
+            }
+            let written = crate::json::parse(written.as_bytes()).unwrap();
+            let kept = crate::json::parse(kept.as_bytes()).unwrap();
+            for arguments in arguments {
+                let value = crate::json::parse(arguments.as_bytes()).unwrap();
+                let root = Path::ROOT;
+                let message = |r: Result<(), ToolError>| r.map_err(|e| String::from(e.message()));
+                let model = message(model(written, value, &root));
+                assert_eq!(message(check(written, value, &root)), model, "{arguments} against {}", written.as_json());
+                assert_eq!(message(check(kept, value, &root)), model, "{arguments} against {}", kept.as_json());
+            }
+        }
     }
 }
