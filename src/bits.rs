@@ -1,6 +1,7 @@
 //! The compact encoding of the crate's Unicode tables ([`crate::case`]):
 //! streams of Exp-Golomb codes, read from the front, each code from one
-//! eight-byte window. A table is scanned from its start on a lookup, which
+//! eight-byte window. A table is scanned from its start (or from a place
+//! listed beside it) on a lookup, which
 //! is slower than a binary search over fixed-width entries and several
 //! times smaller: a run of code points or a small difference takes a few
 //! bits, not four bytes (`case` keeps what it has looked up).
@@ -21,6 +22,16 @@ impl Bits {
     /// The start of `data`.
     pub(crate) const fn new(data: &'static [u8]) -> Bits {
         Bits { data, at: 0 }
+    }
+
+    /// Bit `at` of `data`.
+    pub(crate) const fn at(data: &'static [u8], at: usize) -> Bits {
+        Bits { data, at }
+    }
+
+    /// Which bit is next.
+    pub(crate) const fn position(&self) -> usize {
+        self.at
     }
 
     /// The next 64 bits from the current one on (ones past the end: the

@@ -119,6 +119,8 @@ pub mod __test {
     #[cfg(not(target_arch = "wasm32"))]
     pub use crate::case::CANDIDATES as case_search_candidates;
     #[cfg(not(target_arch = "wasm32"))]
+    pub use crate::case::ENTRIES as case_table_entries;
+    #[cfg(not(target_arch = "wasm32"))]
     pub use crate::case::WALKS as case_table_walks;
     #[cfg(not(target_arch = "wasm32"))]
     pub use crate::json::float::EXACT_RUNS as float_exact_runs;

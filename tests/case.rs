@@ -41,8 +41,8 @@ fn sampled(dense: u32, step: u32) -> impl Iterator<Item = char> {
 #[derive(Clone, Debug)]
 struct Entry {
     kind: u8,
-    /// The first source: `U` for kinds 1 and 3, `U + d` for kind 2, the
-    /// lowercase char for kind 0.
+    /// The first source, which is the key but for kind 3: `U` for kinds 1
+    /// and 3, `U + d` for kind 2, the lowercase char for kind 0.
     source: u32,
     count: u32,
     stride: u32,
@@ -55,10 +55,19 @@ struct Entry {
 impl Entry {
     fn key(&self) -> u32 {
         match self.kind {
-            0 => self.source,
-            2 => self.source.min((self.source as i64 - self.d) as u32),
-            _ => self.source.min((self.source as i64 + self.d) as u32),
+            3 => self.source.min((self.source as i64 + self.d) as u32),
+            _ => self.source,
         }
+    }
+
+    /// One past the highest char the entry maps, in either direction.
+    fn sources_end(&self) -> u32 {
+        let reach = (self.count - 1) * self.stride;
+        let first = match self.kind {
+            3 => self.source.max((self.source as i64 + self.d) as u32),
+            _ => self.source,
+        };
+        first + reach + 1
     }
 
     /// Whether `c` is one of the entry's sources, and which.
@@ -76,6 +85,9 @@ fn one(mut it: impl Iterator<Item = char>) -> Option<char> {
     it.next().is_none().then_some(first)
 }
 
+/// How far apart the two chars of a pair whose entry maps both may be.
+const FAR: i64 = 0x1000;
+
 /// The mapping table's entries, from std.
 fn entries() -> Vec<Entry> {
     let mut lists: [Vec<(u32, i64, Vec<u32>)>; 4] = Default::default();
@@ -86,7 +98,18 @@ fn entries() -> Vec<Entry> {
         match lower {
             Some(l) if l != c => {
                 let both = one(l.to_uppercase()) == Some(c);
-                lists[if both { 3 } else { 1 }].push((c as u32, l as i64 - c as i64, vec![]));
+                let d = l as i64 - c as i64;
+                // A pair far apart is two entries, one at each source, so
+                // that no entry maps a char far past its key (where a
+                // lookup may start: MAP_STARTS).
+                if both && d.abs() < FAR {
+                    lists[3].push((c as u32, d, vec![]));
+                } else {
+                    lists[1].push((c as u32, d, vec![]));
+                    if both {
+                        lists[2].push((l as u32, d, vec![]));
+                    }
+                }
             }
             Some(_) => {}
             // The one lowercase of more than one char, written in the code.
@@ -107,7 +130,8 @@ fn entries() -> Vec<Entry> {
         }
     }
     let mut entries = vec![];
-    for (kind, list) in lists.iter().enumerate() {
+    for (kind, list) in lists.iter_mut().enumerate() {
+        list.sort_by_key(|&(source, _, _)| source);
         let mut runs: Vec<Entry> = vec![];
         for (source, d, tail) in list {
             if let Some(run) = runs.last_mut().filter(|run| run.extends(*source, *d, tail)) {
@@ -133,12 +157,31 @@ struct MapOrders {
     tail: u32,
 }
 
-fn encode_map(entries: &[Entry], k: MapOrders) -> Vec<u8> {
+/// The mapping table and its starts, as [`encode_map`] writes them.
+type Map = (Vec<u8>, Vec<u64>);
+
+/// Entries between two of the mapping table's starts.
+const MAP_EVERY: usize = 24;
+
+/// The mapping table, and its starts: before every [`MAP_EVERY`]th entry,
+/// where a lookup of a char at or past the first (`src/case/mod.rs`'s
+/// `walk`) may begin reading, the differences carried from entry to entry
+/// set to 0 again. Each start is the first char no entry before it maps,
+/// the key before it and its bit, packed as `walk` reads them.
+fn encode_map(entries: &[Entry], k: MapOrders) -> Map {
     let mut w = BitWriter::default();
     let mut key = 0;
     let mut multi = 0;
     let mut last = 0;
-    for e in entries {
+    let mut starts = vec![];
+    let mut mapped_end = 0;
+    for (i, e) in entries.iter().enumerate() {
+        if i > 0 && i % MAP_EVERY == 0 {
+            assert!(key < 1 << 19 && w.len < 1 << 13);
+            starts.push(u64::from(mapped_end) << 32 | u64::from(key) << 13 | w.len as u64);
+            (multi, last) = (0, 0);
+        }
+        mapped_end = mapped_end.max(e.sources_end());
         w.number((e.key() - key) as u64, k.gap);
         key = e.key();
         w.bit(e.kind & 1 == 1);
@@ -168,7 +211,7 @@ fn encode_map(entries: &[Entry], k: MapOrders) -> Vec<u8> {
     }
     // Past every scalar value: the end.
     w.number((0x11_0000 - key) as u64, k.gap);
-    w.finish()
+    (w.finish(), starts)
 }
 
 /// The runs of a set of code points, outside and inside alternately from
@@ -217,7 +260,7 @@ fn sigma_classes(c: char) -> (bool, bool) {
 /// `src/case/tables.rs`, made from this toolchain's std.
 fn tables_source() -> String {
     let entries = entries();
-    let mut best: Option<(Vec<u8>, MapOrders)> = None;
+    let mut best: Option<(Map, MapOrders)> = None;
     for gap in 1..6 {
         for count in 0..3 {
             for delta in 0..10 {
@@ -225,7 +268,7 @@ fn tables_source() -> String {
                     for tail in 0..8 {
                         let k = MapOrders { gap, count, delta, multi, tail };
                         let bytes = encode_map(&entries, k);
-                        if best.as_ref().is_none_or(|(b, _)| bytes.len() < b.len()) {
+                        if best.as_ref().is_none_or(|(b, _)| bytes.0.len() < b.0.len()) {
                             best = Some((bytes, k));
                         }
                     }
@@ -233,7 +276,7 @@ fn tables_source() -> String {
             }
         }
     }
-    let (map, k) = best.unwrap();
+    let ((map, starts), k) = best.unwrap();
 
     // Where nothing maps, for lookups to skip the table: past the last
     // char with a mapping, and the 512-char blocks of the BMP with none.
@@ -280,6 +323,13 @@ fn tables_source() -> String {
     s += &format!("pub(super) const MAP_MULTI: u32 = {};\n", k.multi);
     s += &format!("pub(super) const MAP_TAIL: u32 = {};\n\n", k.tail);
     s += &bytes("MAP", "/// The case mappings (`super::map` reads them).", &map);
+    s += "\n/// Where a lookup in [`MAP`] may begin: the first char no entry before\n\
+          /// holds (from bit 32), the key before (from bit 13) and the bit.\n";
+    s += &format!("pub(super) static MAP_STARTS: [u64; {}] = [\n", starts.len());
+    for start in &starts {
+        s += &format!("    {start:#X},\n");
+    }
+    s += "];\n";
     s += "\n/// One past the last char with a case mapping.\n";
     s += &format!("pub(super) const END: u32 = {end:#X};\n\n");
     s += "/// The 512-char blocks of the BMP with no case mapping, a bit each.\n";

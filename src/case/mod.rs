@@ -11,7 +11,7 @@
 //!
 //! std's `to_lowercase` brings about 13 KB of Unicode tables into a module,
 //! `to_uppercase` as much again; both here, with the final-sigma rule, cost
-//! about a quarter of one of them, code and data together (the guide's
+//! under a third of one of them, code and data together (the guide's
 //! [price list](crate::guide::small_modules) has the bytes, which
 //! `benches/idioms/measure.sh` measures). A search passes a word at a time
 //! the bytes that cannot begin a match. The answers are std's for every string: a test
@@ -20,11 +20,10 @@
 //! Unicode version of the toolchain's core ([`UNICODE_VERSION`]).
 //!
 //! The price is speed on the first of each letter beyond ASCII that has a
-//! case: it is looked up by reading a compressed table from its start,
-//! where std searches a larger one by halves. For Latin-1 (so most French,
-//! German and Spanish) that is a few entries in; for Latin Extended,
-//! Greek, Cyrillic, Armenian or Georgian, tens of thousands of wasm
-//! operations. The answers found are kept (128 sets of two slots, by char
+//! case: it is looked up by reading a compressed table from the nearest of
+//! a dozen places a reading may start at before it, where std searches a
+//! larger one by halves: a few thousand wasm operations, a few entries in
+//! for Latin-1 (so most French, German and Spanish). The answers found are kept (128 sets of two slots, by char
 //! and direction), so a text's letters, which recur, are looked up about
 //! once each, two scripts mixed in one text included (tests/case_costs.rs
 //! counts the reads; a text that keeps three letters of one set in turn,
@@ -630,9 +629,10 @@ const IGNORED: u32 = 2;
 ///
 /// The table ([`tables::MAP`]) is a list of entries sorted by key, each a
 /// run of `count` sources `stride` apart:
-/// - pairs `U`, `L = U + d`, where `U` is the key when `d > 0` and
-///   `key - d` otherwise (the key is the lesser): `U`'s lowercase is `L`
-///   (kind 1), `L`'s uppercase is `U` (kind 2), or both (kind 3);
+/// - pairs `U`, `L = U + d`: `U`'s lowercase is `L` (kind 1, the key
+///   `U`), `L`'s uppercase is `U` (kind 2, the key `L`), or both (kind 3,
+///   the key the lesser, a pair less than 1,024 apart: one further apart
+///   is a kind 1 and a kind 2);
 /// - lowercase chars (the key) whose uppercase is several chars (kind 0):
 ///   the first is the source plus an offset, then one or two more, the
 ///   same for the whole run.
@@ -642,7 +642,8 @@ const IGNORED: u32 = 2;
 /// bit for `d = 1`, else `d`'s difference from the last `d` other than 1;
 /// for kind 0 the offset's difference from the last kind 0's, a bit for
 /// two further chars (else one), and each further char's difference from
-/// the char before.
+/// the char before. Since no entry maps a char far past its key, a lookup
+/// begins at the last of [`tables::MAP_STARTS`] at or before the char.
 #[inline(never)]
 fn map(c: u32, upper: bool) -> Packed {
     if c < 0x80 {
@@ -657,8 +658,8 @@ fn map(c: u32, upper: bool) -> Packed {
     if c >= tables::END || c < 0x1_0000 && (if c < 0x8000 { low } else { high }) >> (c >> 9 & 63) & 1 == 1 {
         return c as Packed;
     }
-    // The table is read from its start, a few hundred operations an entry:
-    // a text's letters recur, so each is looked up once. A slot holds the
+    // The table is read from a start before `c`, a few hundred operations
+    // an entry: a text's letters recur, so each is looked up once. A slot holds the
     // char and direction (`key`, never 0) and a mapping of one char; the
     // few of several chars are not kept. Atomics so that threads on the
     // host share the slots safely; on wasm32 they are plain loads and stores.
@@ -697,7 +698,7 @@ static SEEN: [[AtomicU64; 2]; 128] = [const { [const { AtomicU64::new(0) }; 2] }
 /// The bits of a [`SEEN`] slot that hold its key.
 const SEEN_KEY: u64 = (1 << 23) - 1;
 
-/// How many times a table has been read from its start ([`walk`] of
+/// How many times a table has been read ([`walk`] of
 /// [`tables::MAP`], and `cased_beside`'s look in [`tables::IGNORABLE`] and
 /// [`tables::CASED_UNMAPPED`]), on the host: for tests/case_costs.rs, which
 /// holds a text's reads to about its distinct chars. Not on wasm32, where
@@ -705,6 +706,12 @@ const SEEN_KEY: u64 = (1 << 23) - 1;
 #[cfg(not(target_arch = "wasm32"))]
 #[doc(hidden)]
 pub static WALKS: AtomicU64 = AtomicU64::new(0);
+
+/// How many entries of [`tables::MAP`] [`walk`] has read, on the host:
+/// for tests/case_costs.rs, which holds each lookup to a few dozen.
+#[cfg(not(target_arch = "wasm32"))]
+#[doc(hidden)]
+pub static ENTRIES: AtomicU64 = AtomicU64::new(0);
 
 /// How many chars [`find_ignore_case`] has compared the needle at, on the
 /// host: for tests/case_costs.rs, which holds a search to the chars that
@@ -717,12 +724,27 @@ pub static CANDIDATES: AtomicU64 = AtomicU64::new(0);
 fn walk(c: u32, upper: bool) -> Packed {
     #[cfg(not(target_arch = "wasm32"))]
     WALKS.fetch_add(1, Ordering::Relaxed);
-    let mut bits = Bits::new(&tables::MAP);
-    let mut key = 0u32;
+    // From the last start at or before `c` (no entry before it maps `c`),
+    // the differences carried from entry to entry being 0 there.
+    let (mut start, mut next) = (0, 0);
+    for &s in tables::MAP_STARTS.iter() {
+        if (s >> 32) as u32 > c {
+            break;
+        }
+        (start, next) = (s, next + 1);
+    }
+    let mut bits = Bits::at(&tables::MAP, (start & 0x1FFF) as usize);
+    let mut key = (start >> 13) as u32 & 0x7_FFFF;
     let mut multi = 0u32;
     // The last `d` other than 1.
     let mut last = 0u32;
     loop {
+        #[cfg(not(target_arch = "wasm32"))]
+        ENTRIES.fetch_add(1, Ordering::Relaxed);
+        // At each start passed, as at the one begun from.
+        if tables::MAP_STARTS.get(next).is_some_and(|&s| (s & 0x1FFF) as usize == bits.position()) {
+            (multi, last, next) = (0, 0, next + 1);
+        }
         key = key.wrapping_add(bits.number(tables::MAP_GAP));
         if c < key {
             return c as Packed;
@@ -740,7 +762,8 @@ fn walk(c: u32, upper: bool) -> Packed {
                 last = last.wrapping_add(bits.signed(tables::MAP_DELTA));
                 last
             };
-            let u = if (d as i32) < 0 { key.wrapping_sub(d) } else { key };
+            // The key is the source, but for kind 3 the lesser of `U` and `L`.
+            let u = if kind == 2 || kind == 3 && (d as i32) < 0 { key.wrapping_sub(d) } else { key };
             if upper { (kind & 2 != 0, u.wrapping_add(d), d.wrapping_neg()) } else { (kind & 1 != 0, u, d) }
         };
         let i = c.wrapping_sub(from);
