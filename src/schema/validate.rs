@@ -349,21 +349,20 @@ fn check_rules<'a>(
     }
     match value.as_object().filter(|_| rules.members) {
         None => check_keywords(rules, value, length, path, None),
-        Some(object) if rules.declared <= FEW_SLOTS => check_few(rules, object, path),
-        Some(object) => check_many(rules, object, path),
+        Some(object) if rules.declared <= FEW_SLOTS => check_object::<FEW_SLOTS>(rules, object, path),
+        Some(object) => check_object::<SLOTS>(rules, object, path),
     }
 }
 
-/// [`check_keywords`] for an object against a schema of a few `properties`.
+/// [`check_keywords`] for an object, with `N` slots for its schema's
+/// `properties` on the stack only while it is checked.
 #[inline(never)]
-fn check_few<'a>(rules: &Rules<'a>, object: Object<'a>, path: &Path<'_, 'a>) -> Result<Option<Broken<'a>>, ToolError> {
-    check_keywords(rules, object.as_value(), None, path, Some((object, &mut [UNUSED; FEW_SLOTS])))
-}
-
-/// [`check_keywords`] for an object against a schema of many `properties`.
-#[inline(never)]
-fn check_many<'a>(rules: &Rules<'a>, object: Object<'a>, path: &Path<'_, 'a>) -> Result<Option<Broken<'a>>, ToolError> {
-    check_keywords(rules, object.as_value(), None, path, Some((object, &mut [UNUSED; SLOTS])))
+fn check_object<'a, const N: usize>(
+    rules: &Rules<'a>,
+    object: Object<'a>,
+    path: &Path<'_, 'a>,
+) -> Result<Option<Broken<'a>>, ToolError> {
+    check_keywords(rules, object.as_value(), None, path, Some((object, &mut [UNUSED; N])))
 }
 
 /// The rules after the type, in schema order; for an object whose members
