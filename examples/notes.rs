@@ -647,7 +647,7 @@ mod tests {
     fn bad_input_is_refused_with_what_to_change() {
         let dir = mounted("/volume/tmp", "bad");
         let long_title = "x".repeat(201);
-        let many_tags = format!("[{}]", vec![r#""t""#; 11].join(","));
+        let many_tags = format!("[{}]", [r#""t""#; 11].join(","));
         let long_tag = "é".repeat(41);
         let cases = [
             ("add", r#"{"body": "b"}"#.to_string(), "invalid input: missing field `title`"),
@@ -698,7 +698,11 @@ mod tests {
             ("add", r#"{"title": "t", "body": "b", "id": 3}"#.to_string(), "invalid input: unknown field `id`"),
             ("get", "{}".to_string(), "invalid input: missing field `id`"),
             ("get", r#"{"id": 0}"#.to_string(), "invalid input: `id` must be an integer of at least 1"),
-            ("get", r#"{"id": 1.5}"#.to_string(), "invalid input: `id` must be an integer of at least 1"),
+            (
+                "get",
+                r#"{"id": 1.5}"#.to_string(),
+                "invalid input: `id` must be an integer of at least 1, written without a fraction or exponent",
+            ),
             ("get", r#"{"id": "1"}"#.to_string(), "invalid input: `id` must be an integer of at least 1"),
             ("search", "{}".to_string(), "invalid input: missing field `query`"),
             ("search", r#"{"query": "  "}"#.to_string(), "invalid input: `query` must not be blank"),

@@ -13,6 +13,8 @@
 //! compared.
 
 use core::cmp::Ordering;
+#[cfg(test)]
+extern crate std;
 
 use crate::args::Args;
 use crate::bytes::{at, span};
@@ -237,19 +239,21 @@ fn check_counted<'a>(
     length: Option<u64>,
     path: &Path<'_, 'a>,
 ) -> Result<(), ToolError> {
-    check_read(schema, schema.as_object().map(Rules::read).as_ref(), value, length, path)
+    check_read(schema, schema.as_object().map(Rules::read).as_ref(), None, value, length, path)
 }
 
-/// [`check_counted`] with `schema` already read, if it is an object.
+/// [`check_counted`] with `schema` already read, if it is an object, and
+/// its `properties` too, if they were read for all of an array's items.
 fn check_read<'a>(
     schema: Value<'a>,
     rules: Option<&Rules<'a>>,
+    declared: Option<&Declared<'a>>,
     value: Value<'a>,
     length: Option<u64>,
     path: &Path<'_, 'a>,
 ) -> Result<(), ToolError> {
     let broken = match rules {
-        Some(rules) => check_rules(rules, value, length, path)?,
+        Some(rules) => check_rules(rules, declared, value, length, path)?,
         None => (schema.as_bool() == Some(false)).then_some(Broken::NotAllowed),
     };
     match broken {
@@ -258,11 +262,13 @@ fn check_read<'a>(
     }
 }
 
-/// Each element of an array against `schema`, read once for all of them.
+/// Each element of an array against `schema`, read once for all of them,
+/// with the schemas of its `properties`, if it lists a few.
 fn check_items<'a>(schema: Value<'a>, elements: Array<'a>, path: &Path<'_, 'a>) -> Result<(), ToolError> {
     let rules = schema.as_object().map(Rules::read);
+    let declared = rules.as_ref().and_then(Declared::read);
     for (index, element) in elements.iter().enumerate() {
-        check_read(schema, rules.as_ref(), element, None, &path.element(index))?;
+        check_read(schema, rules.as_ref(), declared.as_ref(), element, None, &path.element(index))?;
     }
     Ok(())
 }
@@ -293,11 +299,40 @@ struct Slot<'a> {
 const UNUSED: Slot<'static> =
     Slot { name: Str { raw: b"" }, schema: Value { raw: b"true" }, member: None, length: None };
 
+/// What the checks after the type act on, one for each keyword: a bound
+/// (its index in [`LIMITS`]) or one of these.
+type Keyword = u8;
+const ENUM: Keyword = 8;
+const CONST: Keyword = 9;
+const ITEMS: Keyword = 10;
+const PROPERTIES: Keyword = 11;
+const REQUIRED: Keyword = 12;
+const ADDITIONAL: Keyword = 13;
+/// How many keywords there are: a schema object keeps each at most once.
+const KEYWORDS: usize = 14;
+
+/// Each keyword's name, at its number: the bounds' as in [`LIMITS`].
+const NAMES: [&str; KEYWORDS] = [
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "enum",
+    "const",
+    "items",
+    "properties",
+    "required",
+    "additionalProperties",
+];
+
 /// A schema object read once for every value checked against it (an
-/// array's items share one): the keywords an object's walk needs before
-/// the rest.
+/// array's items share one): its type, and the keywords the checks after
+/// it act on, in schema order, each told apart once.
 struct Rules<'a> {
-    object: Object<'a>,
     types: Option<Value<'a>>,
     properties: Option<Object<'a>>,
     /// How many `properties`.
@@ -306,30 +341,79 @@ struct Rules<'a> {
     /// Whether an object's members are walked: it has `properties` (an
     /// object), `additionalProperties` or `required`.
     members: bool,
+    kept: [(Keyword, Value<'a>); KEYWORDS],
+    count: usize,
+}
+
+// How many schema objects `Rules::read` has read on this thread, for the
+// test that holds an array's items to one reading of their schemas.
+#[cfg(test)]
+std::thread_local! {
+    static READS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
 }
 
 impl<'a> Rules<'a> {
     #[inline(never)]
     fn read(object: Object<'a>) -> Rules<'a> {
-        let mut rules = Rules { object, types: None, properties: None, declared: 0, additional: None, members: false };
-        for (keyword, rule) in object.iter() {
-            let k = keyword.raw();
-            if crate::bytes::same(k, b"type") {
+        #[cfg(test)]
+        READS.with(|reads| reads.set(reads.get() + 1));
+        let mut rules = Rules {
+            types: None,
+            properties: None,
+            declared: 0,
+            additional: None,
+            members: false,
+            kept: [(0, Value { raw: b"" }); KEYWORDS],
+            count: 0,
+        };
+        for (name, rule) in object.iter() {
+            let name = name.raw();
+            if name == b"type" {
                 rules.types = Some(rule);
-            } else if crate::bytes::same(k, b"additionalProperties") {
-                rules.additional = Some(rule);
-                rules.members = true;
-            } else if crate::bytes::same(k, b"required") {
-                rules.members = true;
-            } else if crate::bytes::same(k, b"properties")
-                && let Some(properties) = rule.as_object()
-            {
-                rules.members = true;
+                continue;
+            }
+            let Some(keyword) = NAMES.iter().position(|n| n.as_bytes() == name) else { continue };
+            let keyword = keyword as Keyword;
+            if keyword == PROPERTIES {
+                // Not an object: nothing for the walk (the build refuses it).
+                let Some(properties) = rule.as_object() else { continue };
                 rules.properties = Some(properties);
                 rules.declared = properties.len();
+            } else if keyword == ADDITIONAL {
+                rules.additional = Some(rule);
+            }
+            rules.members |= keyword >= PROPERTIES;
+            // A keyword written twice (only a schema read at run time can
+            // be) is checked where it first stands, with its last value.
+            let kept = rules.kept.get(..rules.count).unwrap_or_default();
+            let at = kept.iter().position(|k| k.0 == keyword).unwrap_or(rules.count);
+            if let Some(kept) = rules.kept.get_mut(at) {
+                *kept = (keyword, rule);
+                rules.count = rules.count.max(at + 1);
             }
         }
         rules
+    }
+}
+
+/// An object schema's few `properties`, each read once for all of an
+/// array's items: their slots, names and schemas filled in, and each
+/// schema's rules.
+struct Declared<'a> {
+    slots: [Slot<'a>; FEW_SLOTS],
+    rules: [Option<Rules<'a>>; FEW_SLOTS],
+}
+
+impl<'a> Declared<'a> {
+    fn read(rules: &Rules<'a>) -> Option<Declared<'a>> {
+        let properties = rules.properties.filter(|_| rules.declared <= FEW_SLOTS)?;
+        let mut declared = Declared { slots: [UNUSED; FEW_SLOTS], rules: [const { None }; FEW_SLOTS] };
+        for ((slot, read), (name, schema)) in declared.slots.iter_mut().zip(&mut declared.rules).zip(properties.iter())
+        {
+            *slot = Slot { name, schema, member: None, length: None };
+            *read = schema.as_object().map(Rules::read);
+        }
+        Some(declared)
     }
 }
 
@@ -338,6 +422,7 @@ impl<'a> Rules<'a> {
 /// elements break is the error.
 fn check_rules<'a>(
     rules: &Rules<'a>,
+    declared: Option<&Declared<'a>>,
     value: Value<'a>,
     length: Option<u64>,
     path: &Path<'_, 'a>,
@@ -349,8 +434,15 @@ fn check_rules<'a>(
     }
     match value.as_object().filter(|_| rules.members) {
         None => check_keywords(rules, value, length, path, None),
-        Some(object) if rules.declared <= FEW_SLOTS => check_object::<FEW_SLOTS>(rules, object, path),
-        Some(object) => check_object::<SLOTS>(rules, object, path),
+        Some(object) => match declared {
+            Some(declared) => {
+                let mut slots = declared.slots;
+                let slots = slots.get_mut(..rules.declared).unwrap_or_default();
+                check_keywords(rules, value, None, path, Some(Walked { object, slots, read: &declared.rules }))
+            }
+            None if rules.declared <= FEW_SLOTS => check_object::<FEW_SLOTS>(rules, object, path),
+            None => check_object::<SLOTS>(rules, object, path),
+        },
     }
 }
 
@@ -362,38 +454,60 @@ fn check_object<'a, const N: usize>(
     object: Object<'a>,
     path: &Path<'_, 'a>,
 ) -> Result<Option<Broken<'a>>, ToolError> {
-    check_keywords(rules, object.as_value(), None, path, Some((object, &mut [UNUSED; N])))
+    check_declared(rules, object, path, &mut [UNUSED; N])
 }
 
-/// The rules after the type, in schema order; for an object whose members
-/// are walked, `members` holds it and a slot for each of `properties`.
+/// [`check_keywords`] for an object, its schema's `properties` named in
+/// `slots` first.
+#[inline(never)]
+fn check_declared<'a>(
+    rules: &Rules<'a>,
+    object: Object<'a>,
+    path: &Path<'_, 'a>,
+    slots: &mut [Slot<'a>],
+) -> Result<Option<Broken<'a>>, ToolError> {
+    let mut declared = 0;
+    if let Some(properties) = rules.properties {
+        for (name, schema) in properties.iter() {
+            let Some(slot) = slots.get_mut(declared) else {
+                return Err(plain_error(CROWDED));
+            };
+            *slot = Slot { name, schema, member: None, length: None };
+            declared += 1;
+        }
+    }
+    let slots = slots.get_mut(..declared).unwrap_or_default();
+    check_keywords(rules, object.as_value(), None, path, Some(Walked { object, slots, read: &[] }))
+}
+
+/// An object whose members [`check_keywords`] walks: a slot for each of
+/// its schema's `properties` (named), and the rules of their schemas if
+/// they were read already (for all of an array's items).
+struct Walked<'s, 'a> {
+    object: Object<'a>,
+    slots: &'s mut [Slot<'a>],
+    read: &'s [Option<Rules<'a>>],
+}
+
+/// The rules after the type, in schema order; `members`, for an object
+/// whose members are walked.
 fn check_keywords<'a>(
     rules: &Rules<'a>,
     value: Value<'a>,
     mut length: Option<u64>,
     path: &Path<'_, 'a>,
-    members: Option<(Object<'a>, &mut [Slot<'a>])>,
+    members: Option<Walked<'_, 'a>>,
 ) -> Result<Option<Broken<'a>>, ToolError> {
     // The object's members, each taken once: a declared one is kept in its
     // slot; any other is checked against `additionalProperties` at once,
     // the first failure kept for that keyword's turn.
-    let mut declared = 0;
     let mut additional_fault = None;
     let mut object = None;
     let mut slots: &[Slot<'a>] = &[];
-    if let Some((walked, all)) = members {
-        if let Some(properties) = rules.properties {
-            for (name, schema) in properties.iter() {
-                let Some(slot) = all.get_mut(declared) else {
-                    return Err(plain_error(CROWDED));
-                };
-                *slot = Slot { name, schema, member: None, length: None };
-                declared += 1;
-            }
-        }
-        let all = all.get_mut(..declared).unwrap_or_default();
+    let mut read: &[Option<Rules<'a>>] = &[];
+    if let Some(Walked { object: walked, slots: all, read: known }) = members {
         for (name, member, counted) in Walk::new(walked, path.ends) {
-            if let Some(slot) = all.iter_mut().find(|slot| same_name(slot.name, name)) {
+            if let Some(slot) = named(all, name).and_then(|n| all.get_mut(n)) {
                 (slot.member, slot.length) = (Some(member), counted);
             } else if let Some(rule) = rules.additional
                 && additional_fault.is_none()
@@ -404,36 +518,39 @@ fn check_keywords<'a>(
         }
         object = Some(walked);
         slots = all;
+        read = known;
     }
     let kind = value.kind();
-    for (keyword, rule) in rules.object.iter() {
-        let keyword = keyword.raw();
-        if let Some(limit) = LIMITS.iter().find(|l| l.kind == kind && l.keyword.as_bytes() == keyword) {
-            if breaks(limit, value, rule, &mut length) {
+    for &(keyword, rule) in rules.kept.get(..rules.count).unwrap_or_default() {
+        if let Some(limit) = LIMITS.get(keyword as usize) {
+            if limit.kind == kind && breaks(limit, value, rule, &mut length) {
                 return Ok(Some(Broken::Limit(limit, rule)));
             }
-        } else if keyword == b"enum" {
+        } else if keyword == ENUM {
             if !elements_or_self(rule).any(|choice| same(choice, value)) {
                 return Ok(Some(Broken::OneOf(rule)));
             }
-        } else if keyword == b"const" {
+        } else if keyword == CONST {
             if !same(rule, value) {
                 return Ok(Some(Broken::Const(rule)));
             }
-        } else if let Some(elements) = value.as_array().filter(|_| keyword == b"items") {
+        } else if let Some(elements) = value.as_array().filter(|_| keyword == ITEMS) {
             check_items(rule, elements, path)?;
         } else if let Some(object) = object {
             match keyword {
-                b"properties" => {
-                    for slot in slots {
-                        if let Some(member) = slot.member {
-                            check_counted(slot.schema, member, slot.length, &path.member(slot.name))?;
+                PROPERTIES => {
+                    for (n, slot) in slots.iter().enumerate() {
+                        let Some(member) = slot.member else { continue };
+                        let path = path.member(slot.name);
+                        match read.get(n) {
+                            Some(rules) => check_read(slot.schema, rules.as_ref(), None, member, slot.length, &path)?,
+                            None => check_counted(slot.schema, member, slot.length, &path)?,
                         }
                     }
                 }
-                b"required" => {
+                REQUIRED => {
                     for name in elements_or_self(rule).filter_map(|n| n.as_str()) {
-                        let present = match slots.iter().find(|slot| same_name(slot.name, name)) {
+                        let present = match named(slots, name).and_then(|n| slots.get(n)) {
                             Some(slot) => slot.member.is_some(),
                             // Required but not kept (a schema with no
                             // `properties`): looked for on its own.
@@ -444,7 +561,7 @@ fn check_keywords<'a>(
                         }
                     }
                 }
-                b"additionalProperties" => {
+                ADDITIONAL => {
                     if let Some(e) = additional_fault.take() {
                         return Err(e);
                     }
@@ -456,6 +573,13 @@ fn check_keywords<'a>(
     Ok(None)
 }
 
+/// The slot named `name`: the name as written first, as it nearly always
+/// is, then unescaped.
+fn named(slots: &[Slot<'_>], name: Str<'_>) -> Option<usize> {
+    let written = slots.iter().position(|slot| crate::bytes::same(slot.name.raw(), name.raw()));
+    written.or_else(|| slots.iter().position(|slot| same_name(slot.name, name)))
+}
+
 /// Two member names are the same (compared unescaped).
 #[inline(never)]
 fn same_name(a: Str<'_>, b: Str<'_>) -> bool {
@@ -464,7 +588,6 @@ fn same_name(a: Str<'_>, b: Str<'_>) -> bool {
 
 /// A keyword that bounds a number, or a string's or an array's length.
 struct Limit {
-    keyword: &'static str,
     /// The kind of value it applies to; it says nothing about others.
     kind: Kind,
     /// The comparison of the value with the bound that breaks it.
@@ -478,7 +601,6 @@ struct Limit {
 }
 
 const fn limit(
-    keyword: &'static str,
     kind: Kind,
     beyond: Ordering,
     exclusive: bool,
@@ -486,18 +608,27 @@ const fn limit(
     unit: &'static str,
     tail: &'static str,
 ) -> Limit {
-    Limit { keyword, kind, beyond, exclusive, words, unit, tail }
+    Limit { kind, beyond, exclusive, words, unit, tail }
 }
 
+/// The bounds, each at its keyword's number in [`NAMES`].
 static LIMITS: [Limit; 8] = [
-    limit("minimum", Kind::Number, Ordering::Less, false, " must be at least ", "", ""),
-    limit("maximum", Kind::Number, Ordering::Greater, false, " must be at most ", "", ""),
-    limit("exclusiveMinimum", Kind::Number, Ordering::Less, true, " must be greater than ", "", ""),
-    limit("exclusiveMaximum", Kind::Number, Ordering::Greater, true, " must be less than ", "", ""),
-    limit("minLength", Kind::String, Ordering::Less, false, " must be at least ", " character", " long"),
-    limit("maxLength", Kind::String, Ordering::Greater, false, " must be at most ", " character", " long"),
-    limit("minItems", Kind::Array, Ordering::Less, false, " must have at least ", " item", ""),
-    limit("maxItems", Kind::Array, Ordering::Greater, false, " must have at most ", " item", ""),
+    // minimum
+    limit(Kind::Number, Ordering::Less, false, " must be at least ", "", ""),
+    // maximum
+    limit(Kind::Number, Ordering::Greater, false, " must be at most ", "", ""),
+    // exclusiveMinimum
+    limit(Kind::Number, Ordering::Less, true, " must be greater than ", "", ""),
+    // exclusiveMaximum
+    limit(Kind::Number, Ordering::Greater, true, " must be less than ", "", ""),
+    // minLength
+    limit(Kind::String, Ordering::Less, false, " must be at least ", " character", " long"),
+    // maxLength
+    limit(Kind::String, Ordering::Greater, false, " must be at most ", " character", " long"),
+    // minItems
+    limit(Kind::Array, Ordering::Less, false, " must have at least ", " item", ""),
+    // maxItems
+    limit(Kind::Array, Ordering::Greater, false, " must have at most ", " item", ""),
 ];
 
 /// `value` is beyond `bound`: numbers compared with numbers, lengths in
@@ -748,7 +879,12 @@ mod tests {
         let get = |object: Object<'a>, name: Str<'_>| object.get(&name.to_str());
         for (keyword, rule) in rules.iter() {
             let keyword = keyword.raw();
-            if let Some(limit) = LIMITS.iter().find(|l| l.keyword.as_bytes() == keyword && l.kind == value.kind()) {
+            if let Some(limit) = LIMITS
+                .iter()
+                .zip(NAMES)
+                .find(|(l, n)| n.as_bytes() == keyword && l.kind == value.kind())
+                .map(|(l, _)| l)
+            {
                 if breaks(limit, value, rule, &mut None) {
                     return Ok(Some(Broken::Limit(limit, rule)));
                 }
@@ -922,5 +1058,26 @@ mod tests {
                 assert_eq!(message(check(kept, value, &root)), model, "{arguments} against {}", kept.as_json());
             }
         }
+    }
+
+    /// The schemas of an array's items and of their few properties are
+    /// read once for the whole array, however many items it has (they
+    /// were read once an item, each member's schema walked again for
+    /// every object).
+    #[test]
+    fn an_arrays_item_schemas_are_read_once() {
+        let schema = r#"{"type":"object","properties":{"lines":{"type":"array","items":{"type":"object","properties":{"sku":{"type":"string","maxLength":8},"qty":{"type":"integer","minimum":1},"note":{"type":"string"}},"required":["sku","qty"]}}}}"#;
+        let schema = crate::json::parse(schema.as_bytes()).unwrap();
+        let reads = |n: usize| {
+            let lines: vec::Vec<String> = (0..n).map(|i| std::format!(r#"{{"sku":"s{i}","qty":{}}}"#, i + 1)).collect();
+            let arguments = std::format!(r#"{{"lines":[{}]}}"#, lines.join(","));
+            let value = crate::json::parse(arguments.as_bytes()).unwrap();
+            let before = READS.with(|r| r.get());
+            assert_eq!(check(schema, value, &Path::ROOT).map_err(|e| String::from(e.message())), Ok(()));
+            READS.with(|r| r.get()) - before
+        };
+        assert_eq!(reads(50), reads(1));
+        // The arguments, `lines`, its item schema, and its three properties.
+        assert_eq!(reads(1), 6);
     }
 }
