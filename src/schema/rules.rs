@@ -29,7 +29,7 @@ mod values;
 mod walker;
 
 pub use fault::Fault;
-use tables::BOUNDS;
+pub(crate) use tables::BOUNDS;
 pub use walker::{check_supported, check_tool_schema};
 
 /// Schemas nested deeper than this (objects in `properties`, `items`…) are

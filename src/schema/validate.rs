@@ -16,6 +16,7 @@ use core::cmp::Ordering;
 #[cfg(test)]
 extern crate std;
 
+use super::rules::BOUNDS;
 use crate::args::Args;
 use crate::bytes::{at, span};
 use crate::json::Elements;
@@ -311,16 +312,17 @@ const ADDITIONAL: Keyword = 13;
 /// How many keywords there are: a schema object keeps each at most once.
 const KEYWORDS: usize = 14;
 
-/// Each keyword's name, at its number: the bounds' as in [`LIMITS`].
+/// Each keyword's name, at its number: the bounds' as in [`LIMITS`] (the
+/// first eight the build checks the pairs of).
 const NAMES: [&str; KEYWORDS] = [
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
+    BOUNDS[0],
+    BOUNDS[1],
+    BOUNDS[2],
+    BOUNDS[3],
+    BOUNDS[4],
+    BOUNDS[5],
+    BOUNDS[6],
+    BOUNDS[7],
     "enum",
     "const",
     "items",

@@ -7,7 +7,7 @@ use crate::schema::keywords::hash;
 /// The bounds a schema's [`Frame`](super::Frame) keeps, lower then upper:
 /// a pair leaves nothing between them when the lower is above the upper
 /// (or, for the exclusive pair, not below it).
-pub(super) const BOUNDS: [&str; 12] = [
+pub(crate) const BOUNDS: [&str; 12] = [
     "minimum",
     "maximum",
     "exclusiveMinimum",
