@@ -336,6 +336,8 @@ const NAMES: [&str; KEYWORDS] = [
 /// it act on, in schema order, each told apart once.
 struct Rules<'a> {
     types: Option<Value<'a>>,
+    /// The [`TYPES`] `types` names, a bit for each.
+    allowed: u8,
     properties: Option<Object<'a>>,
     /// How many `properties`.
     declared: usize,
@@ -361,6 +363,7 @@ impl<'a> Rules<'a> {
         READS.with(|reads| reads.set(reads.get() + 1));
         let mut rules = Rules {
             types: None,
+            allowed: 0,
             properties: None,
             declared: 0,
             additional: None,
@@ -372,6 +375,7 @@ impl<'a> Rules<'a> {
             let name = name.raw();
             if name == b"type" {
                 rules.types = Some(rule);
+                rules.allowed = elements_or_self(rule).fold(0, |allowed, name| allowed | type_bit(name));
                 continue;
             }
             let Some(keyword) = NAMES.iter().position(|n| n.as_bytes() == name) else { continue };
@@ -404,16 +408,29 @@ impl<'a> Rules<'a> {
 struct Declared<'a> {
     slots: [Slot<'a>; FEW_SLOTS],
     rules: [Option<Rules<'a>>; FEW_SLOTS],
+    /// A bit for each slot `required` names, when it names only declared
+    /// ones.
+    required: Option<u8>,
 }
 
 impl<'a> Declared<'a> {
     fn read(rules: &Rules<'a>) -> Option<Declared<'a>> {
         let properties = rules.properties.filter(|_| rules.declared <= FEW_SLOTS)?;
-        let mut declared = Declared { slots: [UNUSED; FEW_SLOTS], rules: [const { None }; FEW_SLOTS] };
+        let mut declared = Declared { slots: [UNUSED; FEW_SLOTS], rules: [const { None }; FEW_SLOTS], required: None };
         for ((slot, read), (name, schema)) in declared.slots.iter_mut().zip(&mut declared.rules).zip(properties.iter())
         {
             *slot = Slot { name, schema, member: None, length: None };
             *read = schema.as_object().map(Rules::read);
+        }
+        let slots = declared.slots.get(..rules.declared).unwrap_or_default();
+        if let Some(&(_, required)) = rules.kept.iter().find(|k| k.0 == REQUIRED) {
+            let mut bits = 0u8;
+            for name in elements_or_self(required) {
+                // A name not declared, or not a string: read at each object.
+                let Some(at) = name.as_str().and_then(|name| named(slots, name)) else { return Some(declared) };
+                bits |= 1 << at;
+            }
+            declared.required = Some(bits);
         }
         Some(declared)
     }
@@ -430,7 +447,7 @@ fn check_rules<'a>(
     path: &Path<'_, 'a>,
 ) -> Result<Option<Broken<'a>>, ToolError> {
     if let Some(types) = rules.types
-        && !elements_or_self(types).any(|name| is_type(name, value))
+        && !allows(rules.allowed, value)
     {
         return Ok(Some(Broken::Type(types, value)));
     }
@@ -440,7 +457,13 @@ fn check_rules<'a>(
             Some(declared) => {
                 let mut slots = declared.slots;
                 let slots = slots.get_mut(..rules.declared).unwrap_or_default();
-                check_keywords(rules, value, None, path, Some(Walked { object, slots, read: &declared.rules }))
+                check_keywords(
+                    rules,
+                    value,
+                    None,
+                    path,
+                    Some(Walked { object, slots, read: &declared.rules, required: declared.required }),
+                )
             }
             None if rules.declared <= FEW_SLOTS => check_object::<FEW_SLOTS>(rules, object, path),
             None => check_object::<SLOTS>(rules, object, path),
@@ -479,7 +502,7 @@ fn check_declared<'a>(
         }
     }
     let slots = slots.get_mut(..declared).unwrap_or_default();
-    check_keywords(rules, object.as_value(), None, path, Some(Walked { object, slots, read: &[] }))
+    check_keywords(rules, object.as_value(), None, path, Some(Walked { object, slots, read: &[], required: None }))
 }
 
 /// An object whose members [`check_keywords`] walks: a slot for each of
@@ -489,6 +512,8 @@ struct Walked<'s, 'a> {
     object: Object<'a>,
     slots: &'s mut [Slot<'a>],
     read: &'s [Option<Rules<'a>>],
+    /// A bit for each slot `required` names, if they are known.
+    required: Option<u8>,
 }
 
 /// The rules after the type, in schema order; `members`, for an object
@@ -507,7 +532,8 @@ fn check_keywords<'a>(
     let mut object = None;
     let mut slots: &[Slot<'a>] = &[];
     let mut read: &[Option<Rules<'a>>] = &[];
-    if let Some(Walked { object: walked, slots: all, read: known }) = members {
+    let mut required = None;
+    if let Some(Walked { object: walked, slots: all, read: known, required: order }) = members {
         for (name, member, counted) in Walk::new(walked, path.ends) {
             if let Some(slot) = named(all, name).and_then(|n| all.get_mut(n)) {
                 (slot.member, slot.length) = (Some(member), counted);
@@ -521,6 +547,7 @@ fn check_keywords<'a>(
         object = Some(walked);
         slots = all;
         read = known;
+        required = order;
     }
     let kind = value.kind();
     for &(keyword, rule) in rules.kept.get(..rules.count).unwrap_or_default() {
@@ -550,6 +577,12 @@ fn check_keywords<'a>(
                         }
                     }
                 }
+                // Every required member there: `required` need not be read
+                // (it is, for the message, when one is missing).
+                REQUIRED
+                    if required.is_some_and(|bits| {
+                        slots.iter().enumerate().all(|(at, slot)| bits >> at & 1 == 0 || slot.member.is_some())
+                    }) => {}
                 REQUIRED => {
                     for name in elements_or_self(rule).filter_map(|n| n.as_str()) {
                         let present = match named(slots, name).and_then(|n| slots.get(n)) {
@@ -661,12 +694,24 @@ const TYPES: [(&str, Kind, &str); 7] = [
     ("string", Kind::String, "a string"),
 ];
 
-fn is_type(name: Value<'_>, value: Value<'_>) -> bool {
-    let Some(name) = name.as_str() else { return false };
-    TYPES.iter().any(|&(word, kind, _)| {
-        name.raw() == word.as_bytes()
-            && value.kind() == kind
-            && (word != "integer" || !value.raw().iter().any(|b| matches!(b, b'.' | b'e' | b'E')))
+/// Where `integer` is in [`TYPES`].
+const INTEGER: usize = 5;
+const _: () = assert!(matches!(TYPES[INTEGER].0.as_bytes(), b"integer"));
+
+/// The bit of the type `name` in [`Rules::allowed`]: 0 for a name that is
+/// no type.
+fn type_bit(name: Value<'_>) -> u8 {
+    let name = name.as_str().map_or(&b""[..], |s| s.raw());
+    TYPES.iter().position(|t| t.0.as_bytes() == name).map_or(0, |at| 1 << at)
+}
+
+/// `value` is of one of the types whose bits `allowed` holds.
+fn allows(allowed: u8, value: Value<'_>) -> bool {
+    let kind = value.kind();
+    TYPES.iter().enumerate().any(|(at, t)| {
+        allowed >> at & 1 == 1
+            && t.1 == kind
+            && (at != INTEGER || !value.raw().iter().any(|b| matches!(b, b'.' | b'e' | b'E')))
     })
 }
 
@@ -874,7 +919,7 @@ mod tests {
         path: &Path<'_, 'a>,
     ) -> Result<Option<Broken<'a>>, ToolError> {
         if let Some(types) = rules.get("type")
-            && !elements_or_self(types).any(|name| is_type(name, value))
+            && !elements_or_self(types).any(|name| allows(type_bit(name), value))
         {
             return Ok(Some(Broken::Type(types, value)));
         }
@@ -1036,8 +1081,16 @@ mod tests {
             r#"{"rows":[{"p8":8},{"p8":8,"p0":0},{"p8":8,"p3":4}]}"#,
             r#"{"rows":[{"p8":8},{"p0":0}]}"#,
             r#"{"rows":[{"p8":9}]}"#,
+            r#"{"rows":[{"a":1,"b":2,"zz":0},{"a":1,"zz":1}]}"#,
+            r#"{"rows":[{"a":1,"b":2,"zz":0},{"b":1,"zz":1},{"a":1,"b":null}]}"#,
+            r#"{"rows":[{"\u0061":1,"b":2,"zz":0},{"b":[],"zz":1,"a":"x"}]}"#,
         ];
-        for written in [few, &many] {
+        // `required` naming an undeclared member, an escaped name, a
+        // number: read at each object, or kept for all of them.
+        let undeclared = r#"{"type":"object","properties":{"rows":{"type":"array","items":{"type":"object","properties":{"a":{"type":"integer"},"b":{}},"required":["b","zz"]}}}}"#;
+        let escaped = r#"{"type":"object","properties":{"rows":{"type":"array","items":{"type":"object","properties":{"a":{"type":"integer"},"b":{}},"required":["\u0061","b"]}}}}"#;
+        let numbered = r#"{"type":"object","properties":{"rows":{"type":"array","items":{"type":"object","properties":{"a":{"type":"integer"},"b":{}},"required":["b",3,"a"]}}}}"#;
+        for written in [few, &many, undeclared, escaped, numbered] {
             let len = crate::rendered::validator_len(written);
             let kept = crate::rendered::validator_array::<4096>(written);
             assert!(kept[len..].iter().all(|&b| b == 0), "{len}");
