@@ -2,8 +2,9 @@
 //!
 //! The schema is read where it stands (under `validated!`, a copy without
 //! annotations made at build time) with the crate's reader, each schema
-//! object once per value it checks, an array's item schema once for all
-//! the items; the walk follows the schema, so it goes no deeper than the
+//! object once per value it checks, its keywords told apart as it is read;
+//! an array's item schema, and those of its few properties, once for all
+//! the items. The walk follows the schema, so it goes no deeper than the
 //! schema nests, however deep the arguments are. Each object is walked
 //! once, whatever its schema says: its members are taken in one pass, each
 //! looked up among the schema's `properties` as it comes, and the rules
