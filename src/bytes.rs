@@ -68,7 +68,11 @@ pub(crate) const fn same(a: &[u8], b: &[u8]) -> bool {
 
 /// Whether the bytes `from..to` of `b` are `word`. Offsets rather than a
 /// slice: const evaluation counts every call, and cutting a slice is
-/// several.
+/// several. Inlined: otherwise, in a module that also searches text
+/// ([`find_bytes`]), it is a function of its own, and [`same`], which
+/// compares every key read, becomes a call of it with a bounds check at
+/// each byte (author trial 36: +7.7 % on reading a file).
+#[inline(always)]
 pub(crate) const fn same_at(b: &[u8], from: usize, to: usize, word: &[u8]) -> bool {
     if to < from || to - from != word.len() {
         return false;

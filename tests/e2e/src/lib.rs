@@ -243,3 +243,42 @@ pub fn vendored(features: &[&str]) -> PathBuf {
     built.insert(key, path.clone());
     path
 }
+
+/// Builds for wasm32-wasip1 in release, the name section kept, into
+/// `target/e2e/unstripped/<dir>`, in `cwd`; `args` say what. Where the
+/// `.wasm` files are.
+pub fn build_unstripped(dir: &str, cwd: &Path, args: &[&str]) -> PathBuf {
+    let target = crate_root().join("target/e2e/unstripped").join(dir);
+    let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(cwd)
+        .env("CARGO_PROFILE_RELEASE_STRIP", "false")
+        .args(["build", "--quiet", "--release", "--target", "wasm32-wasip1", "--target-dir"])
+        .arg(&target)
+        .args(args)
+        .output()
+        .expect("cargo runs");
+    assert!(output.status.success(), "building {dir} failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    target.join("wasm32-wasip1/release")
+}
+
+/// A probe package, `probe`, whose `src/main.rs` is `main_rs`, on this
+/// crate with its default features and the README's size profile and
+/// build.rs, built with its name section kept: its `.wasm`.
+pub fn probe_package(dir_name: &str, main_rs: &str) -> PathBuf {
+    let root = crate_root();
+    let dir = tempfile::Builder::new().prefix("subako-probe").tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"probe\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[dependencies]\nsubako-tiny = {{ \
+             path = {:?} }}\n\n[workspace]\n\n[profile.release]\nopt-level = \"z\"\nlto = true\ncodegen-units = \
+             1\npanic = \"abort\"\nstrip = true\n",
+            root.display().to_string()
+        ),
+    )
+    .unwrap();
+    std::fs::copy(root.join("tests/e2e/vendored/build.rs"), dir.path().join("build.rs")).unwrap();
+    std::fs::write(dir.path().join("src/main.rs"), main_rs).unwrap();
+    build_unstripped(dir_name, dir.path(), &[]).join("probe.wasm")
+}

@@ -7,29 +7,8 @@
 //! `core::fmt` where it is.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use subako_tiny_e2e::crate_root;
-
-fn cargo() -> Command {
-    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-}
-
-/// Builds for wasm32-wasip1 in release, the name section kept, into
-/// `target/e2e/unstripped/<dir>`; `args` say what.
-fn build_unstripped(dir: &str, cwd: &Path, args: &[&str]) -> PathBuf {
-    let target = crate_root().join("target/e2e/unstripped").join(dir);
-    let output = cargo()
-        .current_dir(cwd)
-        .env("CARGO_PROFILE_RELEASE_STRIP", "false")
-        .args(["build", "--quiet", "--release", "--target", "wasm32-wasip1", "--target-dir"])
-        .arg(&target)
-        .args(args)
-        .output()
-        .expect("cargo runs");
-    assert!(output.status.success(), "building {dir} failed:\n{}", String::from_utf8_lossy(&output.stderr));
-    target.join("wasm32-wasip1/release")
-}
+use subako_tiny_e2e::{build_unstripped, crate_root, probe_package};
 
 /// The functions of the module at `path` that break the promise, by name.
 fn formatting(path: &Path) -> Vec<String> {
@@ -76,23 +55,9 @@ fn hello_holds_no_core_fmt_and_no_panic_fmt_with_either_allocator() {
 /// Builds a one-tool probe package (`half`, reading the float `x`) whose
 /// tool returns `reply` (an expression of `x`), the name section kept.
 fn probe(dir_name: &str, reply: &str) -> PathBuf {
-    let root = crate_root();
-    let dir = tempfile::Builder::new().prefix("subako-fmt-probe").tempdir().unwrap();
-    std::fs::create_dir(dir.path().join("src")).unwrap();
-    std::fs::write(
-        dir.path().join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"probe\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[dependencies]\nsubako-tiny = {{ \
-             path = {:?} }}\n\n[workspace]\n\n[profile.release]\nopt-level = \"z\"\nlto = true\ncodegen-units = \
-             1\npanic = \"abort\"\nstrip = true\n",
-            root.display().to_string()
-        ),
-    )
-    .unwrap();
-    std::fs::copy(root.join("tests/e2e/vendored/build.rs"), dir.path().join("build.rs")).unwrap();
-    std::fs::write(
-        dir.path().join("src/main.rs"),
-        r##"#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+    probe_package(
+        dir_name,
+        &r##"#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
 extern crate alloc;
 use subako_tiny::{Args, Package, Reply, Tool, ToolError};
 fn half(args: &Args<'_>) -> Result<Reply, ToolError> {
@@ -109,8 +74,6 @@ subako_tiny::main!(PACKAGE);
 "##
         .replace("REPLY", reply),
     )
-    .unwrap();
-    build_unstripped(dir_name, dir.path(), &[]).join("probe.wasm")
 }
 
 #[test]
