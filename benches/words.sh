@@ -5,8 +5,9 @@
 # and `words_std` (benches/idioms: hello answering with the name's last
 # word) called with a page (10,000 chars) of text of several scripts, and
 # with single words. Beyond ASCII the crate reads a compressed table for a
-# char the first time it meets it (`src/chars/mod.rs`), std a larger one
-# by halves: the single words show that price, the pages what is left
+# char the first time it meets it, unless it stands in the run of chars
+# the last read ended in (`src/chars/mod.rs`), std a larger one by halves:
+# the single words show that price, the pages what is left
 # once chars recur.
 #
 #   benches/words.sh                       # subako-tiny on the PATH

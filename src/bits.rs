@@ -91,3 +91,20 @@ pub(crate) fn contains(data: &'static [u8], c: u32, k_out: u32, k_in: u32) -> bo
         inside = !inside;
     }
 }
+
+/// [`contains`], and the run of the set's code points, all in or all out,
+/// that holds `c`: where it starts and ends (`start..end`).
+#[inline(never)]
+pub(crate) fn run_of(data: &'static [u8], c: u32, k_out: u32, k_in: u32) -> (bool, u32, u32) {
+    let mut bits = Bits::new(data);
+    let mut end = 0u32;
+    let mut inside = false;
+    loop {
+        let start = end;
+        end = end.wrapping_add(bits.number(if inside { k_in } else { k_out }) + 1);
+        if c < end {
+            return (inside, start, end);
+        }
+        inside = !inside;
+    }
+}

@@ -123,6 +123,8 @@ pub mod __test {
     #[cfg(not(target_arch = "wasm32"))]
     pub use crate::case::WALKS as case_table_walks;
     #[cfg(not(target_arch = "wasm32"))]
+    pub use crate::chars::WALKS as alphanumeric_table_walks;
+    #[cfg(not(target_arch = "wasm32"))]
     pub use crate::json::float::EXACT_RUNS as float_exact_runs;
     pub use crate::json::validator::validate_line;
     pub use crate::json::write::{compact_into, escape_into, put, put_byte, write_escaped};

@@ -26,9 +26,9 @@
 
 mod tables;
 
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-use crate::bits::contains;
+use crate::bits::run_of;
 
 /// The Unicode version whose `Alphabetic` and numeric chars
 /// [`is_alphanumeric`] holds: core's `char::UNICODE_VERSION` for the
@@ -211,19 +211,46 @@ fn alphanumeric(c: u32) -> bool {
     if seen & !1 == key {
         return seen & 1 == 1;
     }
-    // The last group that starts at or before `c` (the first starts at U+0000).
-    let mut group = 0;
-    for &g in &tables::ALPHANUMERIC_GROUPS {
-        if g >> 11 > c {
-            break;
+    // The run of chars, all in or all out, that the last walk ended in: a
+    // script's letters are mostly one run (Cyrillic's а to я, Greek's α
+    // to ω), so a text's other letters of it need no walk.
+    // One atomic, so that threads on the host see a run whole.
+    let run = RUN.load(Ordering::Relaxed);
+    let found = if c.wrapping_sub(run as u32) < (run >> 32) as u32 & 0x7FFF_FFFF {
+        run >> 63 == 1
+    } else {
+        #[cfg(not(target_arch = "wasm32"))]
+        WALKS.fetch_add(1, Ordering::Relaxed);
+        // The last group that starts at or before `c` (the first starts at U+0000).
+        let mut group = 0;
+        for &g in &tables::ALPHANUMERIC_GROUPS {
+            if g >> 11 > c {
+                break;
+            }
+            group = g;
         }
-        group = g;
-    }
-    let runs = tables::ALPHANUMERIC.get((group & 0x7FF) as usize..).unwrap_or_default();
-    let found = contains(runs, c - (group >> 11), tables::ALPHANUMERIC_OUT, tables::ALPHANUMERIC_IN);
+        let runs = tables::ALPHANUMERIC.get((group & 0x7FF) as usize..).unwrap_or_default();
+        let base = group >> 11;
+        let (found, start, end) = run_of(runs, c - base, tables::ALPHANUMERIC_OUT, tables::ALPHANUMERIC_IN);
+        let length = end.wrapping_sub(start) & 0x7FFF_FFFF;
+        RUN.store(u64::from(base + start) | u64::from(length) << 32 | u64::from(found) << 63, Ordering::Relaxed);
+        found
+    };
     slot.store(key | found as u32, Ordering::Relaxed);
     found
 }
+
+/// The run of [`alphanumeric`]'s table the last walk of it ended in: its
+/// first char, its length above that, and whether its chars are in the set
+/// in the top bit (0 before any walk: a run of no chars).
+static RUN: AtomicU64 = AtomicU64::new(0);
+
+/// How many times [`alphanumeric`] has walked its table, on the host: for
+/// tests/chars_costs.rs, which holds a text's walks to about the runs its
+/// letters are in. Not on wasm32, where nothing reads it.
+#[cfg(not(target_arch = "wasm32"))]
+#[doc(hidden)]
+pub static WALKS: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(0);
 
 /// Answers [`is_alphanumeric`] found in the table, in slots by char.
 static SEEN: [AtomicU32; 256] = [const { AtomicU32::new(0) }; 256];
