@@ -371,6 +371,13 @@ fn every_scalar_value() {
         assert_eq!(case::lower(c).len(), c.to_lowercase().len());
         assert_eq!(case::upper(c).len(), c.to_uppercase().len());
     }
+    // Downwards too: the run of a table entry kept from the last read in
+    // each direction is entered at its end, and each of its first chars
+    // is asked before the one below it.
+    for c in sampled(0x3000, 17).collect::<Vec<_>>().into_iter().rev() {
+        assert!(case::lower(c).eq(c.to_lowercase()), "lower({c:?} U+{:04X})", c as u32);
+        assert!(case::upper(c).eq(c.to_uppercase()), "upper({c:?} U+{:04X})", c as u32);
+    }
 }
 
 /// `case` keeps what it finds in the table, in 256 slots by char: an

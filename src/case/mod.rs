@@ -675,7 +675,11 @@ fn map(c: u32, upper: bool) -> Packed {
         older.store(first, Ordering::Relaxed);
         return second >> SEEN_KEY.count_ones();
     }
-    let found = walk(c, upper);
+    // The chars the last walk in this direction that found no mapping knows
+    // have none: a script's letters with no mapping that way (small ones
+    // lowercased) mostly stand together between two entries.
+    let none = NONE[upper as usize].load(Ordering::Relaxed);
+    let found = if c.wrapping_sub(none as u32) < (none >> 32) as u32 { c as Packed } else { walk(c, upper) };
     if found <= CHAR {
         older.store(first, Ordering::Relaxed);
         newer.store(key | found << SEEN_KEY.count_ones(), Ordering::Relaxed);
@@ -694,6 +698,10 @@ fn map(c: u32, upper: bool) -> Packed {
 /// table at every letter, fifteen times std's work), and a set's third
 /// letter evicts the one used longest ago.
 static SEEN: [[AtomicU64; 2]; 128] = [const { [const { AtomicU64::new(0) }; 2] }; 128];
+
+/// For each direction, the chars the last [`walk`] that found no mapping
+/// knows have none: the first (32 bits) and how many (0: none yet).
+static NONE: [AtomicU64; 2] = [const { AtomicU64::new(0) }; 2];
 
 /// The bits of a [`SEEN`] slot that hold its key.
 const SEEN_KEY: u64 = (1 << 23) - 1;
@@ -738,6 +746,9 @@ fn walk(c: u32, upper: bool) -> Packed {
     let mut multi = 0u32;
     // The last `d` other than 1.
     let mut last = 0u32;
+    // The first char past `c` that a run read maps in this direction, or
+    // past `c` itself where a run's span holds it.
+    let mut ahead = u32::MAX;
     loop {
         #[cfg(not(target_arch = "wasm32"))]
         ENTRIES.fetch_add(1, Ordering::Relaxed);
@@ -747,6 +758,10 @@ fn walk(c: u32, upper: bool) -> Packed {
         }
         key = key.wrapping_add(bits.number(tables::MAP_GAP));
         if c < key {
+            // No entry before this start maps a char from it on, none from
+            // here on maps a char below its key, and the runs read map none
+            // short of `ahead`: nor does any from `c` up to either.
+            NONE[upper as usize].store(u64::from(c) | u64::from(key.min(ahead) - c) << 32, Ordering::Relaxed);
             return c as Packed;
         }
         let kind = bits.bit() | bits.bit() << 1;
@@ -766,6 +781,9 @@ fn walk(c: u32, upper: bool) -> Packed {
             let u = if kind == 2 || kind == 3 && (d as i32) < 0 { key.wrapping_sub(d) } else { key };
             if upper { (kind & 2 != 0, u.wrapping_add(d), d.wrapping_neg()) } else { (kind & 1 != 0, u, d) }
         };
+        if applies && from.wrapping_add((count - 1) << shift) >= c {
+            ahead = ahead.min(if from > c { from } else { c + 1 });
+        }
         let i = c.wrapping_sub(from);
         let mut out = c.wrapping_add(delta) as Packed;
         if kind == 0 {
