@@ -543,13 +543,16 @@ impl Piece for Fixed {
 /// `n` in decimal with zeros before its digits to `width` characters, the
 /// sign counted among them: what `format!("{n:0width$}")` writes
 /// (`{:02}`, `{:04}`), for a time's fields or a numbered name, without
-/// `core::fmt`.
+/// `core::fmt`. It takes an `i64`: pass a smaller integer type with
+/// `i64::from` (`{:02}` takes any).
 ///
 /// ```
 /// use subako_tiny::text::zero_padded;
 ///
 /// assert_eq!(subako_tiny::text!(zero_padded(7, 2), ":", zero_padded(5, 2)).as_str(), "07:05");
 /// assert_eq!(subako_tiny::text!("note-", zero_padded(42, 4), " ", zero_padded(-42, 4), " ", zero_padded(12345, 2)).as_str(), "note-0042 -042 12345");
+/// let (hours, minutes): (u32, u8) = (9, 5);
+/// assert_eq!(subako_tiny::text!(zero_padded(i64::from(hours), 2), ":", zero_padded(i64::from(minutes), 2)).as_str(), "09:05");
 /// ```
 #[must_use]
 pub fn zero_padded(n: i64, width: usize) -> ZeroPadded {
