@@ -330,8 +330,11 @@ fn caller(name: &str) -> String {
     }
 }
 
-/// Each defined function's direct callees (code-section indices).
-fn direct_calls(bytes: &[u8], report: &SizeReport) -> Vec<Vec<usize>> {
+/// Each defined function's direct callees: for the function at
+/// code-section index `i`, the indices of the defined functions it calls
+/// (`call` or `return_call`), sorted; calls of imports are left out.
+/// `report` is [`size`](crate::size)'s report of the same `bytes`.
+pub fn direct_calls(bytes: &[u8], report: &SizeReport) -> Vec<Vec<usize>> {
     let imported = report.imported_functions;
     let mut calls = Vec::new();
     for payload in Parser::new(0).parse_all(bytes) {

@@ -23,7 +23,7 @@ mod rpc;
 mod size;
 mod text;
 
-pub use advisor::{Advice, RULES, Rule, advise};
+pub use advisor::{Advice, RULES, Rule, advise, direct_calls};
 pub use bench::{
     BenchFigures, BenchOptions, BenchReport, CallFigures, CompileTimes, GROWTH_SIZES, GrowthFigures, GrowthKind,
     GrowthOptions, GrowthProbe, GrowthReport, JSONL_SIZES, JsonlProbe, JsonlWorkload, KIB, MIB, bench,

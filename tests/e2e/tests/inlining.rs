@@ -6,34 +6,18 @@
 //! making every lookup dearer (author trial 36: a file read 7.7 % dearer).
 
 use subako_tiny_e2e::probe_package;
-use wasmparser::{Operator, Parser, Payload};
 
 /// The names of the functions that the function named `name` (demangled,
-/// hash dropped) calls directly, in the module at `path`.
+/// hash dropped) calls directly, in the module at `path`; calls of imports
+/// are left out.
 fn callees(path: &std::path::Path, name: &str) -> Vec<String> {
     let bytes = std::fs::read(path).unwrap();
     let report = subako_tiny_runner::size(&bytes).unwrap();
     assert!(report.has_names, "{} has no name section", path.display());
-    let names: Vec<&str> = report.funcs.iter().map(|f| f.name.as_str()).collect();
-    let index = names.iter().position(|n| *n == name).unwrap_or_else(|| panic!("no {name} in {}", path.display()));
-    let imported = report.imported_functions;
-    let body = Parser::new(0)
-        .parse_all(&bytes)
-        .filter_map(|payload| match payload.unwrap() {
-            Payload::CodeSectionEntry(body) => Some(body),
-            _ => None,
-        })
-        .nth(index)
-        .unwrap();
-    let mut called = vec![];
-    let mut ops = body.get_operators_reader().unwrap();
-    while !ops.eof() {
-        if let Operator::Call { function_index } | Operator::ReturnCall { function_index } = ops.read().unwrap() {
-            let callee = (function_index as usize).checked_sub(imported).map_or("(an import)", |i| names[i]);
-            called.push(callee.to_string());
-        }
-    }
-    called
+    let index =
+        report.funcs.iter().position(|f| f.name == name).unwrap_or_else(|| panic!("no {name} in {}", path.display()));
+    let calls = subako_tiny_runner::direct_calls(&bytes, &report);
+    calls[index].iter().map(|&i| report.funcs[i].name.clone()).collect()
 }
 
 #[test]
