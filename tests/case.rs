@@ -60,14 +60,20 @@ impl Entry {
         }
     }
 
-    /// One past the highest char the entry maps, in either direction.
-    fn sources_end(&self) -> u32 {
-        let reach = (self.count - 1) * self.stride;
-        let first = match self.kind {
-            3 => self.source.max((self.source as i64 + self.d) as u32),
-            _ => self.source,
-        };
-        first + reach + 1
+    /// The entry's first source in direction `upper` (the char whose
+    /// uppercase it gives, else whose lowercase), if it maps any that way.
+    fn first_source(&self, upper: bool) -> Option<u32> {
+        match (self.kind, upper) {
+            (1 | 3, false) | (0 | 2, true) => Some(self.source),
+            (3, true) => Some((self.source as i64 + self.d) as u32),
+            _ => None,
+        }
+    }
+
+    /// One past the highest char the entry maps in direction `upper`; 0
+    /// when it maps none that way.
+    fn sources_end(&self, upper: bool) -> u32 {
+        self.first_source(upper).map_or(0, |first| first + (self.count - 1) * self.stride + 1)
     }
 
     /// Whether `c` is one of the entry's sources, and which.
@@ -160,28 +166,135 @@ struct MapOrders {
 /// The mapping table and its starts, as [`encode_map`] writes them.
 type Map = (Vec<u8>, Vec<u64>);
 
-/// Entries between two of the mapping table's starts.
-const MAP_EVERY: usize = 24;
+/// How many places a lookup may start at in the mapping table.
+const MAP_STARTS: usize = 12;
 
-/// The mapping table, and its starts: before every [`MAP_EVERY`]th entry,
-/// where a lookup of a char at or past the first (`src/case/mod.rs`'s
-/// `walk`) may begin reading, the differences carried from entry to entry
-/// set to 0 again. Each start is the first char no entry before it maps,
-/// the key before it and its bit, packed as `walk` reads them.
-fn encode_map(entries: &[Entry], k: MapOrders) -> Map {
+/// For each place a lookup may start at (before entry `i`, `i` from 1)
+/// and direction (lower, upper): the first char a lookup from there may
+/// ask for, as `walk` tests it: past the key before, and past every char
+/// an entry before maps that way.
+fn start_ends(entries: &[Entry]) -> Vec<[u32; 2]> {
+    let mut ends = vec![[0, 0]];
+    let mut mapped = [0u32; 2];
+    for pair in entries.windows(2) {
+        for (d, end) in mapped.iter_mut().enumerate() {
+            *end = (*end).max(pair[0].sources_end(d == 1));
+        }
+        let past_key = pair[0].key() + 1;
+        ends.push([mapped[0].max(past_key), mapped[1].max(past_key)]);
+    }
+    ends
+}
+
+/// The entries to put a start before: chosen one at a time, each the one
+/// that most cuts the entries read, summed over the first lookup, in each
+/// direction, of every char with a case mapping beyond ASCII (a letter);
+/// the letters below U+0530 (Latin, Greek, Cyrillic, where most text with
+/// case is) count four times. A start before entry `s` serves a lookup of `c` when
+/// no entry before it maps `c` or a char past it that way.
+fn choose_starts(entries: &[Entry]) -> Vec<usize> {
+    let ends = start_ends(entries);
+    let end = entries.iter().map(|e| e.sources_end(false).max(e.sources_end(true))).max().unwrap();
+    // For each lookup: the last start that serves it, the entry it stops
+    // at (the first that maps `c`, or whose key is past it), its weight.
+    let mut lookups: Vec<(usize, usize, u64)> = vec![];
+    let mut letters = vec![false; end as usize];
+    for e in entries {
+        for upper in [false, true] {
+            let Some(first) = e.first_source(upper) else { continue };
+            for n in 0..e.count {
+                letters[(first + n * e.stride) as usize] = true;
+            }
+        }
+    }
+    for upper in [false, true] {
+        let mut first_mapping = vec![usize::MAX; end as usize];
+        for (i, e) in entries.iter().enumerate() {
+            let Some(first) = e.first_source(upper) else { continue };
+            for n in 0..e.count {
+                let slot = &mut first_mapping[(first + n * e.stride) as usize];
+                *slot = (*slot).min(i);
+            }
+        }
+        let (mut past, mut last) = (0, 0);
+        for c in 0x80..end {
+            while past < entries.len() && entries[past].key() <= c {
+                past += 1;
+            }
+            while last + 1 < ends.len() && ends[last + 1][upper as usize] <= c {
+                last += 1;
+            }
+            let stop = past.min(first_mapping[c as usize]);
+            if !letters[c as usize] {
+                continue;
+            }
+            lookups.push((last.min(stop), stop, if c < 0x530 { 4 } else { 1 }));
+        }
+    }
+    let mut chosen: Vec<usize> = vec![];
+    for _ in 0..MAP_STARTS {
+        // What a start before each entry would save: for a lookup whose
+        // nearest chosen start is `p` and which a start before `q` still
+        // serves, `s - p` entries for each `s` in `p + 1..=q`, summed with
+        // two difference arrays (the weights, and the weights times `p`).
+        let mut weight = vec![0i64; entries.len() + 2];
+        let mut weighted = vec![0i64; entries.len() + 2];
+        for &(serves, _, w) in &lookups {
+            let p = chosen.iter().copied().filter(|&s| s <= serves).max().unwrap_or(0);
+            if p < serves {
+                weight[p + 1] += w as i64;
+                weight[serves + 1] -= w as i64;
+                weighted[p + 1] += (w * p as u64) as i64;
+                weighted[serves + 1] -= (w * p as u64) as i64;
+            }
+        }
+        let (mut w, mut wp, mut best) = (0i64, 0i64, (0i64, 0usize));
+        for s in 1..entries.len() {
+            w += weight[s];
+            wp += weighted[s];
+            let saved = w * s as i64 - wp;
+            if saved > best.0 {
+                best = (saved, s);
+            }
+        }
+        if best.0 == 0 {
+            break;
+        }
+        chosen.push(best.1);
+    }
+    chosen.sort();
+    let read: u64 = lookups
+        .iter()
+        .map(|&(serves, stop, w)| {
+            w * (stop + 1 - chosen.iter().copied().filter(|&s| s <= serves).max().unwrap_or(0)) as u64
+        })
+        .sum();
+    if std::env::var_os("CASE_STARTS").is_some() {
+        eprintln!("{} starts: {read} entries read, weighted, over every first lookup", chosen.len());
+    }
+    chosen
+}
+
+/// The mapping table, and its starts: before each entry of `starts`,
+/// where a lookup may begin reading (`src/case/mod.rs`'s `walk`), the
+/// differences carried from entry to entry are set to 0 again. Each start
+/// packs, as `walk` reads them: from bit 48 and from bit 32, how far past
+/// the key before the first char a lookup from there may ask for is,
+/// uppercase and lowercase; from bit 13 the key before; the bit.
+fn encode_map(entries: &[Entry], at: &[usize], k: MapOrders) -> Map {
+    let ends = start_ends(entries);
     let mut w = BitWriter::default();
     let mut key = 0;
     let mut multi = 0;
     let mut last = 0;
     let mut starts = vec![];
-    let mut mapped_end = 0;
     for (i, e) in entries.iter().enumerate() {
-        if i > 0 && i % MAP_EVERY == 0 {
-            assert!(key < 1 << 19 && w.len < 1 << 13);
-            starts.push(u64::from(mapped_end) << 32 | u64::from(key) << 13 | w.len as u64);
+        if at.contains(&i) {
+            let [lower, upper] = ends[i].map(|end| end - key);
+            assert!(key < 1 << 19 && w.len < 1 << 13 && lower < 1 << 16 && upper < 1 << 16);
+            starts.push(u64::from(upper) << 48 | u64::from(lower) << 32 | u64::from(key) << 13 | w.len as u64);
             (multi, last) = (0, 0);
         }
-        mapped_end = mapped_end.max(e.sources_end());
         w.number((e.key() - key) as u64, k.gap);
         key = e.key();
         w.bit(e.kind & 1 == 1);
@@ -260,6 +373,7 @@ fn sigma_classes(c: char) -> (bool, bool) {
 /// `src/case/tables.rs`, made from this toolchain's std.
 fn tables_source() -> String {
     let entries = entries();
+    let at = choose_starts(&entries);
     let mut best: Option<(Map, MapOrders)> = None;
     for gap in 1..6 {
         for count in 0..3 {
@@ -267,7 +381,7 @@ fn tables_source() -> String {
                 for multi in 0..8 {
                     for tail in 0..8 {
                         let k = MapOrders { gap, count, delta, multi, tail };
-                        let bytes = encode_map(&entries, k);
+                        let bytes = encode_map(&entries, &at, k);
                         if best.as_ref().is_none_or(|(b, _)| bytes.0.len() < b.0.len()) {
                             best = Some((bytes, k));
                         }
@@ -323,8 +437,9 @@ fn tables_source() -> String {
     s += &format!("pub(super) const MAP_MULTI: u32 = {};\n", k.multi);
     s += &format!("pub(super) const MAP_TAIL: u32 = {};\n\n", k.tail);
     s += &bytes("MAP", "/// The case mappings (`super::map` reads them).", &map);
-    s += "\n/// Where a lookup in [`MAP`] may begin: the first char no entry before\n\
-          /// holds (from bit 32), the key before (from bit 13) and the bit.\n";
+    s += "\n/// Where a lookup in [`MAP`] may begin: how far past the key before the\n\
+          /// first char a lookup from there may ask for is, uppercase (from bit\n\
+          /// 48) and lowercase (from bit 32); the key before (from bit 13); the bit.\n";
     s += &format!("pub(super) static MAP_STARTS: [u64; {}] = [\n", starts.len());
     for start in &starts {
         s += &format!("    {start:#X},\n");

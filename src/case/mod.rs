@@ -642,8 +642,11 @@ const IGNORED: u32 = 2;
 /// bit for `d = 1`, else `d`'s difference from the last `d` other than 1;
 /// for kind 0 the offset's difference from the last kind 0's, a bit for
 /// two further chars (else one), and each further char's difference from
-/// the char before. Since no entry maps a char far past its key, a lookup
-/// begins at the last of [`tables::MAP_STARTS`] at or before the char.
+/// the char before. A lookup begins at the last of [`tables::MAP_STARTS`]
+/// from which it may: past the key before, and past every char an entry
+/// before maps in its direction. That is asked per direction, since a
+/// pair maps a char far past its key one way only (ͻ/Ͻ, Ѐ/ѐ), and would
+/// otherwise keep the lookups of a whole script from the starts inside it.
 #[inline(never)]
 fn map(c: u32, upper: bool) -> Packed {
     if c < 0x80 {
@@ -736,7 +739,8 @@ fn walk(c: u32, upper: bool) -> Packed {
     // the differences carried from entry to entry being 0 there.
     let (mut start, mut next) = (0, 0);
     for &s in tables::MAP_STARTS.iter() {
-        if (s >> 32) as u32 > c {
+        // The first char a lookup this way may begin here for.
+        if ((s >> 13) as u32 & 0x7_FFFF) + ((s >> if upper { 48 } else { 32 }) as u32 & 0xFFFF) > c {
             break;
         }
         (start, next) = (s, next + 1);
