@@ -6,7 +6,10 @@
 # and times, an API's list of records, one long text, deeply nested arrays.
 # Each a probe of benches/idioms (hello with one statement): parsing less a
 # probe that reads the same argument and parses nothing, then parsing and
-# looking up less parsing alone.
+# looking up less parsing alone. Then three members of every entry of a
+# list of records, read two ways, a byte beyond parsing: each entry passed
+# (`iter`), then its members walked (`Object::fields`); and each entry
+# read once (`Array::fields`).
 #
 #   benches/walk.sh                    # subako-tiny on the PATH
 #   SUBAKO_TINY=target/runner/subako-tiny benches/walk.sh
@@ -16,7 +19,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 RUNNER=${SUBAKO_TINY:-subako-tiny}
 TARGET=${CARGO_TARGET_DIR:-$HERE/../target}/idioms/dlmalloc
 (cd "$HERE/idioms" && cargo build --quiet --release --target wasm32-wasip1 --target-dir "$TARGET" \
-    --bin walk_json_base --bin walk_json_none --bin walk_json_crate 2>/dev/null)
+    --bin walk_json_base --bin walk_json_none --bin walk_json_crate \
+    --bin entries_iter_crate --bin entries_fields_crate 2>/dev/null)
 source "$HERE/fuel.sh"
 D=$TARGET/wasm32-wasip1/release
 printf '%-10s %8s %14s %14s\n' document bytes "parse a byte" "walk a byte"
@@ -47,4 +51,28 @@ PY
     parsed=$(call_fuel "$D/walk_json_none.wasm" --tool greet --args "$args")
     walked=$(call_fuel "$D/walk_json_crate.wasm" --tool greet --args "$args")
     python3 -c "print('%-10s %8d %14.1f %14.1f' % ('$kind', $bytes, ($parsed - $base) / $bytes, ($walked - $parsed) / $bytes))"
+done
+
+printf '\n%-10s %8s %14s %14s\n' entries bytes "iter, fields" "Array::fields"
+for kind in records departures; do
+    args=$(python3 - "$kind" <<'PY'
+import json, random, sys
+random.seed(1)
+if sys.argv[1] == "records":
+    items = [{"id": i, "name": "item %d" % i, "ok": i % 2 == 0, "tags": ["a", "b"],
+              "price": round(random.random() * 100, 2)} for i in range(200)]
+else:
+    # Small objects of short strings, as a transport API's departures.
+    dests = ["Zürich Flughafen", "Genève-Aéroport", "東京", "Москва", "Bern"]
+    items = [{"id": "S%d" % random.randint(1, 12), "name": random.choice(dests),
+              "planned": "%02d:%02d" % (random.randint(0, 23), random.randint(0, 59)),
+              "price": random.choice([None, 0, 2.5]), "platform": random.choice([None, "7A"])} for _ in range(300)]
+print(json.dumps({"name": json.dumps({"items": items}, ensure_ascii=False)}, ensure_ascii=False))
+PY
+)
+    bytes=$(python3 -c "import json, sys; print(len(json.loads(sys.argv[1])['name'].encode()))" "$args")
+    parsed=$(call_fuel "$D/walk_json_none.wasm" --tool greet --args "$args")
+    iterated=$(call_fuel "$D/entries_iter_crate.wasm" --tool greet --args "$args")
+    fields=$(call_fuel "$D/entries_fields_crate.wasm" --tool greet --args "$args")
+    python3 -c "print('%-10s %8d %14.1f %14.1f' % ('$kind', $bytes, ($iterated - $parsed) / $bytes, ($fields - $parsed) / $bytes))"
 done

@@ -66,6 +66,19 @@ pub fn same(ours: Value<'_>, theirs: &Theirs, path: &mut String) {
             let array = ours.as_array().expect("an array reads as an array");
             assert_eq!(array.len(), items.len(), "{path}");
             assert_eq!(array.is_empty(), items.is_empty(), "{path}");
+            // Each element read once gives what passing it, then walking
+            // its members, gives: looked for by the first object's names.
+            let names: Vec<&str> = items
+                .iter()
+                .find_map(Theirs::as_object)
+                .into_iter()
+                .flat_map(|m| m.keys())
+                .map(String::as_str)
+                .collect();
+            let keys = [names.first().copied().unwrap_or("a"), names.last().copied().unwrap_or("b"), ""];
+            let once: Vec<_> = array.fields(keys).collect();
+            let twice: Vec<_> = array.iter().map(|e| Some(e.as_object()?.fields(keys))).collect();
+            assert_eq!(once, twice, "{path}: Array::fields");
             for (i, (o, t)) in array.iter().zip(items).enumerate() {
                 let len = path.len();
                 path.push_str(&format!("[{i}]"));
