@@ -214,6 +214,10 @@ impl Response {
     ///     broken.json().unwrap_err().message(),
     ///     "the response body (status 200) is not JSON (expected value at byte 0): <html><body>Service unavailable, try aga…"
     /// );
+    /// assert_eq!(
+    ///     Response::inline(204, "").json().unwrap_err().message(),
+    ///     "the response body (status 204) is not JSON (EOF while parsing a value at byte 0): (an empty body)"
+    /// );
     /// ```
     pub fn json(&self) -> Result<Value<'_>, ToolError> {
         match &self.body {
@@ -229,7 +233,8 @@ impl Response {
                     " at byte ",
                     e.offset,
                     "): ",
-                    crate::text::clip(text, 40)
+                    // Something after the colon, whatever came.
+                    crate::text::clip(if text.is_empty() { "(an empty body)" } else { text }, 40)
                 ))
             }),
             ResponseBody::File { path, .. } => Err(ToolError::from(crate::text!(
