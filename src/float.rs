@@ -1,4 +1,5 @@
-//! Float operations with std's results, each one wasm instruction.
+//! Float operations with std's results: those wasm has as one
+//! instruction, and std's `f64` functions beyond them (`sin`, `exp`, …).
 //!
 //! | std (not in core) | here | what it costs a module |
 //! |---|---|---|
@@ -9,6 +10,8 @@
 //! | `x.abs()`, `x.copysign(y)` | [`abs`], [`copysign`] | `f64.abs`, `f64.copysign` |
 //! | `x.min(y)`, `x.max(y)` | [`min`], [`max`] | a few instructions: NaN loses, as in std (wasm's `f64.min` would answer NaN) |
 //! | `format!("{x:.2}").parse::<f64>()` | [`round_to::<2>`](round_to) | exact integer arithmetic, no `core::fmt` or float parser |
+//! | `x.sin()`, `x.cos()`, `x.tan()`, `x.asin()`, `x.acos()`, `x.atan()`, `y.atan2(x)` | [`sin`], [`cos`], [`tan`], [`asin`], [`acos`], [`atan`], [`atan2`] | wasi-libc's routine, std's own on wasm32: one to three KB each, some shared (`benches/idioms/measure.sh` prices `sin` and `cos` together) |
+//! | `x.exp()`, `x.exp2()`, `x.ln()`, `x.log2()`, `x.log10()`, `x.powf(y)`, `x.hypot(y)` | [`exp`], [`exp2`], [`ln`], [`log2`], [`log10`], [`powf`], [`hypot`] | the same |
 //!
 //! A `no_std` module has no `f64::sqrt` on stable Rust (it is std's), and
 //! `core::arch::wasm32::f64_sqrt` is unstable. These are wasi-libc's
@@ -16,6 +19,17 @@
 //! elsewhere, so a package's host tests get std's answers; abs, copysign,
 //! min and max are core's. [`float::f32`](mod@f32) has the same for `f32`.
 //! `benches/idioms/measure.sh` checks that each is its instruction.
+//!
+//! The rest (`sin` … `hypot`) are no instruction: they are the C routines
+//! std's `f64` methods call on wasm32 (wasi-libc's, which a module links
+//! already), so their answers are std's bit for bit there
+//! (tests/e2e/tests/float_calls.rs runs both in wasmtime), and std's on the
+//! host. The `libm` crate has them too, in fewer bytes (wasi-libc's are
+//! built for speed), but they take more work: author trial 38's nearest
+//! cities by haversine took 15 % more fuel through `libm` than through
+//! these. Only `f64`'s are here, and not `cbrt`: a module's link takes
+//! compiler-builtins' `cbrt`, not wasi-libc's, and its answers differ from
+//! std's in the last bit.
 //!
 //! # Examples
 //! ```
@@ -157,6 +171,168 @@ pub fn min(x: f64, y: f64) -> f64 {
 #[inline]
 pub fn max(x: f64, y: f64) -> f64 {
     x.max(y)
+}
+
+/// `x.sin()` (`x` in radians).
+///
+/// # Examples
+/// ```
+/// use subako_tiny::float;
+///
+/// assert_eq!(float::sin(0.0), 0.0);
+/// assert_eq!(float::sin(1.0), 1.0f64.sin());
+/// ```
+#[inline]
+pub fn sin(x: f64) -> f64 {
+    sys::sin(x)
+}
+
+/// `x.cos()` (`x` in radians).
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::cos(0.0), 1.0);
+/// ```
+#[inline]
+pub fn cos(x: f64) -> f64 {
+    sys::cos(x)
+}
+
+/// `x.tan()` (`x` in radians).
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::tan(0.5), 0.5f64.tan());
+/// ```
+#[inline]
+pub fn tan(x: f64) -> f64 {
+    sys::tan(x)
+}
+
+/// `x.asin()`: radians, NaN outside −1..=1.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::asin(1.0), core::f64::consts::FRAC_PI_2);
+/// assert!(subako_tiny::float::asin(2.0).is_nan());
+/// ```
+#[inline]
+pub fn asin(x: f64) -> f64 {
+    sys::asin(x)
+}
+
+/// `x.acos()`: radians, NaN outside −1..=1.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::acos(1.0), 0.0);
+/// ```
+#[inline]
+pub fn acos(x: f64) -> f64 {
+    sys::acos(x)
+}
+
+/// `x.atan()`: radians.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::atan(1.0), core::f64::consts::FRAC_PI_4);
+/// ```
+#[inline]
+pub fn atan(x: f64) -> f64 {
+    sys::atan(x)
+}
+
+/// `y.atan2(x)`: the angle of the point (`x`, `y`), in radians from −π to π.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::atan2(1.0, -1.0), 1.0f64.atan2(-1.0));
+/// ```
+#[inline]
+pub fn atan2(y: f64, x: f64) -> f64 {
+    sys::atan2(y, x)
+}
+
+/// `x.exp()`: e to the power `x`.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::exp(0.0), 1.0);
+/// assert_eq!(subako_tiny::float::exp(1.0), core::f64::consts::E);
+/// ```
+#[inline]
+pub fn exp(x: f64) -> f64 {
+    sys::exp(x)
+}
+
+/// `x.exp2()`: 2 to the power `x`.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::exp2(10.0), 1024.0);
+/// ```
+#[inline]
+pub fn exp2(x: f64) -> f64 {
+    sys::exp2(x)
+}
+
+/// `x.ln()`: the natural logarithm; NaN for a negative `x`, −∞ for 0.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::float;
+///
+/// assert_eq!(float::ln(1.0), 0.0);
+/// assert_eq!(float::ln(0.0), f64::NEG_INFINITY);
+/// ```
+#[inline]
+pub fn ln(x: f64) -> f64 {
+    sys::log(x)
+}
+
+/// `x.log2()`.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::log2(8.0), 3.0);
+/// ```
+#[inline]
+pub fn log2(x: f64) -> f64 {
+    sys::log2(x)
+}
+
+/// `x.log10()`.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::log10(1000.0), 3.0);
+/// ```
+#[inline]
+pub fn log10(x: f64) -> f64 {
+    sys::log10(x)
+}
+
+/// `x.powf(y)`: `x` to the power `y`.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::powf(2.0, 0.5), core::f64::consts::SQRT_2);
+/// ```
+#[inline]
+pub fn powf(x: f64, y: f64) -> f64 {
+    sys::pow(x, y)
+}
+
+/// `x.hypot(y)`: the length of (`x`, `y`), without overflow on the way.
+///
+/// # Examples
+/// ```
+/// assert_eq!(subako_tiny::float::hypot(3.0, 4.0), 5.0);
+/// ```
+#[inline]
+pub fn hypot(x: f64, y: f64) -> f64 {
+    sys::hypot(x, y)
 }
 
 /// `x` rounded to `D` decimals as `format!("{x:.D$}")` rounds it (its

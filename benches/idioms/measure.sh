@@ -65,6 +65,7 @@ ROWS=(
     "min(x, y);min_std;min_crate;float_base"
     "max(x, y);-;max_crate;float_base"
     "f32 sqrt(x);-;sqrt_f32_crate;float_base"
+    "libm sin, cos, asin, sqrt (a haversine);haversine_libm;haversine_crate;float_base"
     "s.trim();trim_std;trim_crate;hello"
     "s.chars().count();count_std;count_crate;hello"
     "s.find(\"ab\");find_std;find_crate;hello"

@@ -43,6 +43,10 @@ const PROBES: &[(&str, &str, &str)] = &[
         "an unstable sort",
     ),
     ("sqrt", r#"if libm::sqrt(s.len() as f64) > 2.0 { "big".into() } else { "small".into() }"#, "libm"),
+    // libm's sine has nothing smaller in the crate (float::sin is std's,
+    // and larger): no advice (author trial 38 was told to replace it with
+    // float's instructions, none of which is a sine).
+    ("sine", r#"if libm::sin(s.len() as f64) > 0.5 { "big".into() } else { "small".into() }"#, ""),
     ("trim", "String::from(s.trim())", "str::trim"),
     (
         "find",
