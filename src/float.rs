@@ -25,9 +25,10 @@
 //! already), so their answers are std's bit for bit there
 //! (tests/e2e/tests/float_calls.rs runs both in wasmtime), and std's on the
 //! host. The `libm` crate has them too, in fewer bytes (wasi-libc's are
-//! built for speed), but they take more work: author trial 38's nearest
-//! cities by haversine took 15 % more fuel through `libm` than through
-//! these. Only `f64`'s are here, and not `cbrt`: a module's link takes
+//! built for speed), but they take more work: a great-circle distance
+//! (sin, cos, asin and sqrt) takes about four times the wasm operations
+//! through `libm` (the repository's `benches/trig.sh`). Only `f64`'s are
+//! here, and not `cbrt`: a module's link takes
 //! compiler-builtins' `cbrt`, not wasi-libc's, and its answers differ from
 //! std's in the last bit.
 //!
