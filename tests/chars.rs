@@ -182,6 +182,28 @@ fn random_strings() {
     }
 }
 
+/// `split` and `lines` give std's pieces, for separators of one to four
+/// bytes, in short strings and in long ones (where the separator's first
+/// byte is looked for a word at a time), with separators and near misses
+/// (a separator's other bytes, `\r` alone) together, first and last.
+#[test]
+fn split_and_lines_are_std_s() {
+    let pool: Vec<char> = "a,\t\n\r ,・日é𝄞\u{30FB}\u{FF65}xy".chars().collect();
+    let mut rng = Rng(env("CHARS_SEED", 0x5917));
+    for _ in 0..env("CHARS_CASES", 20_000) {
+        let n = if rng.below(4) == 0 { 40 + rng.below(200) } else { rng.below(12) };
+        let s: String = (0..n).map(|_| pool[rng.below(pool.len())]).collect();
+        for sep in [',', '\t', '\n', '・', 'é', '𝄞', 'x'] {
+            assert!(chars::split(&s, sep).eq(s.split(sep)), "split({s:?}, {sep:?})");
+        }
+        assert!(chars::lines(&s).eq(s.lines()), "lines({s:?})");
+    }
+    for s in ["", "\n", "\r", "\r\n", "\n\n", "a", "a\n", "a\r\n", "a\r", "\ra\r\r\n", "a\nb", ",", ",,"] {
+        assert!(chars::lines(s).eq(s.lines()), "lines({s:?})");
+        assert!(chars::split(s, ',').eq(s.split(',')), "split({s:?})");
+    }
+}
+
 /// `words` classes ASCII eight bytes at a time: every ASCII byte at every
 /// place of such a word, among letters and among spaces, and long random
 /// strings of every ASCII char with some beyond it.

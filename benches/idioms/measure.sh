@@ -72,6 +72,8 @@ ROWS=(
     "BTreeMap<String, u64> count, key order;count_map_std;tally_crate;vec_strings"
     "c.is_alphanumeric();alnum_std;alnum_crate;hello"
     "s.split(|c| !c.is_alphanumeric()) (words);words_std;words_crate;hello"
+    "s.split('\\t');split_std;split_crate;hello"
+    "s.lines();lines_std;lines_crate;hello"
 )
 # For reference: what the crate's and std's cheaper ways cost.
 REFERENCE=(

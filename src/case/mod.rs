@@ -54,7 +54,7 @@ use alloc::vec::Vec;
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use crate::bits::{Bits, contains};
-use crate::chars::{decode, split};
+use crate::chars::{decode, unpack};
 
 /// The Unicode version whose case mappings the tables hold: core's
 /// `char::UNICODE_VERSION` for the toolchain the crate is built with (a
@@ -493,7 +493,7 @@ fn convert(text: &str, upper: bool) -> String {
         if s.get(at).is_some_and(u8::is_ascii) {
             at += out.push_ascii_case(s.get(at..).unwrap_or_default(), upper);
         }
-        let (c, len) = split(decode(s, at));
+        let (c, len) = unpack(decode(s, at));
         if len == 0 {
             break;
         }
@@ -550,7 +550,7 @@ impl Iterator for Lower<'_> {
             self.pending = false;
             return Some(0x307);
         }
-        let (c, len) = split(decode(self.s, self.at));
+        let (c, len) = unpack(decode(self.s, self.at));
         if len == 0 {
             return None;
         }
@@ -577,7 +577,7 @@ fn cased_beside(s: &[u8], mut at: usize, backward: bool) -> bool {
             }
             (decode(s, at) & CHAR as u32, 0)
         } else {
-            split(decode(s, at))
+            unpack(decode(s, at))
         };
         if !backward && len == 0 {
             return false;

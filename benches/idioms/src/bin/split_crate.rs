@@ -1,0 +1,13 @@
+//! `chars::split(name, '\t')`: the longest piece, read forwards.
+#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+subako_idioms::probe! {
+    fn said<'a>(_: &Args<'_>, name: &'a str) -> &'a str {
+        let mut longest = "";
+        for piece in subako_tiny::chars::split(name, '\t') {
+            if piece.len() > longest.len() {
+                longest = piece;
+            }
+        }
+        longest
+    }
+}
