@@ -207,6 +207,8 @@ pub struct ElementFields<'a, 'k, const N: usize> {
     keys: [&'k str; N],
 }
 
+impl<const N: usize> core::iter::FusedIterator for ElementFields<'_, '_, N> {}
+
 impl<'a, const N: usize> Iterator for ElementFields<'a, '_, N> {
     type Item = Option<[Option<Value<'a>>; N]>;
 
