@@ -74,7 +74,10 @@ impl<'a> Object<'a> {
     /// The value of member `key` (compared after unescaping), or `None`
     /// when the object has no such member. It reads the whole object, so
     /// that the last of duplicate members wins as in serde_json: to read
-    /// several members, [`fields`](Self::fields) reads them all in one walk.
+    /// several members, [`fields`](Self::fields) reads them all in one walk,
+    /// and for each element of an array, [`Array::fields`] reads each once
+    /// (author trial 39: seven `get`s for each of 3,000 events took twice
+    /// the official module's work, where `Array::fields` took 0.56 to 0.74 of it).
     ///
     /// # Examples
     /// ```

@@ -369,7 +369,8 @@ pub struct Array<'a> {
 }
 
 impl<'a> Array<'a> {
-    /// The elements, in order.
+    /// The elements, in order. To read members of each element (a list
+    /// of records), [`fields`](Array::fields) reads each element once.
     ///
     /// # Examples
     /// ```
