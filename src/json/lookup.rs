@@ -293,6 +293,10 @@ mod tests {
                 array.iter().map(|e| Some(e.as_object()?.fields(["a", "b", "a\""]))).collect();
             assert_eq!(read, walked, "{text}");
             assert_eq!(read.len(), array.len(), "{text}");
+            // Fused: past the end, it stays there.
+            let mut fields = array.fields(["a"]);
+            fields.by_ref().for_each(drop);
+            assert_eq!((fields.next(), fields.next()), (None, None), "{text}");
         }
     }
 

@@ -96,7 +96,10 @@ fn std_lines() -> String {
 }
 
 /// A package on the crate whose tool answers [`SHARED`]'s lines with
-/// `float`'s functions.
+/// `float`'s functions. It takes `vec!` from the prelude alone, as an
+/// author does (`extern crate alloc` brings no macros into a no_std
+/// crate): without the prelude's it does not build for wasm32 (author
+/// trial 38).
 fn crate_lines() -> String {
     let shared = SHARED.replace("$call(", "call!(").replace("$call2(", "call2!(");
     let main_rs = format!(
