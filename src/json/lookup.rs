@@ -154,9 +154,8 @@ fn fill_members<'a>(b: &'a [u8], open: usize, keys: &[&str], found: &mut [Option
         let name = Str { raw: span(b, i + 1, key_end - 1) };
         let start = skip_ws(b, skip_ws(b, key_end) + 1);
         let end = skip_value(b, start, None);
-        let name = name.unescaped(plain);
         for (slot, key) in found.iter_mut().zip(keys) {
-            if crate::bytes::same(name.as_bytes(), key.as_bytes()) {
+            if name.eq_key(plain, key.as_bytes()) {
                 *slot = Some(Value { raw: span(b, start, end) });
             }
         }
