@@ -153,15 +153,17 @@ pub fn open(dir: &Dir, path: &[u8], mode: OpenMode) -> Result<Handle, u16> {
     path_open(*dir, path, oflags, rights, fdflags).map(Handle)
 }
 
-/// Reads into `buf`; 0 at the end of the file.
+/// Reads into `buf` (at most [`super::FILE_IO_MAX`] bytes of it); 0 at
+/// the end of the file.
 pub fn read(file: &Handle, buf: &mut [u8]) -> Result<usize, u16> {
-    super::read(file.0, buf).map_err(directory)
+    let end = buf.len().min(super::FILE_IO_MAX);
+    super::read(file.0, buf.get_mut(..end).unwrap_or_default()).map_err(directory)
 }
 
-/// Reads into `out`'s spare capacity and lengthens it by what came; 0 at
-/// the end of the file.
+/// Reads into `out`'s spare capacity (at most [`super::FILE_IO_MAX`] bytes
+/// of it) and lengthens it by what came; 0 at the end of the file.
 pub fn read_spare(file: &Handle, out: &mut Vec<u8>) -> Result<usize, u16> {
-    super::read_spare(file.0, out).map_err(directory)
+    super::read_spare(file.0, out, super::FILE_IO_MAX).map_err(directory)
 }
 
 /// A read's errno, with EBADF as EISDIR: the descriptor is one this back
@@ -190,9 +192,16 @@ pub fn byte_at(file: &Handle, offset: u64) -> Result<Option<u8>, u16> {
     Err(wasi::ERRNO_INTR.raw())
 }
 
-/// Writes all of `bytes`: stdout's loop, shared.
+/// Writes all of `bytes`: stdout's loop, shared, [`super::FILE_IO_MAX`]
+/// bytes at a time.
 pub fn write_all(file: &Handle, bytes: &[u8]) -> Result<(), u16> {
-    super::write_all(file.0, bytes).map_err(|e| e.errno)
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let (now, later) = rest.split_at(rest.len().min(super::FILE_IO_MAX));
+        super::write_all(file.0, now).map_err(|e| e.errno)?;
+        rest = later;
+    }
+    Ok(())
 }
 
 /// The open file's size in bytes.

@@ -251,7 +251,9 @@ fn grow(out: &mut Vec<u8>, more: usize) {
     let cap = if needed > doubled { needed.saturating_add(needed / 8) } else { doubled }.max(64);
     // A capacity past `isize::MAX` is refused, as running out.
     let Ok(layout) = core::alloc::Layout::array::<u8>(cap) else { out_of_memory() };
-    // `old`'s own layout: it was made by this function, so it is valid.
+    // `old`'s own layout: a `Vec<u8>`'s block, this function's or the
+    // caller's own (`read_to_end` takes any), is `u8`'s array of its
+    // capacity, which `Vec` keeps within `isize::MAX`: so it is valid.
     let old_layout = core::alloc::Layout::array::<u8>(old.capacity()).unwrap_or(layout);
     let ptr = if old.capacity() == 0 {
         // SAFETY: `layout` is non-zero in size (at least 64 bytes).

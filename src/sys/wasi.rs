@@ -32,6 +32,12 @@ pub const STDERR: u32 = 2;
 /// loop until the time limit.
 pub const INTERRUPTED_TRIES: u32 = 64;
 
+/// The most bytes a file read or write hands the platform at once:
+/// wasmtime's WASI refuses a buffer past 128 MiB with ENOMEM (its
+/// "hostcall fuel"), which a file read whole passes at about 113 MiB (its
+/// buffer an eighth larger). The loops around the calls take the rest.
+pub const FILE_IO_MAX: usize = 1 << 24;
+
 /// Reads from `fd` into the `len` bytes at `at`, retrying when
 /// interrupted; how many it wrote there, 0 at the end.
 ///
@@ -65,12 +71,12 @@ pub fn read(fd: u32, buf: &mut [u8]) -> Result<usize, u16> {
     unsafe { read_raw(fd, buf.as_mut_ptr(), buf.len()) }
 }
 
-/// Reads from `fd` into `out`'s spare capacity, retrying when
-/// interrupted, and lengthens `out` by what came; 0 at the end. The room
-/// is not zeroed first: the read writes it.
-pub fn read_spare(fd: u32, out: &mut Vec<u8>) -> Result<usize, u16> {
+/// Reads from `fd` into `out`'s spare capacity, at most `max` bytes of it,
+/// retrying when interrupted, and lengthens `out` by what came; 0 at the
+/// end. The room is not zeroed first: the read writes it.
+pub fn read_spare(fd: u32, out: &mut Vec<u8>, max: usize) -> Result<usize, u16> {
     let len = out.len();
-    let room = out.capacity() - len;
+    let room = (out.capacity() - len).min(max);
     // SAFETY: `len` is within `out`'s block (at most its end), and the
     // `room` bytes after it are the block's, writable if uninitialized.
     let n = unsafe { read_raw(fd, out.as_mut_ptr().add(len), room) }?;
@@ -115,7 +121,8 @@ pub struct Stdio;
 
 impl Io for Stdio {
     fn read(&mut self, buf: &mut Vec<u8>) -> Result<usize, IoError> {
-        read_spare(STDIN, buf).map_err(|errno| IoError { errno })
+        // A request line is far shorter than `FILE_IO_MAX`: not cut.
+        read_spare(STDIN, buf, usize::MAX).map_err(|errno| IoError { errno })
     }
 
     fn write(&mut self, bytes: &[u8]) -> Result<(), IoError> {
