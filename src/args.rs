@@ -646,10 +646,17 @@ fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolErr
                 (i64::MIN, max) => drop(text.push(" of at most ").push(&max)),
                 (min, max) => drop(text.push(" from ").push(&min).push(" to ").push(&max)),
             }
-            // 2.0 or 1e2, which read as allowed when in the range: the
-            // rest of the rule.
-            if n.is_none() && is_number(v) && v.raw().iter().any(|&b| matches!(b, b'.' | b'e' | b'E')) {
-                text.push(", written without a fraction or exponent");
+            // A number `as_i64` refuses: 2.0 or 1e2, which read as
+            // allowed when in the range (the rest of the rule), or an
+            // integer past i64's range on a side the words leave open
+            // ("at least 1" is true of 99999999999999999999).
+            if n.is_none() && is_number(v) {
+                let raw = v.raw();
+                if raw.iter().any(|&b| matches!(b, b'.' | b'e' | b'E')) {
+                    text.push(", written without a fraction or exponent");
+                } else if if raw.first() == Some(&b'-') { min == i64::MIN } else { max == i64::MAX } {
+                    text.push(" within i64's range");
+                }
             }
             Err(text.into())
         }
@@ -681,8 +688,8 @@ fn float_in(v: &Value<'_>, field: &str, min: f64, max: f64) -> Result<f64, ToolE
 /// (`10`, not the JSON writer's `10.0`; author trials 38 and 39 found
 /// `from -90.0 to 90.0` beside a schema's `-90` and `90`).
 fn bound(text: &mut crate::text::Text, x: f64) -> &mut crate::text::Text {
-    // Every whole f64 below 2^53 in size is exactly an i64.
-    if x.abs() < 9_007_199_254_740_992.0 && x == (x as i64) as f64 { text.push(&(x as i64)) } else { text.push(&x) }
+    // Every whole f64 below 2^63 in size is exactly an i64.
+    if x.abs() < 9_223_372_036_854_775_808.0 && x == (x as i64) as f64 { text.push(&(x as i64)) } else { text.push(&x) }
 }
 
 /// Whether `v` is a number: validated JSON starting as one does.
@@ -752,6 +759,35 @@ mod tests {
         for field in ["huge", "s", "low"] {
             assert_eq!(read(field), Err(range(field)));
         }
+        // Unless the range is open on the side it is past (author trial
+        // 40, `id` of at least 1: "99999999999999999999 is at least 1").
+        let value = json::parse(br#"{"huge": 99999999999999999999, "low": -99999999999999999999}"#).unwrap();
+        let args = Args::new(value.as_object().unwrap());
+        let read = |field, min, max| args.int(field, min, max).map_err(|e| alloc::string::String::from(e.message()));
+        let past = |field: &str, range: &str| {
+            ["invalid input: `", field, "` must be an integer", range, " within i64's range"].concat()
+        };
+        assert_eq!(read("huge", 1, i64::MAX), Err(past("huge", " of at least 1")));
+        assert_eq!(read("huge", i64::MIN, i64::MAX), Err(past("huge", "")));
+        assert_eq!(read("low", i64::MIN, 0), Err(past("low", " of at most 0")));
+        assert_eq!(read("low", i64::MIN, i64::MAX), Err(past("low", "")));
+        assert_eq!(read("low", 1, i64::MAX), Err("invalid input: `low` must be an integer of at least 1".into()));
+        assert_eq!(read("huge", i64::MIN, 0), Err("invalid input: `huge` must be an integer of at most 0".into()));
+    }
+
+    /// A whole bound is written as an integer at any size an i64 holds,
+    /// as a schema writes it (review 41: 2^53 was written `9007199254740992.0`).
+    #[test]
+    fn whole_bounds_are_written_as_integers() {
+        let value = json::parse(br#"{"s": "x"}"#).unwrap();
+        let args = Args::new(value.as_object().unwrap());
+        let said = |min, max| alloc::string::String::from(args.float_in("s", min, max).unwrap_err().message());
+        assert_eq!(
+            said(9007199254740992.0, 1e17),
+            "invalid input: `s` must be a number from 9007199254740992 to 100000000000000000"
+        );
+        assert_eq!(said(-1e18, 0.5), "invalid input: `s` must be a number from -1000000000000000000 to 0.5");
+        assert_eq!(said(0.0, 1e19), "invalid input: `s` must be a number from 0 to 1e+19");
     }
 
     fn choice(arguments: &str, choices: &[&'static str]) -> Result<&'static str, alloc::string::String> {
