@@ -24,7 +24,10 @@
 //! std's `f64` methods call on wasm32 (wasi-libc's, which a module links
 //! already), so their answers are std's bit for bit there
 //! (tests/e2e/tests/float_calls.rs runs both in wasmtime), and std's on the
-//! host. The `libm` crate has them too, in fewer bytes (wasi-libc's are
+//! host. std's own answers differ between the two in the last bit for some
+//! inputs (the host's come from its C library, glibc on Linux): a host
+//! test of a distance or an angle compares within a tolerance, or runs
+//! the module in wasmtime, as the crate's does. The `libm` crate has them too, in fewer bytes (wasi-libc's are
 //! built for speed), but they take more work: a great-circle distance
 //! (sin, cos, asin and sqrt) takes about four times the wasm operations
 //! through `libm` (the repository's `benches/trig.sh`). Only `f64`'s are
