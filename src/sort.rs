@@ -15,7 +15,9 @@
 //! as it was, and nothing is ever dropped twice or lost. The code that
 //! sorts is the same for every element type (only the comparison and the
 //! swap are compiled per type), so a module that sorts several types pays
-//! for it once. `benches/idioms/measure.sh` prints its price beside std's.
+//! for it once. `benches/idioms/measure.sh` prints its price beside std's,
+//! `benches/sort.sh` its work: about three times driftsort's on numbers,
+//! which it buys bytes with.
 //!
 //! # Examples
 //! ```

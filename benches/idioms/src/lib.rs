@@ -2,6 +2,8 @@
 //! through one statement.
 #![no_std]
 
+extern crate alloc;
+
 pub use subako_tiny;
 
 /// A hello module whose greeting says `said(args, name)` (anything that is
@@ -55,4 +57,16 @@ pub fn float_value(kind: u8, i: usize) -> f64 {
         b'c' => (i + 1.0) / 7.0 * 1.1,
         _ => (i + 1.0) * 3.0,
     }
+}
+
+/// `n` pseudo-random numbers (a linear congruential generator), for the
+/// sorting probes (benches/sort.sh).
+pub fn numbers(n: usize) -> alloc::vec::Vec<u64> {
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            x >> 16
+        })
+        .collect()
 }

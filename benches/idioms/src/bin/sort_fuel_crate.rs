@@ -1,0 +1,9 @@
+//! crate: the name's length in thousands of pseudo-random `u64`s, sorted with `subako_tiny::sort::sort(&mut v);` (benches/sort.sh).
+#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
+subako_idioms::probe! {
+    fn said(_: &Args<'_>, name: &str) -> String {
+        let mut v: Vec<u64> = subako_idioms::numbers(name.len() * 1000);
+        subako_tiny::sort::sort(&mut v);
+        subako_tiny::text!(v.get(v.len() / 3).copied().unwrap_or(0)).into()
+    }
+}
