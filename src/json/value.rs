@@ -475,8 +475,10 @@ impl<'a> Str<'a> {
     }
 
     /// The unescaped value as a `String` of its own: what
-    /// `to_str().into_owned()` gives, grown the crate's way (`Cow`'s copy
-    /// links alloc's allocation routines into the module).
+    /// `to_str().into_owned()` gives, in one block the size of the raw
+    /// text, which the unescaped one never passes (`Cow`'s copy links
+    /// alloc's allocation routines into the module, and the crate's
+    /// growth of a buffer would give a short string 64 bytes).
     ///
     /// # Examples
     /// ```
@@ -487,7 +489,7 @@ impl<'a> Str<'a> {
     /// assert_eq!(city.into_string(), "Zürich");
     /// ```
     pub fn into_string(self) -> String {
-        let mut out = Vec::new();
+        let mut out = crate::sys::exact_capacity(self.raw.len());
         self.unescape_onto(&mut out);
         // SAFETY: as in `to_str`.
         unsafe { crate::sys::assume_utf8_string(out) }
