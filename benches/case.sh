@@ -8,6 +8,8 @@
 # single words show that price, the pages what is left once letters recur.
 # The last column is the mapping's own work: each probe's fuel less that of
 # the probe `owned` (the name copied, not mapped) with the same text.
+# A second table counts "ÖD" in pages of several scripts, ignoring case:
+# the probes `count_ignore_case_crate` and `count_ignore_case_std`.
 #
 #   benches/case.sh                       # subako-tiny on the PATH
 #   SUBAKO_TINY=target/runner/subako-tiny benches/case.sh
@@ -17,6 +19,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RUNNER=${SUBAKO_TINY:-subako-tiny}
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}/idioms/lean
 (cd "$ROOT/benches/idioms" && cargo build --quiet --release --target wasm32-wasip1 --bin lower_crate --bin lower_std --bin owned \
+    --bin count_ignore_case_crate --bin count_ignore_case_std \
     --target-dir "$TARGET" --no-default-features --features lean 2>/dev/null)
 ARGS=$(mktemp)
 trap 'rm -f "$ARGS"' EXIT
@@ -43,4 +46,20 @@ PY
     copied=$(fuel "$TARGET/wasm32-wasip1/release/owned.wasm")
     printf '%-34s %7s %14s %14s %8.2f %9.2f\n' "$label" "$bytes" "$ours" "$std" "$(python3 -c "print($ours/$std)")" \
         "$(python3 -c "print(($ours - $copied) / max($std - $copied, 1))")"
+done
+
+echo
+printf '%-34s %7s %14s %14s %8s\n' "\"ÖD\" counted in" bytes "crate (fuel)" "std (fuel)" crate/std
+for text in "Hello World " "Élodie déjà vu à Montréal, öde Ödnis " "Привет мир Добрый день " "日本語のテキスト " \
+    "ΑΘΗΝΑ Καλημέρα κόσμε "; do
+    python3 - "$text" "$ARGS" <<'PY'
+import json, sys
+text, path = sys.argv[1], sys.argv[2]
+json.dump({"name": (text * 10000)[:10000]}, open(path, "w"), ensure_ascii=False)
+PY
+    bytes=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["name"].encode()))' "$ARGS")
+    ours=$(fuel "$TARGET/wasm32-wasip1/release/count_ignore_case_crate.wasm")
+    std=$(fuel "$TARGET/wasm32-wasip1/release/count_ignore_case_std.wasm")
+    printf '%-34s %7s %14s %14s %8.2f\n' "$(python3 -c 'import sys; print(sys.argv[1].strip()[:14] + " (page)")' "$text")" \
+        "$bytes" "$ours" "$std" "$(python3 -c "print($ours/$std)")"
 done

@@ -121,6 +121,8 @@ pub mod __test {
     #[cfg(not(target_arch = "wasm32"))]
     pub use crate::case::ENTRIES as case_table_entries;
     #[cfg(not(target_arch = "wasm32"))]
+    pub use crate::case::LOWERED as case_chars_lowered;
+    #[cfg(not(target_arch = "wasm32"))]
     pub use crate::case::WALKS as case_table_walks;
     #[cfg(not(target_arch = "wasm32"))]
     pub use crate::chars::WALKS as alphanumeric_table_walks;

@@ -707,7 +707,9 @@ fn compare_whole(a: &str, b: &str) {
         assert_eq!(case::find_ignore_case(h, n), want, "find_ignore_case({h:?}, {n:?})");
         assert_eq!(case::find_ignore_case_linear(h, n), want, "find_ignore_case_linear({h:?}, {n:?})");
         assert_eq!(case::contains_ignore_case(h, n), want.is_some());
-        assert_eq!(case::count_ignore_case(h, n), count_reference(h, n), "count_ignore_case({h:?}, {n:?})");
+        let count = count_reference(h, n);
+        assert_eq!(case::count_ignore_case(h, n), count, "count_ignore_case({h:?}, {n:?})");
+        assert_eq!(case::count_ignore_case_linear(h, n), count, "count_ignore_case_linear({h:?}, {n:?})");
     }
 }
 
@@ -746,13 +748,16 @@ fn long_partial_matches_find_what_std_finds() {
         // Counted, the needle's overlaps and near misses (the lone
         // letter's partial matches, İ's two halves) too.
         for n in [n.as_str(), &n[..n.char_indices().nth(1).map_or(n.len(), |(i, _)| i)], "aa", "AİA", "\u{307}"] {
-            assert_eq!(case::count_ignore_case(&h, n), count_reference(&h, n), "count_ignore_case({h:?}, {n:?})");
+            let count = count_reference(&h, n);
+            assert_eq!(case::count_ignore_case(&h, n), count, "count_ignore_case({h:?}, {n:?})");
+            assert_eq!(case::count_ignore_case_linear(&h, n), count, "count_ignore_case_linear({h:?}, {n:?})");
         }
     }
     // The shape that made comparing at each candidate slow.
     let h = "a".repeat(20_000);
     for n in [format!("{}b", "a".repeat(300)), "A".repeat(300), format!("{}İ", "a".repeat(50))] {
         assert_eq!(case::find_ignore_case(&h, &n), find_reference(&h, &n), "{n}");
+        assert_eq!(case::count_ignore_case(&h, &n), count_reference(&h, &n), "{n}");
     }
 }
 

@@ -200,12 +200,27 @@ fn two_scripts_mixed_in_one_text_each_read_their_letters_about_once() {
 #[test]
 fn a_search_compares_only_at_chars_that_can_begin_a_match() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let candidates = &subako_tiny::__test::case_search_candidates;
     let count = |haystack: &str, needle: &str| {
-        let candidates = &subako_tiny::__test::case_search_candidates;
         let before = candidates.load(Ordering::SeqCst);
         let found = case::find_ignore_case(haystack, needle);
         assert_eq!(found.is_some(), haystack.to_lowercase().contains(&needle.to_lowercase()), "{needle}");
         candidates.load(Ordering::SeqCst) - before
+    };
+    // Counting compares at the same chars, through the whole text, and
+    // lowers no other (trial 42: it lowered every char and stepped a table
+    // of the needle with it, more work than std's).
+    let lowered = &subako_tiny::__test::case_chars_lowered;
+    let counted = |haystack: &str, needle: &str| {
+        let (before, lowered_before) = (candidates.load(Ordering::SeqCst), lowered.load(Ordering::SeqCst));
+        let n = case::count_ignore_case(haystack, needle);
+        assert_eq!(n, haystack.to_lowercase().matches(&needle.to_lowercase()).count(), "{needle}");
+        let compared = candidates.load(Ordering::SeqCst) - before;
+        // Each candidate lowers a char or two (İ), the needle's too.
+        let most = 3 * compared + 2 * needle.chars().count() as u64 + 2;
+        let read = lowered.load(Ordering::SeqCst) - lowered_before;
+        assert!(read <= most, "{needle}: {read} chars lowered for {compared} candidates");
+        compared
     };
     // Japanese with a little Latin: only `i`, `I`, `K`, `k` and the chars
     // that share İ's or the Kelvin sign's first byte (ā…Ŀ, and U+2000…U+2FFF,
@@ -216,6 +231,14 @@ fn a_search_compares_only_at_chars_that_can_begin_a_match() {
     for (needle, most) in [("istanbul", 11), ("kyoto", 1_000 + 11), ("zzz", 1), ("データ", 11)] {
         let n = count(&text, needle);
         assert!(n <= most, "{needle}: compared at {n} chars");
+    }
+    // Every char that can begin a match, once: 1,000 ellipses and a few
+    // Latin letters for `i` and `k`, the chars that share `デ`'s first
+    // byte (most kana), none for `zzz` (the end).
+    let kana = text.bytes().filter(|&b| b == "デ".as_bytes()[0]).count() as u64;
+    for (needle, most) in [("istanbul", 1_000 + 12), ("kyoto", 1_000 + 12), ("zzz", 1), ("データ", kana + 1)] {
+        let n = counted(&text, needle);
+        assert!(n <= most, "{needle}: counted with comparisons at {n} chars");
     }
 }
 

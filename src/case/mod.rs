@@ -7,7 +7,7 @@
 //! | `c.to_lowercase()` / `c.to_uppercase()` (on a `char`) | [`lower`] / [`upper`] | the same tables |
 //! | `a.to_lowercase() == b.to_lowercase()` | [`eq_ignore_case`] | no allocation |
 //! | `h.to_lowercase().contains(&n.to_lowercase())` | [`contains_ignore_case`] | no allocation, but for inputs made to be slow (a few times std's work there) |
-//! | `h.to_lowercase().matches(&n.to_lowercase()).count()` | [`count_ignore_case`] | two words a char of the needle |
+//! | `h.to_lowercase().matches(&n.to_lowercase()).count()` | [`count_ignore_case`] | as `contains_ignore_case`; on inputs made to be slow, two words a char of the needle |
 //!
 //! std's `to_lowercase` brings about 13 KB of Unicode tables into a module,
 //! `to_uppercase` as much again; both here, with the final-sigma rule, cost
@@ -219,47 +219,11 @@ pub fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
     // haystack whose lowercase begins with the needle's.
     let mut rest = Lower::new(needle.as_bytes(), 0);
     let Some(first) = rest.next() else { return Some(0) };
-    // Which bytes can begin a char whose lowercase begins with `first`:
-    // an ASCII char lowercases to one ASCII char (itself, or its letter's
-    // lowercase), and of the others only İ (to `i` and U+0307) and the
-    // Kelvin sign (to `k`) lowercase to something beginning with ASCII
-    // (tests/case.rs checks every scalar value): so for a needle that
-    // begins with `i` or `k` the chars that begin with İ's or the Kelvin
-    // sign's first byte are looked at too (author trial 33: every char
-    // beyond ASCII was, which doubled a search of Japanese text for
-    // "istanbul"), for one that begins with other ASCII none is. For
-    // `first` beyond ASCII, the
-    // chars whose lowercase holds it begin with its own first byte or its
-    // uppercase's, but for five (tests/case.rs finds them in std: ϴ, ẞ,
-    // the Ohm and Ångström signs, and İ for U+0307), whose first byte is
-    // looked for too. The bytes that cannot begin a match are passed a
-    // word at a time.
-    let (x, y, z) = if first < 0x80 {
-        let f = first as u8;
-        let extra = match f {
-            b'i' => lead_byte(0x130),
-            b'k' => lead_byte(0x212A),
-            _ => f,
-        };
-        (f, f.to_ascii_uppercase(), extra)
-    } else {
-        let extra = match first {
-            0x3B8 => 0xCF,
-            0xDF => 0xE1,
-            0x3C9 | 0xE5 => 0xE2,
-            0x307 => 0xC4,
-            _ => lead_byte(first),
-        };
-        (lead_byte(first), lead_byte((map(first, true) & CHAR) as u32), extra)
-    };
-    // Comparing at each candidate is quick when partial matches are short,
-    // as in text, but costs up to the product of the lengths when they are
-    // long ("aaa…ab" in "aaa…a"): past this many chars compared, the search
-    // starts again in linear time.
-    let mut budget = (h.len() / 2).saturating_add(64);
+    let bytes = first_bytes(first);
+    let mut budget = budget(h);
     let mut at = 0;
     loop {
-        at = candidate(h, at, [x, y, z]);
+        at = candidate(h, at, bytes);
         #[cfg(not(target_arch = "wasm32"))]
         CANDIDATES.fetch_add(1, Ordering::Relaxed);
         let mut from = Lower::new(h, at);
@@ -285,6 +249,49 @@ pub fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
         }
         at = from.at;
     }
+}
+
+/// The bytes that can begin a char whose lowercase begins with `first`.
+///
+/// An ASCII char lowercases to one ASCII char (itself, or its letter's
+/// lowercase), and of the others only İ (to `i` and U+0307) and the
+/// Kelvin sign (to `k`) lowercase to something beginning with ASCII
+/// (tests/case.rs checks every scalar value): so for a needle that begins
+/// with `i` or `k` the chars that begin with İ's or the Kelvin sign's
+/// first byte are looked at too (author trial 33: every char beyond ASCII
+/// was, which doubled a search of Japanese text for "istanbul"), for one
+/// that begins with other ASCII none is. For `first` beyond ASCII, the
+/// chars whose lowercase holds it begin with its own first byte or its
+/// uppercase's, but for five (tests/case.rs finds them in std: ϴ, ẞ, the
+/// Ohm and Ångström signs, and İ for U+0307), whose first byte is looked
+/// for too. The searches pass the other bytes a word at a time.
+fn first_bytes(first: u32) -> [u8; 3] {
+    if first < 0x80 {
+        let f = first as u8;
+        let extra = match f {
+            b'i' => lead_byte(0x130),
+            b'k' => lead_byte(0x212A),
+            _ => f,
+        };
+        [f, f.to_ascii_uppercase(), extra]
+    } else {
+        let extra = match first {
+            0x3B8 => 0xCF,
+            0xDF => 0xE1,
+            0x3C9 | 0xE5 => 0xE2,
+            0x307 => 0xC4,
+            _ => lead_byte(first),
+        };
+        [lead_byte(first), lead_byte((map(first, true) & CHAR) as u32), extra]
+    }
+}
+
+/// How many chars the searches compare at candidates before they go on
+/// in linear time: comparing at each candidate is quick when partial
+/// matches are short, as in text, but costs up to the product of the
+/// lengths when they are long ("aaa…ab" in "aaa…a").
+fn budget(h: &[u8]) -> usize {
+    (h.len() / 2).saturating_add(64)
 }
 
 /// [`find_ignore_case`] by its linear search alone, which it turns to on
@@ -356,9 +363,14 @@ fn needle_table(needle: &[u8]) -> (Vec<u8>, usize) {
 /// its own neighbours. An empty needle is counted at every boundary between
 /// the chars of `haystack`'s lowercase, as std counts it.
 ///
-/// Linear in the lengths (Knuth, Morris and Pratt's search over the
-/// lowercase chars); it allocates two words for each char of the
-/// needle's lowercase.
+/// Linear in the lengths, as std's count is: it looks for each match as
+/// [`find_ignore_case`] looks for the first, passing a word at a time the
+/// bytes that cannot begin one and allocating nothing, until the chars
+/// compared pass half the haystack's bytes (long partial matches); then
+/// it counts the rest with a table of the needle (Knuth, Morris and
+/// Pratt's search over the lowercase chars, two words a char of its
+/// lowercase). On text it takes less work than std's (`to_lowercase` on
+/// both, then `matches`); on inputs made to be slow, a few times more.
 ///
 /// # Examples
 /// ```
@@ -371,11 +383,64 @@ fn needle_table(needle: &[u8]) -> (Vec<u8>, usize) {
 /// assert_eq!(count_ignore_case("ab", ""), 3);
 /// ```
 pub fn count_ignore_case(haystack: &str, needle: &str) -> usize {
-    let (words, m) = needle_table(needle.as_bytes());
+    let h = haystack.as_bytes();
+    let mut rest = Lower::new(needle.as_bytes(), 0);
+    let Some(first) = rest.next() else { return Lower::new(h, 0).count() + 1 };
+    let bytes = first_bytes(first);
+    // `find_ignore_case`'s loop, going on from each match's end, which may
+    // fall between the two chars of İ's lowercase: then from the U+0307
+    // still to come. Its own copy, so that a module that only finds does
+    // not carry what counting needs.
+    let mut budget = budget(h);
+    let (mut count, mut from) = (0, Lower::new(h, 0));
+    'candidates: loop {
+        if !from.pending {
+            from = Lower::new(h, candidate(h, from.at, bytes));
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        CANDIDATES.fetch_add(1, Ordering::Relaxed);
+        let start = from.clone();
+        loop {
+            let Some(c) = from.next() else { return count };
+            if c == first {
+                let mut hay = from.clone();
+                if rest.clone().all(|c| {
+                    budget = budget.saturating_sub(1);
+                    hay.next() == Some(c)
+                }) {
+                    (count, from) = (count + 1, hay);
+                    continue 'candidates;
+                }
+                if budget == 0 {
+                    // Every match before `start` is counted.
+                    return count + count_linear(start, needle.as_bytes());
+                }
+            }
+            if !from.pending {
+                break;
+            }
+        }
+    }
+}
+
+/// [`count_ignore_case`] by its linear count alone, which it turns to on
+/// inputs made to be slow: for tests/case.rs, which holds both to std.
+#[doc(hidden)]
+pub fn count_ignore_case_linear(haystack: &str, needle: &str) -> usize {
     let lowered = Lower::new(haystack.as_bytes(), 0);
-    if m == 0 {
+    if needle.is_empty() {
         return lowered.count() + 1;
     }
+    count_linear(lowered, needle.as_bytes())
+}
+
+/// The matches of `needle` (not empty) in `lowered`, counted in time
+/// linear in the lengths (Knuth, Morris and Pratt's search over the
+/// lowercase chars), with a table of two words a char of its lowercase.
+#[inline(never)]
+#[cold]
+fn count_linear(lowered: Lower<'_>, needle: &[u8]) -> usize {
+    let (words, m) = needle_table(needle);
     let (mut count, mut k) = (0, 0);
     for c in lowered {
         k = advance(&words, m, k, c);
@@ -546,6 +611,8 @@ impl Iterator for Lower<'_> {
 
     #[inline(never)]
     fn next(&mut self) -> Option<u32> {
+        #[cfg(not(target_arch = "wasm32"))]
+        LOWERED.fetch_add(1, Ordering::Relaxed);
         if self.pending {
             self.pending = false;
             return Some(0x307);
@@ -724,9 +791,17 @@ pub static WALKS: AtomicU64 = AtomicU64::new(0);
 #[doc(hidden)]
 pub static ENTRIES: AtomicU64 = AtomicU64::new(0);
 
-/// How many chars [`find_ignore_case`] has compared the needle at, on the
-/// host: for tests/case_costs.rs, which holds a search to the chars that
-/// can begin a match. Not on wasm32, where nothing reads it.
+/// How many chars the searches and comparisons have lowered ([`Lower`]'s
+/// `next`), on the host: for tests/case_costs.rs, which holds a count of
+/// a needle to the chars that can begin a match, not every char.
+#[cfg(not(target_arch = "wasm32"))]
+#[doc(hidden)]
+pub static LOWERED: AtomicU64 = AtomicU64::new(0);
+
+/// How many chars [`find_ignore_case`] and [`count_ignore_case`] have
+/// compared the needle at, on the host: for tests/case_costs.rs, which
+/// holds a search to the chars that can begin a match. Not on wasm32,
+/// where nothing reads it.
 #[cfg(not(target_arch = "wasm32"))]
 #[doc(hidden)]
 pub static CANDIDATES: AtomicU64 = AtomicU64::new(0);
