@@ -446,7 +446,7 @@ fn deliver(request: &HttpRequest, mut response: Response) -> Result<Response, Ht
         None => Ok(response),
         Some(path) => {
             let bytes = text.len() as u64;
-            crate::fs::write(path, text.as_bytes()).map_err(|e| HttpError::new(HttpErrorKind::BadPath, e.message()))?;
+            real_http::save(path, text.as_bytes())?;
             response.body = ResponseBody::File { path: path.clone(), bytes };
             Ok(response)
         }

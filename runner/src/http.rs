@@ -216,6 +216,11 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
             json!({"type": "inline", "text": text})
         }
         Output::File { guest, host } => {
+            // The platform creates the file's missing directories (the SDK's
+            // `ResponseOutput::File`: "overwritten, parents created").
+            if let Some(parent) = host.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
+            }
             let mut f = std::fs::File::create(&host).map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
             let mut n: u64 = 0;
             let mut chunk = vec![0u8; 64 << 10];

@@ -224,7 +224,8 @@ impl<'a> Request<'a> {
     }
 
     /// Saves the response body to the volume file at `path` (overwritten,
-    /// counted against the call's write budget) instead of returning it
+    /// its missing directories created by the platform, counted against
+    /// the call's write budget) instead of returning it
     /// inline: for bodies over 256 KiB or not UTF-8. The body of any
     /// status is saved, an error page's too: check the status (or use
     /// [`send_ok`](Self::send_ok)) before reading the file.

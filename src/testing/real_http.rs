@@ -133,10 +133,21 @@ pub fn real_http(request: &HttpRequest) -> Result<Response, HttpError> {
 /// .unwrap_err();
 /// assert_eq!(error.kind, HttpErrorKind::NotText);
 /// assert_eq!(error.message, "the body is not UTF-8 text; save it to a file (Request::save_to)");
+///
+/// // Saved, into directories made for it, as the worker makes them.
+/// let dir = std::env::temp_dir().join(format!("subako-save-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// subako_tiny::fs::mount("/volume/tmp", &dir);
+/// let saved = testing::with_http(|request| testing::response_with_bytes(request, 200, &png), || {
+///     Request::get("https://example.com/logo.png").save_to("/volume/tmp/img/2026/logo.png").send()
+/// })
+/// .unwrap();
+/// assert_eq!(std::fs::read(dir.join("img/2026/logo.png")).unwrap(), png);
+/// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn response_with_bytes(request: &HttpRequest, status: u16, bytes: &[u8]) -> Result<Response, HttpError> {
     if let Some(path) = &request.save_to {
-        crate::fs::write(path, bytes).map_err(|e| HttpError::new(HttpErrorKind::BadPath, e.message()))?;
+        save(path, bytes)?;
         return Ok(Response::new(status, ResponseBody::File { path: path.clone(), bytes: bytes.len() as u64 }));
     }
     if bytes.len() > INLINE_MAX_BYTES {
@@ -170,6 +181,18 @@ impl Answer {
 
 /// `http://HOST[:PORT]PATH` split into the address to connect to, the
 /// `host` header and the request target.
+/// Writes a saved body as the worker does: the file overwritten, its
+/// missing directories created (the official SDK's `ResponseOutput::File`).
+pub(super) fn save(path: &str, bytes: &[u8]) -> Result<(), HttpError> {
+    let failed = |e: crate::fs::FsError| HttpError::new(HttpErrorKind::BadPath, e.message());
+    if let Some((parent, _)) = path.rsplit_once('/')
+        && !parent.is_empty()
+    {
+        crate::fs::create_dir_all(parent).map_err(failed)?;
+    }
+    crate::fs::write(path, bytes).map_err(failed)
+}
+
 fn split_url(url: &str) -> Result<(String, String, String), HttpError> {
     // The fragment stays with the client, as the worker's URL parser keeps it.
     let url = url.split('#').next().unwrap_or_default();

@@ -222,6 +222,12 @@ fn a_binary_response_saved_to_the_volume() {
     assert!(out.get("body").is_none(), "{out}");
     assert_eq!(std::fs::read(outcome.tmp_dir.join("out.bin")).unwrap(), binary_body());
 
+    // Into directories that do not exist yet: the platform creates them, as
+    // the official SDK documents (author trial 42: the runner did not).
+    let outcome = fetch(json!({"url": server.url("/binary"), "save_to": "/volume/tmp/pages/2026/out.bin"}));
+    assert_eq!(fetched(&outcome)["bytes"], json!(1024));
+    assert_eq!(std::fs::read(outcome.tmp_dir.join("pages/2026/out.bin")).unwrap(), binary_body());
+
     // Inline, the same body is refused, and the model is told what to do.
     let text = failure(&fetch(json!({"url": server.url("/binary")})));
     assert!(text.starts_with("HTTP request failed (not_text): "), "{text}");
