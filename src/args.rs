@@ -342,7 +342,7 @@ impl<'a> Args<'a> {
     /// assert_eq!(args.choice("lang", &["en", "ja", "fr"]).unwrap(), "ja");
     /// assert_eq!(
     ///     args.choice("units", &["metric", "imperial"]).unwrap_err().message(),
-    ///     r#"invalid input: `units` must be one of "metric", "imperial""#
+    ///     r#"invalid input: `units` must be one of "metric", "imperial", not "feet""#
     /// );
     /// ```
     pub fn choice<'c>(&self, field: &str, choices: &[&'c str]) -> Result<&'c str, ToolError> {
@@ -355,6 +355,9 @@ impl<'a> Args<'a> {
         for (i, choice) in choices.iter().enumerate() {
             text.push(if i == 0 { "" } else { ", " }).push_quoted(choice);
         }
+        // What came, as serde's "unknown variant" names it (author trial
+        // 42): a model that sent "JA" or "fr" sees which.
+        text.push(", not \"").push(&crate::text::clip(&s.to_str(), 40)).push("\"");
         Err(text.into())
     }
 
@@ -800,16 +803,23 @@ mod tests {
         let langs = ["en", "ja", "fr"];
         assert_eq!(choice(r#"{"v": "j\u0061"}"#, &langs), Ok("ja"));
         assert_eq!(choice(r#"{"v": "fr"}"#, &langs), Ok("fr"));
-        let listed = r#"invalid input: `v` must be one of "en", "ja", "fr""#;
+        let listed = r#"invalid input: `v` must be one of "en", "ja", "fr", not "#;
         for other in [r#""EN""#, r#""e""#, r#""enx""#, r#""""#] {
-            assert_eq!(choice(&["{\"v\": ", other, "}"].concat(), &langs).unwrap_err(), listed);
+            assert_eq!(choice(&["{\"v\": ", other, "}"].concat(), &langs).unwrap_err(), [listed, other].concat());
         }
+        // What came, unescaped, and cut short when long.
+        assert_eq!(choice(r#"{"v": "\u0046R"}"#, &langs).unwrap_err(), [listed, r#""FR""#].concat());
+        let long = "x".repeat(100);
+        assert_eq!(
+            choice(&["{\"v\": \"", &long, "\"}"].concat(), &langs).unwrap_err(),
+            [listed, "\"", &long[..40], "…\""].concat()
+        );
         assert_eq!(choice(r#"{"v": 1}"#, &langs).unwrap_err(), "invalid input: `v` must be a string");
         assert_eq!(choice(r#"{}"#, &langs).unwrap_err(), "invalid input: missing field `v`");
         // A choice that needs escaping is written as JSON writes it.
         assert_eq!(
             choice(r#"{"v": "x"}"#, &["say \"hi\"", "日本"]).unwrap_err(),
-            r#"invalid input: `v` must be one of "say \"hi\"", "日本""#
+            r#"invalid input: `v` must be one of "say \"hi\"", "日本", not "x""#
         );
         assert_eq!(choice(r#"{"v": "say \"hi\""}"#, &["say \"hi\"", "日本"]), Ok("say \"hi\""));
     }
