@@ -229,7 +229,8 @@ pub fn layers(funcs: &[crate::size::Func], pieces: &[crate::data::Piece]) -> Vec
     let errno = Layer::new(
         "FsError's messages (words for every WASI errno, linked by `?` on an FsError or its message())",
         "word the failures the tool expects from FsError::errno() (Some(errno::NOENT) for a missing file) \
-         and FsError::path(), and let the rest say their errno number: the words for every errno leave the \
+         and FsError::path(), keep FsError::reason()'s cases that are not an errno (NotMounted names the \
+         volume to enable), and let the rest say their errno number: the words for every errno leave the \
          module",
     );
     let json = Layer::new(
