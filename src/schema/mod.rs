@@ -82,7 +82,7 @@
 //! A failure is the tool's isError result, naming the value by its JSON
 //! Pointer and the rule it breaks, the first one found in schema order
 //! (`type` first): `invalid input: /items/3/qty must be at most 1000`,
-//! `invalid input: /currency must be one of "EUR", "USD", "JPY"`,
+//! `invalid input: /currency must be one of "EUR", "USD", "JPY", not "GBP"`,
 //! `invalid input: /items is required`. The arguments object itself is
 //! written `/` (RFC 6901 writes the root as the empty string, which reads
 //! badly in a sentence; a member named with the empty string is also `/`).

@@ -127,8 +127,21 @@ fn enum_and_const() {
     let currency = one(r#"{"enum":["EUR","USD","JPY"]}"#);
     assert_eq!(check(&currency, r#"{"v":"USD"}"#), Ok(()));
     assert_eq!(check(&currency, r#"{"v":"\u0055SD"}"#), Ok(()));
-    assert_eq!(refused(&currency, r#"{"v":"GBP"}"#), r#"invalid input: /v must be one of "EUR", "USD", "JPY""#);
-    assert_eq!(refused(&currency, r#"{"v":"usd"}"#), r#"invalid input: /v must be one of "EUR", "USD", "JPY""#);
+    assert_eq!(
+        refused(&currency, r#"{"v":"GBP"}"#),
+        r#"invalid input: /v must be one of "EUR", "USD", "JPY", not "GBP""#
+    );
+    assert_eq!(
+        refused(&currency, r#"{"v":"usd"}"#),
+        r#"invalid input: /v must be one of "EUR", "USD", "JPY", not "usd""#
+    );
+    // What came is named when short, as JSON wrote it (escapes and all).
+    assert_eq!(
+        refused(&currency, r#"{"v": "\u0045UR "}"#),
+        r#"invalid input: /v must be one of "EUR", "USD", "JPY", not "\u0045UR ""#
+    );
+    let long = ["{\"v\":\"", &"x".repeat(39), "\"}"].concat();
+    assert_eq!(refused(&currency, &long), r#"invalid input: /v must be one of "EUR", "USD", "JPY""#);
     let mixed = one(r#"{"enum":[1, null, {"a": [1, "x"]}, [true]]}"#);
     for good in ["1", "1.0", "10e-1", "null", r#"{"a":[1.0,"x"]}"#, "[true]"] {
         assert_eq!(check(&mixed, &["{\"v\":", good, "}"].concat()), Ok(()), "{good}");
@@ -136,7 +149,7 @@ fn enum_and_const() {
     for bad in ["2", "\"1\"", "false", r#"{"a":[1,"x"],"b":1}"#, r#"{"a":[1]}"#, "[true,true]", "[]"] {
         assert_eq!(
             refused(&mixed, &["{\"v\":", bad, "}"].concat()),
-            r#"invalid input: /v must be one of 1, null, {"a":[1,"x"]}, [true]"#,
+            [r#"invalid input: /v must be one of 1, null, {"a":[1,"x"]}, [true], not "#, bad].concat(),
             "{bad}"
         );
     }

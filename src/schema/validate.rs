@@ -133,8 +133,8 @@ enum Broken<'a> {
     /// The `type` keyword's value (one name or a list of them), and the
     /// value it refused.
     Type(Value<'a>, Value<'a>),
-    /// The `enum` keyword's list.
-    OneOf(Value<'a>),
+    /// The `enum` keyword's list, and the value it refused.
+    OneOf(Value<'a>, Value<'a>),
     /// The `const` keyword's value.
     Const(Value<'a>),
     /// A bound, with the keyword's value.
@@ -172,13 +172,18 @@ fn fail(path: &Path<'_, '_>, broken: Broken<'_>) -> ToolError {
                 text.push(", written without a fraction or exponent");
             }
         }
-        Broken::OneOf(choices) => {
+        Broken::OneOf(choices, value) => {
             text.push(" must be one of ");
             for (n, choice) in elements_or_self(choices).enumerate() {
                 if n > 0 {
                     text.push(", ");
                 }
                 text.push_json(choice);
+            }
+            // What came, when short, as serde's "unknown variant" names
+            // it (author trial 42): a model that sent "JA" or "fr" sees which.
+            if value.raw().len() <= 40 {
+                text.push(", not ").push_json(value);
             }
         }
         Broken::Const(literal) => {
@@ -558,7 +563,7 @@ fn check_keywords<'a>(
             }
         } else if keyword == ENUM {
             if !elements_or_self(rule).any(|choice| same(choice, value)) {
-                return Ok(Some(Broken::OneOf(rule)));
+                return Ok(Some(Broken::OneOf(rule, value)));
             }
         } else if keyword == CONST {
             if !same(rule, value) {
@@ -938,7 +943,7 @@ mod tests {
                 }
             } else if keyword == b"enum" {
                 if !elements_or_self(rule).any(|choice| same(choice, value)) {
-                    return Ok(Some(Broken::OneOf(rule)));
+                    return Ok(Some(Broken::OneOf(rule, value)));
                 }
             } else if let Some(elements) = value.as_array().filter(|_| keyword == b"items") {
                 for (index, element) in elements.iter().enumerate() {

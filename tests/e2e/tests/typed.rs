@@ -198,7 +198,7 @@ fn type_errors_name_the_path_in_both() {
         (without("currency"), "invalid input: /currency is required", "invalid input: / lacks a field the tool needs"),
         (
             with("/currency", json!("GBP")),
-            r#"invalid input: /currency must be one of "EUR", "USD", "JPY""#,
+            r#"invalid input: /currency must be one of "EUR", "USD", "JPY", not "GBP""#,
             r#"invalid input: /currency cannot be the string "GBP""#,
         ),
         (
