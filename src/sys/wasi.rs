@@ -121,7 +121,8 @@ pub struct Stdio;
 
 impl Io for Stdio {
     fn read(&mut self, buf: &mut Vec<u8>) -> Result<usize, IoError> {
-        // A request line is far shorter than `FILE_IO_MAX`: not cut.
+        // A request line (16 MiB at most by default) is not cut: the
+        // platform's limit on one read is 128 MiB.
         read_spare(STDIN, buf, usize::MAX).map_err(|errno| IoError { errno })
     }
 
