@@ -22,7 +22,7 @@ mod writer;
 
 pub use lines::{Containing, LineFields, Lines, SkipCount, lines};
 pub use lookup::ElementFields;
-pub use to_json::{ArrayWriter, ObjectWriter, ToJson, array, object};
+pub use to_json::{ArrayWriter, JsonBytes, ObjectWriter, ToJson, array, object};
 pub use validator::{MAX_DEPTH, ReadError, ReadErrorKind, validate};
 pub use value::{Array, Elements, Kind, Members, Object, Str, Value, parse};
 pub use writer::JsonWriter;

@@ -25,10 +25,11 @@ use super::value::{Array, Object, Str, Value};
 use super::writer::JsonWriter;
 use crate::text::{Piece, Text};
 
-/// A JSON object that `members` writes, as its bytes: for a JSON Lines
-/// entry or a request body. Whole by construction, so, unlike a
-/// [`JsonWriter`] made with [`JsonWriter::new`], it does not bring the check
-/// of the module's replies into the module.
+/// A JSON object that `members` writes: for a JSON Lines entry, a
+/// request body, or a value to put into another document. Whole by
+/// construction, so, unlike a [`JsonWriter`] made with
+/// [`JsonWriter::new`], it does not bring the check of the module's replies
+/// into the module.
 ///
 /// ```
 /// use subako_tiny::json;
@@ -36,23 +37,111 @@ use crate::text::{Piece, Text};
 /// let line = json::object(|o| o.field("id", 7).field("title", "日記").array("tags", |t| t.push("a")));
 /// assert_eq!(line, r#"{"id":7,"title":"日記","tags":["a"]}"#.as_bytes());
 /// ```
-pub fn object(members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> Vec<u8> {
+pub fn object(members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> JsonBytes {
     let mut out = JsonWriter::whole();
     out.object(members);
-    out.into_bytes()
+    JsonBytes(out.into_bytes())
 }
 
-/// A JSON array that `elements` writes, as its bytes: [`object`]'s twin.
+/// A JSON array that `elements` writes: [`object`]'s twin.
 ///
 /// ```
 /// use subako_tiny::json;
 ///
 /// assert_eq!(json::array(|a| a.push(1).push("two").push(None::<u8>)), br#"[1,"two",null]"#);
 /// ```
-pub fn array(elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter) -> Vec<u8> {
+pub fn array(elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter) -> JsonBytes {
     let mut out = JsonWriter::whole();
     out.array(elements);
-    out.into_bytes()
+    JsonBytes(out.into_bytes())
+}
+
+/// The bytes of one whole JSON value, made by [`object`] and [`array()`]. It
+/// reads as a `&[u8]` (for [`fs::append_line`](crate::fs::append_line) or
+/// a request body) and, put into another document, is written as the value
+/// it is: a `Vec<u8>` there would be an array of numbers.
+///
+/// ```
+/// use subako_tiny::json;
+///
+/// let point = json::object(|p| p.field("x", 1).field("y", 2));
+/// let path = json::array(|a| a.push(&point).push(&point));
+/// assert_eq!(path, br#"[{"x":1,"y":2},{"x":1,"y":2}]"#);
+/// assert_eq!(point.as_str(), r#"{"x":1,"y":2}"#);
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct JsonBytes(Vec<u8>);
+
+impl JsonBytes {
+    /// The JSON text, which is UTF-8 by construction.
+    ///
+    /// ```
+    /// assert_eq!(subako_tiny::json::array(|a| a.push("é")).as_str(), r#"["é"]"#);
+    /// ```
+    pub fn as_str(&self) -> &str {
+        // SAFETY: only the sealed writers made these bytes: strings from
+        // `str`s and sealed pieces, JSON the reader validated, and ASCII.
+        unsafe { crate::sys::assume_utf8(&self.0) }
+    }
+
+    /// The bytes, as a `Vec` of their own.
+    ///
+    /// ```
+    /// let bytes: Vec<u8> = subako_tiny::json::array(|a| a.push(1)).into_bytes();
+    /// assert_eq!(bytes, b"[1]");
+    /// ```
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.0
+    }
+}
+
+impl core::ops::Deref for JsonBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl AsRef<[u8]> for JsonBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl From<JsonBytes> for Vec<u8> {
+    fn from(json: JsonBytes) -> Vec<u8> {
+        json.0
+    }
+}
+
+impl core::fmt::Debug for JsonBytes {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<[u8]> for JsonBytes {
+    fn eq(&self, other: &[u8]) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&[u8]> for JsonBytes {
+    fn eq(&self, other: &&[u8]) -> bool {
+        self.0 == *other
+    }
+}
+
+impl<const N: usize> PartialEq<&[u8; N]> for JsonBytes {
+    fn eq(&self, other: &&[u8; N]) -> bool {
+        self.0 == other[..]
+    }
+}
+
+impl PartialEq<&str> for JsonBytes {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == other.as_bytes()
+    }
 }
 
 /// The members of one JSON object being written; made by
@@ -274,6 +363,7 @@ to_json! {
     Value<'_> => |v, out| out.raw(v.raw());
     Object<'_> => |v, out| out.raw(v.as_value().raw());
     Array<'_> => |v, out| out.raw(v.as_value().raw());
+    JsonBytes => |v, out| out.trusted_raw(&v.0);
 }
 
 impl<T: ToJson + ?Sized> sealed::Sealed for &T {}
@@ -360,5 +450,19 @@ mod tests {
             o.object("a", |a| a.object("b", |b| b.array("c", |c| c.array(|d| d).object(|e| e).push(0))))
         });
         assert_eq!(reply.structured(), Some(&br#"{"a":{"b":{"c":[[],{},0]}}}"#[..]));
+    }
+
+    #[test]
+    fn a_json_object_put_into_another_document_is_the_object_not_its_bytes() {
+        // Author trial 43 pushed `&json::object(…)` into an array; as a
+        // `Vec<u8>` it came out as `[123,34,…]`.
+        let point = crate::json::object(|p| p.field("x", 1));
+        let list = crate::json::array(|a| a.push(&point).push(point.clone()));
+        assert_eq!(list.as_str(), r#"[{"x":1},{"x":1}]"#);
+        let reply = Reply::object(|o| o.field("p", &point).field("ps", vec![point.clone()]).field("l", &list));
+        assert_eq!(reply.structured(), Some(&br#"{"p":{"x":1},"ps":[{"x":1}],"l":[{"x":1},{"x":1}]}"#[..]));
+        let bytes: &[u8] = &point;
+        assert_eq!(bytes, br#"{"x":1}"#);
+        assert_eq!(alloc::format!("{point:?}"), r#"{"x":1}"#);
     }
 }
