@@ -16,8 +16,8 @@
 //! sorts is the same for every element type (only the comparison and the
 //! swap are compiled per type), so a module that sorts several types pays
 //! for it once. `benches/idioms/measure.sh` prints its price beside std's,
-//! `benches/sort.sh` its work: about three times driftsort's on numbers,
-//! which it buys bytes with.
+//! `benches/sort.sh` its work: about twice driftsort's on numbers, which
+//! it buys bytes with.
 //!
 //! # Examples
 //! ```
@@ -31,8 +31,6 @@
 //! ```
 
 use core::cmp::Ordering;
-
-use alloc::vec::Vec;
 
 /// `v.sort()`: ascending, stable.
 ///
@@ -55,15 +53,16 @@ pub fn sort<T: Ord>(v: &mut [T]) {
 /// assert_eq!(v, ["A", "a", "b", "B"]);
 /// ```
 pub fn sort_by<T, F: FnMut(&T, &T) -> Ordering>(v: &mut [T], mut compare: F) {
-    let n = v.len();
-    let (mut buffer, from) = {
-        let items: &[T] = v;
-        sorted_order(n, &mut |a, b| match (items.get(a), items.get(b)) {
-            (Some(x), Some(y)) => compare(x, y) == Ordering::Less,
-            _ => false,
-        })
-    };
-    permute(&mut buffer, from, n, &mut |a, b| swap(v, a, b));
+    sort_indices(v.len(), &mut |a, b, swap| {
+        if a.max(b) >= v.len() {
+            false
+        } else if swap {
+            v.swap(a, b);
+            false
+        } else {
+            compare(&v[a], &v[b]) == Ordering::Less
+        }
+    });
 }
 
 /// `v.sort_by_key(key)`: stable, by `key` (called for each comparison, as
@@ -79,68 +78,62 @@ pub fn sort_by_key<T, K: Ord, F: FnMut(&T) -> K>(v: &mut [T], mut key: F) {
     sort_by(v, |a, b| key(a).cmp(&key(b)));
 }
 
-/// Swaps `v[a]` and `v[b]` (nothing when out of bounds).
-fn swap<T>(v: &mut [T], a: usize, b: usize) {
-    if a.max(b) < v.len() {
-        v.swap(a, b);
-    }
-}
-
-/// The indices `0..n` in the order that sorts them by `is_less`, stably,
-/// and where in the buffer returned they start: a bottom-up merge sort,
-/// runs of 1, 2, 4… merged from one half of the buffer into the other and
-/// back.
+/// Sorts `0..n` by `is_less_or_swap(a, b, false)` (is element `a` less
+/// than element `b`?), stably, then puts every element in its place with
+/// `is_less_or_swap(a, b, true)` (swap elements `a` and `b`): a bottom-up
+/// merge sort of the indices, runs of 1, 2, 4… merged from one half of a
+/// buffer into the other and back, then the permutation it found, one
+/// cycle at a time. One closure for both, so that it may borrow the slice
+/// mutably.
 #[inline(never)]
-fn sorted_order(n: usize, is_less: &mut dyn FnMut(usize, usize) -> bool) -> (Vec<u32>, usize) {
+fn sort_indices(n: usize, is_less_or_swap: &mut dyn FnMut(usize, usize, bool) -> bool) {
     // 0, 1, 2…: the first half the indices in their own order, the
     // second written over before it is read.
     let mut buffer = crate::sys::counting_words(2 * n);
-    // The runs are read from `from..from + n` and written to the other half.
-    let mut from = 0;
+    let half = buffer.len() / 2;
+    // The runs are read from `runs` and merged into `into`, a pair of runs
+    // at a time: `left` and `right` are what is left of the pair.
+    let (mut runs, mut into) = buffer.split_at_mut(half);
     let mut width = 1;
     while width < n {
-        let into = n - from;
-        let mut out = 0;
-        while out < n {
-            let (mut i, mid) = (out, (out + width).min(n));
-            let (mut j, hi) = (mid, (mid + width).min(n));
-            while out < hi {
-                let left = buffer.get(from + i).copied().unwrap_or(0);
-                let right = buffer.get(from + j).copied().unwrap_or(0);
-                // The right one only when it is less: equal ones keep their order.
-                let take_right = i >= mid || j < hi && is_less(right as usize, left as usize);
-                if let Some(slot) = buffer.get_mut(into + out) {
-                    *slot = if take_right { right } else { left };
-                }
-                if take_right {
-                    j += 1;
-                } else {
-                    i += 1;
-                }
-                out += 1;
+        let (mut left, mut right, mut pairs): (&[u32], &[u32], &[u32]) = (&[], &[], runs);
+        for slot in into.iter_mut() {
+            if let ([], []) = (left, right) {
+                (left, right) = pairs.split_at(width.min(pairs.len()));
+                (right, pairs) = right.split_at(width.min(right.len()));
             }
+            // Of two equal ones, the left one.
+            *slot = match (left, right) {
+                ([l, ..], [r, rest @ ..]) if is_less_or_swap(*r as usize, *l as usize, false) => {
+                    right = rest;
+                    *r
+                }
+                ([l, rest @ ..], _) => {
+                    left = rest;
+                    *l
+                }
+                (_, [r, rest @ ..]) => {
+                    right = rest;
+                    *r
+                }
+                // Both empty: never, as `into` is as long as the runs.
+                _ => continue,
+            };
         }
-        from = into;
+        (runs, into) = (into, runs);
         width *= 2;
     }
-    (buffer, from)
-}
-
-/// Puts the element at `order[k]` at `k`, for every `k < n`, where
-/// `order` is `buffer` from `from` on, with `swap(a, b)`, one cycle of the
-/// permutation at a time.
-#[inline(never)]
-fn permute(buffer: &mut [u32], from: usize, n: usize, swap: &mut dyn FnMut(usize, usize)) {
+    // `runs[k]` is the element to put at `k`. Each place in a cycle takes
+    // the element it is to hold, which is at the next place, and is marked
+    // done (as itself).
     for start in 0..n {
         let mut at = start;
-        // Each place in the cycle takes the element it is to hold, which
-        // is at the next place; each place is marked done (as itself).
-        while let Some(slot) = buffer.get_mut(from + at) {
+        while let Some(slot) = runs.get_mut(at) {
             let next = core::mem::replace(slot, at as u32) as usize;
             if next == start {
                 break;
             }
-            swap(at, next);
+            is_less_or_swap(at, next, true);
             at = next;
         }
     }

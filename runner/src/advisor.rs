@@ -76,15 +76,15 @@ pub const RULES: &[Rule] = &[
         routines: &["core::slice::sort::stable::", "alloc::slice::<impl [T]>::sort", "<[_]>::sort"],
         tables: &[],
         instead: "subako_tiny::sort::sort_by / sort_by_key (std's order, far fewer bytes, but on a list of thousands \
-                  several times std's work: keep std's sort where a long list is sorted at each call), or \
+                  about twice std's work: keep std's sort where a long list is sorted at each call), or \
                   sort_unstable where the order of equal items does not matter",
     },
     Rule {
         idiom: "an unstable sort (sort_unstable: ipnsort)",
         routines: &["core::slice::sort::unstable::"],
         tables: &[],
-        instead: "subako_tiny::sort::sort_by / sort_by_key (far fewer bytes, but on a list of thousands several \
-                  times std's work: keep std's sort where a long list is sorted at each call)",
+        instead: "subako_tiny::sort::sort_by / sort_by_key (far fewer bytes, but on a list of thousands about \
+                  twice std's work: keep std's sort where a long list is sorted at each call)",
     },
     Rule {
         idiom: "libm's software float routines for what wasm does in an instruction (sqrt, floor, round…)",
