@@ -35,6 +35,19 @@
 //! and cost about what std's do. `benches/case.sh` measures each kind of
 //! text beside std's.
 //!
+//! Ignoring case here is what the std idiom does: `to_lowercase` of both
+//! sides, not Unicode's case folding. So `ß` and `SS` differ (`"straße"`
+//! against `"strasse"`), as they do in `h.to_lowercase().contains(..)`.
+//! For a search that must find `Größe` from `GRÖSSE`, compare the
+//! uppercase of both, which spells `ß` as `SS` (at the price of an
+//! uppercase copy of each text):
+//! ```
+//! use subako_tiny::case;
+//!
+//! assert!(!case::contains_ignore_case("Größe prüfen", "GRÖSSE"));
+//! assert!(case::contains_ignore_case(&case::to_uppercase("Größe prüfen"), &case::to_uppercase("GRÖSSE")));
+//! ```
+//!
 //! # Examples
 //! ```
 //! use subako_tiny::case;

@@ -11,9 +11,9 @@ use subako_tiny_runner::{
 use super::{CallSpec, read_args};
 
 /// Compile time, per-call time (median, p10, p90), discover + tools/list time and memory pages, with guest fuel
-/// beside them (wasm operators run: the same on every run). The call takes call's options (volumes, network,
-/// --then for calls in sequence). With --vs, the two modules measured interleaved. --growth: fuel per request-line
-/// byte as one argument grows.
+/// beside them (wasm operators run: the same on every run of a module that reads no clock and no random bytes).
+/// The call takes call's options (volumes, network, --then for calls in sequence). With --vs, the two modules
+/// measured interleaved. --growth: fuel per request-line byte as one argument grows.
 #[derive(Args)]
 pub struct Bench {
     /// The module
