@@ -150,3 +150,17 @@ fn inconsistent_comparisons_end() {
     v.sort();
     assert_eq!(v, (0..500).collect::<Vec<_>>());
 }
+
+#[test]
+fn zero_sized_elements_of_any_number_are_sorted_at_once() {
+    // Before: the buffer of indices for 2 * len overflowed (a panic in a
+    // debug build, in release about len steps of nothing).
+    let mut v = vec![(); usize::MAX];
+    let mut calls = 0;
+    subako_tiny::sort::sort_by(&mut v, |_, _| {
+        calls += 1;
+        core::cmp::Ordering::Equal
+    });
+    subako_tiny::sort::sort(&mut v);
+    assert_eq!((v.len(), calls), (usize::MAX, 0));
+}

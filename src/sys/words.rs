@@ -9,6 +9,11 @@ pub(crate) fn counting_words(len: usize) -> Vec<u32> {
     if len == 0 {
         return Vec::new();
     }
+    // Past `u32`, the numbers would repeat (only on a 64-bit host: a
+    // wasm32 `usize` is a `u32`); refused as running out.
+    if len - 1 > u32::MAX as usize {
+        super::out_of_memory();
+    }
     // More than `isize::MAX` bytes is refused, as running out.
     let Ok(layout) = core::alloc::Layout::array::<u32>(len) else { super::out_of_memory() };
     // SAFETY: `layout` is not zero-sized (`len` > 0).
