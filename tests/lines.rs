@@ -35,6 +35,11 @@ fn skipped_by_splitting(text: &[u8], objects: bool) -> usize {
 /// escape in the pieces below, one no line has.
 const KEYS: [&str; 5] = ["id", "title", "tags", "id", "nowhere"];
 
+/// Keys none of which is there twice (a name is then looked for until it
+/// is found, from the key after the last one found), in another order
+/// than the lines' members.
+const DISTINCT: [&str; 4] = ["title", "nowhere", "id", "tags"];
+
 /// Where each of `values` is in `text`.
 fn places(text: &[u8], values: &[Option<&[u8]>]) -> Vec<Option<(usize, usize)>> {
     values.iter().map(|v| v.map(|r| (r.as_ptr() as usize - text.as_ptr() as usize, r.len()))).collect()
@@ -57,6 +62,14 @@ fn check(text: &[u8]) {
         .map(|object| places(text, &object.fields(KEYS).map(|v| v.map(|v| v.raw()))))
         .collect();
     assert_eq!(ours, theirs, "fields in {shown:?}");
+    let ours: Vec<_> =
+        json::lines(text).fields(DISTINCT).map(|found| places(text, &found.map(|v| v.map(|v| v.raw())))).collect();
+    let theirs: Vec<_> = by_splitting(text)
+        .into_iter()
+        .filter_map(|line| json::parse(line).unwrap().as_object())
+        .map(|object| places(text, &DISTINCT.map(|key| object.get(key).map(|v| v.raw()))))
+        .collect();
+    assert_eq!(ours, theirs, "distinct fields in {shown:?}");
 
     // `containing`: the values of the lines that hold the needle.
     for needle in ["", "\"id\"", "note", "日本", "1", "{", "\\u", "é", "\"", "\n", "1\n"] {

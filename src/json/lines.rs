@@ -96,7 +96,7 @@ impl<'a, C: SkipCount> Lines<'a, C> {
     /// assert_eq!(ids, [(1, "Tea".to_string()), (3, "Rain".to_string())]);
     /// ```
     pub fn fields<'k, const N: usize>(self, keys: [&'k str; N]) -> LineFields<'a, 'k, N, C> {
-        LineFields { rest: self.rest, keys, passed: self.passed }
+        LineFields { rest: self.rest, keys, distinct: distinct(&keys), passed: self.passed }
     }
 
     /// The values of the lines whose text holds `needle`, found by a
@@ -201,11 +201,30 @@ impl Lines<'_, usize> {
     }
 }
 
+/// Whether no two of `keys` are the same: then each member's name is
+/// looked for among them until it is found, else among all of them (both
+/// of two same keys get the member). One function for every `N`.
+#[inline(never)]
+fn distinct(keys: &[&str]) -> bool {
+    let mut rest = keys;
+    while let [key, more @ ..] = rest {
+        for other in more {
+            if crate::bytes::same(key.as_bytes(), other.as_bytes()) {
+                return false;
+            }
+        }
+        rest = more;
+    }
+    true
+}
+
 /// The iterator [`Lines::fields`] makes.
 #[derive(Clone, Debug)]
 pub struct LineFields<'a, 'k, const N: usize, C: SkipCount = ()> {
     rest: &'a [u8],
     keys: [&'k str; N],
+    /// No key is there twice.
+    distinct: bool,
     /// As in [`Lines`].
     passed: C,
 }
@@ -233,7 +252,7 @@ impl<'a, 'k, const N: usize, C: SkipCount> LineFields<'a, 'k, N, C> {
     /// This iterator, counting the lines it passes over from here on, for
     /// [`skipped_so_far`](LineFields::skipped_so_far).
     pub fn counting_skipped(self) -> LineFields<'a, 'k, N, usize> {
-        LineFields { rest: self.rest, keys: self.keys, passed: 0 }
+        LineFields { rest: self.rest, keys: self.keys, distinct: self.distinct, passed: 0 }
     }
 
     /// How many of the lines left would be skipped though not blank: as
@@ -274,7 +293,7 @@ impl<'a, 'k, const N: usize, C: SkipCount> LineFields<'a, 'k, N, C> {
 fn skipped_where<const WHOLE: bool>(mut rest: &[u8], objects: bool) -> usize {
     let mut skipped = 0;
     while !rest.is_empty() {
-        let (value, next) = if objects { object_line(rest, &[], &mut []) } else { line(rest) };
+        let (value, next) = if objects { object_line(rest, &[], &mut [], true) } else { line(rest) };
         let text = rest;
         rest = rest.get(next..).unwrap_or(&[]);
         let line = span(text, 0, next.min(text.len()));
@@ -326,7 +345,7 @@ impl<'a, const N: usize, C: SkipCount> Iterator for LineFields<'a, '_, N, C> {
     fn next(&mut self) -> Option<Self::Item> {
         while !self.rest.is_empty() {
             let mut spans = [None; N];
-            let (object, next) = object_line(self.rest, &self.keys, &mut spans);
+            let (object, next) = object_line(self.rest, &self.keys, &mut spans, self.distinct);
             let text = self.rest;
             self.rest = self.rest.get(next..).unwrap_or(&[]);
             if object.is_some() {
@@ -389,7 +408,7 @@ impl<'a, const N: usize, C: SkipCount> DoubleEndedIterator for LineFields<'a, '_
             let (text, before) = last_line(self.rest);
             self.rest = before;
             let mut spans = [None; N];
-            let (object, next) = object_line(text, &self.keys, &mut spans);
+            let (object, next) = object_line(text, &self.keys, &mut spans, self.distinct);
             if object.is_some() {
                 return Some(spans.map(|at| at.map(|(start, end)| Value { raw: span(text, start, end) })));
             }

@@ -237,16 +237,18 @@ pub(crate) const fn line(b: &[u8]) -> (Option<(usize, usize)>, usize) {
 /// [`line`] for JSON Lines whose lines are objects, taking members as it
 /// checks them rather than in a walk of their own: slot `k` of `found`
 /// gets where the value of the member named `keys[k]` starts and ends (the
-/// last of duplicates; names compared unescaped). Returns what [`line`]
-/// returns, but `None` too for a line holding a value that is not an
-/// object; `found` means nothing then.
+/// last of duplicates; names compared unescaped). `distinct` says that
+/// no two of `keys` are the same, so a name is one key at most. Returns
+/// what [`line`] returns, but `None` too for a line holding a value that
+/// is not an object; `found` means nothing then.
 pub(crate) fn object_line(
     b: &[u8],
     keys: &[&str],
     found: &mut [Option<(usize, usize)>],
+    distinct: bool,
 ) -> (Option<(usize, usize)>, usize) {
     let start = skip_ws_in(b, 0, WS_IN_LINE);
-    let stop = match object_end(b, start, keys, found) {
+    let stop = match object_end(b, start, keys, found, distinct) {
         Ok(end) => {
             let i = skip_ws_in(b, end, WS_IN_LINE);
             if i >= b.len() || at(b, i) == b'\n' {
@@ -264,7 +266,17 @@ pub(crate) fn object_line(
 /// [`object_line`]'s walk of the object at `i`: where it ends, or the
 /// offset of the first byte that makes it no object (as far as the
 /// validator reads, never past a newline).
-fn object_end(b: &[u8], mut i: usize, keys: &[&str], found: &mut [Option<(usize, usize)>]) -> Result<usize, usize> {
+fn object_end(
+    b: &[u8],
+    mut i: usize,
+    keys: &[&str],
+    found: &mut [Option<(usize, usize)>],
+    distinct: bool,
+) -> Result<usize, usize> {
+    // The key after the one the last member was: where the next member's
+    // name is looked for first, since the lines of one file mostly hold
+    // their members in one order.
+    let mut next_key = 0;
     if at(b, i) != b'{' {
         return Err(i);
     }
@@ -294,10 +306,23 @@ fn object_end(b: &[u8], mut i: usize, keys: &[&str], found: &mut [Option<(usize,
         let name = super::value::Str { raw: span(b, i + 1, key_end - 1) };
         // A name with no escapes is its raw text: looked for once, not per key.
         let plain = name.is_plain();
-        for (slot, key) in found.iter_mut().zip(keys) {
-            if name.eq_key(plain, key.as_bytes()) {
-                *slot = Some((start, end));
+        // Every key once, from `next_key` round to the one before it; with
+        // distinct keys, up to the one the name is.
+        let mut k = next_key;
+        for _ in 0..keys.len() {
+            if k >= keys.len() {
+                k = 0;
             }
+            if let (Some(key), Some(slot)) = (keys.get(k), found.get_mut(k))
+                && name.eq_key(plain, key.as_bytes())
+            {
+                *slot = Some((start, end));
+                next_key = k + 1;
+                if distinct {
+                    break;
+                }
+            }
+            k += 1;
         }
         i = skip_ws_in(b, end, WS_IN_LINE);
         match at(b, i) {
