@@ -38,15 +38,26 @@
 //! Ignoring case here is what the std idiom does: `to_lowercase` of both
 //! sides, not Unicode's case folding. So `ß` and `SS` differ (`"straße"`
 //! against `"strasse"`), as they do in `h.to_lowercase().contains(..)`.
-//! For a search that must find `Größe` from `GRÖSSE`, compare the
-//! uppercase of both, which spells `ß` as `SS` (at the price of an
-//! uppercase copy of each text):
+//! For a search that must find `Größe` from `GRÖSSE`, search the
+//! uppercase of one in the uppercase of the other with [`chars::find`]
+//! (`h.to_uppercase().contains(&n.to_uppercase())` in std's words), at
+//! the price of an uppercase copy of each. Uppercase spells `ß` as `SS`
+//! and all three sigmas as `Σ`; it does not find `i` in `İ`, which the
+//! lowercase search does. Not [`contains_ignore_case`] of the two
+//! uppercase copies: it lowercases them again, and a needle ending in
+//! `Σ` becomes a final `ς` that `σσ` in the middle of a word is not.
 //! ```
-//! use subako_tiny::case;
+//! use subako_tiny::{case, chars};
 //!
-//! assert!(!case::contains_ignore_case("Größe prüfen", "GRÖSSE"));
-//! assert!(case::contains_ignore_case(&case::to_uppercase("Größe prüfen"), &case::to_uppercase("GRÖSSE")));
+//! let (title, query) = ("Größe prüfen", "GRÖSSE");
+//! assert!(!case::contains_ignore_case(title, query));
+//! assert!(chars::find(&case::to_uppercase(title), &case::to_uppercase(query)).is_some());
+//! // The sigmas alike; contains_ignore_case of the uppercase copies misses this.
+//! assert!(chars::find(&case::to_uppercase("ΟΔΥΣΣΕΥΣ"), &case::to_uppercase("οδυς")).is_some());
+//! assert!(!case::contains_ignore_case(&case::to_uppercase("ΟΔΥΣΣΕΥΣ"), &case::to_uppercase("οδυσ")));
 //! ```
+//!
+//! [`chars::find`]: crate::chars::find
 //!
 //! # Examples
 //! ```

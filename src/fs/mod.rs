@@ -106,7 +106,9 @@ pub fn read_to_string(path: &str) -> Result<String, FsError> {
 /// (it ends in `/`: [`Reason::NamesADirectory`], never taken for the file
 /// it would name without the slash), or the platform refuses the write
 /// (errno [`errno::DQUOT`] once the call's write budget is spent,
-/// [`errno::NOSPC`] when the volume is full).
+/// [`errno::NOSPC`] when the volume is full). The file is emptied first
+/// and written in parts of up to 16 MiB, so a write refused part-way
+/// leaves the parts before it, not what the file held.
 ///
 /// # Examples
 /// ```
@@ -149,8 +151,11 @@ pub fn append(path: &str, bytes: &[u8]) -> Result<(), FsError> {
 }
 
 /// Adds `line` and a newline at the end of the file at `path`, creating
-/// it if needed: one entry of a JSON Lines file, written in one piece with
-/// its newline. When the file does not end in a newline (its last line
+/// it if needed: one entry of a JSON Lines file, written with its newline
+/// in one write of the platform's (in parts of 16 MiB past that, so a
+/// write refused part-way, by the call's write budget, leaves the parts
+/// before it: the next entry then starts a line of its own, as below).
+/// When the file does not end in a newline (its last line
 /// was cut short, as by a full volume), the entry starts a line of its
 /// own: the fragment stays a line of its own, which
 /// [`json::lines`](crate::json::lines) skips, and the entry is whole.

@@ -1,6 +1,9 @@
 //! Structured output that cannot be malformed: an object is a closure, so
 //! every key has its value and every brace closes. [`ToJson`] is what a
-//! member or an element may be.
+//! member or an element may be. The one way around it is to swap two
+//! writers of different depths (`core::mem::swap` of the writers two
+//! nested closures get): each writer holds its document, so the braces
+//! go with the wrong one. Nothing checks for that.
 //!
 //! ```
 //! use subako_tiny::Reply;

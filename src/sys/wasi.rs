@@ -38,6 +38,9 @@ pub const INTERRUPTED_TRIES: u32 = 64;
 /// buffer an eighth larger). The loops around the calls take the rest.
 pub const FILE_IO_MAX: usize = 1 << 24;
 
+/// The most bytes one read of stdin asks for (see `Stdio::read`).
+const STDIN_READ_MAX: usize = (8 << 10) - 1;
+
 /// Reads from `fd` into the `len` bytes at `at`, retrying when
 /// interrupted; how many it wrote there, 0 at the end.
 ///
@@ -121,9 +124,12 @@ pub struct Stdio;
 
 impl Io for Stdio {
     fn read(&mut self, buf: &mut Vec<u8>) -> Result<usize, IoError> {
-        // A request line (16 MiB at most by default) is not cut: the
-        // platform's limit on one read is 128 MiB.
-        read_spare(STDIN, buf, usize::MAX).map_err(|errno| IoError { errno })
+        // In parts, as a file is: one read past the platform's limit (128
+        // MiB) fails, and a raised `Package::max_line` grows the buffer
+        // past it. Parts this small cost a few bytes less (the bound is
+        // one of wasm's shortest constants) and, even for a long line,
+        // little time beside reading it.
+        read_spare(STDIN, buf, STDIN_READ_MAX).map_err(|errno| IoError { errno })
     }
 
     fn write(&mut self, bytes: &[u8]) -> Result<(), IoError> {
