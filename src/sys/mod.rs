@@ -220,19 +220,27 @@ pub(crate) fn append_byte(out: &mut Vec<u8>, byte: u8) {
 /// file's entries made into owned strings took more memory than the
 /// official module's).
 pub(crate) fn exact_capacity(len: usize) -> Vec<u8> {
+    with_room(len)
+}
+
+/// An empty `Vec` with room for exactly `len` elements, asked of the
+/// allocator directly: `Vec::with_capacity` would link alloc's capacity
+/// and allocation error paths into the module.
+pub(crate) fn with_room<T>(len: usize) -> Vec<T> {
     if len == 0 {
         return Vec::new();
     }
     // More than `isize::MAX` bytes is refused, as running out.
-    let Ok(layout) = core::alloc::Layout::array::<u8>(len) else { out_of_memory() };
-    // SAFETY: `layout` is not zero-sized (`len` > 0).
-    let ptr = unsafe { alloc::alloc::alloc(layout) };
+    let Ok(layout) = core::alloc::Layout::array::<T>(len) else { out_of_memory() };
+    // SAFETY: `layout` is not zero-sized (`len` > 0; the callers' `T`s are
+    // not zero-sized).
+    let ptr = unsafe { alloc::alloc::alloc(layout) } as *mut T;
     if ptr.is_null() {
         out_of_memory();
     }
-    // SAFETY: `ptr` holds `len` bytes from the global allocator with `u8`'s
-    // layout for `len` of them, which is what the `Vec` frees it with; none
-    // is initialized, and the length is 0.
+    // SAFETY: `ptr` holds room for `len` `T`s from the global allocator
+    // with `T`'s layout for `len` of them, which is what the `Vec` frees
+    // it with; none is initialized, and the length is 0.
     unsafe { Vec::from_raw_parts(ptr, 0, len) }
 }
 

@@ -179,8 +179,6 @@ impl Answer {
     }
 }
 
-/// `http://HOST[:PORT]PATH` split into the address to connect to, the
-/// `host` header and the request target.
 /// Writes a saved body as the worker does: the file overwritten, its
 /// missing directories created (the official SDK's `ResponseOutput::File`).
 pub(super) fn save(path: &str, bytes: &[u8]) -> Result<(), HttpError> {
@@ -193,6 +191,8 @@ pub(super) fn save(path: &str, bytes: &[u8]) -> Result<(), HttpError> {
     crate::fs::write(path, bytes).map_err(failed)
 }
 
+/// `http://HOST[:PORT]PATH` split into the address to connect to, the
+/// `host` header and the request target.
 fn split_url(url: &str) -> Result<(String, String, String), HttpError> {
     // The fragment stays with the client, as the worker's URL parser keeps it.
     let url = url.split('#').next().unwrap_or_default();
