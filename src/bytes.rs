@@ -14,50 +14,6 @@ pub(crate) fn span(b: &[u8], from: usize, to: usize) -> &[u8] {
     b.get(from..to).unwrap_or(&[])
 }
 
-/// Where `needle` first is in `haystack` (0 for an empty one): each place
-/// the needle's rarest-looking byte is, found eight bytes a step, then
-/// compared there. Fast when that byte is rare in the haystack; up to
-/// `haystack.len() × needle.len()` steps when it is everywhere.
-pub(crate) fn find_bytes(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    let last = haystack.len().checked_sub(needle.len())?;
-    // The byte skipped to, and where it is in the needle: the first of
-    // the rarest-looking.
-    let (mut pick, mut least) = (0, u8::MAX);
-    for (k, &b) in needle.iter().enumerate() {
-        if rarity(b) < least {
-            (pick, least) = (k, rarity(b));
-        }
-    }
-    let Some(&rare) = needle.get(pick) else { return Some(0) };
-    let mut at = pick;
-    loop {
-        at = crate::json::scan::find(haystack, at, rare);
-        // `at` is never below `pick`: the search starts there.
-        let start = at - pick;
-        if start > last {
-            return None;
-        }
-        if same_at(haystack, start, start + needle.len(), needle) {
-            return Some(start);
-        }
-        at += 1;
-    }
-}
-
-/// How common a byte is in text, and in JSON text above all (lower is
-/// rarer): a UTF-8 continuation byte is one of 64, an ASCII letter or digit
-/// one of 62, a lead byte is shared by a script's letters, and spaces and
-/// JSON's punctuation are everywhere.
-fn rarity(b: u8) -> u8 {
-    if b >= 0x80 {
-        if b < 0xC0 { 0 } else { 2 }
-    } else if (b | 0x20).wrapping_sub(b'a') < 26 || b.wrapping_sub(b'0') < 10 {
-        1
-    } else {
-        3
-    }
-}
-
 /// Whether `a` and `b` hold the same bytes. A loop of its own: the bytes
 /// compared are short (keys, names, flags), and slice `==` links libc's
 /// `memcmp` and core's comparison into every module.
@@ -69,7 +25,7 @@ pub(crate) const fn same(a: &[u8], b: &[u8]) -> bool {
 /// Whether the bytes `from..to` of `b` are `word`. Offsets rather than a
 /// slice: const evaluation counts every call, and cutting a slice is
 /// several. Inlined: otherwise, in a module that also searches text
-/// ([`find_bytes`]), it is a function of its own, and [`same`], which
+/// (`json::scan::find_bytes`), it is a function of its own, and [`same`], which
 /// compares every key read, becomes a call of it with a bounds check at
 /// each byte (author trial 36: +7.7 % on reading a file).
 #[inline(always)]

@@ -130,6 +130,8 @@ const fn civil(days: u64) -> (u32, u32, u32) {
     (year as u32, month as u32, day as u32)
 }
 
+impl crate::text::sealed::Sealed for Timestamp {}
+
 impl Piece for Timestamp {
     fn write_to(&self, out: &mut Vec<u8>) {
         let (year, month, day) = self.date();

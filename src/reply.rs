@@ -4,7 +4,6 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::bytes::hex_upper;
 use crate::json::JsonWriter;
 use crate::json::write::{escape_into, put, put_byte, write_escaped};
 use crate::json::{ObjectWriter, Str};
@@ -404,19 +403,7 @@ pub(crate) fn file_uri(out: &mut Vec<u8>, path: &str) {
             path
         }
     };
-    percent_encode(out, rest.as_bytes(), b'/');
-}
-
-/// `bytes` percent-encoded but for the unreserved `A-Za-z0-9-._~` and
-/// `kept` (`/` for a path, or 0).
-pub(crate) fn percent_encode(out: &mut Vec<u8>, bytes: &[u8], kept: u8) {
-    for &b in bytes {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') || b == kept && b != 0 {
-            put_byte(out, b);
-        } else {
-            put(out, &[b'%', hex_upper(b >> 4), hex_upper(b)]);
-        }
-    }
+    crate::text::percent_encode(out, rest.as_bytes(), b'/');
 }
 
 /// The base64 alphabet (RFC 4648).

@@ -22,8 +22,9 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::bytes::hex_upper;
 use crate::json::num;
-use crate::json::write::{escape_into, put, put_scalar};
+use crate::json::write::{escape_into, put, put_byte, put_scalar};
 
 pub(crate) mod fixed;
 
@@ -281,7 +282,21 @@ pub trait Piece: sealed::Sealed {
     }
 }
 
-mod sealed {
+/// `bytes` percent-encoded but for the unreserved `A-Za-z0-9-._~` and
+/// `kept` (`/` for a path, or 0).
+pub(crate) fn percent_encode(out: &mut Vec<u8>, bytes: &[u8], kept: u8) {
+    for &b in bytes {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') || b == kept && b != 0 {
+            put_byte(out, b);
+        } else {
+            put(out, &[b'%', hex_upper(b >> 4), hex_upper(b)]);
+        }
+    }
+}
+
+/// What may be a [`Piece`]; a module above this one that defines a piece
+/// seals its own type here, so that this module imports none of them.
+pub(crate) mod sealed {
     /// What may be a [`Piece`](super::Piece).
     pub trait Sealed {}
     impl<P: Sealed + ?Sized> Sealed for &P {}
@@ -294,10 +309,8 @@ mod sealed {
     impl Sealed for f64 {}
     impl Sealed for super::Fixed {}
     impl Sealed for super::Plain {}
-    impl Sealed for crate::http::UrlComponent<'_> {}
     impl Sealed for super::Clip<'_> {}
     impl Sealed for super::ZeroPadded {}
-    impl Sealed for crate::clock::Timestamp {}
     impl Sealed for [&str] {}
     impl<const N: usize> Sealed for [&str; N] {}
     macro_rules! sealed {

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Value, json};
 use wasmparser::{ConstExpr, DataKind, Operator, Parser, Payload};
 
-use crate::size::{Func, SizeReport};
+use crate::module::Func;
 use crate::text::{table, thousands};
 
 /// One piece of a data segment: from an address the code refers to up to
@@ -58,7 +58,7 @@ struct Refs {
 }
 
 /// The pieces of every active segment with a constant address, largest first.
-pub fn pieces(bytes: &[u8], report: &SizeReport) -> Vec<Piece> {
+pub fn pieces(bytes: &[u8], funcs: &[Func]) -> Vec<Piece> {
     let mut segments: Vec<(u64, &[u8])> = Vec::new();
     let mut refs: BTreeMap<u64, Refs> = BTreeMap::new();
     let mut body = 0usize;
@@ -147,9 +147,7 @@ pub fn pieces(bytes: &[u8], report: &SizeReport) -> Vec<Piece> {
             out.push(Piece {
                 address: at,
                 size: piece.len(),
-                readers: r
-                    .map(|r| r.funcs.iter().copied().filter(|&f| f < report.funcs.len()).collect())
-                    .unwrap_or_default(),
+                readers: r.map(|r| r.funcs.iter().copied().filter(|&f| f < funcs.len()).collect()).unwrap_or_default(),
                 held_by: r.map(|r| r.data.iter().copied().collect()).unwrap_or_default(),
                 via: Vec::new(),
                 answers: answers == Some(at),
@@ -164,7 +162,7 @@ pub fn pieces(bytes: &[u8], report: &SizeReport) -> Vec<Piece> {
     out.sort_by_key(|p| p.address);
     let (mut owners, mut seen) = (vec![None; out.len()], vec![false; out.len()]);
     for i in 0..out.len() {
-        let owner = owner_of(&out, i, &report.funcs, &mut owners, &mut seen);
+        let owner = owner_of(&out, i, funcs, &mut owners, &mut seen);
         out[i].owner = if owner.is_empty() { "(nothing refers to it)".into() } else { owner };
     }
     // For a piece only data points at: the functions that read the pieces
@@ -364,7 +362,7 @@ pub fn by_owner(pieces: &[Piece]) -> Vec<(String, usize, usize)> {
 }
 
 /// The data by crate and the `top` largest pieces, as `size --explain` prints them.
-pub fn to_text(pieces: &[Piece], report: &SizeReport, top: usize) -> String {
+pub fn to_text(pieces: &[Piece], funcs: &[Func], top: usize) -> String {
     if pieces.is_empty() {
         return String::new();
     }
@@ -379,21 +377,21 @@ pub fn to_text(pieces: &[Piece], report: &SizeReport, top: usize) -> String {
     s += &table(&["crate", "bytes", "pieces"], &rows, &[0], "");
     s += &format!("\nlargest {} pieces of data:\n", top.min(pieces.len()));
     let rows: Vec<Vec<String>> =
-        pieces.iter().take(top).map(|p| vec![thousands(p.size), p.preview.clone(), p.read_by(&report.funcs)]).collect();
+        pieces.iter().take(top).map(|p| vec![thousands(p.size), p.preview.clone(), p.read_by(funcs)]).collect();
     s += &table(&["bytes", "starts with", "read by"], &rows, &[1, 2], "");
     s
 }
 
 /// The same as JSON: `{address, size, owner, read_by, readers, preview}`
 /// per piece (`readers`: every function that names its address).
-pub fn to_json(pieces: &[Piece], report: &SizeReport) -> Value {
+pub fn to_json(pieces: &[Piece], funcs: &[Func]) -> Value {
     pieces
         .iter()
         .map(|p| {
             json!({
                 "address": p.address, "size": p.size, "owner": p.owner,
-                "read_by": p.read_by(&report.funcs),
-                "readers": p.readers.iter().map(|&f| report.funcs[f].name.as_str()).collect::<Vec<_>>(),
+                "read_by": p.read_by(funcs),
+                "readers": p.readers.iter().map(|&f| funcs[f].name.as_str()).collect::<Vec<_>>(),
                 "preview": p.preview,
             })
         })

@@ -17,6 +17,7 @@ mod exec;
 mod host;
 mod http;
 mod manifest;
+mod module;
 mod package;
 mod recipe;
 mod rpc;

@@ -11,41 +11,9 @@ use wasmparser::{BinaryReader, ExternalKind, KnownCustom, Name, Parser, Payload,
 
 use crate::Error;
 use crate::data::{self, Piece};
+pub use crate::module::{DataSegment, Func, Section};
 use crate::text::table;
 pub use crate::text::thousands;
-
-/// One section: `id` 0 is a custom section, `name` its own name then.
-/// `offset`/`size`: its payload (after the id and size) in the file.
-#[derive(Debug, Clone)]
-pub struct Section {
-    pub id: u8,
-    pub name: String,
-    pub custom: bool,
-    pub offset: usize,
-    pub size: usize,
-}
-
-/// One function defined by the module, in code-section order (`index`).
-/// `offset`/`size`: the body with its length prefix, as the code section holds it.
-#[derive(Debug, Clone)]
-pub struct Func {
-    pub index: usize,
-    pub func_index: usize,
-    pub offset: usize,
-    pub size: usize,
-    /// The name section's name, if there is one.
-    pub symbol: Option<String>,
-    /// Demangled, hash dropped; `func[N]` without a name section.
-    pub name: String,
-    pub owner: String,
-}
-
-#[derive(Debug, Clone)]
-pub struct DataSegment {
-    pub index: usize,
-    pub size: usize,
-    pub name: Option<String>,
-}
 
 #[derive(Debug, Clone)]
 pub struct SizeReport {
@@ -265,7 +233,7 @@ impl SizeReport {
     /// [`SizeReport::pieces`]: a second walk over its code, so only the
     /// paths that print the pieces pay for it.
     pub fn cut_data(&mut self, bytes: &[u8]) {
-        self.pieces = data::pieces(bytes, self);
+        self.pieces = data::pieces(bytes, &self.funcs);
     }
 }
 
@@ -440,7 +408,7 @@ impl SizeReport {
                 "data".into(),
                 data.into_iter().map(|d| json!({"index": d.index, "size": d.size, "name": d.name})).collect(),
             );
-            o.insert("data_pieces".into(), data::to_json(&self.pieces, self));
+            o.insert("data_pieces".into(), data::to_json(&self.pieces, &self.funcs));
         }
         v
     }
@@ -504,7 +472,7 @@ impl SizeReport {
             funcs.iter().take(top).map(|f| vec![thousands(f.size), f.name.clone(), f.owner.clone()]).collect();
         out += &table(&["bytes", "function", "crate"], &rows, &[1, 2], "  ");
         out += &segments_text(&self.data);
-        out += &data::to_text(&self.pieces, self, top);
+        out += &data::to_text(&self.pieces, &self.funcs, top);
         out
     }
 }

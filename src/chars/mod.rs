@@ -160,7 +160,7 @@ pub(crate) fn count_utf8(b: &[u8]) -> usize {
 pub fn find(haystack: &str, needle: &str) -> Option<usize> {
     // A match of whole UTF-8 text starts on a char boundary, as std's does:
     // it starts with the needle's first byte, which begins a char.
-    crate::bytes::find_bytes(haystack.as_bytes(), needle.as_bytes())
+    crate::json::scan::find_bytes(haystack.as_bytes(), needle.as_bytes())
 }
 
 /// `c.is_alphanumeric()`: whether `c` is `Alphabetic` or numeric (general

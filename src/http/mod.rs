@@ -80,9 +80,11 @@ pub fn url_component(s: &str) -> UrlComponent<'_> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UrlComponent<'a>(pub &'a str);
 
+impl crate::text::sealed::Sealed for UrlComponent<'_> {}
+
 impl crate::text::Piece for UrlComponent<'_> {
     fn write_to(&self, out: &mut Vec<u8>) {
-        crate::reply::percent_encode(out, self.0.as_bytes(), 0);
+        crate::text::percent_encode(out, self.0.as_bytes(), 0);
     }
 }
 

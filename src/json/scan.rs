@@ -1,7 +1,9 @@
 //! Scanning bytes: the byte at an offset, white space, and the word-at-a-time
 //! searches (plain string text, UTF-8 sequences, one byte, four hex digits)
-//! that the validator, the value API and the writer share.
+//! that the validator, the value API and the writer share, and the
+//! substring search built on the one-byte search.
 
+use crate::bytes::same_at;
 pub(crate) use crate::bytes::{at, span};
 
 /// Past the white space from `i` on.
@@ -277,6 +279,50 @@ pub(crate) const fn find(b: &[u8], i: usize, x: u8) -> usize {
         rest = more;
     }
     b.len() - rest.len()
+}
+
+/// Where `needle` first is in `haystack` (0 for an empty one): each place
+/// the needle's rarest-looking byte is, found eight bytes a step, then
+/// compared there. Fast when that byte is rare in the haystack; up to
+/// `haystack.len() × needle.len()` steps when it is everywhere.
+pub(crate) fn find_bytes(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    let last = haystack.len().checked_sub(needle.len())?;
+    // The byte skipped to, and where it is in the needle: the first of
+    // the rarest-looking.
+    let (mut pick, mut least) = (0, u8::MAX);
+    for (k, &b) in needle.iter().enumerate() {
+        if rarity(b) < least {
+            (pick, least) = (k, rarity(b));
+        }
+    }
+    let Some(&rare) = needle.get(pick) else { return Some(0) };
+    let mut at = pick;
+    loop {
+        at = find(haystack, at, rare);
+        // `at` is never below `pick`: the search starts there.
+        let start = at - pick;
+        if start > last {
+            return None;
+        }
+        if same_at(haystack, start, start + needle.len(), needle) {
+            return Some(start);
+        }
+        at += 1;
+    }
+}
+
+/// How common a byte is in text, and in JSON text above all (lower is
+/// rarer): a UTF-8 continuation byte is one of 64, an ASCII letter or digit
+/// one of 62, a lead byte is shared by a script's letters, and spaces and
+/// JSON's punctuation are everywhere.
+fn rarity(b: u8) -> u8 {
+    if b >= 0x80 {
+        if b < 0xC0 { 0 } else { 2 }
+    } else if (b | 0x20).wrapping_sub(b'a') < 26 || b.wrapping_sub(b'0') < 10 {
+        1
+    } else {
+        3
+    }
 }
 
 #[cfg(test)]

@@ -6,8 +6,7 @@
 use core::num::NonZeroUsize;
 
 use super::scan::{
-    HIGH_BITS, NOT_HEX, WS, WS_IN_LINE, at, find, hex4, plain_end, skip_ws_in, span, text_marks, two_byte_only,
-    utf8_end,
+    HIGH_BITS, NOT_HEX, WS, WS_IN_LINE, at, find, hex4, plain_end, skip_ws_in, text_marks, two_byte_only, utf8_end,
 };
 
 /// Nesting deeper than this is refused, as serde_json refuses it: 127 open
@@ -234,111 +233,12 @@ pub(crate) const fn line(b: &[u8]) -> (Option<(usize, usize)>, usize) {
     (None, find(b, stop, b'\n') + 1)
 }
 
-/// [`line`] for JSON Lines whose lines are objects, taking members as it
-/// checks them rather than in a walk of their own: slot `k` of `found`
-/// gets where the value of the member named `keys[k]` starts and ends (the
-/// last of duplicates; names compared unescaped). `distinct` says that
-/// no two of `keys` are the same, so a name is one key at most. Returns
-/// what [`line`] returns, but `None` too for a line holding a value that
-/// is not an object; `found` means nothing then.
-pub(crate) fn object_line(
-    b: &[u8],
-    keys: &[&str],
-    found: &mut [Option<(usize, usize)>],
-    distinct: bool,
-) -> (Option<(usize, usize)>, usize) {
-    let start = skip_ws_in(b, 0, WS_IN_LINE);
-    let stop = match object_end(b, start, keys, found, distinct) {
-        Ok(end) => {
-            let i = skip_ws_in(b, end, WS_IN_LINE);
-            if i >= b.len() || at(b, i) == b'\n' {
-                return (Some((start, end)), i + 1);
-            }
-            i
-        }
-        // Nothing reads past a newline (see `line`): the line ends at the
-        // first one from here.
-        Err(stop) => stop,
-    };
-    (None, find(b, stop, b'\n') + 1)
-}
-
-/// [`object_line`]'s walk of the object at `i`: where it ends, or the
-/// offset of the first byte that makes it no object (as far as the
-/// validator reads, never past a newline).
-fn object_end(
-    b: &[u8],
-    mut i: usize,
-    keys: &[&str],
-    found: &mut [Option<(usize, usize)>],
-    distinct: bool,
-) -> Result<usize, usize> {
-    // The key after the one the last member was: where the next member's
-    // name is looked for first, since the lines of one file mostly hold
-    // their members in one order.
-    let mut next_key = 0;
-    if at(b, i) != b'{' {
-        return Err(i);
-    }
-    i = skip_ws_in(b, i + 1, WS_IN_LINE);
-    if at(b, i) == b'}' {
-        return Ok(i + 1);
-    }
-    loop {
-        if at(b, i) != b'"' {
-            return Err(i);
-        }
-        let key_end = match line_string_end(b, i) {
-            Ok(end) => end,
-            Err(e) => return Err(e.offset),
-        };
-        let mut start = skip_ws_in(b, key_end, WS_IN_LINE);
-        if at(b, start) != b':' {
-            return Err(start);
-        }
-        start = skip_ws_in(b, start + 1, WS_IN_LINE);
-        // The object is the line's first level: its members' containers
-        // start at the second, as when the line is read whole.
-        let end = match value_end_in(b, start, None, WS_IN_LINE, MAX_DEPTH - 1) {
-            Ok(end) => end,
-            Err(e) => return Err(e.offset),
-        };
-        let name = super::value::Str { raw: span(b, i + 1, key_end - 1) };
-        // A name with no escapes is its raw text: looked for once, not per key.
-        let plain = name.is_plain();
-        // Every key once, from `next_key` round to the one before it; with
-        // distinct keys, up to the one the name is.
-        let mut k = next_key;
-        for _ in 0..keys.len() {
-            if k >= keys.len() {
-                k = 0;
-            }
-            if let (Some(key), Some(slot)) = (keys.get(k), found.get_mut(k))
-                && name.eq_key(plain, key.as_bytes())
-            {
-                *slot = Some((start, end));
-                next_key = k + 1;
-                if distinct {
-                    break;
-                }
-            }
-            k += 1;
-        }
-        i = skip_ws_in(b, end, WS_IN_LINE);
-        match at(b, i) {
-            b',' => i = skip_ws_in(b, i + 1, WS_IN_LINE),
-            b'}' => return Ok(i + 1),
-            _ => return Err(i),
-        }
-    }
-}
-
 /// Checks the one value that starts at `i` and returns the offset just
 /// past it, with white space between tokens as `ws` has it, and `limit`
 /// levels of containers refused (the value's own counted as the first: a
 /// member of an object the caller walks has one fewer). `ends`, if given,
 /// learns where the containers at [`KnownEnds`]' levels end.
-const fn value_end_in(
+pub(super) const fn value_end_in(
     b: &[u8],
     mut i: usize,
     mut ends: Option<&mut KnownEnds>,
@@ -510,7 +410,7 @@ const fn string_span(b: &[u8], start: usize, escaped: &mut bool) -> Result<usize
 /// acceptance and error offsets (tests/utf8.rs); used for JSON Lines, whose
 /// files are where such text is long, so a module that reads no file
 /// keeps the smaller loop.
-const fn line_string_end(b: &[u8], start: usize) -> Result<usize, ReadError> {
+pub(super) const fn line_string_end(b: &[u8], start: usize) -> Result<usize, ReadError> {
     let mut i = start + 1;
     loop {
         if let Some((_, rest)) = b.split_at_checked(i)

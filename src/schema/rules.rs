@@ -38,7 +38,7 @@ pub const MAX_NESTING: usize = 32;
 
 /// The most `properties` one schema lists under `validated!`: the
 /// validator keeps a slot for each on the stack.
-pub const MAX_PROPERTIES: usize = super::validate::SLOTS;
+pub const MAX_PROPERTIES: usize = 64;
 
 /// What the members or elements of an open container are.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -280,10 +280,10 @@ fn check_items<'a>(schema: Value<'a>, elements: Array<'a>, path: &Path<'_, 'a>) 
     Ok(())
 }
 
-/// The most `properties` one schema may list: an object's walk keeps a
-/// slot for each on the stack. `validated!` refuses a schema that lists
-/// more; a check against one fails with [`CROWDED`].
-pub(crate) const SLOTS: usize = 64;
+/// A slot on the stack for each of the most `properties` one schema may
+/// list: `validated!` refuses a schema that lists more; a check against
+/// one fails with [`CROWDED`].
+pub(crate) const SLOTS: usize = super::rules::MAX_PROPERTIES;
 
 /// As many slots as most schemas' `properties` take: an object checked
 /// against one of them clears this many, not [`SLOTS`] (wasmtime charges

@@ -1,8 +1,7 @@
 //! The system layer: target I/O, the allocators and the buffer helpers,
 //! and the crate's `unsafe` code but for the two places that vouch for the
 //! UTF-8 of bytes they hold through [`assume_utf8`]: the reader's
-//! [`Str`](crate::json::Str) and the text builder,
-//! [`Text`](crate::text::Text). It imports nothing from the rest of the
+//! `json::Str` and the text builder, `text::Text`. It imports nothing from the rest of the
 //! crate but the leaf `bytes`; what a program does with it (serving, the
 //! panic answer, what running out of memory does) is [`crate::rt`]'s.
 //!

@@ -243,7 +243,7 @@ impl BenchReport {
                 if let Some(p) = c.problem() {
                     // Its figures are those of a failure, not of the tool's work.
                     s += &format!("warning: call {} ({}) in {} {p}\n", i + 1, c.tool, col(f));
-                    if let Some(fix) = crate::package::report::missing_grant(&p) {
+                    if let Some(fix) = missing_grant(&p) {
                         s += &format!("  to measure the tool's work: {fix}\n");
                     }
                 }
@@ -387,4 +387,27 @@ pub fn bench(a: &Path, b: Option<&Path>, opts: &BenchOptions) -> Result<BenchRep
     });
     let a = figs.next().unwrap();
     Ok(BenchReport { a, b: figs.next(), compile_ratios, compile_instructions_note })
+}
+
+/// What the call `problem` came from was not given, when its words say:
+/// a volume, the package's assets, or a network grant (without
+/// `--allow-host`, a measured call's `subako_http` is the platform's stub
+/// for a function without network, which answers -1); for `size` and
+/// `bench` to name the option.
+pub(crate) fn missing_grant(problem: &str) -> Option<&'static str> {
+    if problem.contains("/volume/data is not mounted") {
+        Some("give it a directory behind /volume/data with --data DIR, as the agent enables one")
+    } else if problem.contains("/package is not mounted") {
+        Some(
+            "give the package's assets with --assets DIR, or assets = \"DIR\" in [package.metadata.subako-tiny], \
+             as the bundle mounts them at /package",
+        )
+    } else if problem.contains("subako_http returned -1") {
+        Some(
+            "grant the hosts it calls with --allow-host HOST[:PORT] (and --allow-loopback for 127.0.0.1): \
+             without, a measured call has no network, as on a worker that grants none",
+        )
+    } else {
+        None
+    }
 }

@@ -3,10 +3,12 @@
 
 use std::path::PathBuf;
 
+use serde_json::Value;
+
 use super::Package;
 use super::cargo::{Build, Selection};
-use super::measure::Measure;
 use crate::Error;
+use crate::call::CallOptions;
 
 /// How `measure_package` builds and measures.
 #[derive(Clone, Debug, Default)]
@@ -75,4 +77,34 @@ pub(crate) fn names_build(
 ) -> Result<PathBuf, Error> {
     let env = [("CARGO_PROFILE_RELEASE_STRIP", "false"), ("CARGO_PROFILE_RELEASE_DEBUG", "false")];
     Ok(build(pkg, opts, sel, Some(target), &env)?.join(format!("{target}.wasm")))
+}
+
+/// How rows are measured.
+#[derive(Clone, Debug)]
+pub struct Measure {
+    /// No timing and no fuel: sizes and the check only.
+    pub quick: bool,
+    pub calls: usize,
+    pub compiles: usize,
+    /// The call to measure: `None` is the first listed tool with arguments
+    /// made from its input schema.
+    pub tool: Option<String>,
+    pub args: Option<Value>,
+    /// Calls after it, in sequence.
+    pub then: Vec<(String, Value)>,
+    pub call: CallOptions,
+}
+
+impl Default for Measure {
+    fn default() -> Self {
+        Measure {
+            quick: false,
+            calls: 200,
+            compiles: 5,
+            tool: None,
+            args: None,
+            then: Vec::new(),
+            call: CallOptions::default(),
+        }
+    }
 }

@@ -159,7 +159,7 @@ impl Explained {
             funcs.iter().take(self.top).map(|f| vec![thousands(f.size), f.name.clone()]).collect();
         s += &table(&["bytes", "function"], &rows, &[1], "");
         s += &segments_text(&n.data);
-        s += &crate::data::to_text(&n.pieces, n, self.top);
+        s += &crate::data::to_text(&n.pieces, &n.funcs, self.top);
         s += &layers_text(&self.layers);
         s += &advice_text(&self.advice);
         s += "\n(read by `subako-tiny size --explain`: names demangled with rustc-demangle)\n";

@@ -9,9 +9,9 @@ use std::process::Command;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use super::builds::Measure;
 use crate::advisor::{Advice, advise};
 use crate::bench::{BenchOptions, bench};
-use crate::call::CallOptions;
 use crate::check::check;
 use crate::error::read;
 use crate::{Error, size};
@@ -83,36 +83,6 @@ impl Row {
     /// Whether the module is over its budget.
     pub fn over_budget(&self) -> bool {
         self.budget.is_some_and(|b| self.bytes > b)
-    }
-}
-
-/// How rows are measured.
-#[derive(Clone, Debug)]
-pub struct Measure {
-    /// No timing and no fuel: sizes and the check only.
-    pub quick: bool,
-    pub calls: usize,
-    pub compiles: usize,
-    /// The call to measure: `None` is the first listed tool with arguments
-    /// made from its input schema.
-    pub tool: Option<String>,
-    pub args: Option<Value>,
-    /// Calls after it, in sequence.
-    pub then: Vec<(String, Value)>,
-    pub call: CallOptions,
-}
-
-impl Default for Measure {
-    fn default() -> Self {
-        Measure {
-            quick: false,
-            calls: 200,
-            compiles: 5,
-            tool: None,
-            args: None,
-            then: Vec::new(),
-            call: CallOptions::default(),
-        }
     }
 }
 

@@ -20,14 +20,14 @@ mod costs;
 mod explain;
 mod measure;
 mod profile;
-pub(crate) mod report;
+mod report;
 
-pub use builds::PackageOptions;
+pub use builds::{Measure, PackageOptions};
 pub use cargo::Selection;
 pub use costs::{CostRow, FeatureCosts, feature_costs};
 pub use explain::advice_text;
 pub use explain::{Explained, explain};
-pub use measure::{Measure, Row, sample_args};
+pub use measure::{Row, sample_args};
 pub use report::{Meta, PackageReport, Part, compare, measure_package};
 
 /// The crate whose features pick the allocator.

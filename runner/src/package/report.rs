@@ -551,30 +551,7 @@ pub fn compare(old: &serde_json::Value, old_name: &str, new: &serde_json::Value)
 /// `problem` that call had: the volume the module found missing, or the
 /// call itself.
 fn measured_call_fix(problem: &str) -> &'static str {
-    missing_grant(problem).unwrap_or("give the call with --tool, --args and the call options")
-}
-
-/// What the call `problem` came from was not given, when its words say:
-/// a volume, the package's assets, or a network grant (without
-/// `--allow-host`, a measured call's `subako_http` is the platform's stub
-/// for a function without network, which answers -1); for `size` and
-/// `bench` to name the option.
-pub(crate) fn missing_grant(problem: &str) -> Option<&'static str> {
-    if problem.contains("/volume/data is not mounted") {
-        Some("give it a directory behind /volume/data with --data DIR, as the agent enables one")
-    } else if problem.contains("/package is not mounted") {
-        Some(
-            "give the package's assets with --assets DIR, or assets = \"DIR\" in [package.metadata.subako-tiny], \
-             as the bundle mounts them at /package",
-        )
-    } else if problem.contains("subako_http returned -1") {
-        Some(
-            "grant the hosts it calls with --allow-host HOST[:PORT] (and --allow-loopback for 127.0.0.1): \
-             without, a measured call has no network, as on a worker that grants none",
-        )
-    } else {
-        None
-    }
+    crate::bench::missing_grant(problem).unwrap_or("give the call with --tool, --args and the call options")
 }
 
 #[cfg(test)]
