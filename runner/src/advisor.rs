@@ -60,7 +60,7 @@ pub const RULES: &[Rule] = &[
             "<f32 as core::str::traits::FromStr>::from_str",
         ],
         tables: &[],
-        instead: "subako_tiny::num::parse_f64 (the crate's own correctly rounded reader: a short decimal or a whole \
+        instead: "subako_tiny::num::parse_f64, which answers s.parse::<f64>().ok() (the crate's own correctly rounded reader: a short decimal or a whole \
                   number at core's cost or less, a long decimal or one with an exponent at two to three and a half \
                   times core's fuel, so keep str::parse where reading such numbers is most of a call's work); to round a float to decimals, \
                   float::round_to::<2>(x) rather than parsing format!(\"{:.2}\", x)",
@@ -69,7 +69,7 @@ pub const RULES: &[Rule] = &[
         idiom: "str::parse of an integer (from_str_radix)",
         routines: &["core::num::<impl ", "<str>::parse", "core::str::<impl str>::parse", "from_str_radix"],
         tables: &[],
-        instead: "subako_tiny::num::parse_i64",
+        instead: "subako_tiny::num::parse_i64 (or parse_u64, parse_i32, parse_u32), which answers s.parse().ok()",
     },
     Rule {
         idiom: "a stable sort (sort, sort_by, sort_by_key: driftsort)",

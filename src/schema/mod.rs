@@ -13,14 +13,16 @@
 //!   `"minimum": "0"` because a number is due, a `required` that is not an
 //!   array of distinct strings, an `enum` that is not a non-empty array…),
 //!   no lower bound above its upper one (`minimum` and `maximum`, compared
-//!   exactly; the `Length`, `Items`, `Properties` and `Contains` pairs), no
-//!   key written twice in one object, no `$ref`, `$defs` or `definitions`
-//!   (MCP clients reject them), and every name in a `required` list present
-//!   in the `properties` beside it. Each refusal gives the line and column
-//!   of the text to fix. Keywords are looked for only where a schema is:
-//!   not among `properties`' names, in `enum`, `const`, `default` or
-//!   `examples` values, or inside an `x-` extension. This costs a module
-//!   nothing: it runs in the compiler.
+//!   exactly, and not below an exclusive one; the `Length`, `Items`,
+//!   `Properties` and `Contains` pairs), no
+//!   key written twice in one object, no name written with an escape
+//!   other than `\"` or `\\` (names are compared as written), no `$ref`,
+//!   `$defs` or `definitions` (MCP clients reject them), and every name in
+//!   a `required` list present in the `properties` beside it. Each refusal
+//!   gives the line and column of the text to fix. Keywords are looked for
+//!   only where a schema is: not among `properties`' names, in `enum`,
+//!   `const`, `default` or `examples` values, or inside an `x-` extension.
+//!   This costs a module nothing: it runs in the compiler.
 //! - **Tools that opt in** with [`validated!`](crate::validated): the
 //!   arguments are checked against the tool's own input schema before the
 //!   tool runs, and a schema that says anything the check does not enforce

@@ -609,6 +609,14 @@ fn keyword_values_are_checked_with_line_and_column() {
             r#"tool "greet": input schema, line 1, column 79: "exclusiveMinimum" at /properties/n is not below its "exclusiveMaximum": 1 >= 1.0"#,
         ),
         (
+            r#"{"type": "object", "properties": {"n": {"type": "number", "minimum": 3, "exclusiveMaximum": 3}}}"#,
+            r#"tool "greet": input schema, line 1, column 70: "minimum" at /properties/n is not below its "exclusiveMaximum": 3 >= 3"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"type": "number", "exclusiveMinimum": 2.5, "maximum": 2}}}"#,
+            r#"tool "greet": input schema, line 1, column 79: "exclusiveMinimum" at /properties/n is not below its "maximum": 2.5 >= 2"#,
+        ),
+        (
             r#"{"type": "object", "properties": {"s": {"type": "string", "minLength": 10, "maxLength": 9}}}"#,
             r#"tool "greet": input schema, line 1, column 72: "minLength" at /properties/s is above its "maxLength": 10 > 9"#,
         ),
@@ -643,6 +651,18 @@ fn keyword_values_are_checked_with_line_and_column() {
         (
             r#"{"type": "object", "properties": {"a": {"type": "string"}, "a": {"type": "integer"}}}"#,
             r#"tool "greet": input schema, line 1, column 60: "a" at /properties is written twice in one object: JSON readers keep only one"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"a": {}, "\u0061": {}}}"#,
+            r#"tool "greet": input schema, line 1, column 44: "\u0061" at /properties is written with an escape other than \" or \\: write names as plain UTF-8 text, as they are compared as written"#,
+        ),
+        (
+            r#"{"typ\u0065": "object"}"#,
+            r#"tool "greet": input schema, line 1, column 2: "typ\u0065" at the root is written with an escape other than \" or \\: write names as plain UTF-8 text, as they are compared as written"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"a": {}}, "required": ["a", "\u0061"]}"#,
+            r#"tool "greet": input schema, line 1, column 63: "required" at the root lists a name written with an escape other than \" or \\: write names as plain UTF-8 text, as they are compared as written: "\u0061""#,
         ),
         (
             r#"{"type": "object", "type": "object"}"#,
@@ -693,4 +713,15 @@ fn keyword_values_are_checked_with_line_and_column() {
         "d": {"type": "object", "dependentRequired": {"x": ["y"]}, "minProperties": 1, "maxProperties": 10}
     }, "required": ["n", "s"], "additionalProperties": false, "$vocabulary": {}}"#;
     assert_eq!(build_error(fine), None);
+}
+
+#[test]
+fn a_closed_bound_beside_an_open_one_may_leave_room() {
+    for schema in [
+        r#"{"type": "object", "properties": {"n": {"minimum": 3, "exclusiveMaximum": 3.5}}}"#,
+        r#"{"type": "object", "properties": {"n": {"exclusiveMinimum": 2, "maximum": 2.5}}}"#,
+        r#"{"type": "object", "properties": {"n": {"minimum": 3, "maximum": 3, "exclusiveMinimum": 2}}}"#,
+    ] {
+        assert_eq!(build_error(schema), None, "{schema}");
+    }
 }

@@ -1,11 +1,12 @@
 //! What each keyword's value must be, and what a schema must say once it
 //! closes: its `required` names among its `properties`, its bounds in order.
 
-use super::fault::{Fault, Quote, fault, fault_is, fault_value};
+use super::fault::{ESCAPED_IN_LIST, Fault, Quote, fault, fault_is, fault_value};
 use super::numbers::{compare_numbers, is_zero};
 use super::tables::{BOUNDS, in_validated_subset};
 use super::values::{
-    has_element_before, has_member, has_string, is_bool, is_count, is_string, next_element, next_member, value_end,
+    has_element_before, has_escape, has_member, has_string, is_bool, is_count, is_string, next_element, next_member,
+    value_end,
 };
 use super::{Frame, Holds, NONE};
 use crate::bytes::{at, same_at as eq};
@@ -156,6 +157,9 @@ const fn check_names(b: &[u8], k: usize, k_end: usize, v: usize) -> Result<Optio
         if at(b, e) != b'"' {
             return Err(fault_value("must be an array of strings", k, k_end, e, e_end));
         }
+        if has_escape(b, e + 1, e_end - 1) {
+            return Err(fault_is(ESCAPED_IN_LIST, k, k_end, e, e_end));
+        }
         if has_element_before(b, v, e, e_end) {
             return Err(fault_is("lists a name twice", k, k_end, e, e_end));
         }
@@ -236,6 +240,23 @@ pub(super) const fn check_bounds(b: &[u8], schema: &Frame) -> Result<(), Fault> 
             }
         }
         n += 2;
+    }
+    // A closed bound beside an open one (`minimum` with `exclusiveMaximum`,
+    // `exclusiveMinimum` with `maximum`) leaves nothing when the lower is
+    // not below the upper.
+    let mut pair = 0;
+    while pair < 2 {
+        let (l, h) = if pair == 0 { (0, 3) } else { (2, 1) };
+        let (low, high) = (schema.bounds[l], schema.bounds[h]);
+        if low != NONE && high != NONE && compare_numbers(b, low, high) >= 0 {
+            let k = schema.bound_keys[l];
+            let rule = if pair == 0 { "is not below its \"exclusiveMaximum\"" } else { "is not below its \"maximum\"" };
+            let mut f = fault(rule, k, k + BOUNDS[l].len());
+            f.quote = Quote::Pair(low, value_end(b, low), ">=", high, value_end(b, high));
+            f.place = low;
+            return Err(f);
+        }
+        pair += 1;
     }
     Ok(())
 }

@@ -72,6 +72,14 @@ pub(super) const fn fault_is(rule: &'static str, k: usize, k_end: usize, v: usiz
     f
 }
 
+/// The rule of a name written with an escape that another spelling of
+/// it would not have (names are compared as written).
+pub const ESCAPED: &str = "is written with an escape other than \\\" or \\\\: write names as plain UTF-8 text, as they are compared as written";
+
+/// [`ESCAPED`], for a name in a list (`required`).
+pub const ESCAPED_IN_LIST: &str = "lists a name written with an escape other than \\\" or \\\\: write names as plain UTF-8 \
+                                   text, as they are compared as written";
+
 /// The rule of an unknown keyword's fault.
 pub const UNKNOWN: &str = "unknown keyword";
 

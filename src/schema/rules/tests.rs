@@ -63,6 +63,21 @@ fn required_names_must_be_properties() {
         None
     );
     assert_eq!(r(r#"{"type":"object","properties":{"a\"b":{}},"required":["a\"b"]}"#), None);
+    assert_eq!(r(r#"{"type":"object","properties":{"a\\b":{}},"required":["a\\b"]}"#), None);
+    // Another escape gives a name a second spelling: refused, where names
+    // compared as written would pass a duplicate or miss a required one.
+    for schema in [
+        r#"{"type":"object","properties":{"\u0061":{}},"required":["a"]}"#,
+        r#"{"type":"object","properties":{"a\/b":{}}}"#,
+        r#"{"type":"object","properties":{"\u0022":{}}}"#,
+        r#"{"typ\u0065":"object"}"#,
+    ] {
+        assert_eq!(r(schema).map(|r| r.0), Some(super::fault::ESCAPED), "{schema}");
+    }
+    assert_eq!(
+        r(r#"{"type":"object","properties":{"a":{}},"required":["a","\u0061"]}"#),
+        Some((super::fault::ESCAPED_IN_LIST, "required".to_owned()))
+    );
 }
 
 #[test]

@@ -38,6 +38,24 @@ pub(super) const fn is_string(b: &[u8], v: usize, word: &[u8]) -> bool {
     at(b, v) == b'"' && eq(b, v + 1, string_end(b, v) - 1, word)
 }
 
+/// Whether the bytes `at..end` of `b` (a string's inside) hold an escape
+/// other than `\"` and `\\`: with only those (the one way to write each
+/// of the two), a name has one spelling, and names compared as written
+/// are compared as the strings they are.
+pub(super) const fn has_escape(b: &[u8], mut at: usize, end: usize) -> bool {
+    while at < end {
+        if b[at] == b'\\' {
+            if at + 1 < end && (b[at + 1] == b'"' || b[at + 1] == b'\\') {
+                at += 1;
+            } else {
+                return true;
+            }
+        }
+        at += 1;
+    }
+    false
+}
+
 /// The object at `o` has a member named as the bytes `at..end` of `b`.
 pub(super) const fn has_member(b: &[u8], o: usize, name_at: usize, name_end: usize) -> bool {
     let mut i = o + 1;

@@ -2,9 +2,9 @@
 //! stack of the schemas and lists of schemas open around it.
 
 use super::checks::{check_bounds, check_required, in_subset, keyword_value};
-use super::fault::{Fault, UNKNOWN, fault, fault_value};
+use super::fault::{ESCAPED, Fault, UNKNOWN, fault, fault_value};
 use super::tables::bound_index;
-use super::values::{has_member_before, is_bool, is_string, string_end, value_end};
+use super::values::{has_escape, has_member_before, is_bool, is_string, string_end, value_end};
 use super::{Holds, INDEX, MAX_NESTING, MAX_PROPERTIES, NONE, frame};
 use crate::bytes::at;
 use crate::json::scan::skip_ws;
@@ -81,6 +81,13 @@ pub(super) const fn walk(b: &[u8], strict: bool) -> Result<(), Fault> {
             let name_end = string_end(b, i) - 1;
             (i + 1, name_end, skip_ws(b, skip_ws(b, name_end + 1) + 1))
         };
+        // Names are compared as written (keywords, duplicates, `required`):
+        // `"typ\u0065"` would be an unknown keyword, `"\u0061"` beside `"a"`
+        // no duplicate, so a name with an escape is refused for what it is.
+        if name_at != INDEX && has_escape(b, name_at, name_end) {
+            let f = fault(ESCAPED, name_at, name_end);
+            return Err(f.located(b, &stack, depth));
+        }
         let c = at(b, v);
         let (vocab, h) = match stack[top].holds {
             Holds::Keywords => vocab_at(b, name_at, name_end),
