@@ -3,6 +3,7 @@
 //! | std | here |
 //! |---|---|
 //! | `*map.entry(k).or_insert(0) += 1` | [`Tally::add`] |
+//! | `*map.entry(s.to_owned()).or_insert(0) += 1` | [`Tally::add_ref`]: owns the key only when it is new |
 //! | `map.get(&k).copied().unwrap_or(0)` | [`Tally::get`] |
 //! | `map.into_iter().collect::<Vec<_>>()` (key order) | [`Tally::sorted`] |
 //! | the same, then a stable sort by count, most first | [`Tally::most_common`] |
@@ -37,6 +38,7 @@
 use core::borrow::Borrow;
 use core::hash::{Hash, Hasher};
 
+use alloc::borrow::ToOwned;
 use alloc::vec::Vec;
 
 /// Counts of distinct keys.
@@ -149,16 +151,47 @@ impl<K: Hash + Eq> Tally<K> {
     /// assert_eq!(tally.get("tea"), 6);
     /// ```
     pub fn add_n(&mut self, key: K, n: u64) {
-        let hash = hash_of(&key);
+        self.count::<K, K>(key, n, |key| key);
+    }
+
+    /// Counts the key `key` borrows once more, making an owned key only
+    /// when it is new: a `Tally<String>` fed `&str`s borrowed from a line
+    /// allocates once per distinct key, not once per line.
+    ///
+    /// # Examples
+    /// ```
+    /// let mut tally: subako_tiny::tally::Tally<String> = subako_tiny::tally::Tally::new();
+    /// let line = String::from("GET /a GET /b GET /a");
+    /// for word in line.split(' ') {
+    ///     tally.add_ref(word);
+    /// }
+    /// assert_eq!(tally.get("GET"), 3);
+    /// assert_eq!(tally.most_common(), [(String::from("GET"), 3), (String::from("/a"), 2), (String::from("/b"), 1)]);
+    /// ```
+    pub fn add_ref<Q>(&mut self, key: &Q)
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
+    {
+        self.count(key, 1, Q::to_owned);
+    }
+
+    /// Counts the key that `key` is `n` times more, its entry made by
+    /// `owned` when it is new.
+    fn count<Q: Hash + Eq + ?Sized, R: Borrow<Q>>(&mut self, key: R, n: u64, owned: impl FnOnce(R) -> K)
+    where
+        K: Borrow<Q>,
+    {
+        let hash = hash_of(key.borrow());
         let entries = &mut self.entries;
-        match probe(&self.slots, hash, &mut |i| entries.get(i).is_some_and(|(k, _)| *k == key)) {
+        match probe(&self.slots, hash, &mut |i| entries.get(i).is_some_and(|(k, _)| k.borrow() == key.borrow())) {
             Ok(i) => {
                 if let Some((_, count)) = entries.get_mut(i) {
                     *count = count.saturating_add(n);
                 }
             }
             Err(_) => {
-                push_entry(entries, key, n);
+                push_entry(entries, owned(key), n);
                 insert(&mut self.slots, hash, entries.len());
             }
         }

@@ -107,6 +107,12 @@ fn a_json_body_from_our_writer() {
     // An empty writer sends null rather than broken JSON.
     let empty = JsonWriter::new();
     assert_eq!(written(&Request::post("https://h/").body_json(&empty))["body"], json!({"type": "json", "json": null}));
+    // What json::object and json::array return is sent as the value it is.
+    let order = subako_tiny::json::object(|o| o.field("order", 1042).field("items", ["a\"b"]));
+    let v = written(&Request::post("https://h/").body_json(&order));
+    assert_eq!(v["body"], json!({"type": "json", "json": {"order": 1042, "items": ["a\"b"]}}));
+    let list = subako_tiny::json::array(|a| a.push(1.5).push(true));
+    assert_eq!(written(&Request::post("https://h/").body_json(&list))["body"]["json"], json!([1.5, true]));
 }
 
 #[test]

@@ -32,7 +32,7 @@ mod request;
 mod response;
 
 pub use error::{HttpError, HttpErrorKind};
-pub use request::{Method, Request};
+pub use request::{JsonBody, Method, Request};
 pub use response::{Headers, Response, ResponseBody};
 
 /// The raw `subako_http` imports (wasm32 only), their ABI codes, the one

@@ -5,8 +5,8 @@ use alloc::vec::Vec;
 use super::error::{HttpError, HttpErrorKind};
 use super::response::{END, Response, ResponseBody, field, parse_answer, same_name};
 use super::{REQUEST_MAX_BYTES, raw};
-use crate::json::JsonWriter;
 use crate::json::write::{escape_into, put, put_byte, write_escaped};
+use crate::json::{JsonBytes, JsonWriter};
 use crate::reply::ToolError;
 
 /// The methods a request may use. CONNECT, TRACE and TRACK have none: the
@@ -68,20 +68,46 @@ impl Method {
 enum Body<'a> {
     None,
     Text(&'a str),
-    /// JSON text, written by a [`JsonWriter`].
+    /// JSON text, written by a [`JsonWriter`] or [`json::object`](crate::json::object).
     Json(&'a [u8]),
     /// A volume file, streamed by the worker.
     File(&'a str),
 }
 
+/// What [`Request::body_json`] sends: the JSON that [`json::object`](crate::json::object) and
+/// [`json::array`](crate::json::array) return, or the value a [`JsonWriter`] holds. Sealed:
+/// each of them is JSON by construction.
+pub trait JsonBody: sealed::Sealed {
+    /// The JSON text.
+    #[doc(hidden)]
+    fn json_text(&self) -> &[u8];
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for crate::json::JsonBytes {}
+    impl Sealed for crate::json::JsonWriter {}
+}
+
+impl JsonBody for JsonBytes {
+    fn json_text(&self) -> &[u8] {
+        self
+    }
+}
+
+impl JsonBody for JsonWriter {
+    fn json_text(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
 /// One HTTP request, built in steps and sent with [`Request::send`]:
 ///
 /// ```
-/// use subako_tiny::JsonWriter;
 /// use subako_tiny::http::{Method, Request};
+/// use subako_tiny::json;
 ///
-/// let mut order = JsonWriter::new();
-/// order.begin_object().key("order").int(1042).end_object();
+/// let order = json::object(|o| o.field("order", 1042));
 /// let request = Request::new(Method::Post, "https://api.example.com/orders")
 ///     .header("accept", "application/json")
 ///     .body_json(&order)
@@ -207,11 +233,13 @@ impl<'a> Request<'a> {
         self
     }
 
-    /// Sends the value `json` holds, as `application/json` unless a
+    /// Sends `json` (made by [`json::object`](crate::json::object) or
+    /// [`json::array`](crate::json::array), or a
+    /// [`JsonWriter`]'s value), as `application/json` unless a
     /// `content-type` header says otherwise. An empty writer sends `null`.
     #[must_use]
-    pub fn body_json(mut self, json: &'a JsonWriter) -> Request<'a> {
-        self.body = Body::Json(json.as_bytes());
+    pub fn body_json<J: JsonBody + ?Sized>(mut self, json: &'a J) -> Request<'a> {
+        self.body = Body::Json(json.json_text());
         self
     }
 

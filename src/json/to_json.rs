@@ -315,10 +315,11 @@ impl JsonWriter {
 /// `String`, [`Text`], `char`, a JSON [`Str`]) as a string; integers and
 /// `f64` as numbers (a NaN or an infinity as `null`, as serde_json writes
 /// them), and [`text::fixed`](crate::text::fixed) as a number with that
-/// many decimals (`12.50`); `bool`; `None` as `null`; a slice or `Vec` as an array; a
-/// [`Value`], [`Object`] or [`Array`] read from JSON as it is (after a
-/// check that it is one whole value: a layer of its own in a module that
-/// writes one, which `subako-tiny size --explain` names "the reply check").
+/// many decimals (`12.50`); `bool`; `None` as `null`; a slice, array or
+/// `Vec` as an array; a [`Value`], [`Object`] or [`Array`] read from JSON
+/// as it is (after a check that it is one whole value: a layer of its own
+/// in a module that writes one, which `subako-tiny size --explain` names
+/// "the reply check").
 ///
 /// Sealed: every kind writes whole, valid JSON.
 pub trait ToJson: sealed::Sealed {
@@ -401,6 +402,13 @@ impl<T: ToJson> ToJson for [T] {
 
 impl<T: ToJson> sealed::Sealed for Vec<T> {}
 impl<T: ToJson> ToJson for Vec<T> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        self.as_slice().write_json(out)
+    }
+}
+
+impl<T: ToJson, const N: usize> sealed::Sealed for [T; N] {}
+impl<T: ToJson, const N: usize> ToJson for [T; N] {
     fn write_json(&self, out: &mut JsonWriter) {
         self.as_slice().write_json(out)
     }
