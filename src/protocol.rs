@@ -183,6 +183,8 @@ pub fn serve(package: &Rendered<'_>, manifest: bool, io: &mut impl Io, runner: &
 /// The whole process as a pure function: `argv` and stdin in, stdout and
 /// the exit code out. Panics in tools propagate (the host test sees them).
 pub fn execute(package: &Package, argv: &[&str], stdin: &[u8]) -> (Vec<u8>, i32) {
+    #[cfg(not(target_arch = "wasm32"))]
+    crate::json::output::start_process();
     let mut io = MemoryIo { stdin, stdout: Vec::new() };
     let manifest = argv.get(1) == Some(&MANIFEST_FLAG);
     let code = serve_package(package, manifest, &mut io, &RunPlain);

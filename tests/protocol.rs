@@ -242,6 +242,11 @@ mod output {
         Ok(Reply::object(|o| o.field("copied", copied)))
     }
 
+    /// Writes the field `a` twice: nothing stops it, and testing::call says so.
+    fn twice(_: &Args<'_>) -> Result<Reply, ToolError> {
+        Ok(Reply::object(|o| o.field("a", 1).field("a", 2)))
+    }
+
     const ANY: &str = r#"{"type":"object"}"#;
     const PACKAGE: Package = Package::new(
         "out",
@@ -251,6 +256,7 @@ mod output {
             Tool::new("half_written", "A key with no value.", ANY, half_written),
             Tool::new("unclosed", "An array and an object left open.", ANY, unclosed),
             Tool::new("copies", "Copies JSON text.", ANY, copies),
+            Tool::new("twice", "Writes a field twice.", ANY, twice),
         ],
     );
 
@@ -296,6 +302,21 @@ mod output {
         assert!(too_deep.text().contains("nests arrays and objects deeper than 125 levels"), "{}", too_deep.text());
         let fits = format!("{}{}", "[".repeat(124), "]".repeat(124));
         assert!(!answer("copies", &format!(r#"{{"raw": "{fits}"}}"#)).is_error());
+    }
+
+    /// Each testing::call is a fresh process, as each call is a fresh
+    /// instance on the worker: a tool that copied JSON text earlier on the
+    /// same thread (which turns on the strict check of replies) changes
+    /// nothing for the next call. It made `twice` an isError result, where
+    /// alone it panics the test for the member written twice.
+    #[test]
+    fn a_call_does_not_depend_on_the_calls_before_it_on_the_thread() {
+        let alone = std::panic::catch_unwind(|| testing::call(&PACKAGE, "twice", "{}")).unwrap_err();
+        let alone = alone.downcast_ref::<String>().unwrap().clone();
+        assert!(alone.contains(r#"the member "a" twice in /"#), "{alone}");
+        assert!(!answer("copies", r#"{"raw": "{\"x\": 1}"}"#).is_error());
+        let after = std::panic::catch_unwind(|| testing::call(&PACKAGE, "twice", "{}")).unwrap_err();
+        assert_eq!(after.downcast_ref::<String>(), Some(&alone));
     }
 }
 

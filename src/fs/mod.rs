@@ -42,7 +42,46 @@ use crate::json::write::{put, put_byte};
 use crate::sys::fs_backend;
 
 #[cfg(not(target_arch = "wasm32"))]
-pub use crate::sys::fs_host::{mount, unmount};
+extern crate std;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use crate::sys::fs_host::unmount;
+
+/// Mounts the host directory `host_dir` at `guest` for this thread (host
+/// builds: tests and native runs), replacing a mount of the same name, as
+/// the worker preopens its directories: `/volume/tmp`, `/volume/data`,
+/// and, read-only as on the worker, `/package`, `/skills` and
+/// `/skills/NAME` (a write there fails with EPERM).
+///
+/// # Panics
+/// For a `guest` the worker never mounts (`/data`, `volume/tmp`): a tool
+/// could not open a path under it on the worker, so a test that passes
+/// with it would pass for nothing.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::fs;
+///
+/// let dir = std::env::temp_dir().join(format!("subako-tiny-doc-mount-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// fs::mount("/package", &dir);
+/// std::fs::write(dir.join("words.txt"), "tea").unwrap();
+/// assert_eq!(fs::read_to_string("/package/words.txt").unwrap(), "tea");
+/// let refused = fs::write("/package/words.txt", b"coffee").unwrap_err();
+/// assert_eq!(refused.message(), "write /package/words.txt: operation not permitted (EPERM)");
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+#[cfg(not(target_arch = "wasm32"))]
+pub fn mount(guest: &str, host_dir: impl Into<std::path::PathBuf>) {
+    let skill = guest.strip_prefix("/skills/").is_some_and(|name| !name.is_empty() && !name.contains('/'));
+    if !(matches!(guest, "/volume/tmp" | "/volume/data" | "/package" | "/skills") || skill) {
+        panic!(
+            "fs::mount({guest:?}): the worker mounts only /volume/tmp, /volume/data, /package, /skills and \
+             /skills/NAME, so a tool cannot open a path under {guest:?}"
+        );
+    }
+    crate::sys::fs_host::mount(guest, host_dir.into());
+}
 
 /// WASI errno values that callers may want to tell apart.
 pub use crate::sys::errno;

@@ -290,3 +290,29 @@ fn append_line_never_writes_onto_a_cut_short_last_line() {
     append_line(path, br#"{"n":5}"#).unwrap();
     assert_eq!(read_to_string(path).unwrap(), "{\"n\"\n{\"n\":5}\n");
 }
+
+#[test]
+fn the_package_and_skills_are_read_only() {
+    let assets = TempDir::new("read-only-assets");
+    std::fs::write(assets.0.join("a.txt"), "a").unwrap();
+    for guest in ["/package", "/skills", "/skills/chart"] {
+        mount(guest, &assets.0);
+        let file = std::format!("{guest}/a.txt");
+        assert_eq!(read_to_string(&file).unwrap(), "a");
+        assert_eq!(write(&file, b"b").unwrap_err().errno(), Some(errno::PERM), "{guest}");
+        assert_eq!(append_line(&file, b"b").unwrap_err().errno(), Some(errno::PERM), "{guest}");
+        assert_eq!(create_dir_all(&std::format!("{guest}/d")).unwrap_err().errno(), Some(errno::PERM), "{guest}");
+        assert_eq!(remove_file(&file).unwrap_err().errno(), Some(errno::PERM), "{guest}");
+        unmount(guest);
+    }
+    assert_eq!(std::fs::read_to_string(assets.0.join("a.txt")).unwrap(), "a");
+}
+
+#[test]
+fn a_mount_the_worker_never_makes_is_refused() {
+    let dir = TempDir::new("never-mounted");
+    for guest in ["/data", "volume/tmp", "/volume", "/volume/tmp/sub", "/skills/", "/skills/a/b", ""] {
+        let refused = std::panic::catch_unwind(|| mount(guest, &dir.0));
+        assert!(refused.is_err(), "{guest:?} was mounted");
+    }
+}

@@ -1,8 +1,9 @@
 //! What a tool's structured value must be before it goes to stdout: JSON
 //! that every reader accepts, serde_json's (the official SDK's) included.
 //! A value written through [`ObjectWriter`](super::ObjectWriter) is that
-//! by construction; one written token by token, or holding JSON text copied
-//! in as it is (a file's line, an HTTP body), is checked here first.
+//! by construction, but for a key written twice, which nothing stops (and
+//! `testing::call` finds); one written token by token, or holding JSON text
+//! copied in as it is (a file's line, an HTTP body), is checked here first.
 
 use alloc::vec::Vec;
 
@@ -64,6 +65,18 @@ mod flags {
     pub(super) fn get(strict: bool) -> bool {
         FLAGS.with(|f| if strict { f.get().1 } else { f.get().0 })
     }
+
+    pub(super) fn clear() {
+        FLAGS.with(|f| f.set((false, false)));
+    }
+}
+
+/// As a fresh process starts (host builds): no check yet, whatever ran
+/// on this thread before, so that a test's answer does not depend on the
+/// tests that ran before it on the same thread.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn start_process() {
+    flags::clear();
 }
 
 /// From now on, replies are checked for their shape.

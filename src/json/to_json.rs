@@ -164,7 +164,10 @@ pub struct ArrayWriter {
 
 impl ObjectWriter {
     /// The member `key` with `value` (any [`ToJson`]: text, numbers,
-    /// booleans, `Option`s, slices, values read from JSON).
+    /// booleans, `Option`s, slices and arrays, values read from JSON). A
+    /// key given twice is written twice, which readers disagree on: not
+    /// checked here (it would cost every object), but `testing::call`
+    /// fails a test whose answer holds one.
     ///
     /// ```
     /// let reply = subako_tiny::Reply::object(|o| o.field("n", 3u8).field("ok", true).field("note", None::<&str>));

@@ -24,8 +24,19 @@ pub struct Preopen {
     pub dir: Dir,
 }
 
-/// The host directory behind a mount.
-pub type Dir = PathBuf;
+/// The host directory behind a mount, and whether the guest may only read
+/// it.
+#[derive(Clone)]
+pub struct Dir {
+    path: PathBuf,
+    read_only: bool,
+}
+
+/// The worker's preopens that a tool may only read: the package's assets
+/// and its skills. (Writes to them fail with EPERM on wasm32.)
+pub fn read_only_mount(guest: &str) -> bool {
+    guest == "/package" || guest == "/skills" || guest.starts_with("/skills/")
+}
 
 /// An open file; closed when dropped.
 pub struct Handle(std::fs::File);
@@ -45,7 +56,8 @@ fn from_env() -> Vec<Preopen> {
         for entry in std::env::split_paths(&list) {
             let entry = entry.to_string_lossy().into_owned();
             if let Some((guest, host)) = entry.split_once('=') {
-                mounts.push(Preopen { name: guest.into(), dir: PathBuf::from(host) });
+                let dir = Dir { path: PathBuf::from(host), read_only: read_only_mount(guest) };
+                mounts.push(Preopen { name: guest.into(), dir });
             }
         }
     }
@@ -53,14 +65,14 @@ fn from_env() -> Vec<Preopen> {
 }
 
 /// Mounts `host_dir` at `guest` for this thread, replacing a mount of the
-/// same name.
-pub fn mount(guest: &str, host_dir: impl Into<PathBuf>) {
-    let host_dir = host_dir.into();
+/// same name; read-only as [`read_only_mount`] says.
+pub fn mount(guest: &str, host_dir: PathBuf) {
+    let dir = Dir { path: host_dir, read_only: read_only_mount(guest) };
     MOUNTS.with(|m| {
         let mut m = m.borrow_mut();
         let mounts = m.get_or_insert_with(from_env);
         mounts.retain(|p| p.name != guest);
-        mounts.push(Preopen { name: guest.into(), dir: host_dir });
+        mounts.push(Preopen { name: guest.into(), dir });
     });
 }
 
@@ -81,7 +93,12 @@ pub fn each_preopen(mut f: impl FnMut(&[u8], &Dir)) {
 /// `path`, relative to `dir`, on the host. The crate's paths are UTF-8
 /// (cut from `str`s at `/`), so nothing is lost.
 fn host_path(dir: &Dir, path: &[u8]) -> PathBuf {
-    if path.is_empty() { dir.clone() } else { dir.join(&*String::from_utf8_lossy(path)) }
+    if path.is_empty() { dir.path.clone() } else { dir.path.join(&*String::from_utf8_lossy(path)) }
+}
+
+/// EPERM for a change under a read-only mount, as wasm32 answers it.
+fn writable(dir: &Dir) -> Result<(), u16> {
+    if dir.read_only { Err(errno::PERM) } else { Ok(()) }
 }
 
 /// The WASI errno for a host error.
@@ -122,6 +139,9 @@ pub(super) fn retrying<T>(mut op: impl FnMut() -> std::io::Result<T>) -> std::io
 pub const INTERRUPTED_TRIES: u32 = 64;
 
 pub fn open(dir: &Dir, path: &[u8], mode: OpenMode) -> Result<Handle, u16> {
+    if !matches!(mode, OpenMode::Read) {
+        writable(dir)?;
+    }
     let mut options = std::fs::OpenOptions::new();
     match mode {
         OpenMode::Read => options.read(true),
@@ -191,10 +211,12 @@ pub fn stat(dir: &Dir, path: &[u8]) -> Result<Stat, u16> {
 }
 
 pub fn create_dir(dir: &Dir, path: &[u8]) -> Result<(), u16> {
+    writable(dir)?;
     std::fs::create_dir(host_path(dir, path)).map_err(|e| errno(&e))
 }
 
 pub fn remove_file(dir: &Dir, path: &[u8]) -> Result<(), u16> {
+    writable(dir)?;
     std::fs::remove_file(host_path(dir, path)).map_err(|e| errno(&e))
 }
 

@@ -266,3 +266,27 @@ fn a_path_to_write_that_ends_in_a_slash_is_refused() {
     assert_eq!(outcome.expect_ok()["content"][0]["text"], json!("written"));
     assert_eq!(std::fs::read_to_string(volume.path().join("a")).unwrap(), "x");
 }
+
+/// `/package` is read-only on the worker, and `fs::mount("/package", …)`
+/// in a host test is too (src/fs/mod.rs's doctest): the same words both
+/// ways.
+#[test]
+fn the_package_is_read_only() {
+    let module = Module::from_file(vendored(&[])).unwrap();
+    let volume = tempfile::tempdir().unwrap();
+    let assets = tempfile::tempdir().unwrap();
+    std::fs::write(assets.path().join("words.txt"), "tea").unwrap();
+    let opts = CallOptions {
+        package: Some("vendored".into()),
+        tmp_dir: Some(volume.path().to_path_buf()),
+        assets_dir: Some(assets.path().to_path_buf()),
+        ..CallOptions::default()
+    };
+    for path in ["/package/words.txt", "/package/new.txt"] {
+        assert_eq!(
+            failure(&module, "write", json!({"path": path, "text": "coffee"}), &opts),
+            format!("write {path}: operation not permitted (EPERM)")
+        );
+    }
+    assert_eq!(std::fs::read_to_string(assets.path().join("words.txt")).unwrap(), "tea");
+}
