@@ -10,7 +10,12 @@ use crate::exec::Module;
 use crate::manifest::{Manifest, manifest};
 
 pub const MAX_ASSET_FILES: usize = 10_000;
-pub const MAX_ASSET_BYTES: u64 = 64 << 20;
+/// The whole bundle's limit: manifest, module and assets together.
+pub const MAX_BUNDLE_BYTES: u64 = 64 << 20;
+
+/// What a bundle directory holds: an existing `--out` holding anything
+/// else is not replaced.
+const BUNDLE_ENTRIES: [&str; 3] = ["subako-package.json", "module.wasm", "assets"];
 
 #[derive(Clone, Debug)]
 pub struct BundleReport {
@@ -39,36 +44,107 @@ impl BundleReport {
 
 /// Regular files under `dir` (relative paths, sorted), refusing what upload refuses.
 fn asset_files(dir: &Path) -> Result<(Vec<PathBuf>, u64), Error> {
+    if !dir.is_dir() {
+        let what = if dir.exists() { "not a directory" } else { "no such directory" };
+        return Err(Error::Input(format!(
+            "--assets {}: {what}: give the directory whose files the module reads under /package",
+            dir.display()
+        )));
+    }
     let mut files = Vec::new();
     let mut total = 0u64;
     let mut stack = vec![PathBuf::new()];
     while let Some(rel) = stack.pop() {
-        for e in std::fs::read_dir(dir.join(&rel))? {
-            let e = e?;
+        let at = dir.join(&rel);
+        for e in std::fs::read_dir(&at).map_err(|e| Error::file(&at, e))? {
+            let e = e.map_err(|e| Error::file(&at, e))?;
             let rel = rel.join(e.file_name());
-            let ty = e.file_type()?;
+            let ty = e.file_type().map_err(|e| Error::file(dir.join(&rel), e))?;
             if ty.is_dir() {
                 stack.push(rel);
             } else if ty.is_file() {
-                total += e.metadata()?.len();
+                total += e.metadata().map_err(|e| Error::file(dir.join(&rel), e))?.len();
                 files.push(rel);
                 if files.len() > MAX_ASSET_FILES {
-                    return Err(Error::Input(format!("assets: more than {MAX_ASSET_FILES} files")));
+                    return Err(Error::Input(format!(
+                        "--assets {}: more than {MAX_ASSET_FILES} files, the most a bundle holds: pack small files \
+                         into fewer (one JSON Lines file, say)",
+                        dir.display()
+                    )));
                 }
             } else {
-                return Err(Error::Input(format!("assets: {} is neither a file nor a directory", rel.display())));
+                return Err(Error::Input(format!(
+                    "--assets {}: {} is neither a file nor a directory (a link, say), which upload refuses: copy \
+                     what it points to in its place",
+                    dir.display(),
+                    rel.display()
+                )));
             }
         }
-    }
-    if total > MAX_ASSET_BYTES {
-        return Err(Error::Input(format!("assets: {total} bytes in all; at most {MAX_ASSET_BYTES} (64 MiB)")));
     }
     files.sort();
     Ok((files, total))
 }
 
+/// `out` without trailing separators (so the archive is `out.tar.gz`
+/// beside it, not `out/.tar.gz` in it), refused when it names no
+/// directory of its own (`.`, `/`).
+fn bundle_dir(out: &Path) -> Result<PathBuf, Error> {
+    let dir: PathBuf = out.components().collect();
+    if dir.file_name().is_none() {
+        return Err(Error::Input(format!(
+            "--out {}: names no directory of its own; give one for the bundle, such as --out bundle",
+            out.display()
+        )));
+    }
+    Ok(dir)
+}
+
+/// Makes room for the bundle at `out`: nothing there, or an earlier
+/// bundle, which is removed. Anything else is refused rather than
+/// removed, and so is a directory holding the module or the assets.
+fn clear_out(out: &Path, module: &Path, assets: Option<&Path>) -> Result<(), Error> {
+    if !out.exists() {
+        return Ok(());
+    }
+    if !out.is_dir() {
+        return Err(Error::Input(format!(
+            "--out {}: a file, not a directory; give a new directory for the bundle",
+            out.display()
+        )));
+    }
+    let inside = |p: &Path| {
+        let (Ok(p), Ok(o)) = (p.canonicalize(), out.canonicalize()) else { return false };
+        p.starts_with(o)
+    };
+    for (what, path) in [("the module", Some(module)), ("the assets", assets)] {
+        if let Some(path) = path
+            && inside(path)
+        {
+            return Err(Error::Input(format!(
+                "--out {} holds {what} ({}), and bundle replaces the directory whole: give another --out",
+                out.display(),
+                path.display()
+            )));
+        }
+    }
+    for e in std::fs::read_dir(out).map_err(|e| Error::file(out, e))? {
+        let name = e.map_err(|e| Error::file(out, e))?.file_name();
+        if !BUNDLE_ENTRIES.iter().any(|n| name == *n) {
+            return Err(Error::Input(format!(
+                "--out {}: holds {}, so it is no earlier bundle, and bundle replaces the directory whole: give a new \
+                 directory",
+                out.display(),
+                name.to_string_lossy()
+            )));
+        }
+    }
+    std::fs::remove_dir_all(out).map_err(|e| Error::file(out, e))
+}
+
 /// Builds `out/` and `out.tar.gz`. Refuses (with the reasons) what upload would refuse.
 pub fn bundle(module_path: &Path, assets: Option<&Path>, out: &Path) -> Result<BundleReport, Error> {
+    let out = &bundle_dir(out)?;
     let bytes = read(module_path)?;
     let (files, total) = match assets {
         Some(a) => asset_files(a)?,
@@ -80,12 +156,19 @@ pub fn bundle(module_path: &Path, assets: Option<&Path>, out: &Path) -> Result<B
     }
     let module = Module::from_bytes(&bytes)?;
     let manifest = manifest(&module)?;
-    if out.exists() {
-        std::fs::remove_dir_all(out)?;
-    }
-    std::fs::create_dir_all(out)?;
     let mut pkg = serde_json::to_string_pretty(&manifest.to_json())?;
     pkg.push('\n');
+    let whole = pkg.len() as u64 + bytes.len() as u64 + total;
+    if whole > MAX_BUNDLE_BYTES {
+        return Err(Error::Input(format!(
+            "the bundle would hold {whole} bytes (module {}, assets {total}), over the {MAX_BUNDLE_BYTES} (64 MiB) \
+             a bundle may hold in all: keep large data out of the assets (the module can fetch it, or read it from \
+             the volume)",
+            bytes.len()
+        )));
+    }
+    clear_out(out, module_path, assets)?;
+    std::fs::create_dir_all(out).map_err(|e| Error::file(out, e))?;
     std::fs::write(out.join("subako-package.json"), &pkg)?;
     std::fs::write(out.join("module.wasm"), &bytes)?;
     if let Some(a) = assets {

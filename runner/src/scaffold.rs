@@ -115,7 +115,7 @@ const RESERVED: &[&str] = &[
 /// (the module's argv[0] and the bundle's `name`).
 pub fn check_name(name: &str) -> Result<(), String> {
     let rule = "a package name is 1 to 64 of a-z, 0-9, '-' and '_', starting with a letter \
-                (a Cargo package name, and the Subako package name the module answers to)";
+                (new makes it both the Cargo package's name and the Subako package name the module answers to)";
     let first_ok = name.chars().next().is_some_and(|c| c.is_ascii_lowercase());
     let rest_ok = name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
     if !first_ok || !rest_ok || name.len() > 64 {

@@ -462,27 +462,7 @@ fn bundle_writes_dir_and_archive() {
     let e = bundle(&wasm, None, &dir.path().join("out")).unwrap_err();
     assert!(e.to_string().contains("--subako-manifest"), "{e}");
 
-    // argv-aware module: args_sizes_get says 2 args => print the manifest.
-    let manifest = "{\n  \"abi\": 1,\n  \"name\": \"hello\",\n  \"description\": \"Says hello.\"\n}\n";
-    let wat = format!(
-        r#"(module
-  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
-  (import "wasi_snapshot_preview1" "args_sizes_get" (func $args (param i32 i32) (result i32)))
-  (memory (export "memory") 1)
-  (data (i32.const 1024) "{o}")
-  (data (i32.const 8192) "{mf}")
-  (func (export "_start")
-    (drop (call $args (i32.const 32) (i32.const 36)))
-    (if (i32.eq (i32.load (i32.const 32)) (i32.const 2))
-      (then (i32.store (i32.const 0) (i32.const 8192)) (i32.store (i32.const 4) (i32.const {mfl})))
-      (else (i32.store (i32.const 0) (i32.const 1024)) (i32.store (i32.const 4) (i32.const {ol}))))
-    (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 16)))))"#,
-        o = lit(out.as_bytes()),
-        ol = out.len(),
-        mf = lit(manifest.as_bytes()),
-        mfl = manifest.len()
-    );
-    std::fs::write(&wasm, wat::parse_str(wat).unwrap()).unwrap();
+    std::fs::write(&wasm, wat::parse_str(manifest_wat()).unwrap()).unwrap();
     let assets = dir.path().join("assets");
     std::fs::create_dir_all(assets.join("templates")).unwrap();
     std::fs::write(assets.join("templates/a.txt"), "hi").unwrap();
@@ -502,6 +482,84 @@ fn bundle_writes_dir_and_archive() {
     // call() finds the package name through the manifest.
     let m = Module::from_file(&wasm).unwrap();
     assert_eq!(manifest_of(&m), "hello");
+}
+
+/// What `bundle --out` may replace: nothing, or an earlier bundle; never a
+/// directory with other files in it, or the module or assets bundled
+/// (it removed any directory it was given). And the whole bundle, module
+/// and manifest too, within 64 MiB.
+#[test]
+fn bundle_replaces_only_an_earlier_bundle() {
+    let dir = tempfile::tempdir().unwrap();
+    let wasm = dir.path().join("m.wasm");
+    std::fs::write(&wasm, wat::parse_str(manifest_wat()).unwrap()).unwrap();
+    let assets = dir.path().join("assets");
+    std::fs::create_dir_all(&assets).unwrap();
+    std::fs::write(assets.join("a.txt"), "hi").unwrap();
+    let out = dir.path().join("out");
+    bundle(&wasm, Some(&assets), &out).unwrap();
+    // Again: the earlier bundle is replaced.
+    bundle(&wasm, None, &out).unwrap();
+    assert!(!out.join("assets").exists());
+    // A trailing slash: the archive is beside the directory, not in it.
+    let r = bundle(&wasm, None, &dir.path().join("slash/")).unwrap();
+    assert_eq!(r.archive, dir.path().join("slash.tar.gz"));
+    assert!(r.archive.exists());
+    let refused =
+        |out: &std::path::Path, assets: Option<&std::path::Path>| bundle(&wasm, assets, out).unwrap_err().to_string();
+    // The directory holding the module and the assets.
+    let e = refused(dir.path(), Some(&assets));
+    assert!(e.contains("holds the module") && e.contains("give another --out"), "{e}");
+    assert!(wasm.exists() && assets.join("a.txt").exists());
+    // Assets inside the bundle being replaced.
+    bundle(&wasm, Some(&assets), &out).unwrap();
+    let e = refused(&out, Some(&out.join("assets")));
+    assert!(e.contains("holds the assets"), "{e}");
+    assert!(out.join("assets/a.txt").exists());
+    // A directory with anything else in it.
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    std::fs::write(project.join("src/lib.rs"), "// mine").unwrap();
+    let e = refused(&project, None);
+    assert!(e.contains("holds src, so it is no earlier bundle"), "{e}");
+    assert_eq!(std::fs::read_to_string(project.join("src/lib.rs")).unwrap(), "// mine");
+    let e = refused(std::path::Path::new("."), None);
+    assert!(e.contains("names no directory of its own"), "{e}");
+    // Missing assets are named.
+    let e = refused(&out, Some(&dir.path().join("nope")));
+    assert!(e.contains("--assets") && e.contains("nope: no such directory"), "{e}");
+    // 64 MiB of assets and a module: over what a bundle holds in all.
+    let big = dir.path().join("big");
+    std::fs::create_dir_all(&big).unwrap();
+    std::fs::File::create(big.join("weights.bin")).unwrap().set_len(64 << 20).unwrap();
+    let e = refused(&dir.path().join("big-out"), Some(&big));
+    assert!(e.contains("over the 67108864 (64 MiB) a bundle may hold in all"), "{e}");
+    assert!(!dir.path().join("big-out").exists());
+}
+
+/// A module that answers discover and tools/list (one `greet` tool), and
+/// prints its manifest when given two arguments (`--subako-manifest`).
+fn manifest_wat() -> String {
+    let out = format!("{DISCOVER}\n{}", list_answer(json!([greet_tool("greet")])));
+    let manifest = "{\n  \"abi\": 1,\n  \"name\": \"hello\",\n  \"description\": \"Says hello.\"\n}\n";
+    format!(
+        r#"(module
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "args_sizes_get" (func $args (param i32 i32) (result i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 1024) "{o}")
+  (data (i32.const 8192) "{mf}")
+  (func (export "_start")
+    (drop (call $args (i32.const 32) (i32.const 36)))
+    (if (i32.eq (i32.load (i32.const 32)) (i32.const 2))
+      (then (i32.store (i32.const 0) (i32.const 8192)) (i32.store (i32.const 4) (i32.const {mfl})))
+      (else (i32.store (i32.const 0) (i32.const 1024)) (i32.store (i32.const 4) (i32.const {ol}))))
+    (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 16)))))"#,
+        o = lit(out.as_bytes()),
+        ol = out.len(),
+        mf = lit(manifest.as_bytes()),
+        mfl = manifest.len()
+    )
 }
 
 fn manifest_of(m: &Module) -> String {
@@ -908,6 +966,40 @@ fn cli_error_text(stdout: &str) -> String {
     let v: Value = serde_json::from_str(stdout.trim_end()).unwrap_or_else(|e| panic!("{e}: {stdout}"));
     assert_eq!(v["isError"], true, "{v}");
     v["content"][0]["text"].as_str().unwrap().to_string()
+}
+
+/// Options out of range are refused with what to give, before anything
+/// runs: a memory cap past wasm32's 4 GiB wrapped round to nothing, and a
+/// URL or junk given as a host was taken and matched no request.
+#[test]
+fn cli_refuses_options_out_of_range() {
+    let fetch = example_wasm("fetch");
+    let fetch = fetch.to_str().unwrap();
+    let call = |extra: &[&str]| {
+        let mut args = vec!["call", fetch, "fetch", r#"{"url":"https://example.com/"}"#];
+        args.extend_from_slice(extra);
+        let (code, _, err) = cli(&args);
+        assert_eq!(code, 2, "{extra:?}: {err}");
+        err
+    };
+    assert!(call(&["--memory-limit-mb", "17592186044416"]).contains("not in 1..=4096"));
+    assert!(call(&["--memory-limit-mb", "0"]).contains("not in 1..=4096"));
+    assert!(call(&["--time-limit-ms", "0"]).contains("'--time-limit-ms <N>'"));
+    let e = call(&["--allow-host", "http://example.com/path"]);
+    assert!(e.contains("a URL: give the host alone, --allow-host example.com"), "{e}");
+    for junk in ["junk host!!", "", "*", "example.com:99999", "example.com:0", "a..b"] {
+        let e = call(&["--allow-host", junk]);
+        assert!(e.contains("an entry is a host (api.example.com, *.example.com, 127.0.0.1, [::1])"), "{junk:?}: {e}");
+    }
+    for fine in ["*.example.com", "example.com:8443", "127.0.0.1", "[::1]:8080", "[::1]"] {
+        let (code, _, err) = cli(&["call", fetch, "fetch", r#"{"url":"https://example.com/"}"#, "--allow-host", fine]);
+        assert_ne!(code, 2, "{fine:?}: {err}");
+    }
+    for (command, flag) in [("bench", "--calls"), ("bench", "--compiles"), ("compile-time", "--compiles")] {
+        let (code, _, err) = cli(&[command, fetch, flag, "0"]);
+        assert_eq!(code, 2, "{command} {flag} 0: {err}");
+        assert!(err.contains("give at least 1"), "{err}");
+    }
 }
 
 #[test]

@@ -23,10 +23,10 @@ pub struct Bench {
     #[arg(long, value_name = "OTHER.wasm")]
     vs: Option<PathBuf>,
     /// Timed calls (and discover + tools/list runs) per module
-    #[arg(long, value_name = "N", default_value_t = 200)]
+    #[arg(long, value_name = "N", default_value_t = 200, value_parser = super::at_least_one)]
     calls: usize,
     /// Timed cold compiles per module
-    #[arg(long, value_name = "N", default_value_t = 5)]
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = super::at_least_one)]
     compiles: usize,
     #[command(flatten)]
     calls_: CallSpec,

@@ -14,7 +14,7 @@ pub struct CompileTime {
     #[arg(required = true)]
     modules: Vec<PathBuf>,
     /// Compiles of each
-    #[arg(long, value_name = "N", default_value_t = 11)]
+    #[arg(long, value_name = "N", default_value_t = 11, value_parser = super::at_least_one)]
     compiles: usize,
     /// Print [{module, compile_ms, compile_ms_p10, compile_ms_p90}]
     #[arg(long)]

@@ -78,6 +78,43 @@ pub fn exit_code(e: &Error) -> ExitCode {
     }
 }
 
+/// A count of runs: at least one, as a median of none is nothing.
+pub(crate) fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("give at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("{e}: give a whole number, at least 1")),
+    }
+}
+
+/// An `--allow-host` entry as the worker's allowlist takes it: a host
+/// name, `*.` and a domain, or an IP address (IPv6 in brackets), with an
+/// optional `:port`; never a URL.
+fn host_entry(s: &str) -> Result<String, String> {
+    let shape = "an entry is a host (api.example.com, *.example.com, 127.0.0.1, [::1]) with an optional :port";
+    if let Some((_, rest)) = s.split_once("://") {
+        let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+        return Err(format!("a URL: give the host alone, --allow-host {host} ({shape})"));
+    }
+    let (host, port) = match s.rsplit_once(':') {
+        Some((h, p)) if !h.contains(':') || h.ends_with(']') => (h, Some(p)),
+        _ => (s, None),
+    };
+    if let Some(p) = port
+        && !matches!(p.parse::<u16>(), Ok(1..))
+    {
+        return Err(format!("the port {p:?} is not 1 to 65535 ({shape})"));
+    }
+    let name = host.strip_prefix("*.").unwrap_or(host);
+    let ipv6 = host
+        .strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+        .is_some_and(|h| h.parse::<std::net::Ipv6Addr>().is_ok());
+    let labels_ok = !name.is_empty()
+        && name.split('.').all(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
+    if ipv6 || labels_ok { Ok(s.to_string()) } else { Err(format!("{s:?} names no host ({shape})")) }
+}
+
 /// The options a call runs with, as the worker sets them up.
 #[derive(Args, Clone, Debug, Default)]
 pub struct CallArgs {
@@ -95,16 +132,16 @@ pub struct CallArgs {
     #[arg(long, value_name = "DIR")]
     pub assets: Option<PathBuf>,
     /// Let subako_http reach HOST (repeatable; *.example.com, host:port); without any, every request fails
-    #[arg(long = "allow-host", value_name = "HOST")]
+    #[arg(long = "allow-host", value_name = "HOST", value_parser = host_entry)]
     pub allow_host: Vec<String>,
     /// Allow loopback addresses, and plain http:// to them, for hosts --allow-host lets in (127.0.0.1:8080)
     #[arg(long = "allow-loopback")]
     pub allow_loopback: bool,
     /// The call's time limit (default 10000; serve: none)
-    #[arg(long = "time-limit-ms", value_name = "N")]
+    #[arg(long = "time-limit-ms", value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub time_limit_ms: Option<u64>,
-    /// The memory cap (default 256)
-    #[arg(long = "memory-limit-mb", value_name = "N")]
+    /// The memory cap, 1 to 4096 (wasm32's 4 GiB) (default 256)
+    #[arg(long = "memory-limit-mb", value_name = "N", value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub memory_limit_mb: Option<u64>,
     /// Bytes a call may write to files (default 1 GiB)
     #[arg(long = "write-budget", value_name = "N")]

@@ -68,10 +68,10 @@ pub struct Size {
     #[arg(long = "no-advice")]
     no_advice: bool,
     /// Timed calls per module
-    #[arg(long, value_name = "N", default_value_t = 200)]
+    #[arg(long, value_name = "N", default_value_t = 200, value_parser = super::at_least_one)]
     calls: usize,
     /// Timed cold compiles per module
-    #[arg(long, value_name = "N", default_value_t = 5)]
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = super::at_least_one)]
     compiles: usize,
     /// Build under DIR (one directory per feature selection); default: size-report in the package's target
     /// directory (CARGO_TARGET_DIR's, when set)
