@@ -151,7 +151,9 @@ pub fn new_package(dir: &Path, name: Option<&str>, description: Option<&str>) ->
             n.to_string()
         }
         None => {
-            let n = dir.file_name().and_then(|n| n.to_str()).ok_or_else(|| {
+            // `new .` takes the name of the directory it is in.
+            let whole = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+            let n = whole.file_name().and_then(|n| n.to_str()).ok_or_else(|| {
                 format!("{}: no directory name to take the package name from; pass --name NAME", dir.display())
             })?;
             check_name(n).map_err(|e| format!("{e}; it comes from the directory's name: pass --name NAME"))?;
@@ -159,8 +161,9 @@ pub fn new_package(dir: &Path, name: Option<&str>, description: Option<&str>) ->
         }
     };
     match std::fs::read_dir(dir) {
-        Ok(mut entries) => {
-            if entries.next().is_some() {
+        Ok(entries) => {
+            // A fresh `git init` is as good as empty: new writes no file of git's.
+            if entries.flatten().any(|e| e.file_name() != ".git") {
                 return Err(format!(
                     "{} exists and is not empty: pick a new directory (new never overwrites files)",
                     dir.display()

@@ -995,6 +995,22 @@ fn cli_refuses_options_out_of_range() {
         let (code, _, err) = cli(&["call", fetch, "fetch", r#"{"url":"https://example.com/"}"#, "--allow-host", fine]);
         assert_ne!(code, 2, "{fine:?}: {err}");
     }
+    // Stdin gives one call its arguments; the second `-` is told so (it
+    // read an emptied stdin and said "not JSON: EOF"), and --then's
+    // arguments are named as its.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_subako-tiny"))
+        .args(["call", fetch, "fetch", "-", "--then", "fetch", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), br#"{"url":"https://example.com/"}"#).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--then fetch: stdin gives one call its arguments (the first `-`)"), "{err}");
+    let e = call(&["--then", "fetch", "@/no/such/file"]);
+    assert!(e.contains("--then fetch: the arguments file /no/such/file: No such file"), "{e}");
     for (command, flag) in [("bench", "--calls"), ("bench", "--compiles"), ("compile-time", "--compiles")] {
         let (code, _, err) = cli(&[command, fetch, flag, "0"]);
         assert_eq!(code, 2, "{command} {flag} 0: {err}");

@@ -230,6 +230,17 @@ fn new_refuses_a_dir_that_is_not_empty() {
     assert!(err.contains("exists and is not empty"), "{err}");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "nothing written");
     assert_eq!(std::fs::read_to_string(dir.join("notes.txt")).unwrap(), "mine");
+    // One holding only a fresh `git init`'s .git is as good as empty, and
+    // `new .` names the package after the directory it is in.
+    let repo = tmp.path().join("repo-tool");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_subako-tiny"))
+        .args(["new", "."])
+        .current_dir(&repo)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::read_to_string(repo.join("Cargo.toml")).unwrap().contains("name = \"repo-tool\""));
     // An empty one is fine.
     let empty = tmp.path().join("empty");
     std::fs::create_dir(&empty).unwrap();

@@ -265,9 +265,14 @@ impl Then {
             .chunks(2)
             .map(|c| {
                 let args = match c[1].strip_prefix('@') {
-                    Some(file) => read(None, Some(Path::new(file)))?,
-                    None => read(Some(&c[1]), None)?,
+                    Some(file) => read(None, Some(Path::new(file))),
+                    None => read(Some(&c[1]), None),
                 };
+                // Name the call the arguments were given for.
+                let args = args.map_err(|e| match e {
+                    Error::Input(m) => Error::Input(format!("--then {}: {m}", c[0])),
+                    e => e,
+                })?;
                 Ok((c[0].clone(), args))
             })
             .collect()
@@ -300,8 +305,18 @@ fn args_text(text: Option<&str>, file: Option<&Path>) -> Result<(String, String)
         (Some(_), Some(_)) => {
             return Err(Error::Input("give the arguments once: as JSON, as - (stdin) or with --args-file".into()));
         }
-        (_, Some(f)) => (std::fs::read_to_string(f).map_err(|e| Error::file(f, e))?, f.display().to_string()),
+        (_, Some(f)) => match std::fs::read_to_string(f) {
+            Ok(text) => (text, f.display().to_string()),
+            Err(e) => return Err(Error::Input(format!("the arguments file {}: {e}", f.display()))),
+        },
         (Some("-"), None) => {
+            // A second `-` would read an emptied stdin and call it not JSON.
+            static READ: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+            if READ.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                return Err(Error::Input(
+                    "stdin gives one call its arguments (the first `-`): give the others as JSON or @FILE".into(),
+                ));
+            }
             let mut s = String::new();
             std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)?;
             (s, "stdin".to_string())
