@@ -72,8 +72,8 @@
 //! | `properties`, `required`, `additionalProperties` (`true`, `false` or a schema) | objects, nested to any depth the schema has |
 //! | `items` (one schema), `minItems`, `maxItems` | arrays |
 //! | `minLength`, `maxLength` | strings, counted in Unicode scalar values |
-//! | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` (numbers) | integers compared exactly, other numbers as `f64` |
-//! | `enum`, `const` | JSON equality (`1` equals `1.0`, member order ignored) |
+//! | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` (numbers) | integers within `i64` or `u64` compared exactly; other numbers (a fraction, an exponent, an integer past 64 bits) as the `f64` nearest them, so `1e-400` is 0 and `0.99999999999999999999` is 1 |
+//! | `enum`, `const` | JSON equality (`1` equals `1.0`, member order ignored; numbers as the bounds compare them); an object that writes a key twice equals no value that writes each key once |
 //! | `description`, `title`, `default`, `examples`, `deprecated`, `readOnly`, `writeOnly`, `$schema`, `$comment`, `format`, and `x-` extensions | annotations: no rule. **`format` is not checked.** |
 //!
 //! Anything else (`pattern`, `anyOf`, `oneOf`, `allOf`, `not`,

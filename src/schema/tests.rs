@@ -725,3 +725,20 @@ fn a_closed_bound_beside_an_open_one_may_leave_room() {
         assert_eq!(build_error(schema), None, "{schema}");
     }
 }
+
+/// What `schema`'s table promises of numbers and of `enum` with a key
+/// written twice: integers within 64 bits exactly, other numbers as the
+/// nearest `f64`, and an object compared member by member.
+#[test]
+fn numbers_past_64_bits_and_keys_twice_are_compared_as_documented() {
+    let between = one(r#"{"exclusiveMinimum": 0, "exclusiveMaximum": 1}"#);
+    assert_eq!(refused(&between, r#"{"v": 1e-400}"#), "invalid input: /v must be greater than 0");
+    assert_eq!(refused(&between, r#"{"v": 0.99999999999999999999}"#), "invalid input: /v must be less than 1");
+    assert_eq!(check(&between, r#"{"v": 0.5}"#), Ok(()));
+    let at_most = one(r#"{"maximum": 9223372036854775807}"#);
+    assert_eq!(check(&at_most, r#"{"v": 9223372036854775807}"#), Ok(()));
+    assert!(check(&at_most, r#"{"v": 9223372036854775808}"#).is_err());
+    let objects = one(r#"{"enum": [{"k": 1}]}"#);
+    assert_eq!(check(&objects, r#"{"v": {"k": 1}}"#), Ok(()));
+    assert!(check(&objects, r#"{"v": {"k": 1, "k": 1}}"#).is_err());
+}
