@@ -180,7 +180,9 @@ pub fn call(module: &Module, tool: &str, args: impl IntoArgs, opts: &CallOptions
         std::fs::create_dir_all(d)?;
         preopens.push(("/volume/data".into(), d.clone(), false));
     }
-    if let Some(d) = &opts.assets_dir {
+    if let Some(d) = &opts.assets_dir
+        && has_assets(d)
+    {
         preopens.push(("/package".into(), d.clone(), true));
     }
     let stdin = crate::rpc::request_line_with(opts.id.clone(), "tools/call", json!({"name": tool}), "arguments", &args);
@@ -258,6 +260,13 @@ pub(crate) fn percent_decode(s: &str) -> Option<String> {
     }
     let s = String::from_utf8(out).ok()?;
     (!s.contains('/')).then_some(s)
+}
+
+/// Whether the assets directory `dir` holds anything: the worker mounts
+/// `/package` only for a package with assets, so an empty one is not
+/// mounted either (nor is one that cannot be read, which upload refuses).
+pub fn has_assets(dir: &std::path::Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some())
 }
 
 #[cfg(test)]

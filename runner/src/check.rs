@@ -105,7 +105,10 @@ pub fn check(module_bytes: &[u8], assets_dir: Option<&Path>) -> CheckReport {
     };
     r.manifest = crate::manifest::manifest(&module).ok();
     let package = r.manifest.as_ref().map_or("module".to_string(), |m| m.name.clone());
-    let preopens = assets_dir.map(|d| vec![("/package".to_string(), d.to_path_buf(), true)]).unwrap_or_default();
+    let preopens = assets_dir
+        .filter(|d| crate::call::has_assets(d))
+        .map(|d| vec![("/package".to_string(), d.to_path_buf(), true)])
+        .unwrap_or_default();
 
     // Each page needs the previous answer's cursor, and stdin is written up front,
     // so every page is a fresh run repeating discover and all earlier pages: the

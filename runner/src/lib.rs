@@ -31,7 +31,7 @@ pub use bench::{
     callgrind_compile_child, compile_times, growth,
 };
 pub use bundle::{BundleReport, bundle};
-pub use call::{CallOptions, CallOutcome, IntoArgs, LinkedFile, call};
+pub use call::{CallOptions, CallOutcome, IntoArgs, LinkedFile, call, has_assets};
 pub use check::{CheckReport, Tool, check};
 pub use crash::Crash;
 pub use data::Piece;

@@ -968,6 +968,27 @@ fn cli_error_text(stdout: &str) -> String {
     v["content"][0]["text"].as_str().unwrap().to_string()
 }
 
+/// An empty assets directory is no assets: the worker mounts `/package`
+/// only for a package that has some, so a tool reading it is told so.
+#[test]
+fn an_empty_assets_directory_is_not_mounted() {
+    let files = example_wasm("files");
+    let empty = tempfile::tempdir().unwrap();
+    let (code, out, err) = cli(&[
+        "call",
+        files.to_str().unwrap(),
+        "template",
+        r#"{"name":"x"}"#,
+        "--assets",
+        empty.path().to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        cli_error_text(&out),
+        "read /package/templates/x.txt: /package is not mounted: the package has no assets"
+    );
+}
+
 /// Options out of range are refused with what to give, before anything
 /// runs: a memory cap past wasm32's 4 GiB wrapped round to nothing, and a
 /// URL or junk given as a host was taken and matched no request.

@@ -170,7 +170,9 @@ impl Volumes {
             preopens.push((guest.to_string(), d.path().to_path_buf(), false));
             dirs.push(d);
         }
-        if let Some(a) = &o.assets_dir {
+        if let Some(a) = &o.assets_dir
+            && crate::call::has_assets(a)
+        {
             preopens.push(("/package".into(), a.clone(), true));
         }
         Ok(Volumes { preopens, _dirs: dirs })

@@ -33,7 +33,9 @@ impl Serve {
         if let Some(d) = &o.data_dir {
             preopens.push(("/volume/data".into(), d.clone(), false));
         }
-        if let Some(d) = &o.assets_dir {
+        if let Some(d) = &o.assets_dir
+            && subako_tiny_runner::has_assets(d)
+        {
             preopens.push(("/package".into(), d.clone(), true));
         }
         let time_limit =
