@@ -13,9 +13,29 @@ pub const MAX_ASSET_FILES: usize = 10_000;
 /// The whole bundle's limit: manifest, module and assets together.
 pub const MAX_BUNDLE_BYTES: u64 = 64 << 20;
 
-/// What a bundle directory holds: an existing `--out` holding anything
-/// else is not replaced.
+/// What a bundle directory holds: an existing `--out` is replaced only
+/// when it holds both files and nothing but these.
 const BUNDLE_ENTRIES: [&str; 3] = ["subako-package.json", "module.wasm", "assets"];
+
+/// `p` with its symbolic links resolved, for a path that may not exist
+/// yet: its nearest existing ancestor resolved, and the rest as given.
+fn resolved(p: &Path) -> PathBuf {
+    let absolute = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let mut rest = Vec::new();
+    let mut at = absolute.as_path();
+    loop {
+        if let Ok(real) = at.canonicalize() {
+            return rest.iter().rev().fold(real, |path, part| path.join(part));
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                at = parent;
+            }
+            _ => return absolute,
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct BundleReport {
@@ -104,6 +124,17 @@ fn bundle_dir(out: &Path) -> Result<PathBuf, Error> {
 /// bundle, which is removed. Anything else is refused rather than
 /// removed, and so is a directory holding the module or the assets.
 fn clear_out(out: &Path, module: &Path, assets: Option<&Path>) -> Result<(), Error> {
+    // A bundle inside its own assets would copy itself in, one level
+    // deeper each time.
+    if let Some(assets) = assets
+        && resolved(out).starts_with(resolved(assets))
+    {
+        return Err(Error::Input(format!(
+            "--out {} is inside --assets {}, so the bundle would hold itself: give an --out outside the assets",
+            out.display(),
+            assets.display()
+        )));
+    }
     if !out.exists() {
         return Ok(());
     }
@@ -128,15 +159,22 @@ fn clear_out(out: &Path, module: &Path, assets: Option<&Path>) -> Result<(), Err
             )));
         }
     }
+    let not_a_bundle = |why: String| {
+        Error::Input(format!(
+            "--out {}: {why}, so it is no earlier bundle, and bundle replaces the directory whole: give a new \
+             directory",
+            out.display()
+        ))
+    };
     for e in std::fs::read_dir(out).map_err(|e| Error::file(out, e))? {
         let name = e.map_err(|e| Error::file(out, e))?.file_name();
         if !BUNDLE_ENTRIES.iter().any(|n| name == *n) {
-            return Err(Error::Input(format!(
-                "--out {}: holds {}, so it is no earlier bundle, and bundle replaces the directory whole: give a new \
-                 directory",
-                out.display(),
-                name.to_string_lossy()
-            )));
+            return Err(not_a_bundle(format!("holds {}", name.to_string_lossy())));
+        }
+    }
+    for file in &BUNDLE_ENTRIES[..2] {
+        if !out.join(file).is_file() {
+            return Err(not_a_bundle(format!("has no {file}")));
         }
     }
     std::fs::remove_dir_all(out).map_err(|e| Error::file(out, e))

@@ -294,6 +294,12 @@ fn volume_path(state: &State, guest: &str, write: bool) -> Result<std::path::Pat
 /// An allowlist entry: a host (or `*.` and a domain), with a port or any.
 fn allow_entry(entry: &str) -> (String, Option<u16>) {
     let a = entry.to_ascii_lowercase();
+    // `[v6]:port`: the host is in the brackets.
+    if let Some((v6, port)) = a.strip_prefix('[').and_then(|rest| rest.split_once("]:"))
+        && let Ok(port) = port.parse::<u16>()
+    {
+        return (v6.to_string(), Some(port));
+    }
     match a.rsplit_once(':') {
         Some((h, p)) if !h.is_empty() && !h.contains(':') && p.parse::<u16>().is_ok() => {
             (h.to_string(), p.parse::<u16>().ok())
@@ -476,6 +482,12 @@ mod tests {
         assert!(host_allowed("127.0.0.1", 8080, &a));
         assert!(!host_allowed("127.0.0.1", 8081, &a));
         assert!(!host_allowed("example.com", 443, &a));
+        // IPv6, bare or in brackets, with a port or not (`[::1]:8080` never matched).
+        let v6 = vec!["[::1]:8080".to_string(), "::2".into(), "[::3]".into()];
+        assert!(host_allowed("::1", 8080, &v6));
+        assert!(!host_allowed("::1", 8081, &v6));
+        assert!(host_allowed("::2", 443, &v6));
+        assert!(host_allowed("::3", 443, &v6));
     }
 
     #[test]

@@ -523,6 +523,22 @@ fn bundle_replaces_only_an_earlier_bundle() {
     let e = refused(&project, None);
     assert!(e.contains("holds src, so it is no earlier bundle"), "{e}");
     assert_eq!(std::fs::read_to_string(project.join("src/lib.rs")).unwrap(), "// mine");
+    // Only a bundle's names, but not a bundle: a site's assets/, a build's module.wasm.
+    let www = dir.path().join("www");
+    std::fs::create_dir_all(www.join("assets")).unwrap();
+    std::fs::write(www.join("assets/logo.svg"), "keep").unwrap();
+    let e = refused(&www, None);
+    assert!(e.contains("has no subako-package.json, so it is no earlier bundle"), "{e}");
+    assert!(www.join("assets/logo.svg").exists());
+    let build = dir.path().join("build");
+    std::fs::create_dir_all(&build).unwrap();
+    std::fs::write(build.join("module.wasm"), "keep").unwrap();
+    assert!(refused(&build, None).contains("has no subako-package.json"));
+    assert_eq!(std::fs::read_to_string(build.join("module.wasm")).unwrap(), "keep");
+    // A bundle inside its own assets would hold itself.
+    let e = refused(&assets.join("bundle"), Some(&assets));
+    assert!(e.contains("is inside --assets"), "{e}");
+    assert!(!assets.join("bundle").exists());
     let e = refused(std::path::Path::new("."), None);
     assert!(e.contains("names no directory of its own"), "{e}");
     // Missing assets are named.
@@ -1008,11 +1024,22 @@ fn cli_refuses_options_out_of_range() {
     assert!(call(&["--time-limit-ms", "0"]).contains("'--time-limit-ms <N>'"));
     let e = call(&["--allow-host", "http://example.com/path"]);
     assert!(e.contains("a URL: give the host alone, --allow-host example.com"), "{e}");
-    for junk in ["junk host!!", "", "*", "example.com:99999", "example.com:0", "a..b"] {
+    let e = call(&["--allow-host", "bücher.de"]);
+    assert!(e.contains("punycode form (xn--…)"), "{e}");
+    for junk in ["junk host!!", "", "*", "example.com:99999", "example.com:0", "a..b", "-", "[::1", "[::1]x"] {
         let e = call(&["--allow-host", junk]);
         assert!(e.contains("an entry is a host (api.example.com, *.example.com, 127.0.0.1, [::1])"), "{junk:?}: {e}");
     }
-    for fine in ["*.example.com", "example.com:8443", "127.0.0.1", "[::1]:8080", "[::1]"] {
+    for fine in [
+        "*.example.com",
+        "example.com:8443",
+        "127.0.0.1",
+        "[::1]:8080",
+        "[::1]",
+        "::1",
+        "example.com.",
+        "a_b.example.com",
+    ] {
         let (code, _, err) = cli(&["call", fetch, "fetch", r#"{"url":"https://example.com/"}"#, "--allow-host", fine]);
         assert_ne!(code, 2, "{fine:?}: {err}");
     }

@@ -73,7 +73,8 @@ pub use crate::sys::fs_host::unmount;
 /// ```
 #[cfg(not(target_arch = "wasm32"))]
 pub fn mount(guest: &str, host_dir: impl Into<std::path::PathBuf>) {
-    let skill = guest.strip_prefix("/skills/").is_some_and(|name| !name.is_empty() && !name.contains('/'));
+    let skill =
+        guest.strip_prefix("/skills/").is_some_and(|name| !matches!(name, "" | "." | "..") && !name.contains('/'));
     if !(matches!(guest, "/volume/tmp" | "/volume/data" | "/package" | "/skills") || skill) {
         panic!(
             "fs::mount({guest:?}): the worker mounts only /volume/tmp, /volume/data, /package, /skills and \

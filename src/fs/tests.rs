@@ -306,12 +306,17 @@ fn the_package_and_skills_are_read_only() {
         unmount(guest);
     }
     assert_eq!(std::fs::read_to_string(assets.0.join("a.txt")).unwrap(), "a");
+    // As SUBAKO_TINY_MOUNTS may spell them: a trailing `/` names the same mount.
+    for guest in ["/package/", "/skills//", "/skills/chart/"] {
+        assert!(crate::sys::fs_host::read_only_mount(guest), "{guest}");
+    }
+    assert!(!crate::sys::fs_host::read_only_mount("/volume/tmp/"));
 }
 
 #[test]
 fn a_mount_the_worker_never_makes_is_refused() {
     let dir = TempDir::new("never-mounted");
-    for guest in ["/data", "volume/tmp", "/volume", "/volume/tmp/sub", "/skills/", "/skills/a/b", ""] {
+    for guest in ["/data", "volume/tmp", "/volume", "/volume/tmp/sub", "/skills/", "/skills/a/b", "/skills/..", ""] {
         let refused = std::panic::catch_unwind(|| mount(guest, &dir.0));
         assert!(refused.is_err(), "{guest:?} was mounted");
     }

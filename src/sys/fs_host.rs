@@ -35,6 +35,8 @@ pub struct Dir {
 /// The worker's preopens that a tool may only read: the package's assets
 /// and its skills. (Writes to them fail with EPERM on wasm32.)
 pub fn read_only_mount(guest: &str) -> bool {
+    // `/package/` names what `/package` does (paths are matched by part).
+    let guest = guest.trim_end_matches('/');
     guest == "/package" || guest == "/skills" || guest.starts_with("/skills/")
 }
 

@@ -96,23 +96,48 @@ fn host_entry(s: &str) -> Result<String, String> {
         let host = rest.split(['/', '?', '#']).next().unwrap_or("");
         return Err(format!("a URL: give the host alone, --allow-host {host} ({shape})"));
     }
+    let port_ok = |p: &str| matches!(p.parse::<u16>(), Ok(1..));
+    let bad_port = |p: &str| format!("the port {p:?} is not 1 to 65535 ({shape})");
+    // An IPv6 address: bare, or in brackets with an optional port.
+    if let Some(rest) = s.strip_prefix('[') {
+        let (inside, after) = rest.split_once(']').unwrap_or((rest, "?"));
+        if inside.parse::<std::net::Ipv6Addr>().is_err() {
+            return Err(format!("{s:?} names no IPv6 address ({shape})"));
+        }
+        return match after.strip_prefix(':') {
+            None if after.is_empty() => Ok(s.to_string()),
+            Some(p) if port_ok(p) => Ok(s.to_string()),
+            Some(p) => Err(bad_port(p)),
+            None => Err(format!("{s:?}: only a :port may follow the brackets ({shape})")),
+        };
+    }
+    if s.parse::<std::net::Ipv6Addr>().is_ok() {
+        return Ok(s.to_string());
+    }
     let (host, port) = match s.rsplit_once(':') {
-        Some((h, p)) if !h.contains(':') || h.ends_with(']') => (h, Some(p)),
-        _ => (s, None),
+        Some((h, p)) => (h, Some(p)),
+        None => (s, None),
     };
     if let Some(p) = port
-        && !matches!(p.parse::<u16>(), Ok(1..))
+        && !port_ok(p)
     {
-        return Err(format!("the port {p:?} is not 1 to 65535 ({shape})"));
+        return Err(bad_port(p));
     }
+    if !host.is_ascii() {
+        return Err(format!("{s:?}: give a name with letters beyond ASCII in its punycode form (xn--…) ({shape})"));
+    }
+    // `*.` and a domain; a trailing dot is the same name, fully qualified.
     let name = host.strip_prefix("*.").unwrap_or(host);
-    let ipv6 = host
-        .strip_prefix('[')
-        .and_then(|h| h.strip_suffix(']'))
-        .is_some_and(|h| h.parse::<std::net::Ipv6Addr>().is_ok());
-    let labels_ok = !name.is_empty()
-        && name.split('.').all(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
-    if ipv6 || labels_ok { Ok(s.to_string()) } else { Err(format!("{s:?} names no host ({shape})")) }
+    let name = name.strip_suffix('.').unwrap_or(name);
+    let label_ok = |l: &str| {
+        l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            && l.chars().any(|c| c.is_ascii_alphanumeric())
+    };
+    if !name.is_empty() && name.split('.').all(label_ok) {
+        Ok(s.to_string())
+    } else {
+        Err(format!("{s:?} names no host ({shape})"))
+    }
 }
 
 /// The options a call runs with, as the worker sets them up.

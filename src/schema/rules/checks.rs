@@ -1,12 +1,12 @@
 //! What each keyword's value must be, and what a schema must say once it
 //! closes: its `required` names among its `properties`, its bounds in order.
 
-use super::fault::{ESCAPED_IN_LIST, Fault, Quote, fault, fault_is, fault_value};
+use super::fault::{ESCAPED, ESCAPED_IN_LIST, Fault, Quote, fault, fault_is, fault_value};
 use super::numbers::{compare_numbers, is_zero};
 use super::tables::{BOUNDS, in_validated_subset};
 use super::values::{
-    has_element_before, has_escape, has_member, has_string, is_bool, is_count, is_string, next_element, next_member,
-    value_end,
+    has_element_before, has_escape, has_member, has_member_before, has_string, is_bool, is_count, is_string,
+    next_element, next_member, value_end,
 };
 use super::{Frame, Holds, NONE};
 use crate::bytes::{at, same_at as eq};
@@ -65,7 +65,14 @@ pub(super) const fn keyword_value(
                 (false, "must be an object of arrays of strings")
             } else {
                 let mut i = v + 1;
-                while let Some((_, _, e, e_end)) = next_member(b, i) {
+                while let Some((n, n_end, e, e_end)) = next_member(b, i) {
+                    // Its names are property names, held to the same rules.
+                    if has_escape(b, n, n_end) {
+                        return Err(fault(ESCAPED, n, n_end));
+                    }
+                    if has_member_before(b, v, n, n_end) {
+                        return Err(fault("is written twice in one object: JSON readers keep only one", n, n_end));
+                    }
                     if let Err(f) = check_names(b, k, k_end, e) {
                         return Err(f);
                     }

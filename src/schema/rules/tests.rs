@@ -74,6 +74,15 @@ fn required_names_must_be_properties() {
     ] {
         assert_eq!(r(schema).map(|r| r.0), Some(super::fault::ESCAPED), "{schema}");
     }
+    // dependentRequired's names are property names too.
+    assert_eq!(
+        r(r#"{"type":"object","dependentRequired":{"\u0061":["b"]}}"#).map(|r| r.0),
+        Some(super::fault::ESCAPED)
+    );
+    assert_eq!(
+        r(r#"{"type":"object","dependentRequired":{"a":["b"],"a":["c"]}}"#).map(|r| r.0),
+        Some("is written twice in one object: JSON readers keep only one")
+    );
     assert_eq!(
         r(r#"{"type":"object","properties":{"a":{}},"required":["a","\u0061"]}"#),
         Some((super::fault::ESCAPED_IN_LIST, "required".to_owned()))
