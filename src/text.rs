@@ -740,9 +740,10 @@ macro_rules! fail {
 
 /// For [`text!`] and [`fail!`]: the source of one piece (`stringify!`),
 /// refused when it is a string literal holding a `format!` placeholder:
-/// `{` then a name or position (or nothing) then `}` or `:`, or a doubled
-/// brace. The macros join pieces and write such text as it is, so an
-/// author used to `format!` would send the model `rating {} is too high7`.
+/// `{` then a name or position (or nothing) then `}` or `:`, or `{{`. The
+/// macros join pieces and write such text as it is, so an author used to
+/// `format!` would send the model `rating {} is too high7`. A `}}` alone
+/// passes: JSON written out ends its nested objects so.
 #[doc(hidden)]
 pub const fn no_placeholder(piece: &str) {
     let b = piece.as_bytes();
@@ -750,8 +751,20 @@ pub const fn no_placeholder(piece: &str) {
     if !matches!(b, [b'"', ..] | [b'r', b'"' | b'#', ..]) {
         return;
     }
+    let raw = b[0] == b'r';
     let mut i = 0;
     while i + 1 < b.len() {
+        if b[i] == b'\\' && !raw {
+            // An escape, whose braces are not text: `\u{e9}` is `é`.
+            i += 2;
+            if b[i - 1] == b'u' {
+                while i < b.len() && b[i] != b'}' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            continue;
+        }
         if b[i] == b'{' {
             let mut j = i + 1;
             while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
@@ -765,11 +778,6 @@ pub const fn no_placeholder(piece: &str) {
                      piece of its own: \"{{\", \"}}\""
                 );
             }
-        } else if b[i] == b'}' && b[i + 1] == b'}' {
-            panic!(
-                "text! and fail! join pieces, they do not format: `}}}}` in a string piece would be written as it \
-                 is; a brace meant as text goes in a piece of its own: \"}}\""
-            );
         }
         i += 1;
     }
@@ -812,6 +820,10 @@ mod tests {
             r#""}""#,
             r#""{ \"a\": 1 }""#,
             r#""a {b c}""#,
+            r#""caf\u{e9} \u{1b}[31m \"{\" \\""#,
+            r#""{\"a\":{\"b\":1}}""#,
+            r##"r#"{"a":{"b":1}}"#"##,
+            r#""}}""#,
             "r#\"x\"#",
             "if ok { \"yes\" } else { \"no\" }",
         ] {
@@ -822,9 +834,17 @@ mod tests {
     #[test]
     fn placeholders_in_string_pieces_are_refused() {
         extern crate std;
-        for piece in
-            [r#""{}""#, r#""a {n} b""#, r#""{0}""#, r#""{:?}""#, r#""{x:>4}""#, r#""{{""#, r#""}}""#, "r\"{}\""]
-        {
+        for piece in [
+            r#""{}""#,
+            r#""a {n} b""#,
+            r#""{0}""#,
+            r#""{:?}""#,
+            r#""{x:>4}""#,
+            r#""{{""#,
+            "r\"{}\"",
+            r#"r"\u{e9}""#,
+            r#""\\{n}""#,
+        ] {
             let refused = std::panic::catch_unwind(|| super::no_placeholder(piece)).is_err();
             assert!(refused, "{piece} passed");
         }
@@ -836,6 +856,8 @@ mod tests {
         let borrowed: Cow<'_, str> = Cow::Borrowed("cow");
         let text = crate::text!("a", owned, &owned, borrowed, 'ß', '"');
         assert_eq!(text.as_str(), "aownedownedcowß\"");
+        // An escape's braces and a JSON object's closing ones are text.
+        assert_eq!(crate::text!("caf\u{e9} ", r#"{"a":{"b":1}}"#).as_str(), "café {\"a\":{\"b\":1}}");
         let ints = crate::text!(0u8, " ", u8::MAX, " ", u16::MAX, " ", u32::MAX, " ", u64::MAX, " ", usize::MAX);
         assert_eq!(ints.as_str(), ["0 255 65535 4294967295 18446744073709551615 ", &usize::MAX.to_string()].concat());
         let signed = crate::text!(i8::MIN, " ", i16::MIN, " ", i32::MIN, " ", i64::MIN, " ", -1isize, " ", 0i64);

@@ -113,7 +113,12 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
                 if http::HeaderName::from_bytes(k.as_bytes()).is_err() || http::HeaderValue::from_str(v).is_err() {
                     return Err(error("invalid_request", format!("header {k:?} is not a valid header")));
                 }
-                headers.push((k.to_ascii_lowercase(), v.to_string()));
+                let k = k.to_ascii_lowercase();
+                // The connection's own, which the worker sets (the crate's
+                // `Request::header` says so): a guest's are left out.
+                if !CONNECTION_HEADERS.contains(&k.as_str()) {
+                    headers.push((k, v.to_string()));
+                }
             }
         }
         Some(_) => return Err(error("invalid_request", "headers must be an object of strings")),
@@ -434,6 +439,19 @@ fn check_destination(url: &Url, config: &HttpConfig) -> Result<(), Value> {
     }
     Ok(())
 }
+
+/// Headers of the connection, not the request: the client sets them.
+const CONNECTION_HEADERS: [&str; 9] = [
+    "host",
+    "content-length",
+    "connection",
+    "transfer-encoding",
+    "keep-alive",
+    "upgrade",
+    "te",
+    "trailer",
+    "proxy-connection",
+];
 
 fn send(
     method: &str,

@@ -254,6 +254,13 @@ lto = true
 codegen-units = 1
 panic = "abort"
 strip = true
+
+# miniserde (the typed layer) at opt-level 2: at "z" rustc shares its copies
+# of alloc's generic functions with the crates above it, which then call them
+# rather than inline their own, a little larger with the feature on even
+# where no typed tool is linked.
+[profile.release.package.miniserde]
+opt-level = 2
 "#
     )
 }

@@ -139,6 +139,7 @@ fn new_writes_a_package_that_builds_checks_and_tests() {
         "\n[workspace]\n",
         "opt-level = \"z\"",
         "panic = \"abort\"",
+        "[profile.release.package.miniserde]\nopt-level = 2",
         "[package.metadata.subako-tiny]",
         "# budget = { greeter = 20000 }",
         "subako-tiny size --manifest-path Cargo.toml --check",

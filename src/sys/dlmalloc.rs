@@ -1,5 +1,6 @@
 //! dlmalloc, Doug Lea's allocator, as the `dlmalloc` crate 0.2.14 ports it,
-//! cut to what a module uses: `malloc` and `free`.
+//! cut to what a module uses: `malloc`, `free`, and a block that the top
+//! chunk follows grown in place.
 //!
 //! The port this follows is Copyright (c) 2014 Alex Crichton, under the MIT
 //! license or Apache-2.0 as this crate is (LICENSE-MIT, LICENSE-APACHE);
@@ -15,12 +16,19 @@
 //!   region, and the top chunk grows into each new one. The crate's code
 //!   for regions elsewhere (a segment list, merging a region in front of
 //!   another) is never run here, but every module carried it.
+//!   Growing asks only for what the top chunk lacks, as C dlmalloc does
+//!   for a contiguous `MORECORE`; the crate, which cannot know the next
+//!   region adjoins, asks for all of a block and strands the top's free
+//!   bytes below it. So near the end of memory the two may run out at
+//!   different requests.
 //! - **Giving memory back.** Wasm memory cannot shrink, so the trimming
 //!   and segment-release passes that `free` runs never free anything.
-//! - `realloc`, `memalign` and mmapped chunks: the global allocator
-//!   (`super::heap`) reallocates with a new block and a copy, and a block
-//!   aligned above [`ALIGNMENT`] comes from [`HeapPtr::malloc_aligned`],
-//!   which over-allocates.
+//! - Most of `realloc`, and `memalign` and mmapped chunks: the global
+//!   allocator (`super::heap`) resizes a block in place when it holds the
+//!   size already or the top chunk follows it
+//!   ([`HeapPtr::resize_in_place`], the case of a growing `Vec`), else with
+//!   a new block and a copy; a block aligned above [`ALIGNMENT`] comes from
+//!   [`HeapPtr::malloc_aligned`], which over-allocates.
 //!
 //! The crate's debug checks are in `check`, built for tests and fuzzing
 //! only. The tests (`tests`) hold the port to "line for line": over equal
@@ -321,7 +329,14 @@ impl<S: Source> HeapPtr<S> {
     /// region that grows at its end.
     #[cold]
     unsafe fn grow(self, nb: usize) -> bool {
-        let asize = align_up(nb + TOP_FOOT_SIZE + ALIGNMENT, GRANULARITY);
+        // The new region adjoins the top (`Source`'s contract): only what
+        // the top lacks is asked for, as C dlmalloc's `sys_alloc` does for a
+        // contiguous MORECORE (`topsize` is 0 before there is a top). Asking
+        // for all of `nb` left the top's free bytes stranded below each
+        // large block, a growing `Vec`'s included.
+        // SAFETY: the module's invariant.
+        let lacking = nb.saturating_sub(unsafe { (*self.0).topsize });
+        let asize = align_up(lacking + TOP_FOOT_SIZE + ALIGNMENT, GRANULARITY);
         // SAFETY: `base..base + size` is fresh memory (`Source`'s contract),
         // and when there is a top chunk it ends at `base` less the foot. The
         // `&mut` made to call `grow` covers the source alone, not the bins.
@@ -443,6 +458,40 @@ impl<S: Source> HeapPtr<S> {
                 }
             }
             Chunk::to_mem(vc)
+        }
+    }
+
+    /// Makes the block `mem` hold at least `size` bytes where it stands,
+    /// when it already does or when the top chunk follows it (memory grown
+    /// if need be): C dlmalloc's `try_realloc_chunk` for the block a
+    /// growing `Vec` usually is, the newest, which then neither moves nor
+    /// stands beside its copy. False, and the block as it was, otherwise.
+    ///
+    /// # Safety
+    /// `mem` came from this heap's `malloc` and is live, and `size` is at
+    /// most `isize::MAX` (a `Layout`'s); one caller at a time.
+    pub unsafe fn resize_in_place(self, mem: *mut u8, size: usize) -> bool {
+        // SAFETY: the module's invariant, and `mem` is a live block.
+        unsafe {
+            let p = Chunk::from_mem(mem);
+            let have = Chunk::size(p);
+            let nb = request2size(size);
+            if nb <= have {
+                return true;
+            }
+            if Chunk::plus_offset(p, have) != (*self.0).top {
+                return false;
+            }
+            let more = nb - have;
+            if more >= (*self.0).topsize && !self.grow(more) {
+                return false;
+            }
+            // The top chunk's first `more` bytes join the block.
+            (*self.0).topsize -= more;
+            (*self.0).top = Chunk::plus_offset(p, nb);
+            (*(*self.0).top).head = (*self.0).topsize | PINUSE;
+            (*p).head = nb | ((*p).head & PINUSE) | CINUSE;
+            true
         }
     }
 

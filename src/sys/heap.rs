@@ -78,11 +78,32 @@ unsafe impl GlobalAlloc for Dlmalloc {
         }
     }
 
-    // `alloc_zeroed` and `realloc` are `GlobalAlloc`'s own: a block and a
-    // fill, a new block and a copy. dlmalloc's `realloc`, which can grow a
-    // block in place, is far more code, and every module that grows a `Vec`
-    // would carry it; wasm memory never shrinks, so giving the old block back
-    // is what matters, and the copy costs one `memory.copy`.
+    /// In place when the block already holds `new_size` or the top chunk
+    /// follows it (a growing `Vec`, the newest block, grows into the top,
+    /// so that its old and new copies never stand side by side: loading a
+    /// large file's records needed twice the memory the list did); else a
+    /// new block and a copy. dlmalloc's whole `realloc`, which also merges
+    /// a free neighbour, is far more code for a case `Vec`s rarely meet.
+    #[inline]
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: one thread; `ptr` is a live block of this heap, from
+        // `malloc` when its alignment is at most ALIGNMENT.
+        if layout.align() <= ALIGNMENT && unsafe { self.heap().resize_in_place(ptr, new_size) } {
+            return ptr;
+        }
+        // SAFETY: `GlobalAlloc::realloc`'s contract makes the new layout
+        // valid; the new block holds the smaller of the two sizes, and the
+        // old one is live until it is given back.
+        unsafe {
+            let moved = self.alloc(Layout::from_size_align_unchecked(new_size, layout.align()));
+            if !moved.is_null() {
+                core::ptr::copy_nonoverlapping(ptr, moved, layout.size().min(new_size));
+                self.dealloc(ptr, layout);
+            }
+            moved
+        }
+    }
+    // `alloc_zeroed` is `GlobalAlloc`'s own: a block and a fill.
 }
 
 /// The `dlmalloc` crate, whole, as the global allocator: its `malloc`,

@@ -39,8 +39,10 @@ pub(crate) fn log(msg: &str) {
     eprintln!("{msg}");
 }
 
-/// Builds `target` (every binary when the package's are built together)
-/// with `sel`; the directory its modules are in.
+/// Builds `target` (every binary when it is `None`: the package's built
+/// together) with `sel`; the directory its modules are in. Only `target`,
+/// so that another binary that does not build yet stops no one's look at
+/// this one (author trial 51).
 pub(crate) fn build(
     pkg: &Package,
     opts: &PackageOptions,
@@ -55,12 +57,17 @@ pub(crate) fn build(
         env.push(("RUSTFLAGS".into(), flags.join(" ")));
     }
     let tag = if env.iter().any(|(k, _)| k == "CARGO_PROFILE_RELEASE_STRIP") { "names/" } else { "" };
-    let examples: Vec<&str> = if pkg.examples { target.into_iter().collect() } else { Vec::new() };
+    let (examples, bins): (Vec<&str>, Vec<&str>) = if pkg.examples {
+        (target.into_iter().collect(), Vec::new())
+    } else {
+        (Vec::new(), target.into_iter().collect())
+    };
     let b = Build {
         manifest: &pkg.manifest,
         spec: Some(&pkg.name),
         selection: sel,
         examples,
+        bins,
         target_dir: pkg.out_dir(opts.target_dir.as_deref()).join(format!("{tag}{}", sel.dir())),
         env,
         ignore_rust_version: opts.ignore_rust_version,

@@ -122,8 +122,10 @@ pub struct Build<'a> {
     /// `-p SPEC`, when the manifest is a workspace's.
     pub spec: Option<&'a str>,
     pub selection: &'a Selection,
-    /// `--example NAME` each; empty: `--bins`.
+    /// `--example NAME` each; empty: binaries.
     pub examples: Vec<&'a str>,
+    /// `--bin NAME` each, when `examples` is empty; both empty: `--bins`.
+    pub bins: Vec<&'a str>,
     pub target_dir: PathBuf,
     /// Environment for the build (profile overrides, RUSTFLAGS).
     pub env: Vec<(String, String)>,
@@ -138,8 +140,11 @@ impl Build<'_> {
         if let Some(s) = self.spec {
             c.args(["-p", s]);
         }
-        if self.examples.is_empty() {
+        if self.examples.is_empty() && self.bins.is_empty() {
             c.arg("--bins");
+        }
+        for b in self.bins.iter().filter(|_| self.examples.is_empty()) {
+            c.args(["--bin", b]);
         }
         for e in &self.examples {
             c.args(["--example", e]);

@@ -180,8 +180,10 @@ pub(super) enum Step {
     /// The live block at this index (modulo their count).
     Free(usize),
     /// The live block at this index to this many bytes, as
-    /// `GlobalAlloc::realloc` does it (`super::heap`'s path): a new block,
-    /// the bytes copied, the old one freed.
+    /// `GlobalAlloc::realloc` does it (`super::heap`'s path) for a block it
+    /// cannot resize in place: a new block, the bytes copied, the old one
+    /// freed. (The crate resizes in place in other cases than the port's
+    /// `resize_in_place`, so that path is tested on the port alone.)
     Realloc(usize, usize),
 }
 
@@ -215,7 +217,10 @@ struct Block {
 /// asserting after each that both handed out the same offset (or both
 /// failed), that every block kept its bytes, and that the port's
 /// invariants hold. Both models of memory are wasm's: a heap base, an
-/// initial memory, pages of 64 KiB.
+/// initial memory, pages of 64 KiB. The two ask for memory differently
+/// (the crate for all of a block, the port for what its top chunk lacks),
+/// so near the end of memory one may run out where the other does not:
+/// from there the port goes on alone.
 ///
 /// Under Miri the port runs alone: the crate breaks both of Miri's
 /// aliasing models (its methods take `&mut self` while its chunks point at
@@ -238,6 +243,7 @@ pub(super) fn differential(steps: impl IntoIterator<Item = Step>, capacity: usiz
     let mut live: Vec<Block> = Vec::new();
     let mut fills = 0u8;
     let mut failed = 0;
+    let mut with_the_crate = WITH_THE_CRATE;
 
     for (n, step) in steps.into_iter().enumerate() {
         // SAFETY: one caller for each heap; every pointer freed is a live
@@ -252,7 +258,7 @@ pub(super) fn differential(steps: impl IntoIterator<Item = Step>, capacity: usiz
                     assert_kept(a, &block, what, n);
                     assert_kept(b, &block, what, n);
                     heap.free(a);
-                    if WITH_THE_CRATE {
+                    if with_the_crate {
                         theirs.free(b, block.size, 1);
                     }
                     check(heap);
@@ -262,12 +268,19 @@ pub(super) fn differential(steps: impl IntoIterator<Item = Step>, capacity: usiz
             };
             let a = heap.malloc(size);
             let offset_a = (*our_memory).offset(a);
-            // Under Miri, where the crate does not run, its side is the port's.
-            let b =
-                if WITH_THE_CRATE { theirs.malloc(size, 1) } else { their_base.wrapping_add(offset_a.unwrap_or(0)) };
-            if WITH_THE_CRATE {
+            let mut b = if with_the_crate { theirs.malloc(size, 1) } else { core::ptr::null_mut() };
+            if with_the_crate {
                 let offset_b = theirs.allocator().0.offset(b);
-                assert_eq!(offset_a, offset_b, "{what}, step {n} ({step:?}): the port's block, then the crate's");
+                if offset_b.is_none() != offset_a.is_none() {
+                    with_the_crate = false;
+                } else {
+                    assert_eq!(offset_a, offset_b, "{what}, step {n} ({step:?}): the port's block, then the crate's");
+                }
+            }
+            // Without the crate (under Miri, or once it ran out), its side
+            // is a copy in its own memory at the port's offsets.
+            if !with_the_crate {
+                b = their_base.wrapping_add(offset_a.unwrap_or(0));
             }
             heap.check_malloced_chunk(a, size, (*our_memory).region());
             fills = fills.wrapping_add(1);
@@ -284,7 +297,7 @@ pub(super) fn differential(steps: impl IntoIterator<Item = Step>, capacity: usiz
                     assert_kept(a, &block, what, n);
                     assert_kept(b, &block, what, n);
                     heap.free((*our_memory).base.add(old.offset));
-                    if WITH_THE_CRATE {
+                    if with_the_crate {
                         theirs.free(their_base.add(old.offset), old.size, 1);
                     }
                     // The rest of the block is filled anew; one fill for
@@ -328,9 +341,9 @@ impl core::fmt::Display for Seed {
 
 /// The port takes dlmalloc's chunks line for line: over equal memory, the
 /// same sequence of `malloc`, `free` and realloc-as-a-new-block hands out
-/// the same offsets. What the crate does and the port does not (its own
-/// `realloc`, which can grow a block in place, and `memalign`) is not
-/// driven: the global allocator never calls them (`super::heap`).
+/// the same offsets. What the crate does otherwise (its `realloc`, which
+/// resizes in place in more cases than the port's, and `memalign`) is not
+/// driven.
 #[test]
 fn the_port_hands_out_what_the_dlmalloc_crate_does() {
     let (cases, steps, large, capacity) =
@@ -361,6 +374,155 @@ fn the_port_and_the_crate_agree_on_full_bins_and_rings() {
         steps.extend((0..count * 2).map(|i| Step::Free(i * 7)));
         differential(steps, 8 << 20, &Seed(size as u64));
     }
+}
+
+/// `super::heap`'s `realloc`: in place when the block holds the size
+/// already or the top chunk follows it, else a new block and a copy.
+///
+/// # Safety
+/// `p` is a live block of `heap` of `old` bytes; one caller.
+unsafe fn realloc(heap: HeapPtr<Memory>, p: *mut u8, old: usize, size: usize) -> *mut u8 {
+    // SAFETY: the caller's contract.
+    unsafe {
+        if heap.resize_in_place(p, size) {
+            return p;
+        }
+        let moved = heap.malloc(size);
+        if !moved.is_null() {
+            core::ptr::copy_nonoverlapping(p, moved, old.min(size));
+            heap.free(p);
+        }
+        moved
+    }
+}
+
+#[test]
+fn the_newest_block_grows_in_place_and_memory_by_what_the_top_lacks() {
+    let most = if cfg!(miri) { 1 << 20 } else { 32 << 20 };
+    let mut state = Heap::new(Memory::new(2 * most, 1040, 2 << 16, 1 << 16));
+    // SAFETY: one caller; `state` is reached only through `heap`.
+    unsafe {
+        let heap = HeapPtr::new(&raw mut state);
+        let small = heap.malloc(100);
+        // A Vec's growth: each size twice the last, past `most`.
+        let mut size = 1000;
+        let block = heap.malloc(size);
+        block.write_bytes(7, size);
+        while size < most {
+            let grown = realloc(heap, block, size, size * 2);
+            assert_eq!(grown, block, "{size} → {}: moved", size * 2);
+            block.add(size).write_bytes(7, size);
+            size *= 2;
+            check(heap);
+        }
+        assert!(core::slice::from_raw_parts(block, size).iter().step_by(251).all(|&b| b == 7));
+        // Memory holds the block and little more: a copy at each doubling
+        // needed half as much again beside it.
+        let used = (*heap.source()).region().len;
+        assert!(used < size + (128 << 10), "{used} bytes of memory for a block of {size}");
+        // Smaller is in place too, and the block stays whole until freed.
+        assert!(heap.resize_in_place(block, 10));
+        // A block with another after it moves.
+        assert!(!heap.resize_in_place(small, 5000));
+        let moved = realloc(heap, small, 100, 5000);
+        assert!(!moved.is_null() && moved != small);
+        check(heap);
+        heap.free(block);
+        heap.free(moved);
+        let census = heap.check_malloc_state((*heap.source()).region());
+        assert_eq!((census.in_use, census.free), (0, 0));
+    }
+}
+
+#[test]
+fn a_block_that_cannot_grow_in_place_past_memory_stays_as_it_was() {
+    let mut state = Heap::new(Memory::new(1 << 20, 1040, 2 << 16, 1 << 16));
+    // SAFETY: one caller; `state` is reached only through `heap`.
+    unsafe {
+        let heap = HeapPtr::new(&raw mut state);
+        let block = heap.malloc(1000);
+        block.write_bytes(3, 1000);
+        assert!(!heap.resize_in_place(block, 2 << 20));
+        assert!(!heap.resize_in_place(block, isize::MAX as usize));
+        assert!(realloc(heap, block, 1000, 2 << 20).is_null());
+        check(heap);
+        assert!(core::slice::from_raw_parts(block, 1000).iter().all(|&b| b == 3));
+        // All the memory there is, less the heap's own, is still one block's.
+        let grown = realloc(heap, block, 1000, (1 << 20) - 1040 - 4096);
+        assert_eq!(grown, block);
+        check(heap);
+    }
+}
+
+/// Random `malloc`, `free` and `realloc` (the global allocator's, which
+/// resizes in place where it can) with the walkers after every step: some
+/// resizes in place, some moves, every block's bytes kept.
+#[test]
+fn resized_blocks_keep_their_bytes_and_the_invariants() {
+    let (rounds, large) = if cfg!(miri) { (300, 6000) } else { (20_000, 60_000) };
+    let mut state = Heap::new(Memory::new(16 << 20, 1040, 2 << 16, 1 << 16));
+    // SAFETY: `state` is reached only through `heap` from here on.
+    let heap = unsafe { HeapPtr::new(&raw mut state) };
+    let mut live: Vec<(*mut u8, usize, u8)> = Vec::new();
+    let (mut in_place, mut moved) = (0, 0);
+    let mut state = 0x2545_f491_4f6c_dd1d;
+    for round in 0..rounds {
+        let r = next(&mut state);
+        let size = match r >> 61 {
+            0 => (r >> 8) as usize % large,
+            1..=3 => (r >> 8) as usize % 2000,
+            _ => (r >> 8) as usize % 200,
+        };
+        let fill = round as u8;
+        match r % 4 {
+            _ if live.is_empty() => {}
+            0 | 1 => {
+                let at = (r >> 32) as usize % live.len();
+                let (p, old, old_fill) = live[at];
+                // SAFETY: `p` is a live block of `old` bytes.
+                let q = unsafe { realloc(heap, p, old, size) };
+                assert!(!q.is_null(), "round {round}");
+                if q == p {
+                    in_place += 1
+                } else {
+                    moved += 1
+                }
+                // SAFETY: `q` holds `size` bytes, the first `old` of them kept.
+                unsafe {
+                    let kept = core::slice::from_raw_parts(q, old.min(size));
+                    assert!(kept.iter().all(|&b| b == old_fill), "round {round}: bytes lost in a resize");
+                    q.write_bytes(fill, size);
+                }
+                live[at] = (q, size, fill);
+                check(heap);
+                continue;
+            }
+            2 => {
+                let (p, size, fill) = live.swap_remove((r >> 32) as usize % live.len());
+                // SAFETY: `p` is a live block of `size` bytes.
+                unsafe {
+                    assert!(core::slice::from_raw_parts(p, size).iter().all(|&b| b == fill));
+                    heap.free(p);
+                }
+                check(heap);
+                continue;
+            }
+            _ => {}
+        }
+        // SAFETY: one caller.
+        let p = unsafe { heap.malloc(size) };
+        assert!(!p.is_null());
+        // SAFETY: the block is `size` bytes and ours.
+        unsafe { p.write_bytes(fill, size) };
+        live.push((p, size, fill));
+        check(heap);
+    }
+    for (i, &(p, size, _)) in live.iter().enumerate() {
+        for &(q, n, _) in &live[i + 1..] {
+            assert!(p as usize + size <= q as usize || q as usize + n <= p as usize, "overlap");
+        }
+    }
+    assert!(in_place > rounds / 20 && moved > rounds / 20, "{in_place} in place, {moved} moved");
 }
 
 /// The walkers fail: each case breaks one invariant in a heap the walkers

@@ -345,3 +345,18 @@ fn no_idiom_probe_links_a_panic_location_in_the_crates_own_source() {
         found.join("\n  ")
     );
 }
+
+/// Turning the typed layer on costs a module with no typed tool nothing.
+/// miniserde is built at opt-level 2 (the profile in Cargo.toml and the
+/// README's): at "z", rustc shares miniserde's copies of alloc's generic
+/// functions with the crate, which then calls them rather than inline its
+/// own, and every example came out 93 to 149 bytes larger.
+#[test]
+fn the_typed_layer_costs_a_module_without_typed_tools_nothing() {
+    let typed = Variant { features: vec!["miniserde"], default_features: true };
+    for name in ["hello", "notes"] {
+        let without = std::fs::metadata(example_variant(name, &Variant::default())).unwrap().len();
+        let with = std::fs::metadata(example_variant(name, &typed)).unwrap().len();
+        assert_eq!(with, without, "{name}: {with} bytes with the miniserde feature, {without} without");
+    }
+}

@@ -164,6 +164,23 @@ fn get_sends_the_headers_given() {
     assert_eq!(echo["body"], json!(""));
 }
 
+/// The connection's headers are the worker's: a tool's `host` or
+/// `content-length` does not reach the server (review 52: `host: evil`
+/// did, though `Request::header` says they are the worker's own).
+#[test]
+fn the_connection_s_headers_are_not_the_tool_s() {
+    let server = Server::start();
+    let out = fetched(&fetch(json!({
+        "url": server.url("/echo"),
+        "headers": {"host": "evil.example", "content-length": "99", "connection": "upgrade", "x-kept": "yes"},
+    })));
+    let echo: Value = serde_json::from_str(out["body"].as_str().unwrap()).unwrap();
+    assert_eq!(echo["headers"]["host"], json!(format!("127.0.0.1:{}", server.port)), "{echo}");
+    assert!(echo["headers"].get("content-length").is_none_or(|n| n == "0"), "{echo}");
+    assert_ne!(echo["headers"]["connection"], json!("upgrade"), "{echo}");
+    assert_eq!(echo["headers"]["x-kept"], json!("yes"));
+}
+
 #[test]
 fn post_sends_a_json_body() {
     let server = Server::start();

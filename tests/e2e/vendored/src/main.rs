@@ -1,6 +1,6 @@
 //! A package built as a vendoring user builds one, with a tool that has a
 //! bug: `bug` unwraps a `None`, to show what the model reads then;
-//! `heap` and `grown`, the allocator's tests inside a module; `write`,
+//! `heap`, `grown` and `grow`, the allocator's tests inside a module; `write`,
 //! which writes at any path it is given; `now`, the clock's answer; and
 //! `greet`. Without the crate's
 //! allocators or panic handler (its features off) it brings its own.
@@ -95,6 +95,19 @@ fn grown(_: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::text(if block[12345] == 1 { "allocated" } else { "wrong bytes" }))
 }
 
+/// Grows one `Vec` to 32 MiB a chunk at a time, as a tool loading a
+/// large file's records does: in place, the newest block needs about that
+/// much memory; moved at each doubling, it stood beside its old copy
+/// above the freed ones, twice that.
+fn grow(_: &Args<'_>) -> Result<Reply, ToolError> {
+    let mut bytes: Vec<u8> = Vec::new();
+    for chunk in 0..512u32 {
+        bytes.resize(bytes.len() + (1 << 16), chunk as u8);
+    }
+    let kept = bytes.chunks(1 << 16).enumerate().all(|(i, chunk)| chunk.iter().all(|&b| b == i as u8));
+    Ok(Reply::text(if kept && bytes.len() == 32 << 20 { "grown" } else { "wrong bytes" }))
+}
+
 const EMPTY: &str = r#"{"type": "object", "properties": {}}"#;
 
 const PACKAGE: Package = Package::new(
@@ -113,6 +126,7 @@ const PACKAGE: Package = Package::new(
         ),
         Tool::new("heap", "Tests the allocator.", EMPTY, heap),
         Tool::new("grown", "Grows memory, then allocates.", EMPTY, grown),
+        Tool::new("grow", "Grows a Vec to 32 MiB.", EMPTY, grow),
         Tool::new("write", "Writes text at a path.", r#"{"type": "object", "properties": {"path": {"type": "string"}, "text": {"type": "string"}}, "required": ["path", "text"]}"#, write),
     ],
 );
