@@ -173,8 +173,10 @@ pub const RULES: &[Rule] = &[
             "<char>::is_numeric",
         ],
         tables: &[],
-        instead: "subako_tiny::chars::is_alphanumeric (std's answers from one smaller table), and chars::words \
-                  for s.split(|c: char| !c.is_alphanumeric()); is_ascii_alphanumeric where ASCII is enough",
+        instead: "for is_alphanumeric: subako_tiny::chars::is_alphanumeric (std's answers from one smaller \
+                  table), and chars::words for s.split(|c: char| !c.is_alphanumeric()); is_ascii_alphanumeric \
+                  where ASCII is enough. Both take digits as well as letters: for is_alphabetic or is_numeric \
+                  alone the crate has nothing, so keep std's (or is_ascii_alphabetic, is_ascii_digit)",
     },
     Rule {
         idiom: "format! and core::fmt (fmt::write, Formatter::pad, float formatting: Grisu and Dragon)",
@@ -194,6 +196,20 @@ pub const RULES: &[Rule] = &[
                   text::plain(x) for {}'s own text, 3 and 100000000000000000000; text::fixed(x, 2) for {:.2}, as \
                   text or as a JSON number; float::round_to::<2>(x) for the rounded f64; text::zero_padded(n, 2) \
                   for {:02}; clock::now() for a timestamp), or JsonWriter for JSON",
+    },
+    Rule {
+        idiom: "{:?} of a string or char (Rust's Debug escaper and its Unicode tables)",
+        routines: &[
+            "<char>::escape_debug_ext",
+            "<str as core::fmt::Debug>::fmt",
+            "<alloc::string::String as core::fmt::Debug>::fmt",
+            "<char as core::fmt::Debug>::fmt",
+            "core::unicode::unicode_data::grapheme_extend::",
+        ],
+        tables: &[],
+        instead: "quote it yourself: text!(\"`\", s, \"`\") in a message; as JSON, o.field(\"name\", s) or \
+                  JsonWriter::string, which escape what JSON needs ({:?} writes Rust's escapes, \\u{301}, which \
+                  are not JSON's)",
     },
     Rule {
         idiom: "slice indexing v[i] (panic_bounds_check and its message)",

@@ -60,7 +60,16 @@ const PROBES: &[(&str, &str, &str)] = &[
         r#"if s.chars().all(|c| c.is_alphanumeric()) { "y".into() } else { "n".into() }"#,
         "chars::is_alphanumeric",
     ),
+    // is_alphabetic has no equivalent: the advice says to keep std's
+    // (author trial 54 followed the is_alphanumeric advice, and digits
+    // became words).
+    (
+        "alphabetic",
+        r#"if s.chars().all(|c| c.is_alphabetic()) { "y".into() } else { "n".into() }"#,
+        "for is_alphabetic or is_numeric alone the crate has nothing",
+    ),
     ("format", r#"format!("Hello, {}!", s)"#, "format!"),
+    ("debug", r#"format!("{:?}", s)"#, "Debug escaper"),
     ("format_float", "format!(\"{}\", s.len() as f64 / 3.0)", "text::plain"),
     ("format_fixed", "format!(\"{:.2}\", s.len() as f64 / 3.0)", "text::fixed"),
     (

@@ -462,10 +462,11 @@ impl<S: Source> HeapPtr<S> {
     }
 
     /// Makes the block `mem` hold at least `size` bytes where it stands,
-    /// when it already does or when the top chunk follows it (memory grown
-    /// if need be): C dlmalloc's `try_realloc_chunk` for the block a
-    /// growing `Vec` usually is, the newest, which then neither moves nor
-    /// stands beside its copy. False, and the block as it was, otherwise.
+    /// when the top chunk follows it (memory grown if need be), or when it
+    /// holds them already and no chunk's worth would be left over: C
+    /// dlmalloc's `try_realloc_chunk` for the block a growing `Vec` usually
+    /// is, the newest, which then neither moves nor stands beside its copy.
+    /// False, and the block as it was, otherwise.
     ///
     /// # Safety
     /// `mem` came from this heap's `malloc` and is live, and `size` is at
@@ -477,7 +478,11 @@ impl<S: Source> HeapPtr<S> {
             let have = Chunk::size(p);
             let nb = request2size(size);
             if nb <= have {
-                return true;
+                // Smaller: kept only when what it would give back is too
+                // small to be a chunk. Else the caller moves it to a new
+                // block, so that the rest is free again (a block cut down
+                // by `shrink_to_fit` held all its memory till freed).
+                return have - nb < MIN_CHUNK_SIZE;
             }
             if Chunk::plus_offset(p, have) != (*self.0).top {
                 return false;

@@ -78,12 +78,16 @@ unsafe impl GlobalAlloc for Dlmalloc {
         }
     }
 
-    /// In place when the block already holds `new_size` or the top chunk
-    /// follows it (a growing `Vec`, the newest block, grows into the top,
+    /// In place when the top chunk follows the block, or when it holds
+    /// `new_size` with less than a chunk to spare (a growing `Vec`, the
+    /// newest block, grows into the top,
     /// so that its old and new copies never stand side by side: loading a
     /// large file's records needed twice the memory the list did); else a
-    /// new block and a copy. dlmalloc's whole `realloc`, which also merges
-    /// a free neighbour, is far more code for a case `Vec`s rarely meet.
+    /// new block and a copy. dlmalloc's whole `realloc`, which also grows
+    /// into a free neighbour and cuts a block down where it stands, is far
+    /// more code: a `Vec` grown by exact steps (`reserve_exact`) away from
+    /// the top still moves at each step, and one cut down moves to a block
+    /// of its new size, which gives the rest back.
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: one thread; `ptr` is a live block of this heap, from

@@ -68,3 +68,15 @@ fn a_growing_vec_needs_about_its_own_size_of_memory() {
         assert_eq!(result["content"][0]["text"], "grown", "{features:?}: {result}");
     }
 }
+
+/// A `Vec` cut down gives the rest back: five 20 MiB `Vec`s cut to 1 KiB
+/// and kept fit in 64 MiB (review 53: cut down in place, each kept all
+/// its memory).
+#[test]
+fn a_vec_cut_down_gives_the_rest_back() {
+    for features in [&[][..], &["lean-alloc"]] {
+        let result = call_within(features, "shrink", 64 << 20);
+        assert!(result.get("isError").is_none(), "{features:?}: {result}");
+        assert_eq!(result["content"][0]["text"], "cut down", "{features:?}: {result}");
+    }
+}

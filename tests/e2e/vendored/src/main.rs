@@ -1,6 +1,6 @@
 //! A package built as a vendoring user builds one, with a tool that has a
 //! bug: `bug` unwraps a `None`, to show what the model reads then;
-//! `heap`, `grown` and `grow`, the allocator's tests inside a module; `write`,
+//! `heap`, `grown`, `grow` and `shrink`, the allocator's tests inside a module; `write`,
 //! which writes at any path it is given; `now`, the clock's answer; and
 //! `greet`. Without the crate's
 //! allocators or panic handler (its features off) it brings its own.
@@ -108,6 +108,22 @@ fn grow(_: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::text(if kept && bytes.len() == 32 << 20 { "grown" } else { "wrong bytes" }))
 }
 
+/// Five times: a 20 MiB `Vec` cut down to 1 KiB (`shrink_to_fit`) and
+/// kept, with a small block after it. Each cut gives the rest back, so 64
+/// MiB hold them all.
+fn shrink(_: &Args<'_>) -> Result<Reply, ToolError> {
+    let mut kept: Vec<Vec<u8>> = Vec::new();
+    for round in 0..5u8 {
+        let mut bytes = alloc::vec![round; 20 << 20];
+        bytes.truncate(1024);
+        bytes.shrink_to_fit();
+        kept.push(bytes);
+        kept.push(alloc::vec![round; 100]);
+    }
+    let whole = kept.chunks(2).enumerate().all(|(i, pair)| pair.iter().all(|v| v.iter().all(|&b| b == i as u8)));
+    Ok(Reply::text(if whole { "cut down" } else { "wrong bytes" }))
+}
+
 const EMPTY: &str = r#"{"type": "object", "properties": {}}"#;
 
 const PACKAGE: Package = Package::new(
@@ -127,6 +143,7 @@ const PACKAGE: Package = Package::new(
         Tool::new("heap", "Tests the allocator.", EMPTY, heap),
         Tool::new("grown", "Grows memory, then allocates.", EMPTY, grown),
         Tool::new("grow", "Grows a Vec to 32 MiB.", EMPTY, grow),
+        Tool::new("shrink", "Cuts Vecs down.", EMPTY, shrink),
         Tool::new("write", "Writes text at a path.", r#"{"type": "object", "properties": {"path": {"type": "string"}, "text": {"type": "string"}}, "required": ["path", "text"]}"#, write),
     ],
 );
