@@ -124,7 +124,7 @@ pub struct Build<'a> {
     pub selection: &'a Selection,
     /// `--example NAME` each; empty: binaries.
     pub examples: Vec<&'a str>,
-    /// `--bin NAME` each, when `examples` is empty; both empty: `--bins`.
+    /// `--bin NAME` each; both empty: `--bins`.
     pub bins: Vec<&'a str>,
     pub target_dir: PathBuf,
     /// Environment for the build (profile overrides, RUSTFLAGS).
@@ -143,7 +143,7 @@ impl Build<'_> {
         if self.examples.is_empty() && self.bins.is_empty() {
             c.arg("--bins");
         }
-        for b in self.bins.iter().filter(|_| self.examples.is_empty()) {
+        for b in &self.bins {
             c.args(["--bin", b]);
         }
         for e in &self.examples {

@@ -46,6 +46,17 @@ unsafe impl dlmalloc_crate::Allocator for Theirs {
     }
 }
 
+/// Wasm's memory as the tests model it: a heap base, two pages at the
+/// start, pages of 64 KiB.
+const HEAP_BASE: usize = 1040;
+const INITIAL: usize = 2 << 16;
+const PAGE: usize = 1 << 16;
+
+/// `capacity` bytes of wasm-like memory.
+fn wasm_memory(capacity: usize) -> Memory {
+    Memory::new(capacity, HEAP_BASE, INITIAL, PAGE)
+}
+
 /// A xorshift generator: the same cases on every run.
 pub(super) fn next(state: &mut u64) -> u64 {
     *state ^= *state << 13;
@@ -227,14 +238,10 @@ struct Block {
 /// the bin heads inside it; Miri stops at the first `free` that bins a
 /// chunk), which the port's `HeapPtr` exists to avoid.
 pub(super) fn differential(steps: impl IntoIterator<Item = Step>, capacity: usize, what: &dyn core::fmt::Display) {
-    const HEAP_BASE: usize = 1040;
-    const INITIAL: usize = 2 << 16;
-    const PAGE: usize = 1 << 16;
-    let mut ours = Heap::new(Memory::new(capacity, HEAP_BASE, INITIAL, PAGE));
+    let mut ours = Heap::new(wasm_memory(capacity));
     // SAFETY: `ours` is reached only through `heap` from here on.
     let heap = unsafe { HeapPtr::new(&raw mut ours) };
-    let mut theirs =
-        dlmalloc_crate::Dlmalloc::new_with_allocator(Theirs(Memory::new(capacity, HEAP_BASE, INITIAL, PAGE)));
+    let mut theirs = dlmalloc_crate::Dlmalloc::new_with_allocator(Theirs(wasm_memory(capacity)));
     // The port asks its source for GRANULARITY-rounded sizes; the crate's
     // default is a wasm page, set to the port's so that both ask for the same.
     assert!(theirs.set_granularity(GRANULARITY));
@@ -268,8 +275,8 @@ pub(super) fn differential(steps: impl IntoIterator<Item = Step>, capacity: usiz
             };
             let a = heap.malloc(size);
             let offset_a = (*our_memory).offset(a);
-            let mut b = if with_the_crate { theirs.malloc(size, 1) } else { core::ptr::null_mut() };
             if with_the_crate {
+                let b = theirs.malloc(size, 1);
                 let offset_b = theirs.allocator().0.offset(b);
                 if offset_b.is_none() != offset_a.is_none() {
                     with_the_crate = false;
@@ -277,11 +284,10 @@ pub(super) fn differential(steps: impl IntoIterator<Item = Step>, capacity: usiz
                     assert_eq!(offset_a, offset_b, "{what}, step {n} ({step:?}): the port's block, then the crate's");
                 }
             }
-            // Without the crate (under Miri, or once it ran out), its side
-            // is a copy in its own memory at the port's offsets.
-            if !with_the_crate {
-                b = their_base.wrapping_add(offset_a.unwrap_or(0));
-            }
+            // The crate's block is at the port's offset in its own memory
+            // (without the crate, under Miri or once one ran out, a copy of
+            // the port's bytes stands there).
+            let b = their_base.wrapping_add(offset_a.unwrap_or(0));
             heap.check_malloced_chunk(a, size, (*our_memory).region());
             fills = fills.wrapping_add(1);
             if let Some(offset) = offset_a {
@@ -399,7 +405,7 @@ unsafe fn realloc(heap: HeapPtr<Memory>, p: *mut u8, old: usize, size: usize) ->
 #[test]
 fn the_newest_block_grows_in_place_and_memory_by_what_the_top_lacks() {
     let most = if cfg!(miri) { 1 << 20 } else { 32 << 20 };
-    let mut state = Heap::new(Memory::new(2 * most, 1040, 2 << 16, 1 << 16));
+    let mut state = Heap::new(wasm_memory(2 * most));
     // SAFETY: one caller; `state` is reached only through `heap`.
     unsafe {
         let heap = HeapPtr::new(&raw mut state);
@@ -442,7 +448,7 @@ fn the_newest_block_grows_in_place_and_memory_by_what_the_top_lacks() {
 #[test]
 fn a_block_cut_down_gives_the_rest_back() {
     let big = if cfg!(miri) { 64 << 10 } else { 4 << 20 };
-    let mut state = Heap::new(Memory::new(3 * big, 1040, 2 << 16, 1 << 16));
+    let mut state = Heap::new(wasm_memory(3 * big));
     // SAFETY: one caller; `state` is reached only through `heap`.
     unsafe {
         let heap = HeapPtr::new(&raw mut state);
@@ -466,7 +472,7 @@ fn a_block_cut_down_gives_the_rest_back() {
 
 #[test]
 fn a_block_that_cannot_grow_in_place_past_memory_stays_as_it_was() {
-    let mut state = Heap::new(Memory::new(1 << 20, 1040, 2 << 16, 1 << 16));
+    let mut state = Heap::new(wasm_memory(1 << 20));
     // SAFETY: one caller; `state` is reached only through `heap`.
     unsafe {
         let heap = HeapPtr::new(&raw mut state);
@@ -490,7 +496,7 @@ fn a_block_that_cannot_grow_in_place_past_memory_stays_as_it_was() {
 #[test]
 fn resized_blocks_keep_their_bytes_and_the_invariants() {
     let (rounds, large) = if cfg!(miri) { (300, 6000) } else { (20_000, 60_000) };
-    let mut state = Heap::new(Memory::new(16 << 20, 1040, 2 << 16, 1 << 16));
+    let mut state = Heap::new(wasm_memory(16 << 20));
     // SAFETY: `state` is reached only through `heap` from here on.
     let heap = unsafe { HeapPtr::new(&raw mut state) };
     let mut live: Vec<(*mut u8, usize, u8)> = Vec::new();
