@@ -153,6 +153,16 @@ fn an_author_measures_and_budgets_a_package_from_the_vendored_copy_alone() {
         assert!(said.contains(want), "no {want:?} in:\n{said}");
     }
     assert!(said.contains("mytool (dlmalloc; package mytool)"), "{said}");
+    // A second binary that does not build yet stops no look at this one
+    // (author trial 51: every binary was built for one's --explain).
+    let broken = a.package.join("src/bin/draft.rs");
+    std::fs::create_dir_all(broken.parent().unwrap()).unwrap();
+    std::fs::write(&broken, "fn main() { let x: u8 = \"not a number\"; }\n").unwrap();
+    let out = a.run("subako-tiny", &["size", "--manifest-path", "Cargo.toml", "--explain", "mytool", "--quick"]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("mytool (dlmalloc; package mytool)"), "{said}");
+    std::fs::remove_dir_all(broken.parent().unwrap()).unwrap();
     // It measures the build the package's defaults make, whichever allocator that is.
     let manifest = a.package.join("Cargo.toml");
     let text0 = std::fs::read_to_string(&manifest).unwrap();
