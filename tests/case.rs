@@ -680,6 +680,29 @@ fn find_reference(h: &str, n: &str) -> Option<usize> {
     unreachable!()
 }
 
+/// find_range_ignore_case's definition, with std: from the char of `h`
+/// whose lowercase holds the first byte of `n.to_lowercase()`'s first
+/// match in `h.to_lowercase()` to the end of the one holding its last.
+fn find_range_reference(h: &str, n: &str) -> Option<std::ops::Range<usize>> {
+    let lowered = h.to_lowercase();
+    let needle = n.to_lowercase();
+    let at = lowered.find(&needle)?;
+    if n.is_empty() {
+        return Some(0..0);
+    }
+    let (mut start, mut end) = (None, 0);
+    for (i, c) in h.char_indices() {
+        end += if c == 'Σ' { 'σ'.len_utf8() } else { c.to_lowercase().map(char::len_utf8).sum() };
+        if at < end {
+            start.get_or_insert(i);
+        }
+        if at + needle.len() <= end {
+            return Some(start.unwrap()..i + c.len_utf8());
+        }
+    }
+    unreachable!()
+}
+
 fn compare(a: &str, b: &str) {
     compare_whole(a, b);
     for (h, n) in [(a, b), (b, a)] {
@@ -689,6 +712,11 @@ fn compare(a: &str, b: &str) {
             for &j in &ends[x..] {
                 let sub = &n[i..j];
                 assert_eq!(case::find_ignore_case(h, sub), find_reference(h, sub), "find_ignore_case({h:?}, {sub:?})");
+                assert_eq!(
+                    case::find_range_ignore_case(h, sub),
+                    find_range_reference(h, sub),
+                    "find_range_ignore_case({h:?}, {sub:?})"
+                );
                 assert_eq!(
                     case::count_ignore_case(h, sub),
                     count_reference(h, sub),
@@ -706,6 +734,9 @@ fn compare_whole(a: &str, b: &str) {
         let want = find_reference(h, n);
         assert_eq!(case::find_ignore_case(h, n), want, "find_ignore_case({h:?}, {n:?})");
         assert_eq!(case::find_ignore_case_linear(h, n), want, "find_ignore_case_linear({h:?}, {n:?})");
+        let range = find_range_reference(h, n);
+        assert_eq!(case::find_range_ignore_case(h, n), range, "find_range_ignore_case({h:?}, {n:?})");
+        assert_eq!(case::find_range_ignore_case_linear(h, n), range, "find_range_ignore_case_linear({h:?}, {n:?})");
         assert_eq!(case::contains_ignore_case(h, n), want.is_some());
         let count = count_reference(h, n);
         assert_eq!(case::count_ignore_case(h, n), count, "count_ignore_case({h:?}, {n:?})");
@@ -745,6 +776,9 @@ fn long_partial_matches_find_what_std_finds() {
         let want = find_reference(&h, &n);
         assert_eq!(case::find_ignore_case(&h, &n), want, "find_ignore_case({h:?}, {n:?})");
         assert_eq!(case::find_ignore_case_linear(&h, &n), want, "find_ignore_case_linear({h:?}, {n:?})");
+        let range = find_range_reference(&h, &n);
+        assert_eq!(case::find_range_ignore_case(&h, &n), range, "find_range_ignore_case({h:?}, {n:?})");
+        assert_eq!(case::find_range_ignore_case_linear(&h, &n), range, "find_range_ignore_case_linear({h:?}, {n:?})");
         // Counted, the needle's overlaps and near misses (the lone
         // letter's partial matches, İ's two halves) too.
         for n in [n.as_str(), &n[..n.char_indices().nth(1).map_or(n.len(), |(i, _)| i)], "aa", "AİA", "\u{307}"] {
@@ -757,6 +791,7 @@ fn long_partial_matches_find_what_std_finds() {
     let h = "a".repeat(20_000);
     for n in [format!("{}b", "a".repeat(300)), "A".repeat(300), format!("{}İ", "a".repeat(50))] {
         assert_eq!(case::find_ignore_case(&h, &n), find_reference(&h, &n), "{n}");
+        assert_eq!(case::find_range_ignore_case(&h, &n), find_range_reference(&h, &n), "{n}");
         assert_eq!(case::count_ignore_case(&h, &n), count_reference(&h, &n), "{n}");
     }
 }
@@ -798,6 +833,9 @@ fn every_char_is_found_by_its_lowercase_among_other_scripts() {
         for f in y.to_lowercase() {
             let n = f.to_string();
             assert_eq!(case::find_ignore_case(&h, &n), find_reference(&h, &n), "find_ignore_case({h:?}, {n:?})");
+            let found = case::find_range_ignore_case(&h, &n);
+            assert_eq!(found, find_range_reference(&h, &n), "find_range_ignore_case({h:?}, {n:?})");
+            assert_eq!(&h[found.unwrap()], y.to_string(), "find_range_ignore_case({h:?}, {n:?})");
         }
     }
 }

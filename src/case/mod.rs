@@ -7,6 +7,7 @@
 //! | `c.to_lowercase()` / `c.to_uppercase()` (on a `char`) | [`lower`] / [`upper`] | the same tables |
 //! | `a.to_lowercase() == b.to_lowercase()` | [`eq_ignore_case`] | no allocation |
 //! | `h.to_lowercase().contains(&n.to_lowercase())` | [`contains_ignore_case`] | no allocation, but for inputs made to be slow (a few times std's work there) |
+//! | `h.to_lowercase().find(&n.to_lowercase())`, for where the match is in `h` | [`find_ignore_case`], [`find_range_ignore_case`] | as `contains_ignore_case`; a byte range of `h` itself, which std's idiom does not give |
 //! | `h.to_lowercase().matches(&n.to_lowercase()).count()` | [`count_ignore_case`] | as `contains_ignore_case`; on inputs made to be slow, two words a char of the needle |
 //!
 //! std's `to_lowercase` brings about 13 KB of Unicode tables into a module,
@@ -238,11 +239,49 @@ pub fn eq_ignore_case(a: &str, b: &str) -> bool {
 /// assert_eq!(find_ignore_case("abc", ""), Some(0));
 /// ```
 pub fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
-    let h = haystack.as_bytes();
+    find::<false>(haystack.as_bytes(), needle.as_bytes()).map(|(start, _)| start)
+}
+
+/// Where `needle` first occurs in `haystack` when both are lowercased, as
+/// a byte range of `haystack` that always slices it: from the char whose
+/// lowercase holds the match's first char ([`find_ignore_case`]'s answer)
+/// to the end of the char whose lowercase holds its last. For marking the
+/// match or quoting around it: the match need not be `needle.len()` bytes
+/// long (the Kelvin sign, three bytes, is found by `k`, one; `ẞ` by `ß`),
+/// so `&haystack[start..start + needle.len()]` can cut a char and panic.
+/// An empty needle is found at `0..0`. Linear in the lengths, as
+/// [`find_ignore_case`] is.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::case::find_range_ignore_case;
+///
+/// let text = "Grüße aus KÖLN, am Rhein";
+/// let found = find_range_ignore_case(text, "köln").unwrap();
+/// assert_eq!(&text[found], "KÖLN");
+///
+/// let kelvin = "300 \u{212A} exactly";
+/// let found = find_range_ignore_case(kelvin, "k").unwrap();
+/// assert_eq!((found.clone(), &kelvin[found]), (4..7, "\u{212A}"));
+///
+/// // İ lowercases to "i\u{307}": a match of "i" alone ends with İ.
+/// assert_eq!(find_range_ignore_case("İz", "i"), Some(0..2));
+/// assert_eq!(find_range_ignore_case("abc", ""), Some(0..0));
+/// assert_eq!(find_range_ignore_case("abc", "d"), None);
+/// ```
+pub fn find_range_ignore_case(haystack: &str, needle: &str) -> Option<core::ops::Range<usize>> {
+    find::<true>(haystack.as_bytes(), needle.as_bytes()).map(|(start, end)| start..end)
+}
+
+/// The first match's start and, when `END` asks for it, its end (else 0):
+/// one search for both, and [`find_ignore_case`], which asks for the start
+/// alone, keeps none of the end's work.
+#[inline(always)]
+fn find<const END: bool>(h: &[u8], needle: &[u8]) -> Option<(usize, usize)> {
     // The needle is lowered as it is compared, once per char of the
     // haystack whose lowercase begins with the needle's.
-    let mut rest = Lower::new(needle.as_bytes(), 0);
-    let Some(first) = rest.next() else { return Some(0) };
+    let mut rest = Lower::new(needle, 0);
+    let Some(first) = rest.next() else { return Some((0, 0)) };
     let bytes = first_bytes(first);
     let mut budget = budget(h);
     let mut at = 0;
@@ -260,11 +299,12 @@ pub fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
                     budget = budget.saturating_sub(1);
                     hay.next() == Some(c)
                 }) {
-                    return Some(at);
+                    // `hay` has passed the char that holds the match's end.
+                    return Some((at, if END { hay.at } else { 0 }));
                 }
                 if budget == 0 {
                     // No match begins before `at`: the search goes on from it.
-                    return find_linear(h, at, needle.as_bytes());
+                    return find_linear::<END>(h, at, needle);
                 }
             }
             if !from.pending {
@@ -325,22 +365,33 @@ pub fn find_ignore_case_linear(haystack: &str, needle: &str) -> Option<usize> {
     if needle.is_empty() {
         return Some(0);
     }
-    find_linear(haystack.as_bytes(), 0, needle.as_bytes())
+    find_linear::<false>(haystack.as_bytes(), 0, needle.as_bytes()).map(|(start, _)| start)
 }
 
-/// [`find_ignore_case`] in time linear in the lengths (Knuth, Morris and
+/// [`find_range_ignore_case`] by the linear search alone (as
+/// [`find_ignore_case_linear`]).
+#[doc(hidden)]
+pub fn find_range_ignore_case_linear(haystack: &str, needle: &str) -> Option<core::ops::Range<usize>> {
+    if needle.is_empty() {
+        return Some(0..0);
+    }
+    find_linear::<true>(haystack.as_bytes(), 0, needle.as_bytes()).map(|(start, end)| start..end)
+}
+
+/// [`find`] in time linear in the lengths (Knuth, Morris and
 /// Pratt's search over the lowercase chars) from the char at byte `start`,
 /// for the inputs on which comparing at each candidate is slow. It
 /// allocates two words for each char of the needle's lowercase.
 #[inline(never)]
 #[cold]
-fn find_linear(h: &[u8], start: usize, needle: &[u8]) -> Option<usize> {
+fn find_linear<const END: bool>(h: &[u8], start: usize, needle: &[u8]) -> Option<(usize, usize)> {
     let (words, m) = needle_table(needle);
     // The first match's end, counted in chars of the haystack's lowercase
     // from `start`.
     let mut n = 0;
     let mut k = 0;
-    for c in Lower::new(h, start) {
+    let mut lowered = Lower::new(h, start);
+    while let Some(c) = lowered.next() {
         n += 1;
         k = advance(&words, m, k, c);
         if k == m {
@@ -353,7 +404,8 @@ fn find_linear(h: &[u8], start: usize, needle: &[u8]) -> Option<usize> {
                 }
                 hay.next();
             }
-            return Some(holder);
+            // `lowered` has passed the char that holds the match's end.
+            return Some((holder, if END { lowered.at } else { 0 }));
         }
     }
     None
