@@ -55,7 +55,11 @@ mod wasm {
     /// The panic message's buffer: on the stack, since the heap may be what
     /// ran out.
     #[cfg(feature = "panic-handler")]
-    type PanicText = heapless::Vec<u8, 512>;
+    type PanicText = heapless::Vec<u8, PANIC_TEXT>;
+
+    /// [`PanicText`]'s capacity.
+    #[cfg(feature = "panic-handler")]
+    const PANIC_TEXT: usize = 512;
 
     /// Appends `part` to `text` as far as it fits, with the bytes a JSON
     /// string cannot hold as they are (quote, backslash, control
@@ -81,7 +85,8 @@ mod wasm {
     /// result, so the model reads what happened instead of a bare crash.
     /// Allocates nothing (the heap may be what ran out): the message is
     /// built on the stack and cut short, on a character boundary, past
-    /// [`PanicText`]'s capacity. Reads `panicked: WHAT (at FILE:LINE)`,
+    /// [`PanicText`]'s capacity (a message, a little before it, so that
+    /// the place still fits). Reads `panicked: WHAT (at FILE:LINE)`,
     /// or `panicked (at FILE:LINE)` when `what` is empty; with no `file`,
     /// `panicked: WHAT`.
     #[cfg(feature = "panic-handler")]
@@ -90,7 +95,20 @@ mod wasm {
         append_plain(&mut text, b"panicked");
         if !what.is_empty() {
             append_plain(&mut text, b": ");
-            append_plain(&mut text, what.as_bytes());
+            // A long message is cut short of the end, so that where the
+            // panic happened still fits.
+            let what = what.as_bytes();
+            #[cfg(feature = "panic-message")]
+            let what = {
+                // Back to a char's start, by bytes: a `str` slice would
+                // link its panic's formatting.
+                let mut end = what.len().min(PANIC_TEXT - 128);
+                while what.get(end).is_some_and(|&b| b & 0xc0 == 0x80) {
+                    end -= 1;
+                }
+                what.get(..end).unwrap_or(what)
+            };
+            append_plain(&mut text, what);
         }
         if !file.is_empty() {
             append_plain(&mut text, b" (at ");

@@ -156,6 +156,13 @@ impl CallResult {
 /// ```
 #[track_caller]
 pub fn call(package: &Package, tool: &str, arguments: &str) -> CallResult {
+    // `Package::new` checks schemas up to its budget and leaves the rest to
+    // `main!`: a package tested without `main!` has them checked here.
+    for later in &package.tools[crate::package::checked_by_new(package.tools)..] {
+        if let Some(fault) = later.fault() {
+            panic!("testing::call({tool:?}): the package's build would fail under main!: {}", fault.as_str());
+        }
+    }
     let line = request_line(tool, arguments);
     let (stdout, code) = crate::execute(package, &[package.name], &line);
     let stdout =
@@ -584,6 +591,29 @@ mod tests {
             Tool::new("free", "Answer.", r#"{"type": "object"}"#, answer),
         ],
     );
+
+    /// A schema past `Package::new`'s budget, which `main!` checks, is
+    /// checked by `call` too: a package tested without `main!` (a library's
+    /// `const`) cannot pass its tests with a schema its build would refuse.
+    #[test]
+    fn a_schema_main_would_refuse_fails_the_test() {
+        let long: &'static str = format!(r#"{{"type": "object", "description": "{}"}}"#, "x".repeat(40_000)).leak();
+        let tools: &'static [Tool] = alloc::vec![
+            Tool::new("first", "Answer.", long, answer),
+            Tool::new("second", "Answer.", r#"{"type": "object", "properties": {"n": {"minimum": "0"}}}"#, answer),
+        ]
+        .leak();
+        let package = Package::new("late", "0.0.0", "Checked late.", tools);
+        assert_eq!(crate::package::checked_by_new(package.tools), 1, "the second tool is main!'s to check");
+        let caught = std::panic::catch_unwind(|| call(&package, "first", r#"{"answer": "number"}"#));
+        let message = caught.err().map(|e| e.downcast_ref::<String>().cloned().unwrap_or_default());
+        let message = message.expect("a schema main! refuses passed testing::call");
+        assert!(
+            message.starts_with(r#"testing::call("first"): the package's build would fail under main!: "#),
+            "{message}"
+        );
+        assert!(message.contains("second") && message.contains("minimum"), "{message}");
+    }
 
     /// The panic message of `call`, or `None` when it returns.
     fn refusal(tool: &str, answer: &str) -> Option<String> {

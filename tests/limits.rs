@@ -269,7 +269,12 @@ fn hello_binary() -> PathBuf {
 /// Runs the hello binary on `stdin` with `stdout` as its stdout; the exit
 /// code, which must come within 10 s.
 fn exit_code(binary: &PathBuf, stdout: Stdio, stdin: &[u8], close_pipe: bool) -> i32 {
-    let mut child = Command::new(binary).stdin(Stdio::piped()).stdout(stdout).stderr(Stdio::null()).spawn().unwrap();
+    exit_code_of(Command::new(binary), stdout, stdin, close_pipe)
+}
+
+/// [`exit_code`] of any command.
+fn exit_code_of(mut command: Command, stdout: Stdio, stdin: &[u8], close_pipe: bool) -> i32 {
+    let mut child = command.stdin(Stdio::piped()).stdout(stdout).stderr(Stdio::null()).spawn().unwrap();
     if close_pipe {
         drop(child.stdout.take()); // the reader goes away before anything is written
     }
@@ -302,6 +307,14 @@ fn a_real_process_exits_2_when_its_stdout_is_gone() {
     }
     // And a working stdout for contrast.
     assert_eq!(exit_code(&hello, Stdio::null(), stdin.as_bytes(), false), 0);
+    // Started with no stdout at all, a native build writes to /dev/null, as
+    // the guide's limits page says: std opens the missing descriptor there
+    // before `main` (a module's fd_write fails, and it exits 2).
+    if cfg!(unix) {
+        let mut closed = Command::new("sh");
+        closed.args(["-c", "exec \"$0\" >&-"]).arg(&hello);
+        assert_eq!(exit_code_of(closed, Stdio::null(), stdin.as_bytes(), false), 0);
+    }
 }
 
 /// A line that is not JSON is answered at serde_json's column for the line

@@ -49,8 +49,9 @@ pub const RULES: &[Rule] = &[
         // UPPERCASE_TABLE's from 'à' → 'À' on (after 'µ' and 'ß').
         tables: &[[0xc0, 0xe0, 0xc1, 0xe1], [0xe0, 0xc0, 0xe1, 0xc1]],
         instead: "subako_tiny::case::to_lowercase / to_uppercase / eq_ignore_case / contains_ignore_case / \
-                  find_ignore_case / count_ignore_case (std's answers from much smaller tables), or \
-                  to_ascii_lowercase / to_ascii_uppercase where ASCII is enough",
+                  find_ignore_case / count_ignore_case (std's answers from much smaller tables; each search \
+                  reads its text again, so for many terms over one text, case::to_lowercase it once and \
+                  str::find in that), or to_ascii_lowercase / to_ascii_uppercase where ASCII is enough",
     },
     Rule {
         idiom: "str::parse::<f64> (core's dec2flt: Lemire tables and a decimal fallback)",

@@ -152,7 +152,7 @@ pub fn pieces(bytes: &[u8], funcs: &[Func]) -> Vec<Piece> {
                 via: Vec::new(),
                 answers: answers == Some(at),
                 source_file: is_source_file(piece),
-                preview: preview(piece),
+                preview: if is_source_file(piece) { file_preview(piece) } else { preview(piece) },
                 owner: String::new(),
             });
         }
@@ -215,6 +215,18 @@ fn owner_of(pieces: &[Piece], i: usize, funcs: &[Func], known: &mut [Option<Stri
     seen[i] = false;
     known[i] = Some(owner.clone());
     owner
+}
+
+/// A source file's name in quotes, its last 48 characters when longer
+/// (`/rustc/HASH/` says less than `library/alloc/src/…`).
+fn file_preview(bytes: &[u8]) -> String {
+    let name = String::from_utf8_lossy(bytes);
+    let name = name.trim_end_matches('\0');
+    let count = name.chars().count();
+    match count.checked_sub(48) {
+        Some(skip) if skip > 0 => format!("…\"{}\"", name.chars().skip(skip).collect::<String>()),
+        _ => format!("\"{name}\""),
+    }
 }
 
 /// Whether `bytes` are a Rust source file's name (and the padding after it).
@@ -328,11 +340,7 @@ impl Piece {
         if self.answers {
             return "main! (initialize, tools/list, the manifest)".into();
         }
-        let names = |list: &[usize]| match list {
-            [] => None,
-            [f] => Some(funcs[*f].name.clone()),
-            [f, rest @ ..] => Some(format!("{} and {} more", funcs[*f].name, rest.len())),
-        };
+        let names = |list: &[usize]| names(list, funcs);
         if let Some(readers) = names(&self.readers) {
             return readers;
         }
@@ -345,6 +353,15 @@ impl Piece {
             Some(via) => format!("{what}, for {via}"),
             None => format!("({what})"),
         }
+    }
+}
+
+/// A function's name, or the first's and how many more.
+fn names(list: &[usize], funcs: &[Func]) -> Option<String> {
+    match list {
+        [] => None,
+        [f] => Some(funcs[*f].name.clone()),
+        [f, rest @ ..] => Some(format!("{} and {} more", funcs[*f].name, rest.len())),
     }
 }
 
@@ -379,6 +396,22 @@ pub fn to_text(pieces: &[Piece], funcs: &[Func], top: usize) -> String {
     let rows: Vec<Vec<String>> =
         pieces.iter().take(top).map(|p| vec![thousands(p.size), p.preview.clone(), p.read_by(funcs)]).collect();
     s += &table(&["bytes", "starts with", "read by"], &rows, &[1, 2], "");
+    // Every panic location, however small: each is a panic path an index,
+    // `unwrap` or division left in a function, which the guide says to
+    // look for here.
+    let places: Vec<&Piece> = pieces.iter().filter(|p| p.source_file && !p.held_by.is_empty()).collect();
+    if !places.is_empty() {
+        s += &format!(
+            "
+panic locations ({}: the file name of each place a function can panic; in your own files, `get` \
+             instead of an index and `?` or a default instead of `unwrap` take them out):
+",
+            places.len()
+        );
+        let rows: Vec<Vec<String>> =
+            places.iter().map(|p| vec![p.preview.clone(), names(&p.via, funcs).unwrap_or_default()]).collect();
+        s += &table(&["file", "in"], &rows, &[0, 1], "");
+    }
     s
 }
 

@@ -231,7 +231,8 @@ publish = false
 subako-tiny = {{ path = "vendor/subako-tiny", default-features = false, features = ["panic-handler"] }}
 
 # The crate's features, chosen here: `size` builds the module with each
-# allocator and prices the others (`--feature-costs`). For typed tools
+# allocator and prices the others (`--feature-costs`; forward
+# "dlmalloc-crate" too to have it priced). For typed tools
 # (`typed!`), add "miniserde" to `default`; `cargo doc --features miniserde`
 # then documents the typed layer too.
 [features]

@@ -278,4 +278,11 @@ fn data_is_cut_where_code_and_data_refer_to_it() {
     assert!(text.contains("data by crate (125 bytes"), "{text}");
     let line = text.lines().find(|l| l.starts_with("   12  ")).unwrap_or_else(|| panic!("no 12-byte piece: {text}"));
     assert_eq!(line.split_whitespace().collect::<Vec<_>>(), ["12", "\"no", "such", "file\"", "mytool::add"]);
+    // A panic location is named however small, past the largest pieces
+    // too (review 56: the guide says to look for them here).
+    let text = r.to_text(true, 2);
+    assert!(!text.contains("a panic location's file name"), "{text}");
+    let (_, places) = text.split_once("\npanic locations (1: ").unwrap_or_else(|| panic!("no panic locations: {text}"));
+    let line = places.lines().find(|l| l.contains("/r.rs")).unwrap_or_else(|| panic!("no /r.rs: {text}"));
+    assert_eq!(line.split_whitespace().collect::<Vec<_>>(), ["\"/r.rs\"", "core::panicking::panic"]);
 }

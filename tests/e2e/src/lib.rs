@@ -265,6 +265,12 @@ pub fn build_unstripped(dir: &str, cwd: &Path, args: &[&str]) -> PathBuf {
 /// crate with its default features and the README's size profile and
 /// build.rs, built with its name section kept: its `.wasm`.
 pub fn probe_package(dir_name: &str, main_rs: &str) -> PathBuf {
+    probe_package_with(dir_name, main_rs, &[])
+}
+
+/// [`probe_package`], built with `cargo_args` added (`--features
+/// subako-tiny/panic-message`).
+pub fn probe_package_with(dir_name: &str, main_rs: &str, cargo_args: &[&str]) -> PathBuf {
     let root = crate_root();
     let dir = tempfile::Builder::new().prefix("subako-probe").tempdir().unwrap();
     std::fs::create_dir(dir.path().join("src")).unwrap();
@@ -280,5 +286,5 @@ pub fn probe_package(dir_name: &str, main_rs: &str) -> PathBuf {
     .unwrap();
     std::fs::copy(root.join("tests/e2e/vendored/build.rs"), dir.path().join("build.rs")).unwrap();
     std::fs::write(dir.path().join("src/main.rs"), main_rs).unwrap();
-    build_unstripped(dir_name, dir.path(), &[]).join("probe.wasm")
+    build_unstripped(dir_name, dir.path(), cargo_args).join("probe.wasm")
 }

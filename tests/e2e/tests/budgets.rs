@@ -294,8 +294,8 @@ fn own_source_files(bytes: &[u8]) -> Vec<String> {
 /// No example links a panic path in the crate's own code (or its own): a
 /// bounds check that cannot fail is written with `get`, a division with
 /// `checked_div`. `subako-tiny size --explain` lists each location's file
-/// in its data table ("a panic location's file name"), and the function
-/// that reads the location beside it.
+/// under "panic locations", and the function that reads the location
+/// beside it.
 #[test]
 fn no_example_links_a_panic_location_in_the_crates_own_source() {
     let mut found = Vec::new();

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use subako_tiny_e2e::{build_unstripped, crate_root, probe_package};
+use subako_tiny_e2e::{build_unstripped, crate_root, probe_package_with};
 
 /// The functions of the module at `path` that break the promise, by name.
 fn formatting(path: &Path) -> Vec<String> {
@@ -55,7 +55,12 @@ fn hello_holds_no_core_fmt_and_no_panic_fmt_with_either_allocator() {
 /// Builds a one-tool probe package (`half`, reading the float `x`) whose
 /// tool returns `reply` (an expression of `x`), the name section kept.
 fn probe(dir_name: &str, reply: &str) -> PathBuf {
-    probe_package(
+    probe_with(dir_name, reply, &[])
+}
+
+/// [`probe`], built with `cargo_args` added.
+fn probe_with(dir_name: &str, reply: &str, cargo_args: &[&str]) -> PathBuf {
+    probe_package_with(
         dir_name,
         &r##"#![cfg_attr(target_arch = "wasm32", no_std, no_main)]
 extern crate alloc;
@@ -73,6 +78,7 @@ const PACKAGE: Package = Package::new("probe", "0.1.0", "Formats.", &[Tool::new(
 subako_tiny::main!(PACKAGE);
 "##
         .replace("REPLY", reply),
+        cargo_args,
     )
 }
 
@@ -81,6 +87,22 @@ fn the_check_finds_core_fmt_in_a_tool_that_formats() {
     let module = probe("probe", "Reply::text(&alloc::format!(\"{}\", x))");
     let found = formatting(&module);
     assert!(found.iter().any(|name| name.starts_with("core::fmt::")), "the probe's format! was not found: {found:#?}");
+}
+
+/// With `panic-message`, the panic handler reads a plain message and cuts
+/// it without `core::fmt` (review 56's fix cut it with a `str` slice at
+/// first, whose panic formats: +7.5 KB in files): a tool that panics with
+/// a literal holds no `core::fmt` function.
+#[test]
+fn the_panic_message_handler_links_no_core_fmt() {
+    let module = probe_with(
+        "probe-panic-message",
+        "if x > 1.0 { panic!(\"too large\") } else { Reply::text(\"fine\") }",
+        &["--features", "subako-tiny/panic-message"],
+    );
+    let found: Vec<String> =
+        formatting(&module).into_iter().filter(|name| name != "core::panicking::panic_fmt").collect();
+    assert!(found.is_empty(), "the panic-message handler links core::fmt: {found:#?}");
 }
 
 /// `text::fixed`, the crate's `{:.2}`, links neither `core::fmt` nor a
