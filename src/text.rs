@@ -127,21 +127,6 @@ impl Text {
 }
 
 impl Text {
-    /// Appends the ASCII chars `s` starts with, their letters in upper case
-    /// (`upper`) or lower case, in one copy; returns how many.
-    pub(crate) fn push_ascii_case(&mut self, s: &[u8], upper: bool) -> usize {
-        let run = s.iter().take_while(|b| b.is_ascii()).count();
-        let start = self.bytes.len();
-        put(&mut self.bytes, s.get(..run).unwrap_or_default());
-        let from = if upper { b'a' } else { b'A' };
-        for b in self.bytes.get_mut(start..).unwrap_or_default() {
-            if b.wrapping_sub(from) < 26 {
-                *b ^= 0x20;
-            }
-        }
-        run
-    }
-
     /// Room for `more` bytes beyond the text's length, in one block: for
     /// text whose length is known ahead, so the block is not grown (and its
     /// old copy held beside the new) on the way.

@@ -640,6 +640,32 @@ fn pool() -> Vec<char> {
     pool
 }
 
+/// Long runs of ASCII, which `to_lowercase` and `to_uppercase` pass eight
+/// bytes a turn: the bytes beside each letter range (`@`, `[`, `` ` ``,
+/// `{`) and the letters at its ends, at every place in a word and across
+/// words, with chars beyond ASCII (CJK and Hangul too, passed without
+/// decoding) now and then.
+#[test]
+fn ascii_runs_at_every_place() {
+    const ASCII: &[u8] = b"aAzZ@[`{09 \x7f\x00mM";
+    const OTHER: [char; 9] = ['é', 'İ', 'Σ', '東', 'ß', 'ǅ', '\u{212A}', '한', '\u{FF21}'];
+    let mut rng = Rng(env("CASE_SEED", 0xA5C11));
+    for _ in 0..env("CASE_ASCII", if cfg!(debug_assertions) { 2_000 } else { 100_000 }) {
+        let len = rng.below(40);
+        let s: String =
+            (0..len)
+                .map(|_| {
+                    if rng.below(10) == 0 {
+                        OTHER[rng.below(OTHER.len())]
+                    } else {
+                        ASCII[rng.below(ASCII.len())] as char
+                    }
+                })
+                .collect();
+        check(&s);
+    }
+}
+
 #[test]
 fn random_strings() {
     let cases = env("CASE_CASES", if cfg!(debug_assertions) { 200 } else { 50_000 });
@@ -798,6 +824,18 @@ fn long_partial_matches_find_what_std_finds() {
 
 /// What `find_ignore_case` skips by: of the chars other than ASCII, only
 /// İ and the Kelvin sign lowercase to something that begins with ASCII.
+/// What `to_lowercase` and `to_uppercase` pass without decoding: the
+/// chars whose UTF-8 begins with 0xE3 to 0xE9 or 0xEB to 0xED (U+3000 to
+/// U+9FFF, U+B000 to U+D7FF: CJK and Hangul) are each their own case.
+#[test]
+fn cjk_and_hangul_have_no_case_mapping() {
+    for c in (0x3000..=0x9FFF).chain(0xB000..=0xD7FF).filter_map(char::from_u32) {
+        let lead = c.to_string().as_bytes()[0];
+        assert!(matches!(lead, 0xE3..=0xE9 | 0xEB..=0xED), "{c:?} begins with {lead:#x}");
+        assert!(c.to_lowercase().eq([c]) && c.to_uppercase().eq([c]), "{c:?} has a case mapping");
+    }
+}
+
 #[test]
 fn only_two_chars_beyond_ascii_lowercase_to_ascii() {
     let to_ascii: Vec<char> =

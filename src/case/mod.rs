@@ -32,9 +32,11 @@
 //! costs a few times what a page of ASCII does, a single word of it several
 //! times more per letter. The final-sigma rule, which looks at the chars
 //! around each Σ, answers a letter beside it from its mapping. The scripts without case
-//! (CJK, kana, Hangul, Arabic, Hebrew, Indic, Thai, emoji) take a shortcut
-//! and cost about what std's do. `benches/case.sh` measures each kind of
-//! text beside std's.
+//! (CJK, kana, Hangul, Arabic, Hebrew, Indic, Thai, emoji) take a shortcut.
+//! [`to_lowercase`] and [`to_uppercase`] copy the chars that are their own
+//! case in runs, not one by one, pass ASCII eight bytes a turn and CJK and
+//! Hangul without decoding: a page of English or Japanese takes less work
+//! than std's. `benches/case.sh` measures each kind of text beside std's.
 //!
 //! Ignoring case here is what the std idiom does: `to_lowercase` of both
 //! sides, not Unicode's case folding. So `ß` and `SS` differ (`"straße"`
@@ -636,32 +638,73 @@ fn convert(text: &str, upper: bool) -> String {
     // beside a block up to twice the text's size).
     let mut out = crate::text::Text::new();
     out.reserve(s.len());
-    let mut at = 0;
+    // Most chars are their own case: the bytes from `kept` to `at` are,
+    // and go out in one copy when a char that is not (or the end) comes.
+    let (mut at, mut kept) = (0, 0);
     loop {
-        // A run of ASCII, in one copy (no char of it maps beyond ASCII).
-        if s.get(at).is_some_and(u8::is_ascii) {
-            at += out.push_ascii_case(s.get(at..).unwrap_or_default(), upper);
+        // ASCII, up to eight bytes a turn: kept as they are, or out in one
+        // copy with their letters' case changed.
+        while s.get(at).is_some_and(u8::is_ascii)
+            && let Some(word) = s.get(at..at + 8)
+        {
+            let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+            let ascii = ((word & ASCII_HIGH).trailing_zeros() / 8) as usize;
+            // Only the bytes before the first beyond ASCII are taken: the
+            // flips past it may be wrong, and then cost a copy, no more.
+            let flips = ascii_case_flips(word, upper);
+            if flips != 0 {
+                out.push_chars(s.get(kept..at).unwrap_or_default());
+                out.push_chars((word ^ flips).to_le_bytes().get(..ascii).unwrap_or_default());
+                kept = at + ascii;
+            }
+            at += ascii;
+            if ascii < 8 {
+                break;
+            }
+        }
+        // CJK and Hangul (U+3000 to U+9FFF, U+B000 to U+D7FF): no char
+        // there has a case mapping (tests/case.rs), so its three bytes are
+        // passed without decoding.
+        if s.get(at).is_some_and(|b| matches!(b, 0xE3..=0xE9 | 0xEB..=0xED)) {
+            at += 3;
+            continue;
         }
         let (c, len) = unpack(decode(s, at));
         if len == 0 {
             break;
         }
         let mut mapping = if upper { map(c, true) } else { lower_at(s, at, c, len) };
-        // Most chars are their own case: their bytes as they are.
-        if let Some(same) = s.get(at..at + len)
-            && mapping == c as Packed
-        {
-            out.push_chars(same);
-            mapping = 0;
-        }
-        while mapping != 0 {
-            // The table's chars are scalar values (tests/case.rs).
-            out.push_scalar((mapping & CHAR) as u32);
-            mapping >>= 21;
+        if mapping != c as Packed {
+            out.push_chars(s.get(kept..at).unwrap_or_default());
+            while mapping != 0 {
+                // The table's chars are scalar values (tests/case.rs).
+                out.push_scalar((mapping & CHAR) as u32);
+                mapping >>= 21;
+            }
+            kept = at + len;
         }
         at += len;
     }
+    out.push_chars(s.get(kept..).unwrap_or_default());
     out.into_string()
+}
+
+/// The high bit of each byte of a word: a byte with it is not ASCII.
+const ASCII_HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// What to XOR eight ASCII bytes with to change their letters' case:
+/// 0x20 in each upper case letter's byte for lower case (`upper` false),
+/// in each lower case letter's for upper. A few operations for eight
+/// bytes, with no branch for each. Past a byte beyond ASCII the answer
+/// is wrong (a sum carries), and so is not used.
+fn ascii_case_flips(word: u64, upper: bool) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let (first, last) = if upper { (b'a', b'z') } else { (b'A', b'Z') };
+    // A byte below 0x80 plus less than 0x80 carries into no other: its
+    // high bit says the byte is at least `first`, and above `last`.
+    let from_first = word + ONES * u64::from(0x80 - first);
+    let past_last = word + ONES * u64::from(0x7f - last);
+    (from_first & !past_last & ASCII_HIGH) >> 2
 }
 
 /// The lowercase of char `c`, `len` bytes at `at` in `s`: its own, or
