@@ -83,6 +83,7 @@ pub mod num;
 mod package;
 pub mod png;
 mod protocol;
+pub mod random;
 mod rendered;
 pub mod reply;
 mod rt;

@@ -74,6 +74,8 @@ ROWS=(
     "s.split(|c| !c.is_alphanumeric()) (words);words_std;words_crate;hello"
     "s.split('\\t');split_std;split_crate;hello"
     "s.lines();lines_std;lines_crate;hello"
+    "a random number (std has none);-;random_crate;hello"
+    "a shuffle by a seed (std has none);-;shuffle_crate;hello"
 )
 # For reference: what the crate's and std's cheaper ways cost.
 REFERENCE=(

@@ -37,6 +37,13 @@ pub fn realtime_nanos() -> Result<u64, u16> {
     since.map(|d| d.as_nanos() as u64).map_err(|_| super::errno::INVAL)
 }
 
+/// Fills `buf` with random bytes from the system (`/dev/urandom`), or the
+/// WASI errno its failure maps to (`NOTSUP` where there is none).
+pub fn random_bytes(buf: &mut [u8]) -> Result<(), u16> {
+    let mut source = std::fs::File::open("/dev/urandom").map_err(|_| super::errno::NOTSUP)?;
+    source.read_exact(buf).map_err(|_| super::errno::IO)
+}
+
 /// Writes `text` to stderr; free for logs on every back end.
 pub fn log(text: &str) {
     let _ = std::io::stderr().write_all(text.as_bytes());

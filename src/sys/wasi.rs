@@ -68,6 +68,12 @@ pub fn realtime_nanos() -> Result<u64, u16> {
     unsafe { wasi::clock_time_get(wasi::CLOCKID_REALTIME, 1_000) }.map_err(|e| e.raw())
 }
 
+/// Fills `buf` with the platform's random bytes, or WASI's errno.
+pub fn random_bytes(buf: &mut [u8]) -> Result<(), u16> {
+    // SAFETY: `buf` is writable for its whole length.
+    unsafe { wasi::random_get(buf.as_mut_ptr(), buf.len()) }.map_err(|e| e.raw())
+}
+
 /// Reads into `buf` from `fd`, retrying when interrupted; 0 at the end.
 pub fn read(fd: u32, buf: &mut [u8]) -> Result<usize, u16> {
     // SAFETY: `buf` is writable for its whole length.

@@ -24,6 +24,16 @@ fn now(_: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::object(|o| o.text("utc", now).field("seconds", now.unix_seconds())))
 }
 
+/// Sixteen of the platform's random bytes, and a shuffle of 1 to 10 by a
+/// generator it seeds.
+fn draw(_: &Args<'_>) -> Result<Reply, ToolError> {
+    let mut bytes = [0u8; 16];
+    subako_tiny::random::fill(&mut bytes)?;
+    let mut order = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    subako_tiny::random::Rng::from_platform()?.shuffle(&mut order);
+    Ok(Reply::object(|o| o.field("bytes", bytes.map(u64::from)).field("order", order)))
+}
+
 fn fine(_: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::text("fine"))
 }
@@ -134,6 +144,7 @@ const PACKAGE: Package = Package::new(
         Tool::new("bug", "Panics.", EMPTY, bug),
         Tool::new("fine", "Answers.", EMPTY, fine),
         Tool::new("now", "The time now.", EMPTY, now),
+        Tool::new("draw", "Random bytes and a shuffle.", EMPTY, draw),
         Tool::new(
             "greet",
             "Greets.",
