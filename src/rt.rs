@@ -100,9 +100,12 @@ mod wasm {
             let what = what.as_bytes();
             #[cfg(feature = "panic-message")]
             let what = {
-                // Back to a char's start, by bytes: a `str` slice would
-                // link its panic's formatting.
-                let mut end = what.len().min(PANIC_TEXT - 128);
+                // Room for " (at FILE:LINE)" (a line of up to ten digits),
+                // but at least a few words of the message when the path is
+                // long, which is then cut instead. Back to a char's start,
+                // by bytes: a `str` slice would link its panic's formatting.
+                let place = file.len() + " (at :4294967295)".len();
+                let mut end = what.len().min(PANIC_TEXT.saturating_sub(place + "panicked: ".len()).max(64));
                 while what.get(end).is_some_and(|&b| b & 0xc0 == 0x80) {
                     end -= 1;
                 }

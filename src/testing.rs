@@ -156,13 +156,7 @@ impl CallResult {
 /// ```
 #[track_caller]
 pub fn call(package: &Package, tool: &str, arguments: &str) -> CallResult {
-    // `Package::new` checks schemas up to its budget and leaves the rest to
-    // `main!`: a package tested without `main!` has them checked here.
-    for later in &package.tools[crate::package::checked_by_new(package.tools)..] {
-        if let Some(fault) = later.fault() {
-            panic!("testing::call({tool:?}): the package's build would fail under main!: {}", fault.as_str());
-        }
-    }
+    check_late_schemas(package, tool);
     let line = request_line(tool, arguments);
     let (stdout, code) = crate::execute(package, &[package.name], &line);
     let stdout =
@@ -179,6 +173,26 @@ pub fn call(package: &Package, tool: &str, arguments: &str) -> CallResult {
         panic!("testing::call({tool:?}): {why}");
     }
     called
+}
+
+/// `Package::new` checks schemas up to its budget and leaves the rest to
+/// `main!`: a package tested without `main!` has them checked here, once
+/// for each table of tools (by its address) the process calls.
+#[track_caller]
+fn check_late_schemas(package: &Package, tool: &str) {
+    static CHECKED: std::sync::Mutex<Vec<(usize, usize)>> = std::sync::Mutex::new(Vec::new());
+    let key = (package.tools.as_ptr() as usize, package.tools.len());
+    if CHECKED.lock().is_ok_and(|checked| checked.contains(&key)) {
+        return;
+    }
+    for later in &package.tools[crate::package::checked_by_new(package.tools)..] {
+        if let Some(fault) = later.fault() {
+            panic!("testing::call({tool:?}): the package's build would fail under main!: {}", fault.as_str());
+        }
+    }
+    if let Ok(mut checked) = CHECKED.lock() {
+        checked.push(key);
+    }
 }
 
 /// What a result's `structuredContent` must be: no object in it holding a
@@ -289,6 +303,25 @@ where
     // `call` runs inside a closure, where `#[track_caller]` does not reach:
     // its panics name this line, and their messages name the tool.
     with_http(handler, || call(package, tool, arguments))
+}
+
+/// Runs `f` with this thread's clock ([`clock::now`](crate::clock::now))
+/// starting at `start` and running on from there, then puts back the
+/// clock it had: to test a tool at a day's or a year's end. Other threads
+/// keep theirs, so tests can run in parallel. The module's own clock is
+/// set the same way by `subako-tiny call --clock TIME`.
+///
+/// ```
+/// use subako_tiny::clock::{self, Timestamp};
+/// use subako_tiny::{testing, text};
+///
+/// let millennium = Timestamp::from_unix_seconds(978_307_199); // 2000-12-31T23:59:59Z
+/// let said = testing::with_clock(millennium, || text!("saved at ", clock::now().unwrap()));
+/// assert_eq!(said.as_str(), "saved at 2000-12-31T23:59:59Z");
+/// assert!(clock::now().unwrap().unix_seconds() > 1_700_000_000); // the host's again
+/// ```
+pub fn with_clock<R>(start: crate::clock::Timestamp, f: impl FnOnce() -> R) -> R {
+    crate::sys::with_clock(start.unix_nanos(), f)
 }
 
 /// Runs `f` with `handler` answering the HTTP requests made on this thread
@@ -591,6 +624,25 @@ mod tests {
             Tool::new("free", "Answer.", r#"{"type": "object"}"#, answer),
         ],
     );
+
+    /// `with_clock` sets this thread's clock alone, and puts it back after
+    /// a panic too.
+    #[test]
+    fn a_set_clock_is_the_thread_s_and_is_put_back() {
+        use crate::clock::{Timestamp, now};
+        let y2k = Timestamp::from_unix_seconds(946_684_800);
+        with_clock(y2k, || {
+            assert_eq!(now().unwrap().unix_seconds(), 946_684_800);
+            let other = std::thread::spawn(|| now().unwrap().unix_seconds()).join().unwrap();
+            assert!(other > 1_700_000_000, "another thread read the set clock: {other}");
+            // Nested: the inner one wins, then the outer is back.
+            with_clock(Timestamp::from_unix_seconds(1), || assert_eq!(now().unwrap().unix_seconds(), 1));
+            assert_eq!(now().unwrap().unix_seconds(), 946_684_800);
+        });
+        let caught = std::panic::catch_unwind(|| with_clock(y2k, || panic!("inside")));
+        assert!(caught.is_err());
+        assert!(now().unwrap().unix_seconds() > 1_700_000_000, "the clock stayed set after a panic");
+    }
 
     /// A schema past `Package::new`'s budget, which `main!` checks, is
     /// checked by `call` too: a package tested without `main!` (a library's

@@ -809,6 +809,8 @@ mod tests {
             r#""{\"a\":{\"b\":1}}""#,
             r##"r#"{"a":{"b":1}}"#"##,
             r#""}}""#,
+            // An empty object's braces as two pieces (the guide's way).
+            r#""{\"tags\": {""#,
             "r#\"x\"#",
             "if ok { \"yes\" } else { \"no\" }",
         ] {

@@ -27,6 +27,9 @@ pub struct CallOptions {
     pub time_limit: Duration,
     pub memory_limit_bytes: usize,
     pub write_budget: Option<u64>,
+    /// The realtime clock's reading at the start (since the Unix epoch);
+    /// `None`: the host's.
+    pub clock: Option<Duration>,
     /// The request id (opaque to the module).
     pub id: Value,
 }
@@ -43,6 +46,7 @@ impl Default for CallOptions {
             time_limit: r.time_limit,
             memory_limit_bytes: r.memory_limit_bytes,
             write_budget: r.write_budget,
+            clock: r.clock,
             id: json!("call-1"),
         }
     }
@@ -195,6 +199,7 @@ pub fn call(module: &Module, tool: &str, args: impl IntoArgs, opts: &CallOptions
         http: opts.http.clone(),
         write_budget: opts.write_budget,
         exit_grace: Some(Duration::from_secs(1)),
+        clock: opts.clock,
     };
     let output = run(module, &run_opts)?;
     let result = judge(std::slice::from_ref(&opts.id), &output).map(|mut a| a.remove(0).1);

@@ -217,11 +217,15 @@ fn owner_of(pieces: &[Piece], i: usize, funcs: &[Func], known: &mut [Option<Stri
     owner
 }
 
-/// A source file's name in quotes, its last 48 characters when longer
-/// (`/rustc/HASH/` says less than `library/alloc/src/…`).
+/// A source file's name in quotes, its last 48 characters when longer;
+/// std's without `/rustc/HASH/`, which says less than `library/alloc/…`.
 fn file_preview(bytes: &[u8]) -> String {
     let name = String::from_utf8_lossy(bytes);
     let name = name.trim_end_matches('\0');
+    let name = match name.strip_prefix("/rustc/").and_then(|rest| rest.split_once('/')) {
+        Some((_hash, path)) => path,
+        None => name,
+    };
     let count = name.chars().count();
     match count.checked_sub(48) {
         Some(skip) if skip > 0 => format!("…\"{}\"", name.chars().skip(skip).collect::<String>()),
@@ -402,11 +406,11 @@ pub fn to_text(pieces: &[Piece], funcs: &[Func], top: usize) -> String {
     let places: Vec<&Piece> = pieces.iter().filter(|p| p.source_file && !p.held_by.is_empty()).collect();
     if !places.is_empty() {
         s += &format!(
-            "
-panic locations ({}: the file name of each place a function can panic; in your own files, `get` \
-             instead of an index and `?` or a default instead of `unwrap` take them out):
-",
-            places.len()
+            "\npanic locations ({} file name{}, each named by the places a function can panic in it; std's are \
+             under library/; in your own files, `get` instead of an index and `?` or a default instead of \
+             `unwrap` take them out):\n",
+            places.len(),
+            if places.len() == 1 { "" } else { "s" }
         );
         let rows: Vec<Vec<String>> =
             places.iter().map(|p| vec![p.preview.clone(), names(&p.via, funcs).unwrap_or_default()]).collect();

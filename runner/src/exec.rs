@@ -229,6 +229,26 @@ pub struct RunOptions {
     /// With `Some(g)`: once stdout holds an answer to every request in `stdin`,
     /// the module must exit within `g` or the run ends as [`Exit::Lingered`].
     pub exit_grace: Option<Duration>,
+    /// The realtime clock's reading when the run starts (time since the Unix
+    /// epoch), from which it runs on; `None`: the host's clock.
+    pub clock: Option<Duration>,
+}
+
+/// A realtime clock that reads `start` when the run begins and runs on
+/// from there at the host's pace.
+struct StartedClock {
+    start: Duration,
+    since: Instant,
+}
+
+impl wasmtime_wasi::HostWallClock for StartedClock {
+    fn resolution(&self) -> Duration {
+        Duration::from_nanos(1)
+    }
+
+    fn now(&self) -> Duration {
+        self.start + self.since.elapsed()
+    }
 }
 
 impl Default for RunOptions {
@@ -242,6 +262,7 @@ impl Default for RunOptions {
             http: None,
             write_budget: Some(1 << 30),
             exit_grace: None,
+            clock: None,
         }
     }
 }
@@ -450,6 +471,9 @@ fn run_inner(module: &Module, opts: &RunOptions, inherit: bool) -> Result<RunOut
     }
     let mut b = WasiCtxBuilder::new();
     b.args(&opts.argv);
+    if let Some(start) = opts.clock {
+        b.wall_clock(StartedClock { start, since: Instant::now() });
+    }
     let stdout = MemoryOutputPipe::new(STDOUT_CAP);
     let stderr = MemoryOutputPipe::new(STDERR_CAP);
     if inherit {

@@ -260,7 +260,10 @@ pub fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
 /// long (the Kelvin sign, three bytes, is found by `k`, one; `ẞ` by `ß`),
 /// so `&haystack[start..start + needle.len()]` can cut a char and panic.
 /// An empty needle is found at `0..0`. Linear in the lengths, as
-/// [`find_ignore_case`] is.
+/// [`find_ignore_case`] is. The match is the whole haystack's: a Σ in the
+/// range lowercases to σ or ς by its neighbours outside it too, so
+/// `&haystack[range]` alone may lowercase otherwise (`"AΣ"` holds `"ς"`
+/// at `1..3`, and `"Σ"` alone lowercases to `"σ"`).
 ///
 /// # Examples
 /// ```

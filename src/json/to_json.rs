@@ -87,6 +87,17 @@ impl JsonBytes {
         unsafe { crate::sys::assume_utf8(&self.0) }
     }
 
+    /// The bytes, as `String::as_bytes` gives them (a `JsonBytes` also
+    /// reads as a `&[u8]` where one is asked for: `fs::append_line(path,
+    /// &entry)`).
+    ///
+    /// ```
+    /// assert_eq!(subako_tiny::json::array(|a| a.push(1)).as_bytes(), b"[1]");
+    /// ```
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
     /// The bytes, as a `Vec` of their own.
     ///
     /// ```

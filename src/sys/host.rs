@@ -30,9 +30,31 @@ impl Io for Stdio {
     }
 }
 
+std::thread_local! {
+    /// This thread's clock when a test set it: its reading at an instant.
+    static CLOCK: Cell<Option<(u64, std::time::Instant)>> = const { Cell::new(None) };
+}
+
+/// Runs `f` with this thread's realtime clock reading `nanos` now and
+/// running on from there, then puts back the clock it had (also when `f`
+/// panics). Other threads keep theirs.
+pub fn with_clock<R>(nanos: u64, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<(u64, std::time::Instant)>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            CLOCK.set(self.0);
+        }
+    }
+    let _restore = Restore(CLOCK.replace(Some((nanos, std::time::Instant::now()))));
+    f()
+}
+
 /// The realtime clock: nanoseconds since 1970-01-01T00:00:00Z, or WASI's
 /// errno (`INVAL` for a system clock set before 1970).
 pub fn realtime_nanos() -> Result<u64, u16> {
+    if let Some((nanos, at)) = CLOCK.get() {
+        return Ok(nanos.saturating_add(at.elapsed().as_nanos() as u64));
+    }
     let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
     since.map(|d| d.as_nanos() as u64).map_err(|_| super::errno::INVAL)
 }

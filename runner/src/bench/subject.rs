@@ -206,6 +206,7 @@ impl Subject {
             http: o.http.clone(),
             write_budget: o.write_budget,
             exit_grace: Some(Duration::from_secs(1)),
+            clock: o.clock,
         }
     }
 }

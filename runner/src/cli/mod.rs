@@ -171,6 +171,71 @@ pub struct CallArgs {
     /// Bytes a call may write to files (default 1 GiB)
     #[arg(long = "write-budget", value_name = "N")]
     pub write_budget: Option<u64>,
+    /// Start the realtime clock at TIME, in UTC (2026-12-31T23:59:59Z, with fractions of a second if you like, or
+    /// Unix seconds), from which it runs on: to try a tool at a day's or a year's end (default: the host's clock)
+    #[arg(long, value_name = "TIME", value_parser = clock_start)]
+    pub clock: Option<Duration>,
+}
+
+/// `--clock`'s TIME: RFC 3339 in UTC (`2026-12-31T23:59:59Z`, `…59.5Z`)
+/// or Unix seconds, as time since the Unix epoch.
+pub fn clock_start(s: &str) -> Result<Duration, String> {
+    let shape = "give a UTC time as 2026-12-31T23:59:59Z (seconds may have a fraction) or Unix seconds";
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        return s.parse::<u64>().map(Duration::from_secs).map_err(|_| format!("{s:?}: too large ({shape})"));
+    }
+    let b = s.as_bytes();
+    let number = |from: usize, len: usize| -> Option<u64> {
+        let digits = s.get(from..from + len)?;
+        digits.bytes().all(|d| d.is_ascii_digit()).then(|| digits.parse().ok())?
+    };
+    let fields = (|| {
+        if b.len() < 20
+            || b[4] != b'-'
+            || b[7] != b'-'
+            || !matches!(b[10], b'T' | b't')
+            || b[13] != b':'
+            || b[16] != b':'
+        {
+            return None;
+        }
+        let (year, month, day) = (number(0, 4)?, number(5, 2)?, number(8, 2)?);
+        let (hour, minute, second) = (number(11, 2)?, number(14, 2)?, number(17, 2)?);
+        let rest = &s[19..];
+        let nanos = match rest.strip_prefix('.') {
+            Some(fraction) => {
+                let digits = fraction.strip_suffix(['Z', 'z'])?;
+                if digits.is_empty() || digits.len() > 9 || !digits.bytes().all(|d| d.is_ascii_digit()) {
+                    return None;
+                }
+                digits.parse::<u64>().ok()? * 10u64.pow(9 - digits.len() as u32)
+            }
+            None if rest.eq_ignore_ascii_case("z") => 0,
+            None => return None,
+        };
+        Some((year, month, day, hour, minute, second, nanos))
+    })();
+    let Some((year, month, day, hour, minute, second, nanos)) = fields else {
+        return Err(format!("{s:?}: not a time ({shape})"));
+    };
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days_in_month = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    if year < 1970 || !(1..=12).contains(&month) || day == 0 || day > days_in_month[month as usize - 1] {
+        return Err(format!("{s:?}: no such date from 1970 on ({shape})"));
+    }
+    if hour > 23 || minute > 59 || second > 59 {
+        return Err(format!("{s:?}: no such time of day ({shape})"));
+    }
+    // Days since 1970-01-01 (Howard Hinnant's days_from_civil).
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y / 400;
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second;
+    Ok(Duration::from_secs(seconds) + Duration::from_nanos(nanos))
 }
 
 impl CallArgs {
@@ -215,6 +280,7 @@ impl CallArgs {
         if let Some(b) = self.write_budget {
             o.write_budget = Some(b);
         }
+        o.clock = self.clock;
         o
     }
 
@@ -364,4 +430,40 @@ fn not_json(from: &str, e: &serde_json::Error) -> Error {
         "; to see how the module answers a line that is not JSON, pipe one to `subako-tiny serve MODULE`"
     };
     Error::Input(format!("the arguments from {from} are not JSON: {e}{hint}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clock_start;
+    use std::time::Duration;
+
+    #[test]
+    fn clock_start_reads_utc_times_and_unix_seconds() {
+        for (text, seconds, nanos) in [
+            ("1970-01-01T00:00:00Z", 0, 0),
+            ("2026-12-31T23:59:59Z", 1_798_761_599, 0),
+            ("2026-12-31t23:59:59.25z", 1_798_761_599, 250_000_000),
+            ("2024-02-29T12:00:00.000000001Z", 1_709_208_000, 1),
+            ("2000-03-01T00:00:00Z", 951_868_800, 0),
+            ("1798761599", 1_798_761_599, 0),
+        ] {
+            assert_eq!(clock_start(text), Ok(Duration::new(seconds, nanos)), "{text}");
+        }
+        for (text, why) in [
+            ("2025-02-29T00:00:00Z", "no such date"),
+            ("1969-12-31T23:59:59Z", "no such date"),
+            ("2026-13-01T00:00:00Z", "no such date"),
+            ("2026-12-31T24:00:00Z", "no such time of day"),
+            ("2026-12-31T23:59:60Z", "no such time of day"),
+            ("2026-12-31T23:59:59+09:00", "not a time"),
+            ("2026-12-31 23:59:59Z", "not a time"),
+            ("2026-12-31T23:59:59.Z", "not a time"),
+            ("2026-12-31T23:59:59.1234567890Z", "not a time"),
+            ("", "not a time"),
+            ("99999999999999999999", "too large"),
+        ] {
+            let error = clock_start(text).unwrap_err();
+            assert!(error.contains(why) && error.contains("2026-12-31T23:59:59Z"), "{text}: {error}");
+        }
+    }
 }

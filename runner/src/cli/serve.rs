@@ -47,6 +47,7 @@ impl Serve {
             memory_limit_bytes: o.memory_limit_bytes,
             http: o.http,
             write_budget: o.write_budget,
+            clock: o.clock,
             ..RunOptions::default()
         };
         let out = serve(&m, &opts)?;

@@ -29,3 +29,26 @@ fn now_is_the_host_s_time_in_utc() {
     assert!(date.status.success(), "{}", String::from_utf8_lossy(&date.stderr));
     assert_eq!(utc, String::from_utf8_lossy(&date.stdout).trim());
 }
+
+/// `subako-tiny call --clock TIME` (RunOptions::clock): the module's clock
+/// starts at TIME, so a tool can be tried at a year's end.
+#[test]
+fn a_run_s_clock_can_start_at_a_chosen_time() {
+    let module = Module::from_file(vendored(&[])).unwrap();
+    // 2026-12-31T23:59:59.25Z, as `--clock` reads it (runner/src/cli/mod.rs).
+    let start = std::time::Duration::from_millis(1_798_761_599_250);
+    let stdin = request(serde_json::json!(1), "tools/call", serde_json::json!({"name": "now", "arguments": {}}));
+    let options = RunOptions {
+        argv: vec!["vendored".into()],
+        stdin: stdin.into_bytes(),
+        clock: Some(start),
+        ..RunOptions::default()
+    };
+    let output = run(&module, &options).unwrap();
+    assert!(matches!(output.exit, Exit::Code(0)), "{:?}", output.exit);
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let now = &answer["result"]["structuredContent"];
+    // A run takes well under the 0.75 s left in the year.
+    assert_eq!(now["utc"], "2026-12-31T23:59:59Z", "{answer}");
+    assert_eq!(now["seconds"], 1_798_761_599u64, "{answer}");
+}

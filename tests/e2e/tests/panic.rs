@@ -75,6 +75,9 @@ fn long_multibyte_package() -> std::path::PathBuf {
     // Three directories of 60 two-byte characters: a `file!()` of over 360 bytes.
     let deep: std::path::PathBuf = ["é", "ü", "ø"].iter().map(|c| c.repeat(60)).collect();
     std::fs::create_dir_all(dir.join("src").join(&deep)).unwrap();
+    // Two of 45: a `file!()` of about 190 bytes, as a registry path is.
+    let mid: std::path::PathBuf = ["ä", "ö"].iter().map(|c| c.repeat(45)).collect();
+    std::fs::create_dir_all(dir.join("src").join(&mid)).unwrap();
     let manifest = format!(
         "[package]\nname = \"utf8\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[dependencies]\nsubako-tiny = {{ path = {:?}, features = [\"panic-message\"] }}\n\n[workspace]\n\n{}",
         root.display().to_string(),
@@ -90,6 +93,8 @@ fn long_multibyte_package() -> std::path::PathBuf {
 use subako_tiny::{{Args, Package, Reply, Tool, ToolError}};
 #[path = {deep:?}]
 mod deep;
+#[path = {mid:?}]
+mod mid;
 fn euros(_: &Args<'_>) -> Result<Reply, ToolError> {{
     panic!("{euros}")
 }}
@@ -97,11 +102,18 @@ const EMPTY: &str = r#"{{"type": "object", "properties": {{}}}}"#;
 const PACKAGE: Package = Package::new("utf8", "0.1.0", "Panics.", &[
     Tool::new("deep", "Panics deep.", EMPTY, deep::deep),
     Tool::new("euros", "Panics in euros.", EMPTY, euros),
+    Tool::new("mid", "Panics at length.", EMPTY, mid::mid),
 ]);
 subako_tiny::main!(PACKAGE);
 "##,
             deep = deep.join("deep.rs").display().to_string(),
+            mid = mid.join("mid.rs").display().to_string(),
         ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src").join(&mid).join("mid.rs"),
+        format!("pub fn mid(_: &subako_tiny::Args<'_>) -> Result<subako_tiny::Reply, subako_tiny::ToolError> {{\n    panic!(\"{}\")\n}}\n", "語".repeat(200)),
     )
     .unwrap();
     std::fs::write(
@@ -124,7 +136,7 @@ subako_tiny::main!(PACKAGE);
 #[test]
 fn a_panic_answer_cut_short_is_still_utf8_json() {
     let module = Module::from_file(long_multibyte_package()).unwrap();
-    for tool in ["euros", "deep"] {
+    for tool in ["euros", "deep", "mid"] {
         let stdin = request(serde_json::json!(tool), "tools/call", serde_json::json!({"name": tool, "arguments": {}}));
         let output =
             run(&module, &RunOptions { argv: vec!["utf8".into()], stdin: stdin.into_bytes(), ..RunOptions::default() })
@@ -137,7 +149,12 @@ fn a_panic_answer_cut_short_is_still_utf8_json() {
         let text = answer["result"]["content"][0]["text"].as_str().unwrap();
         assert_eq!(answer["result"]["isError"], true);
         // Cut short: the message is there in part, as whole characters.
-        let (head, repeated) = if tool == "euros" { ("tool panicked: ", '€') } else { ("tool panicked: ", 'ß') };
+        let head = "tool panicked: ";
+        let repeated = match tool {
+            "euros" => '€',
+            "mid" => '語',
+            _ => 'ß',
+        };
         assert!(text.starts_with(head), "{text}");
         assert!(text[head.len()..].starts_with(repeated), "{text}");
         if tool == "euros" {
@@ -146,8 +163,16 @@ fn a_panic_answer_cut_short_is_still_utf8_json() {
             let (message, place) = text[head.len()..].split_once(" (at ").unwrap_or_else(|| panic!("no place: {text}"));
             assert!(message.chars().all(|c| c == '€'), "{text}");
             assert!(place.starts_with("src/main.rs:") && place.ends_with(')'), "{text}");
+        } else if tool == "mid" {
+            // A path of a registry's length still fits whole, line and all
+            // (review 57: a fixed room left it cut).
+            let (message, place) = text[head.len()..].split_once(" (at ").unwrap_or_else(|| panic!("no place: {text}"));
+            assert!(message.chars().all(|c| c == '語') && message.len() > 64, "{text}");
+            assert!(place.starts_with("src/ää") && place.ends_with("mid.rs:2)"), "{text}");
         } else {
-            assert!(text.contains("(at src/éé"), "the path is cut, not the message: {text}");
+            // A path too long for both: the message keeps its first words
+            // and the path is cut.
+            assert!(text.contains("(at src/éé"), "{text}");
         }
         let stderr = String::from_utf8(output.stderr).unwrap_or_else(|e| panic!("{tool}: stderr is not UTF-8: {e}"));
         assert!(stderr.starts_with("panicked: "), "{stderr}");
