@@ -40,7 +40,13 @@ use crate::ToolError;
 /// ```
 pub fn fill(buf: &mut [u8]) -> Result<(), ToolError> {
     crate::sys::random_bytes(buf).map_err(|errno| {
-        ToolError::new(crate::text!("the platform gave no random bytes (random_get: errno ", errno, ")"))
+        ToolError::new(crate::text!(
+            "the platform gave no random bytes (",
+            crate::sys::RANDOM_SOURCE,
+            ": errno ",
+            errno,
+            ")"
+        ))
     })
 }
 

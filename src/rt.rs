@@ -104,8 +104,10 @@ mod wasm {
                 // but at least a few words of the message when the path is
                 // long, which is then cut instead. Back to a char's start,
                 // by bytes: a `str` slice would link its panic's formatting.
-                let place = file.len() + " (at :4294967295)".len();
-                let mut end = what.len().min(PANIC_TEXT.saturating_sub(place + "panicked: ".len()).max(64));
+                // (`append_plain` starts a char only with four bytes free:
+                // the last three may go unused.)
+                let place = file.len() + " (at :4294967295)".len() + 3;
+                let mut end = what.len().min(PANIC_TEXT.saturating_sub(place + "panicked: ".len()).max(32));
                 while what.get(end).is_some_and(|&b| b & 0xc0 == 0x80) {
                     end -= 1;
                 }

@@ -309,7 +309,9 @@ where
 /// starting at `start` and running on from there, then puts back the
 /// clock it had: to test a tool at a day's or a year's end. Other threads
 /// keep theirs, so tests can run in parallel. The module's own clock is
-/// set the same way by `subako-tiny call --clock TIME`.
+/// set the same way by `subako-tiny call --clock TIME`. Past
+/// 2554-07-21T23:34:33Z (64 bits of nanoseconds, where a `Timestamp`
+/// stops) `clock::now` fails, as the platform's clock does there.
 ///
 /// ```
 /// use subako_tiny::clock::{self, Timestamp};
@@ -639,6 +641,13 @@ mod tests {
             with_clock(Timestamp::from_unix_seconds(1), || assert_eq!(now().unwrap().unix_seconds(), 1));
             assert_eq!(now().unwrap().unix_seconds(), 946_684_800);
         });
+        // Past 64 bits of nanoseconds the read fails, as the platform's
+        // does there (review 59: it stopped at 2554 and answered).
+        let late = with_clock(Timestamp::from_unix_seconds(u64::MAX), || {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            now().map_err(|e| String::from(e.message()))
+        });
+        assert_eq!(late, Err(String::from("the platform's clock did not answer (clock_time_get: errno 61)")));
         let caught = std::panic::catch_unwind(|| with_clock(y2k, || panic!("inside")));
         assert!(caught.is_err());
         assert!(now().unwrap().unix_seconds() > 1_700_000_000, "the clock stayed set after a panic");

@@ -247,7 +247,9 @@ impl wasmtime_wasi::HostWallClock for StartedClock {
     }
 
     fn now(&self) -> Duration {
-        self.start + self.since.elapsed()
+        // Past u64 nanoseconds WASI's clock answers EOVERFLOW; a Duration
+        // beyond u64 seconds would not be made.
+        self.start.saturating_add(self.since.elapsed())
     }
 }
 

@@ -50,19 +50,27 @@ pub fn with_clock<R>(nanos: u64, f: impl FnOnce() -> R) -> R {
 }
 
 /// The realtime clock: nanoseconds since 1970-01-01T00:00:00Z, or WASI's
-/// errno (`INVAL` for a system clock set before 1970).
+/// errno (`INVAL` for a system clock set before 1970; `OVERFLOW` past
+/// 64 bits of nanoseconds, in 2554, as the platform's clock answers there).
 pub fn realtime_nanos() -> Result<u64, u16> {
     if let Some((nanos, at)) = CLOCK.get() {
-        return Ok(nanos.saturating_add(at.elapsed().as_nanos() as u64));
+        let elapsed = u64::try_from(at.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        return nanos.checked_add(elapsed).ok_or(super::errno::OVERFLOW);
     }
     let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
     since.map(|d| d.as_nanos() as u64).map_err(|_| super::errno::INVAL)
 }
 
+/// Where [`random_bytes`] reads, for its errors.
+pub const RANDOM_SOURCE: &str = "/dev/urandom";
+
 /// Fills `buf` with random bytes from the system (`/dev/urandom`), or the
 /// WASI errno its failure maps to (`NOTSUP` where there is none).
 pub fn random_bytes(buf: &mut [u8]) -> Result<(), u16> {
-    let mut source = std::fs::File::open("/dev/urandom").map_err(|_| super::errno::NOTSUP)?;
+    if buf.is_empty() {
+        return Ok(());
+    }
+    let mut source = std::fs::File::open(RANDOM_SOURCE).map_err(|_| super::errno::NOTSUP)?;
     source.read_exact(buf).map_err(|_| super::errno::IO)
 }
 

@@ -94,6 +94,7 @@ pub mod errno {
         PERM = ERRNO_PERM,
         ROFS = ERRNO_ROFS,
         NOTCAPABLE = ERRNO_NOTCAPABLE,
+        OVERFLOW = ERRNO_OVERFLOW,
     }
 }
 

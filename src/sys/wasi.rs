@@ -68,6 +68,9 @@ pub fn realtime_nanos() -> Result<u64, u16> {
     unsafe { wasi::clock_time_get(wasi::CLOCKID_REALTIME, 1_000) }.map_err(|e| e.raw())
 }
 
+/// Where [`random_bytes`] reads, for its errors.
+pub const RANDOM_SOURCE: &str = "random_get";
+
 /// Fills `buf` with the platform's random bytes, or WASI's errno.
 pub fn random_bytes(buf: &mut [u8]) -> Result<(), u16> {
     // SAFETY: `buf` is writable for its whole length.

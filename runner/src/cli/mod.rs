@@ -181,8 +181,16 @@ pub struct CallArgs {
 /// or Unix seconds, as time since the Unix epoch.
 pub fn clock_start(s: &str) -> Result<Duration, String> {
     let shape = "give a UTC time as 2026-12-31T23:59:59Z (seconds may have a fraction) or Unix seconds";
+    // WASI's clock counts nanoseconds in 64 bits.
+    let last = Duration::from_nanos(u64::MAX);
+    let too_late = || {
+        format!("{s:?}: past 2554-07-21T23:34:33Z, the last time WASI's clock (64 bits of nanoseconds) tells ({shape})")
+    };
     if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
-        return s.parse::<u64>().map(Duration::from_secs).map_err(|_| format!("{s:?}: too large ({shape})"));
+        return match s.parse::<u64>().map(Duration::from_secs) {
+            Ok(start) if start <= last => Ok(start),
+            _ => Err(too_late()),
+        };
     }
     let b = s.as_bytes();
     let number = |from: usize, len: usize| -> Option<u64> {
@@ -201,27 +209,38 @@ pub fn clock_start(s: &str) -> Result<Duration, String> {
         }
         let (year, month, day) = (number(0, 4)?, number(5, 2)?, number(8, 2)?);
         let (hour, minute, second) = (number(11, 2)?, number(14, 2)?, number(17, 2)?);
+        // UTC: `Z`, or the offset `+00:00`.
         let rest = &s[19..];
+        let rest = rest.strip_suffix(['Z', 'z']).or_else(|| rest.strip_suffix("+00:00"))?;
         let nanos = match rest.strip_prefix('.') {
-            Some(fraction) => {
-                let digits = fraction.strip_suffix(['Z', 'z'])?;
-                if digits.is_empty() || digits.len() > 9 || !digits.bytes().all(|d| d.is_ascii_digit()) {
+            Some(digits) => {
+                if digits.is_empty() || !digits.bytes().all(|d| d.is_ascii_digit()) {
                     return None;
+                }
+                if digits.len() > 9 {
+                    return Some(Err("at most nine digits of a second (nanoseconds)"));
                 }
                 digits.parse::<u64>().ok()? * 10u64.pow(9 - digits.len() as u32)
             }
-            None if rest.eq_ignore_ascii_case("z") => 0,
+            None if rest.is_empty() => 0,
             None => return None,
         };
-        Some((year, month, day, hour, minute, second, nanos))
+        Some(Ok((year, month, day, hour, minute, second, nanos)))
     })();
-    let Some((year, month, day, hour, minute, second, nanos)) = fields else {
-        return Err(format!("{s:?}: not a time ({shape})"));
+    let (year, month, day, hour, minute, second, nanos) = match fields {
+        Some(Ok(fields)) => fields,
+        Some(Err(why)) => return Err(format!("{s:?}: {why} ({shape})")),
+        None => return Err(format!("{s:?}: not a time in UTC ({shape})")),
     };
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
     let days_in_month = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
     if year < 1970 || !(1..=12).contains(&month) || day == 0 || day > days_in_month[month as usize - 1] {
         return Err(format!("{s:?}: no such date from 1970 on ({shape})"));
+    }
+    if second == 60 && hour == 23 && minute == 59 {
+        return Err(format!(
+            "{s:?}: a leap second, which Unix time and WASI's clock do not count: give 23:59:59 ({shape})"
+        ));
     }
     if hour > 23 || minute > 59 || second > 59 {
         return Err(format!("{s:?}: no such time of day ({shape})"));
@@ -235,7 +254,11 @@ pub fn clock_start(s: &str) -> Result<Duration, String> {
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     let days = era * 146_097 + doe - 719_468;
     let seconds = days * 86_400 + hour * 3600 + minute * 60 + second;
-    Ok(Duration::from_secs(seconds) + Duration::from_nanos(nanos))
+    let start = Duration::from_secs(seconds) + Duration::from_nanos(nanos);
+    if start > last {
+        return Err(too_late());
+    }
+    Ok(start)
 }
 
 impl CallArgs {
@@ -446,6 +469,9 @@ mod tests {
             ("2024-02-29T12:00:00.000000001Z", 1_709_208_000, 1),
             ("2000-03-01T00:00:00Z", 951_868_800, 0),
             ("1798761599", 1_798_761_599, 0),
+            ("2026-12-31T23:59:59+00:00", 1_798_761_599, 0),
+            ("2554-07-21T23:34:33.709551615Z", 18_446_744_073, 709_551_615),
+            ("18446744073", 18_446_744_073, 0),
         ] {
             assert_eq!(clock_start(text), Ok(Duration::new(seconds, nanos)), "{text}");
         }
@@ -454,16 +480,20 @@ mod tests {
             ("1969-12-31T23:59:59Z", "no such date"),
             ("2026-13-01T00:00:00Z", "no such date"),
             ("2026-12-31T24:00:00Z", "no such time of day"),
-            ("2026-12-31T23:59:60Z", "no such time of day"),
-            ("2026-12-31T23:59:59+09:00", "not a time"),
+            ("2016-12-31T23:59:60Z", "leap second"),
+            ("2026-12-31T12:00:60Z", "no such time of day"),
+            ("2026-12-31T23:59:59+09:00", "not a time in UTC"),
             ("2026-12-31 23:59:59Z", "not a time"),
             ("2026-12-31T23:59:59.Z", "not a time"),
-            ("2026-12-31T23:59:59.1234567890Z", "not a time"),
+            ("2026-12-31T23:59:59.1234567890Z", "nine digits"),
             ("", "not a time"),
-            ("99999999999999999999", "too large"),
+            ("2554-07-21T23:34:33.709551616Z", "2554-07-21T23:34:33Z"),
+            ("9999-12-31T23:59:59Z", "2554-07-21T23:34:33Z"),
+            ("18446744074", "2554-07-21T23:34:33Z"),
+            ("99999999999999999999", "2554-07-21T23:34:33Z"),
         ] {
             let error = clock_start(text).unwrap_err();
-            assert!(error.contains(why) && error.contains("2026-12-31T23:59:59Z"), "{text}: {error}");
+            assert!(error.contains(why) && error.contains("2026-12-31T23:59:59Z (seconds"), "{text}: {error}");
         }
     }
 }

@@ -52,3 +52,27 @@ fn a_run_s_clock_can_start_at_a_chosen_time() {
     assert_eq!(now["utc"], "2026-12-31T23:59:59Z", "{answer}");
     assert_eq!(now["seconds"], 1_798_761_599u64, "{answer}");
 }
+
+/// A clock started where 64 bits of nanoseconds end: the module is told
+/// its clock did not answer (EOVERFLOW, as WASI's clock answers past
+/// 2554), and the runner does not panic (review 59: adding the time run to
+/// a start near u64::MAX seconds overflowed).
+#[test]
+fn a_clock_past_wasi_s_range_fails_the_read_not_the_runner() {
+    let module = Module::from_file(vendored(&[])).unwrap();
+    for start in [std::time::Duration::from_nanos(u64::MAX), std::time::Duration::from_secs(u64::MAX)] {
+        let stdin = request(serde_json::json!(1), "tools/call", serde_json::json!({"name": "now", "arguments": {}}));
+        let options = RunOptions {
+            argv: vec!["vendored".into()],
+            stdin: stdin.into_bytes(),
+            clock: Some(start),
+            ..RunOptions::default()
+        };
+        let output = run(&module, &options).unwrap();
+        assert!(matches!(output.exit, Exit::Code(0)), "{start:?}: {:?}", output.exit);
+        let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(answer["result"]["isError"], true, "{answer}");
+        let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+        assert_eq!(text, "the platform's clock did not answer (clock_time_get: errno 61)", "{start:?}");
+    }
+}
