@@ -704,9 +704,10 @@ fn ascii_case_flips(word: u64, upper: bool) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     let (first, last) = if upper { (b'a', b'z') } else { (b'A', b'Z') };
     // A byte below 0x80 plus less than 0x80 carries into no other: its
-    // high bit says the byte is at least `first`, and above `last`.
-    let from_first = word + ONES * u64::from(0x80 - first);
-    let past_last = word + ONES * u64::from(0x7f - last);
+    // high bit says the byte is at least `first`, and above `last` (a
+    // byte beyond ASCII may carry, out of the word too: wrapping).
+    let from_first = word.wrapping_add(ONES * u64::from(0x80 - first));
+    let past_last = word.wrapping_add(ONES * u64::from(0x7f - last));
     (from_first & !past_last & ASCII_HIGH) >> 2
 }
 
