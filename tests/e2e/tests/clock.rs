@@ -30,13 +30,9 @@ fn now_is_the_host_s_time_in_utc() {
     assert_eq!(utc, String::from_utf8_lossy(&date.stdout).trim());
 }
 
-/// `subako-tiny call --clock TIME` (RunOptions::clock): the module's clock
-/// starts at TIME, so a tool can be tried at a year's end.
-#[test]
-fn a_run_s_clock_can_start_at_a_chosen_time() {
-    let module = Module::from_file(vendored(&[])).unwrap();
-    // 2026-12-31T23:59:59.25Z, as `--clock` reads it (runner/src/cli/mod.rs).
-    let start = std::time::Duration::from_millis(1_798_761_599_250);
+/// The `now` tool's answer in a run whose clock starts at `start`; the run
+/// must exit 0.
+fn now_from(module: &Module, start: std::time::Duration) -> serde_json::Value {
     let stdin = request(serde_json::json!(1), "tools/call", serde_json::json!({"name": "now", "arguments": {}}));
     let options = RunOptions {
         argv: vec!["vendored".into()],
@@ -44,9 +40,18 @@ fn a_run_s_clock_can_start_at_a_chosen_time() {
         clock: Some(start),
         ..RunOptions::default()
     };
-    let output = run(&module, &options).unwrap();
-    assert!(matches!(output.exit, Exit::Code(0)), "{:?}", output.exit);
-    let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let output = run(module, &options).unwrap();
+    assert!(matches!(output.exit, Exit::Code(0)), "{start:?}: {:?}", output.exit);
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// `subako-tiny call --clock TIME` (RunOptions::clock): the module's clock
+/// starts at TIME, so a tool can be tried at a year's end.
+#[test]
+fn a_run_s_clock_can_start_at_a_chosen_time() {
+    let module = Module::from_file(vendored(&[])).unwrap();
+    // 2026-12-31T23:59:59.25Z, as `--clock` reads it (runner/src/cli/mod.rs).
+    let answer = now_from(&module, std::time::Duration::from_millis(1_798_761_599_250));
     let now = &answer["result"]["structuredContent"];
     // A run takes well under the 0.75 s left in the year.
     assert_eq!(now["utc"], "2026-12-31T23:59:59Z", "{answer}");
@@ -61,16 +66,7 @@ fn a_run_s_clock_can_start_at_a_chosen_time() {
 fn a_clock_past_wasi_s_range_fails_the_read_not_the_runner() {
     let module = Module::from_file(vendored(&[])).unwrap();
     for start in [std::time::Duration::from_nanos(u64::MAX), std::time::Duration::from_secs(u64::MAX)] {
-        let stdin = request(serde_json::json!(1), "tools/call", serde_json::json!({"name": "now", "arguments": {}}));
-        let options = RunOptions {
-            argv: vec!["vendored".into()],
-            stdin: stdin.into_bytes(),
-            clock: Some(start),
-            ..RunOptions::default()
-        };
-        let output = run(&module, &options).unwrap();
-        assert!(matches!(output.exit, Exit::Code(0)), "{start:?}: {:?}", output.exit);
-        let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let answer = now_from(&module, start);
         assert_eq!(answer["result"]["isError"], true, "{answer}");
         let text = answer["result"]["content"][0]["text"].as_str().unwrap();
         assert_eq!(text, "the platform's clock did not answer (clock_time_get: errno 61)", "{start:?}");
