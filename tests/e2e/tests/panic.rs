@@ -78,6 +78,10 @@ fn long_multibyte_package() -> std::path::PathBuf {
     // Two of 45: a `file!()` of about 190 bytes, as a registry path is.
     let mid: std::path::PathBuf = ["ä", "ö"].iter().map(|c| c.repeat(45)).collect();
     std::fs::create_dir_all(dir.join("src").join(&mid)).unwrap();
+    // A `file!()` of 430 bytes: room for a message's first words and the
+    // whole place only when the answer's last bytes are counted (review 59).
+    let long: std::path::PathBuf = [("à", 69), ("è", 69), ("ì", 70)].iter().map(|(c, n)| c.repeat(*n)).collect();
+    std::fs::create_dir_all(dir.join("src").join(&long)).unwrap();
     let manifest = format!(
         "[package]\nname = \"utf8\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[dependencies]\nsubako-tiny = {{ path = {:?}, features = [\"panic-message\"] }}\n\n[workspace]\n\n{}",
         root.display().to_string(),
@@ -95,6 +99,8 @@ use subako_tiny::{{Args, Package, Reply, Tool, ToolError}};
 mod deep;
 #[path = {mid:?}]
 mod mid;
+#[path = {long:?}]
+mod long;
 fn euros(_: &Args<'_>) -> Result<Reply, ToolError> {{
     panic!("{euros}")
 }}
@@ -103,12 +109,19 @@ const PACKAGE: Package = Package::new("utf8", "0.1.0", "Panics.", &[
     Tool::new("deep", "Panics deep.", EMPTY, deep::deep),
     Tool::new("euros", "Panics in euros.", EMPTY, euros),
     Tool::new("mid", "Panics at length.", EMPTY, mid::mid),
+    Tool::new("long", "Panics far down.", EMPTY, long::long),
 ]);
 subako_tiny::main!(PACKAGE);
 "##,
             deep = deep.join("deep.rs").display().to_string(),
             mid = mid.join("mid.rs").display().to_string(),
+            long = long.join("long.rs").display().to_string(),
         ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src").join(&long).join("long.rs"),
+        format!("pub fn long(_: &subako_tiny::Args<'_>) -> Result<subako_tiny::Reply, subako_tiny::ToolError> {{\n    panic!(\"{}\")\n}}\n", "語".repeat(200)),
     )
     .unwrap();
     std::fs::write(
@@ -136,7 +149,7 @@ subako_tiny::main!(PACKAGE);
 #[test]
 fn a_panic_answer_cut_short_is_still_utf8_json() {
     let module = Module::from_file(long_multibyte_package()).unwrap();
-    for tool in ["euros", "deep", "mid"] {
+    for tool in ["euros", "deep", "mid", "long"] {
         let stdin = request(serde_json::json!(tool), "tools/call", serde_json::json!({"name": tool, "arguments": {}}));
         let output =
             run(&module, &RunOptions { argv: vec!["utf8".into()], stdin: stdin.into_bytes(), ..RunOptions::default() })
@@ -152,7 +165,7 @@ fn a_panic_answer_cut_short_is_still_utf8_json() {
         let head = "tool panicked: ";
         let repeated = match tool {
             "euros" => '€',
-            "mid" => '語',
+            "mid" | "long" => '語',
             _ => 'ß',
         };
         assert!(text.starts_with(head), "{text}");
@@ -169,6 +182,10 @@ fn a_panic_answer_cut_short_is_still_utf8_json() {
             let (message, place) = text[head.len()..].split_once(" (at ").unwrap_or_else(|| panic!("no place: {text}"));
             assert!(message.chars().all(|c| c == '語') && message.len() > 64, "{text}");
             assert!(place.starts_with("src/ää") && place.ends_with("mid.rs:2)"), "{text}");
+        } else if tool == "long" {
+            let (message, place) = text[head.len()..].split_once(" (at ").unwrap_or_else(|| panic!("no place: {text}"));
+            assert!(message.chars().all(|c| c == '語') && message.len() >= 30, "{text}");
+            assert!(place.starts_with("src/àà") && place.ends_with("long.rs:2)"), "{text}");
         } else {
             // A path of hundreds of bytes: the message keeps its first
             // words, and the place is whole.
