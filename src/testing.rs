@@ -156,7 +156,7 @@ impl CallResult {
 /// ```
 #[track_caller]
 pub fn call(package: &Package, tool: &str, arguments: &str) -> CallResult {
-    check_late_schemas(package, tool);
+    let _ = check_late_schemas(package, tool);
     let line = request_line(tool, arguments);
     let (stdout, code) = crate::execute(package, &[package.name], &line);
     let stdout =
@@ -177,13 +177,14 @@ pub fn call(package: &Package, tool: &str, arguments: &str) -> CallResult {
 
 /// `Package::new` checks schemas up to its budget and leaves the rest to
 /// `main!`: a package tested without `main!` has them checked here, once
-/// for each table of tools (by its address) the process calls.
+/// for each table of tools (by its address) the process calls. Whether
+/// this call checked them (`false`: an earlier one had).
 #[track_caller]
-fn check_late_schemas(package: &Package, tool: &str) {
+fn check_late_schemas(package: &Package, tool: &str) -> bool {
     static CHECKED: std::sync::Mutex<Vec<(usize, usize)>> = std::sync::Mutex::new(Vec::new());
     let key = (package.tools.as_ptr() as usize, package.tools.len());
     if CHECKED.lock().is_ok_and(|checked| checked.contains(&key)) {
-        return;
+        return false;
     }
     for later in &package.tools[crate::package::checked_by_new(package.tools)..] {
         if let Some(fault) = later.fault() {
@@ -193,6 +194,7 @@ fn check_late_schemas(package: &Package, tool: &str) {
     if let Ok(mut checked) = CHECKED.lock() {
         checked.push(key);
     }
+    true
 }
 
 /// What a result's `structuredContent` must be: no object in it holding a
@@ -674,6 +676,40 @@ mod tests {
             "{message}"
         );
         assert!(message.contains("second") && message.contains("minimum"), "{message}");
+    }
+
+    /// The late schemas are checked once per table of tools, not once per
+    /// call (a package of hundreds of tools tested call by call checked
+    /// them all again each time); a package that fails is refused on
+    /// every call, and another table is checked on its own.
+    #[test]
+    fn late_schemas_are_checked_once_per_table() {
+        let long: &'static str = format!(r#"{{"type": "object", "description": "{}"}}"#, "x".repeat(40_000)).leak();
+        let table = || -> &'static [Tool] {
+            alloc::vec![
+                Tool::new("first", "Answer.", long, answer),
+                Tool::new("second", "Answer.", r#"{"type": "object"}"#, answer)
+            ]
+            .leak()
+        };
+        let (one, other) =
+            (Package::new("one", "0.0.0", "Once.", table()), Package::new("other", "0.0.0", "Once.", table()));
+        assert_eq!(crate::package::checked_by_new(one.tools), 1, "the second tool is main!'s to check");
+        assert!(check_late_schemas(&one, "first"), "the first call checks");
+        assert!(!check_late_schemas(&one, "second"), "a later call checked again");
+        assert!(check_late_schemas(&other, "first"), "a second table with the same tools went unchecked");
+        assert!(!call(&one, "first", r#"{"answer": "number"}"#).is_error());
+
+        let bad: &'static [Tool] = alloc::vec![
+            Tool::new("first", "Answer.", long, answer),
+            Tool::new("second", "Answer.", r#"{"type": "integr"}"#, answer),
+        ]
+        .leak();
+        let bad = Package::new("bad", "0.0.0", "Refused.", bad);
+        for _ in 0..2 {
+            let caught = std::panic::catch_unwind(|| check_late_schemas(&bad, "first"));
+            assert!(caught.is_err(), "a package that fails the check passed it on a later call");
+        }
     }
 
     /// The panic message of `call`, or `None` when it returns.

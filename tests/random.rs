@@ -88,3 +88,35 @@ fn fill_reads_the_system_s_bytes() {
     assert_ne!(a, b);
     assert_ne!(Rng::from_platform().unwrap(), Rng::from_platform().unwrap());
 }
+
+/// Where the system has no `/dev/urandom` (a sandbox without `/dev`), the
+/// error names the file and the errno, and an empty fill still succeeds.
+/// The test runs itself again in a user and mount namespace over an empty
+/// `/dev`, where `unshare` is allowed.
+#[test]
+fn without_dev_urandom_the_error_names_it() {
+    const INSIDE: &str = "SUBAKO_TINY_TEST_NO_URANDOM";
+    if std::env::var_os(INSIDE).is_some() {
+        assert!(!std::path::Path::new("/dev/urandom").exists(), "the namespace kept /dev/urandom");
+        let error = random::fill(&mut [0u8; 8]).unwrap_err();
+        assert_eq!(error.message(), "the platform gave no random bytes (/dev/urandom: errno 58)");
+        assert_eq!(Rng::from_platform().unwrap_err().message(), error.message());
+        random::fill(&mut []).expect("an empty fill needs no source");
+        return;
+    }
+    let allowed = std::process::Command::new("unshare").args(["-rm", "true"]).status().is_ok_and(|s| s.success());
+    if !allowed {
+        eprintln!("skipped: this machine does not let `unshare -rm` make a namespace");
+        return;
+    }
+    let test = std::env::current_exe().unwrap();
+    let output = std::process::Command::new("unshare")
+        .args(["-rm", "sh", "-c", r#"mount -t tmpfs none /dev && exec "$0" --exact "$1" --nocapture"#])
+        .arg(&test)
+        .arg("without_dev_urandom_the_error_names_it")
+        .env(INSIDE, "1")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success() && said.contains("1 passed"), "{said}");
+}
