@@ -330,3 +330,43 @@ fn a_message_without_a_jsonrpc_string_is_told_what_it_must_be() {
         assert_eq!(one(line), said, "{line}");
     }
 }
+
+/// A call is answered on one stdin as it would be alone in a fresh
+/// instance: a `JsonWriter` made by an earlier call does not turn on the
+/// check of a later call's reply (review 61: a reply with a member twice
+/// was sent as it was, then refused after another tool's `JsonWriter`).
+#[test]
+fn a_call_is_checked_as_it_would_be_alone() {
+    use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+    fn twice(_: &Args<'_>) -> Result<Reply, ToolError> {
+        Ok(Reply::object(|o| o.field("a", 1).field("a", 2)))
+    }
+    fn written(_: &Args<'_>) -> Result<Reply, ToolError> {
+        let mut value = JsonWriter::new();
+        value.raw(br#"{"b":1}"#);
+        Ok(Reply::json(value))
+    }
+    const EMPTY: &str = r#"{"type": "object"}"#;
+    const PACKAGE: Package = Package::new(
+        "flags",
+        "0.0.0",
+        "Checks.",
+        &[Tool::new("twice", "A member twice.", EMPTY, twice), Tool::new("written", "Raw JSON.", EMPTY, written)],
+    );
+    let line = |id: u32, tool: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{{}},{META}}}}}"#
+        )
+    };
+    let answers = |stdin: String| {
+        let (stdout, code) = subako_tiny::execute(&PACKAGE, &["flags"], stdin.as_bytes());
+        assert_eq!(code, 0);
+        String::from_utf8(stdout).unwrap().lines().map(str::to_string).collect::<Vec<_>>()
+    };
+    let alone = answers(line(3, "twice") + "\n");
+    let session = answers([line(1, "twice"), line(2, "written"), line(3, "twice")].join("\n") + "\n");
+    assert_eq!(session.len(), 3, "{session:?}");
+    assert_eq!(session[0].replacen(r#""id":1"#, r#""id":3"#, 1), alone[0]);
+    assert_eq!(session[2], alone[0], "the third call was answered otherwise than alone");
+    assert!(session[1].contains(r#""structuredContent":{"b":1}"#), "{}", session[1]);
+}

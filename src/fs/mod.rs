@@ -309,6 +309,85 @@ pub fn remove_file(path: &str) -> Result<(), FsError> {
     fs_backend::remove_file(&dir, &relative).map_err(|e| FsError::new("remove", path, Reason::Errno(e)))
 }
 
+/// Renames the file at `from` to `to`, replacing a file already at `to`,
+/// in one step: a reader of `to` finds the old file or the new one, whole.
+///
+/// # Errors
+/// When either path is not under a preopened directory or names a
+/// directory (the error names that path), or the platform refuses the
+/// rename: then the error's [`path`](FsError::path) is `FROM to TO`,
+/// since the errno does not say which side it is about (`ENOENT` when
+/// `from` is missing or `to`'s directory is; `EXDEV` where the platform
+/// keeps the two preopened directories apart).
+///
+/// # Examples
+/// ```
+/// use subako_tiny::fs;
+///
+/// let dir = std::env::temp_dir().join(format!("subako-tiny-doc-fs-rename-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// fs::mount("/volume/tmp", &dir);
+///
+/// fs::write("/volume/tmp/draft.txt", b"final").unwrap();
+/// fs::write("/volume/tmp/report.txt", b"old").unwrap();
+/// fs::rename("/volume/tmp/draft.txt", "/volume/tmp/report.txt").unwrap();
+/// assert_eq!(fs::read_to_string("/volume/tmp/report.txt").unwrap(), "final");
+/// assert!(!fs::exists("/volume/tmp/draft.txt"));
+///
+/// let missing = fs::rename("/volume/tmp/draft.txt", "/volume/tmp/report.txt").unwrap_err();
+/// assert_eq!(
+///     missing.message(),
+///     "rename /volume/tmp/draft.txt to /volume/tmp/report.txt: no such file or directory (ENOENT)"
+/// );
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn rename(from: &str, to: &str) -> Result<(), FsError> {
+    const OP: &str = "rename";
+    let (from_dir, from_relative) = resolve_file(OP, from)?;
+    let (to_dir, to_relative) = resolve_file(OP, to)?;
+    fs_backend::rename(&from_dir, &from_relative, &to_dir, &to_relative)
+        .map_err(|e| FsError::new(OP, &crate::reply::join(&[from, " to ", to]), Reason::Errno(e)))
+}
+
+/// Writes `bytes` as the whole file at `path`, all or nothing: into
+/// `PATH.partial` beside it, then [renamed](rename) over it. A write the
+/// platform refuses part-way (the call's write budget spent, a full
+/// volume) or a call cut short leaves the file as it was, where
+/// [`write()`] leaves it emptied or in part. The way to rewrite a file a
+/// tool keeps, such as a JSON Lines store with one entry changed.
+///
+/// The price: room for both files until the rename, and the bytes count
+/// once against the call's write budget, as with [`write()`]. A stale
+/// `PATH.partial` left by a call cut short is overwritten by the next.
+///
+/// # Errors
+/// As [`write()`], naming `path`; the partial file is removed.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::fs;
+///
+/// let dir = std::env::temp_dir().join(format!("subako-tiny-doc-fs-write-atomic-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// fs::mount("/volume/tmp", &dir);
+///
+/// fs::write_atomic("/volume/tmp/ledger.jsonl", b"{\"n\":1}\n").unwrap();
+/// fs::write_atomic("/volume/tmp/ledger.jsonl", b"{\"n\":2}\n").unwrap();
+/// assert_eq!(fs::read_to_string("/volume/tmp/ledger.jsonl").unwrap(), "{\"n\":2}\n");
+/// assert_eq!(fs::read_dir("/volume/tmp").unwrap(), ["ledger.jsonl"]);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn write_atomic(path: &str, bytes: &[u8]) -> Result<(), FsError> {
+    // Refused as `write` refuses it, before a partial file is named.
+    resolve_file("write", path)?;
+    let partial = crate::reply::join(&[path, ".partial"]);
+    let written = write(&partial, bytes).and_then(|()| rename(&partial, path));
+    written.map_err(|e| {
+        let _ = remove_file(&partial);
+        FsError::new(e.op(), path, e.reason())
+    })
+}
+
 /// The names in the directory at `path` (not `.` and `..`), sorted by
 /// their bytes.
 pub fn read_dir(path: &str) -> Result<Vec<String>, FsError> {

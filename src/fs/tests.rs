@@ -162,6 +162,9 @@ fn a_path_for_a_file_that_names_a_directory_is_refused() {
         assert_eq!(read(path).unwrap_err().reason(), Reason::NamesADirectory, "{path}");
         assert_eq!(File::create(path).err().map(|e| e.reason()), Some(Reason::NamesADirectory), "{path}");
         assert_eq!(remove_file(path).unwrap_err().reason(), Reason::NamesADirectory, "{path}");
+        assert_eq!(write_atomic(path, b"x").unwrap_err().message(), e.message(), "{path}");
+        assert_eq!(rename(path, "/volume/tmp/to").unwrap_err().reason(), Reason::NamesADirectory, "{path}");
+        assert_eq!(rename("/volume/tmp/from", path).unwrap_err().reason(), Reason::NamesADirectory, "{path}");
     }
     assert_eq!(std::fs::read_dir(&tmp.0).unwrap().count(), 1, "only `d`");
     // A name that merely ends in dots is a file's.
@@ -291,6 +294,63 @@ fn append_line_never_writes_onto_a_cut_short_last_line() {
     assert_eq!(read_to_string(path).unwrap(), "{\"n\"\n{\"n\":5}\n");
 }
 
+/// `write_atomic` replaces the file whole and leaves nothing beside it;
+/// refused, it names the path it was given and leaves no partial file.
+#[test]
+fn write_atomic_replaces_whole_or_not_at_all() {
+    let tmp = TempDir::new("atomic");
+    mount("/volume/tmp", &tmp.0);
+    write_atomic("/volume/tmp/store.jsonl", b"one\n").unwrap();
+    write_atomic("/volume/tmp/store.jsonl", b"two\ntwo\n").unwrap();
+    write_atomic("/volume/tmp/empty", b"").unwrap();
+    assert_eq!(read("/volume/tmp/store.jsonl").unwrap(), b"two\ntwo\n");
+    assert_eq!(read("/volume/tmp/empty").unwrap(), b"");
+    // A stale partial file from a call cut short is written over.
+    write("/volume/tmp/store.jsonl.partial", b"stale, longer than the new").unwrap();
+    write_atomic("/volume/tmp/store.jsonl", b"three").unwrap();
+    assert_eq!(read_dir("/volume/tmp").unwrap(), ["empty", "store.jsonl"]);
+    assert_eq!(read("/volume/tmp/store.jsonl").unwrap(), b"three");
+
+    // A directory that is missing: named by the path given, nothing left.
+    assert_eq!(
+        write_atomic("/volume/tmp/none/store.jsonl", b"x").unwrap_err().message(),
+        "write /volume/tmp/none/store.jsonl: no such file or directory (ENOENT)"
+    );
+    // A directory where the file should be: the rename fails, the partial goes.
+    create_dir_all("/volume/tmp/dir/inside").unwrap();
+    let refused = write_atomic("/volume/tmp/dir", b"x").unwrap_err();
+    assert_eq!((refused.op(), refused.path()), ("rename", "/volume/tmp/dir"), "{}", refused.message());
+    assert_eq!(read_dir("/volume/tmp").unwrap(), ["dir", "empty", "store.jsonl"]);
+    assert!(is_dir("/volume/tmp/dir/inside"));
+}
+
+#[test]
+fn rename_replaces_and_names_both_paths_when_refused() {
+    let tmp = TempDir::new("rename");
+    let data = TempDir::new("rename-data");
+    mount("/volume/tmp", &tmp.0);
+    mount("/volume/data", &data.0);
+    write("/volume/tmp/a", b"a").unwrap();
+    write("/volume/tmp/b", b"b").unwrap();
+    rename("/volume/tmp/a", "/volume/tmp/b").unwrap();
+    assert_eq!(read_dir("/volume/tmp").unwrap(), ["b"]);
+    assert_eq!(read("/volume/tmp/b").unwrap(), b"a");
+    let missing = rename("/volume/tmp/a", "/volume/tmp/c").unwrap_err();
+    assert_eq!(
+        (missing.op(), missing.path(), missing.errno()),
+        ("rename", "/volume/tmp/a to /volume/tmp/c", Some(errno::NOENT))
+    );
+    // Each path is resolved on its own, and a refusal names the one refused.
+    assert_eq!(
+        rename("/volume/tmp/b", "c").unwrap_err().message(),
+        "rename c: not an absolute path (there is no working directory)"
+    );
+    assert_eq!(rename("/nowhere/b", "/volume/tmp/c").unwrap_err().path(), "/nowhere/b");
+    // Into another preopened directory, where the host allows it.
+    rename("/volume/tmp/b", "/volume/data/b").unwrap();
+    assert_eq!(read("/volume/data/b").unwrap(), b"a");
+}
+
 #[test]
 fn the_package_and_skills_are_read_only() {
     let assets = TempDir::new("read-only-assets");
@@ -303,6 +363,11 @@ fn the_package_and_skills_are_read_only() {
         assert_eq!(append_line(&file, b"b").unwrap_err().errno(), Some(errno::PERM), "{guest}");
         assert_eq!(create_dir_all(&std::format!("{guest}/d")).unwrap_err().errno(), Some(errno::PERM), "{guest}");
         assert_eq!(remove_file(&file).unwrap_err().errno(), Some(errno::PERM), "{guest}");
+        assert_eq!(
+            write_atomic(&file, b"b").unwrap_err().message(),
+            std::format!("write {file}: operation not permitted (EPERM)")
+        );
+        assert_eq!(rename(&file, &std::format!("{guest}/b.txt")).unwrap_err().errno(), Some(errno::PERM), "{guest}");
         unmount(guest);
     }
     assert_eq!(std::fs::read_to_string(assets.0.join("a.txt")).unwrap(), "a");

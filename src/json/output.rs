@@ -24,12 +24,15 @@ pub(crate) const MAX_VALUE_DEPTH: usize = MAX_DEPTH - 3;
 /// written only through [`ObjectWriter`](super::ObjectWriter) needs none).
 pub(crate) type Check = fn(value: &[u8], tool: Str<'_>) -> Result<(), Text>;
 
-// The check every reply gets before it is sent: none until a `JsonWriter`
-// is made (then `shape`), or JSON text is copied into one (then `strict`);
-// it only grows. One flag a check: a module that never sets one never
-// stores to it, so the optimizer knows it stays false and links that check
-// not at all. On the host the flags are the thread's, so that tests running
-// side by side in one process do not raise each other's checks.
+// The check a reply gets before it is sent: none until the call makes a
+// `JsonWriter` (then `shape`), or copies JSON text into one (then
+// `strict`). One flag a check, cleared as each call starts, so that a call
+// is checked as it would be alone in a fresh instance, whatever calls came
+// before it on one stdin. A module that never raises a flag only ever
+// stores `false`, its initial value, so the optimizer knows it stays false
+// and links that check not at all. On the host the flags are the thread's,
+// so that tests running side by side in one process do not raise each
+// other's checks.
 #[cfg(target_arch = "wasm32")]
 mod flags {
     use core::sync::atomic::{AtomicBool, Ordering};
@@ -43,6 +46,11 @@ mod flags {
 
     pub(super) fn get(strict: bool) -> bool {
         if strict { &STRICT } else { &SHAPE }.load(Ordering::Relaxed)
+    }
+
+    pub(super) fn clear() {
+        SHAPE.store(false, Ordering::Relaxed);
+        STRICT.store(false, Ordering::Relaxed);
     }
 }
 
@@ -71,11 +79,8 @@ mod flags {
     }
 }
 
-/// As a fresh process starts (host builds): no check yet, whatever ran
-/// on this thread before, so that a test's answer does not depend on the
-/// tests that ran before it on the same thread.
-#[cfg(not(target_arch = "wasm32"))]
-pub(crate) fn start_process() {
+/// As a tool call starts: no check yet, whatever ran before it.
+pub(crate) fn start_call() {
     flags::clear();
 }
 

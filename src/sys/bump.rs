@@ -9,65 +9,66 @@
 //! moves down to the freed block's start, and giving back the newest then
 //! gives back both. A tool frees its arguments (an unescaped string) before
 //! the reply it made after them; without this, each request on one stdin
-//! would leave those bytes behind for good.
+//! would leave those bytes behind for good. A block freed just below the
+//! newest after the newest went back goes back at once, so locals, which
+//! drop newest first, give back all of a loop's temporaries each turn.
 
 use core::alloc::{GlobalAlloc, Layout};
-use core::sync::atomic::{AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicPtr, Ordering};
 
 const PAGE: usize = 64 << 10;
-
-/// Next free byte, end of memory, and start of the newest block with the
-/// freed blocks just below it; 0 until the first allocation. Only the
-/// newest block starts at or above `NEWEST`, and it ends at `NEXT`.
-static NEXT: AtomicUsize = AtomicUsize::new(0);
-static END: AtomicUsize = AtomicUsize::new(0);
-static NEWEST: AtomicUsize = AtomicUsize::new(0);
 
 unsafe extern "C" {
     /// Where the linker put the end of static data and stack.
     static __heap_base: u8;
 }
 
-pub struct Bump;
+/// The next free byte, and the start of the newest block with the freed
+/// blocks just below it: only the newest block starts at or above
+/// `NEWEST`, and it ends at `NEXT`. Both start at the heap's base, so no
+/// allocation asks whether it is the first.
+static NEXT: AtomicPtr<u8> = AtomicPtr::new(&raw const __heap_base as *mut u8);
+static NEWEST: AtomicPtr<u8> = AtomicPtr::new(&raw const __heap_base as *mut u8);
 
-/// Makes memory reach `end`, growing it by whole pages; false when it cannot.
-fn reach(end: usize) -> bool {
-    let have = END.load(Ordering::Relaxed);
-    if end <= have {
-        return true;
-    }
-    let pages = (end - have).div_ceil(PAGE);
-    if core::arch::wasm32::memory_grow(0, pages) == usize::MAX {
-        return false;
-    }
-    END.store(have + pages * PAGE, Ordering::Relaxed);
-    true
+fn next() -> usize {
+    NEXT.load(Ordering::Relaxed) as usize
 }
 
-fn start() -> usize {
-    let next = NEXT.load(Ordering::Relaxed);
-    if next != 0 {
-        return next;
-    }
-    // Only the address of the linker's symbol is taken, which is safe.
-    let base = core::ptr::addr_of!(__heap_base) as usize;
-    END.store(core::arch::wasm32::memory_size(0) * PAGE, Ordering::Relaxed);
-    base
+fn newest() -> usize {
+    NEWEST.load(Ordering::Relaxed) as usize
+}
+
+fn set_next(at: usize) {
+    NEXT.store(at as *mut u8, Ordering::Relaxed);
+}
+
+fn set_newest(at: usize) {
+    NEWEST.store(at as *mut u8, Ordering::Relaxed);
+}
+
+pub struct Bump;
+
+/// Makes memory reach `end`, growing it by whole pages; false when it
+/// cannot. The memory's size is asked each time (one instruction), not
+/// kept.
+fn reach(end: usize) -> bool {
+    let have = core::arch::wasm32::memory_size(0) * PAGE;
+    end <= have || core::arch::wasm32::memory_grow(0, (end - have).div_ceil(PAGE)) != usize::MAX
 }
 
 // SAFETY: single-threaded wasm; every block handed out lies between the heap
 // base and the end of memory and is never handed out twice while live.
 unsafe impl GlobalAlloc for Bump {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let at = (start() + layout.align() - 1) & !(layout.align() - 1);
+        let at = (next() + layout.align() - 1) & !(layout.align() - 1);
         let Some(end) = at.checked_add(layout.size()) else {
             return core::ptr::null_mut();
         };
         if !reach(end) {
             return core::ptr::null_mut();
         }
-        NEXT.store(end, Ordering::Relaxed);
-        NEWEST.store(at, Ordering::Relaxed);
+        set_next(end);
+        set_newest(at);
         at as *mut u8
     }
 
@@ -75,19 +76,24 @@ unsafe impl GlobalAlloc for Bump {
     #[inline(never)]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         let at = ptr as usize;
-        let newest = NEWEST.load(Ordering::Relaxed);
-        if at >= newest {
-            // The newest block: it and the freed blocks below it go back.
-            NEXT.store(newest, Ordering::Relaxed);
-        } else if at + layout.size() == newest {
+        let end = at + layout.size();
+        let newest = newest();
+        if end == next() {
+            // The top block: the newest, with the freed blocks below it, or
+            // one just below a newest that has gone back already (locals
+            // drop newest first). All of it goes back.
+            let back = at.min(newest);
+            set_next(back);
+            set_newest(back);
+        } else if end == newest {
             // Just below: it goes back with the newest.
-            NEWEST.store(at, Ordering::Relaxed);
+            set_newest(at);
         }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let at = ptr as usize;
-        if at >= NEWEST.load(Ordering::Relaxed) {
+        if at >= newest() {
             // The newest block grows or shrinks where it is.
             let Some(end) = at.checked_add(new_size) else {
                 return core::ptr::null_mut();
@@ -95,7 +101,7 @@ unsafe impl GlobalAlloc for Bump {
             if !reach(end) {
                 return core::ptr::null_mut();
             }
-            NEXT.store(end, Ordering::Relaxed);
+            set_next(end);
             return ptr;
         }
         // SAFETY: `layout.align()` is a valid alignment; the size is the caller's.

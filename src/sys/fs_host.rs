@@ -222,6 +222,12 @@ pub fn remove_file(dir: &Dir, path: &[u8]) -> Result<(), u16> {
     std::fs::remove_file(host_path(dir, path)).map_err(|e| errno(&e))
 }
 
+pub fn rename(from_dir: &Dir, from: &[u8], to_dir: &Dir, to: &[u8]) -> Result<(), u16> {
+    writable(from_dir)?;
+    writable(to_dir)?;
+    std::fs::rename(host_path(from_dir, from), host_path(to_dir, to)).map_err(|e| errno(&e))
+}
+
 pub fn read_dir(dir: &Dir, path: &[u8]) -> Result<Vec<String>, u16> {
     let mut names = Vec::new();
     for entry in std::fs::read_dir(host_path(dir, path)).map_err(|e| errno(&e))? {

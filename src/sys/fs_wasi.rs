@@ -253,6 +253,19 @@ pub fn remove_file(dir: &Dir, path: &[u8]) -> Result<(), u16> {
     }
 }
 
+/// Renames `from` (in `from_dir`) to `to` (in `to_dir`), replacing a file
+/// already there.
+pub fn rename(from_dir: &Dir, from: &[u8], to_dir: &Dir, to: &[u8]) -> Result<(), u16> {
+    let ((from, from_len), (to, to_len)) = (at(from), at(to));
+    // SAFETY: both paths are readable for their lengths for the call's duration.
+    match unsafe {
+        wasi::wasi_snapshot_preview1::path_rename(*from_dir as i32, from, from_len, *to_dir as i32, to, to_len)
+    } {
+        0 => Ok(()),
+        e => Err(e as u16),
+    }
+}
+
 /// The UTF-8 names in the directory at `path`, without `.` and `..`, in
 /// the order the runtime gives them.
 pub fn read_dir(dir: &Dir, path: &[u8]) -> Result<Vec<String>, u16> {

@@ -290,3 +290,53 @@ fn the_package_is_read_only() {
     }
     assert_eq!(std::fs::read_to_string(assets.path().join("words.txt")).unwrap(), "tea");
 }
+
+/// `fs::write_atomic` refused part-way (the call's write budget spent)
+/// leaves the file as it was and nothing beside it, where `fs::write`
+/// leaves it emptied (author trial 60: a ledger rewritten past the budget
+/// was lost). Across two preopened directories the rename works too.
+#[test]
+fn a_write_atomic_refused_part_way_leaves_the_file_whole() {
+    let module = Module::from_file(vendored(&[])).unwrap();
+    let volume = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    std::fs::write(volume.path().join("ledger.jsonl"), "{\"n\":1}\n".repeat(1000)).unwrap();
+    std::fs::write(volume.path().join("other.jsonl"), "kept\n").unwrap();
+    let opts = CallOptions {
+        package: Some("vendored".into()),
+        tmp_dir: Some(volume.path().to_path_buf()),
+        data_dir: Some(data.path().to_path_buf()),
+        write_budget: Some(100),
+        ..CallOptions::default()
+    };
+    let long = "x".repeat(101);
+    assert_eq!(
+        failure(&module, "replace", json!({"path": "/volume/tmp/ledger.jsonl", "text": long}), &opts),
+        "write /volume/tmp/ledger.jsonl: disk quota exceeded (EDQUOT): the call's file write budget is spent"
+    );
+    assert_eq!(std::fs::read_to_string(volume.path().join("ledger.jsonl")).unwrap(), "{\"n\":1}\n".repeat(1000));
+    let mut names: Vec<String> =
+        std::fs::read_dir(volume.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["ledger.jsonl", "other.jsonl"], "a partial file was left");
+    // The same through `fs::write`: the file is emptied, then refused.
+    failure(&module, "write", json!({"path": "/volume/tmp/other.jsonl", "text": long}), &opts);
+    assert!(std::fs::read_to_string(volume.path().join("other.jsonl")).unwrap().len() < 101);
+    // Within the budget: replaced whole.
+    let outcome =
+        call(&module, "replace", json!({"path": "/volume/tmp/ledger.jsonl", "text": "new\n"}), &opts).unwrap();
+    assert_eq!(outcome.expect_ok()["content"][0]["text"], json!("replaced"));
+    assert_eq!(std::fs::read_to_string(volume.path().join("ledger.jsonl")).unwrap(), "new\n");
+    // Into another preopened directory, and a refusal that names both paths.
+    std::fs::write(volume.path().join("moved.txt"), "m").unwrap();
+    let moved = json!({"from": "/volume/tmp/moved.txt", "to": "/volume/data/moved.txt"});
+    assert_eq!(
+        call(&module, "rename", moved.clone(), &opts).unwrap().expect_ok()["content"][0]["text"],
+        json!("renamed")
+    );
+    assert_eq!(std::fs::read_to_string(data.path().join("moved.txt")).unwrap(), "m");
+    assert_eq!(
+        failure(&module, "rename", moved, &opts),
+        "rename /volume/tmp/moved.txt to /volume/data/moved.txt: no such file or directory (ENOENT)"
+    );
+}

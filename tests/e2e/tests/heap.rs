@@ -80,3 +80,16 @@ fn a_vec_cut_down_gives_the_rest_back() {
         assert_eq!(result["content"][0]["text"], "cut down", "{features:?}: {result}");
     }
 }
+
+/// Temporaries dropped newest first, as locals drop, go back each turn: a
+/// loop of 10,000 pairs of 64 KiB blocks fits in 16 MiB with either
+/// allocator (review 61: the lean one kept the older block of each pair,
+/// and ran out of memory).
+#[test]
+fn temporaries_dropped_newest_first_are_given_back() {
+    for features in [&["lean-alloc"][..], &[]] {
+        let result = call_within(features, "temporaries", 16 << 20);
+        assert!(result.get("isError").is_none(), "{features:?}: {result}");
+        assert_eq!(result["content"][0]["text"], "all given back", "{features:?}: {result}");
+    }
+}

@@ -134,6 +134,32 @@ fn shrink(_: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::text(if whole { "cut down" } else { "wrong bytes" }))
 }
 
+/// A loop of 10,000 turns, each with two 64 KiB temporaries that drop at
+/// its end, newest first, as locals do: 1.25 GiB in all, which fits in
+/// 16 MiB only if each turn gives its blocks back (review 61: the lean
+/// allocator kept the older one of each pair).
+fn temporaries(_: &Args<'_>) -> Result<Reply, ToolError> {
+    let mut sum = 0u64;
+    for turn in 0..10_000u32 {
+        let first = alloc::vec![turn as u8; 1 << 16];
+        let second = alloc::vec![first[7].wrapping_add(1); 1 << 16];
+        sum += u64::from(first[turn as usize % first.len()]) + u64::from(second[9]);
+    }
+    Ok(Reply::text(if sum > 0 { "all given back" } else { "wrong bytes" }))
+}
+
+/// Writes `text` at `path` all or nothing (`fs::write_atomic`).
+fn replace(args: &Args<'_>) -> Result<Reply, ToolError> {
+    subako_tiny::fs::write_atomic(&args.str("path")?, args.str("text")?.as_bytes())?;
+    Ok(Reply::text("replaced"))
+}
+
+/// Renames the file at `from` to `to` (`fs::rename`).
+fn rename(args: &Args<'_>) -> Result<Reply, ToolError> {
+    subako_tiny::fs::rename(&args.str("from")?, &args.str("to")?)?;
+    Ok(Reply::text("renamed"))
+}
+
 const EMPTY: &str = r#"{"type": "object", "properties": {}}"#;
 
 const PACKAGE: Package = Package::new(
@@ -155,6 +181,9 @@ const PACKAGE: Package = Package::new(
         Tool::new("grown", "Grows memory, then allocates.", EMPTY, grown),
         Tool::new("grow", "Grows a Vec to 32 MiB.", EMPTY, grow),
         Tool::new("shrink", "Cuts Vecs down.", EMPTY, shrink),
+        Tool::new("rename", "Renames a file.", r#"{"type": "object", "properties": {"from": {"type": "string"}, "to": {"type": "string"}}, "required": ["from", "to"]}"#, rename),
+        Tool::new("temporaries", "Drops temporaries in a loop.", EMPTY, temporaries),
+        Tool::new("replace", "Writes text at a path, all or nothing.", r#"{"type": "object", "properties": {"path": {"type": "string"}, "text": {"type": "string"}}, "required": ["path", "text"]}"#, replace),
         Tool::new("write", "Writes text at a path.", r#"{"type": "object", "properties": {"path": {"type": "string"}, "text": {"type": "string"}}, "required": ["path", "text"]}"#, write),
     ],
 );
