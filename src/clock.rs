@@ -10,6 +10,9 @@
 //! let now = clock::now()?;
 //! let line = text!("saved at ", now); // "saved at 2026-12-05T15:10:42Z"
 //! assert_eq!(line.len(), "saved at ".len() + "2026-12-05T15:10:42Z".len());
+//! let (year, month, day) = now.date(); // (2026, 12, 5): this month's file
+//! let file = text!("/volume/tmp/", year, "-", subako_tiny::text::zero_padded(month.into(), 2), ".jsonl");
+//! assert!(year >= 2025 && (1..=12).contains(&month) && (1..=31).contains(&day) && file.len() == 25);
 //! # Ok::<(), subako_tiny::ToolError>(())
 //! ```
 
