@@ -350,7 +350,8 @@ pub fn rename(from: &str, to: &str) -> Result<(), FsError> {
 }
 
 /// Writes `bytes` as the whole file at `path`, all or nothing: into
-/// `PATH.partial` beside it, then [renamed](rename) over it. A write the
+/// `PATH.partial` beside it (its name cut to fit 255 bytes), then
+/// [renamed](rename) over it. A write the
 /// platform refuses part-way (the call's write budget spent, a full
 /// volume) or a call cut short leaves the file as it was, where
 /// [`write()`] leaves it emptied or in part. The way to rewrite a file a
@@ -380,7 +381,15 @@ pub fn rename(from: &str, to: &str) -> Result<(), FsError> {
 pub fn write_atomic(path: &str, bytes: &[u8]) -> Result<(), FsError> {
     // Refused as `write` refuses it, before a partial file is named.
     resolve_file("write", path)?;
-    let partial = crate::reply::join(&[path, ".partial"]);
+    // A name may be 255 bytes: a name too long to take the suffix is cut
+    // first, so a file that can be written can be written this way too.
+    const SUFFIX: &str = ".partial";
+    let name = path.as_bytes().iter().rposition(|&b| b == b'/').map_or(0, |slash| slash + 1);
+    let mut keep = path.len().min(name + 255 - SUFFIX.len());
+    while !path.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    let partial = crate::reply::join(&[path.get(..keep).unwrap_or(path), SUFFIX]);
     let written = write(&partial, bytes).and_then(|()| rename(&partial, path));
     written.map_err(|e| {
         let _ = remove_file(&partial);

@@ -311,6 +311,14 @@ fn write_atomic_replaces_whole_or_not_at_all() {
     assert_eq!(read_dir("/volume/tmp").unwrap(), ["empty", "store.jsonl"]);
     assert_eq!(read("/volume/tmp/store.jsonl").unwrap(), b"three");
 
+    // A name of 255 bytes, and of 254 ending in a char of two: the partial
+    // file's name is cut to fit, on a char's boundary.
+    for name in ["n".repeat(255), "n".repeat(252) + "é"] {
+        let path = std::format!("/volume/tmp/{name}");
+        write_atomic(&path, b"long").unwrap();
+        assert_eq!(read(&path).unwrap(), b"long");
+        std::fs::remove_file(tmp.0.join(&name)).unwrap();
+    }
     // A directory that is missing: named by the path given, nothing left.
     assert_eq!(
         write_atomic("/volume/tmp/none/store.jsonl", b"x").unwrap_err().message(),
