@@ -17,7 +17,11 @@
 //! swap are compiled per type), so a module that sorts several types pays
 //! for it once. `benches/idioms/measure.sh` prints its price beside std's,
 //! `benches/sort.sh` its work: about twice driftsort's on numbers, which
-//! it buys bytes with.
+//! it buys bytes with. Nor does it look for runs already in order: a list
+//! that is sorted or nearly so (records appended by date) costs n·log n
+//! comparisons, where driftsort's costs about n. Finding them cost more
+//! than a tenth again in bytes; a tool that sorts a long list that is
+//! mostly in order, at each call, is one to keep std's `sort_by` in.
 //!
 //! # Examples
 //! ```

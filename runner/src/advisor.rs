@@ -77,8 +77,9 @@ pub const RULES: &[Rule] = &[
         routines: &["core::slice::sort::stable::", "alloc::slice::<impl [T]>::sort", "<[_]>::sort"],
         tables: &[],
         instead: "subako_tiny::sort::sort_by / sort_by_key (std's order, far fewer bytes, but on a list of thousands \
-                  about twice std's work: keep std's sort where a long list is sorted at each call), or \
-                  sort_unstable where the order of equal items does not matter",
+                  about twice std's work, and more on one mostly in order already, which std's sort passes in one \
+                  reading: keep std's sort where a long list is sorted at each call), or sort_unstable where the \
+                  order of equal items does not matter",
     },
     Rule {
         idiom: "an unstable sort (sort_unstable: ipnsort)",
