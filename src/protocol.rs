@@ -183,6 +183,8 @@ pub fn serve(package: &Rendered<'_>, manifest: bool, io: &mut impl Io, runner: &
 /// The whole process as a pure function: `argv` and stdin in, stdout and
 /// the exit code out. Panics in tools propagate (the host test sees them).
 pub fn execute(package: &Package, argv: &[&str], stdin: &[u8]) -> (Vec<u8>, i32) {
+    #[cfg(not(target_arch = "wasm32"))]
+    crate::json::output::start_process();
     let mut io = MemoryIo { stdin, stdout: Vec::new() };
     let manifest = argv.get(1) == Some(&MANIFEST_FLAG);
     let code = serve_package(package, manifest, &mut io, &RunPlain);
@@ -351,7 +353,6 @@ pub fn serve_line(
             return write_error(out, Some(id), NAME_NOT_STRING, b"");
         };
         begin_result(out, id, package);
-        crate::json::output::start_call();
         let result = call(package, name, arguments, &ends, id, runner).and_then(|reply| reply.verified(name));
         reply::write_content(out, &result);
         put(out, b",\"resultType\":\"complete\"");

@@ -331,42 +331,56 @@ fn a_message_without_a_jsonrpc_string_is_told_what_it_must_be() {
     }
 }
 
-/// A call is answered on one stdin as it would be alone in a fresh
-/// instance: a `JsonWriter` made by an earlier call does not turn on the
-/// check of a later call's reply (review 61: a reply with a member twice
-/// was sent as it was, then refused after another tool's `JsonWriter`).
+/// On one stdin the checks a reply gets only grow: a `JsonWriter` kept
+/// from an earlier call is checked when a later call sends it (review 62:
+/// with the checks cleared as each call started, its two lines went out
+/// as they were), and so, once a module has copied JSON text in, is a
+/// later reply of a member written twice (review 61 asked that a call be
+/// answered as alone: on the platform each call is alone).
 #[test]
-fn a_call_is_checked_as_it_would_be_alone() {
+fn a_session_s_checks_only_grow() {
+    use std::sync::Mutex;
     use subako_tiny::{Args, JsonWriter, Package, Reply, Tool, ToolError};
+    static KEPT: Mutex<Option<JsonWriter>> = Mutex::new(None);
     fn twice(_: &Args<'_>) -> Result<Reply, ToolError> {
         Ok(Reply::object(|o| o.field("a", 1).field("a", 2)))
     }
-    fn written(_: &Args<'_>) -> Result<Reply, ToolError> {
+    fn keep(_: &Args<'_>) -> Result<Reply, ToolError> {
         let mut value = JsonWriter::new();
-        value.raw(br#"{"b":1}"#);
-        Ok(Reply::json(value))
+        value.raw(b"{\"b\":1}\n{\"c\":2}");
+        *KEPT.lock().unwrap() = Some(value);
+        Ok(Reply::text("kept"))
+    }
+    fn send(_: &Args<'_>) -> Result<Reply, ToolError> {
+        Ok(Reply::json(KEPT.lock().unwrap().take().unwrap_or_default()))
     }
     const EMPTY: &str = r#"{"type": "object"}"#;
     const PACKAGE: Package = Package::new(
         "flags",
         "0.0.0",
         "Checks.",
-        &[Tool::new("twice", "A member twice.", EMPTY, twice), Tool::new("written", "Raw JSON.", EMPTY, written)],
+        &[
+            Tool::new("twice", "A member twice.", EMPTY, twice),
+            Tool::new("keep", "Keeps a writer.", EMPTY, keep),
+            Tool::new("send", "Sends the kept writer.", EMPTY, send),
+        ],
     );
     let line = |id: u32, tool: &str| {
         format!(
             r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{{}},{META}}}}}"#
         )
     };
-    let answers = |stdin: String| {
-        let (stdout, code) = subako_tiny::execute(&PACKAGE, &["flags"], stdin.as_bytes());
-        assert_eq!(code, 0);
-        String::from_utf8(stdout).unwrap().lines().map(str::to_string).collect::<Vec<_>>()
-    };
-    let alone = answers(line(3, "twice") + "\n");
-    let session = answers([line(1, "twice"), line(2, "written"), line(3, "twice")].join("\n") + "\n");
-    assert_eq!(session.len(), 3, "{session:?}");
-    assert_eq!(session[0].replacen(r#""id":1"#, r#""id":3"#, 1), alone[0]);
-    assert_eq!(session[2], alone[0], "the third call was answered otherwise than alone");
-    assert!(session[1].contains(r#""structuredContent":{"b":1}"#), "{}", session[1]);
+    let stdin = [line(1, "twice"), line(2, "keep"), line(3, "send"), line(4, "twice")].join("\n") + "\n";
+    let (stdout, code) = subako_tiny::execute(&PACKAGE, &["flags"], stdin.as_bytes());
+    assert_eq!(code, 0);
+    let answers: Vec<Value> =
+        String::from_utf8(stdout).unwrap().lines().map(|l| serde_json::from_str(l).expect(l)).collect();
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    // Alone (a fresh process, no writer made yet), a member twice goes out unchecked.
+    assert_eq!(answers[0]["result"]["structuredContent"], json!({"a": 2}), "{}", answers[0]);
+    let error = |n: usize| answers[n]["result"]["content"][0]["text"].as_str().unwrap().to_string();
+    assert_eq!(answers[2]["result"]["isError"], json!(true), "{}", answers[2]);
+    assert!(error(2).starts_with("tool `send` answered with structuredContent that is not JSON"), "{}", error(2));
+    assert_eq!(answers[3]["result"]["isError"], json!(true), "{}", answers[3]);
+    assert!(error(3).contains(r#"has the member "a" twice"#), "{}", error(3));
 }

@@ -311,14 +311,18 @@ pub fn remove_file(path: &str) -> Result<(), FsError> {
 
 /// Renames the file at `from` to `to`, replacing a file already at `to`,
 /// in one step: a reader of `to` finds the old file or the new one, whole.
+/// As std's `rename`, `from` may be a directory (named without a final
+/// `/`), which replaces an empty one at `to`.
 ///
 /// # Errors
-/// When either path is not under a preopened directory or names a
-/// directory (the error names that path), or the platform refuses the
-/// rename: then the error's [`path`](FsError::path) is `FROM to TO`,
-/// since the errno does not say which side it is about (`ENOENT` when
-/// `from` is missing or `to`'s directory is; `EXDEV` where the platform
-/// keeps the two preopened directories apart).
+/// When either path is not under a preopened directory or ends in `/`,
+/// `/.` or `/..` ([`Reason::NamesADirectory`]; the error names that
+/// path), or the platform refuses the rename: then the error's
+/// [`path`](FsError::path) is `FROM to TO`, since the errno does not say
+/// which side it is about (`ENOENT` when `from` is missing or `to`'s
+/// directory is; `EBUSY` for a preopened directory itself, which cannot
+/// move; `EXDEV` where the platform keeps two preopened directories
+/// apart).
 ///
 /// # Examples
 /// ```
@@ -345,24 +349,33 @@ pub fn rename(from: &str, to: &str) -> Result<(), FsError> {
     const OP: &str = "rename";
     let (from_dir, from_relative) = resolve_file(OP, from)?;
     let (to_dir, to_relative) = resolve_file(OP, to)?;
+    let both = || crate::reply::join(&[from, " to ", to]);
+    // A preopened directory itself cannot move (wasm32 answers EBUSY); on
+    // the host it would move the whole mounted directory.
+    if from_relative.is_empty() || to_relative.is_empty() {
+        return Err(FsError::new(OP, &both(), Reason::Errno(errno::BUSY)));
+    }
     fs_backend::rename(&from_dir, &from_relative, &to_dir, &to_relative)
-        .map_err(|e| FsError::new(OP, &crate::reply::join(&[from, " to ", to]), Reason::Errno(e)))
+        .map_err(|e| FsError::new(OP, &both(), Reason::Errno(e)))
 }
 
-/// Writes `bytes` as the whole file at `path`, all or nothing: into
-/// `PATH.partial` beside it (its name cut to fit 255 bytes), then
-/// [renamed](rename) over it. A write the
-/// platform refuses part-way (the call's write budget spent, a full
-/// volume) or a call cut short leaves the file as it was, where
-/// [`write()`] leaves it emptied or in part. The way to rewrite a file a
-/// tool keeps, such as a JSON Lines store with one entry changed.
+/// Writes `bytes` as the whole file at `path`, all or nothing: into a
+/// partial file beside it, `NAME.XXXXXXXX.partial` (eight random hex
+/// digits, the name cut to fit 255 bytes), then [renamed](rename) over
+/// it. A write the platform refuses part-way (the call's write budget
+/// spent, a full volume) leaves the file as it was, where [`write()`]
+/// leaves it emptied or in part; and two calls writing the same file at
+/// once each rename a whole file of their own. The way to rewrite a file
+/// a tool keeps, such as a JSON Lines store with one entry changed.
 ///
 /// The price: room for both files until the rename, and the bytes count
-/// once against the call's write budget, as with [`write()`]. A stale
-/// `PATH.partial` left by a call cut short is overwritten by the next.
+/// once against the call's write budget, as with [`write()`]. A call cut
+/// short before the rename (out of time, a trap) leaves its partial file
+/// behind, beside the file as it was.
 ///
 /// # Errors
-/// As [`write()`], naming `path`; the partial file is removed.
+/// As [`write()`], naming `path` (a preopened directory itself is
+/// errno [`errno::ISDIR`]); the partial file is removed.
 ///
 /// # Examples
 /// ```
@@ -379,17 +392,31 @@ pub fn rename(from: &str, to: &str) -> Result<(), FsError> {
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn write_atomic(path: &str, bytes: &[u8]) -> Result<(), FsError> {
+    const OP: &str = "write";
     // Refused as `write` refuses it, before a partial file is named.
-    resolve_file("write", path)?;
-    // A name may be 255 bytes: a name too long to take the suffix is cut
-    // first, so a file that can be written can be written this way too.
-    const SUFFIX: &str = ".partial";
+    let (_, relative) = resolve_file(OP, path)?;
+    if relative.is_empty() {
+        return Err(FsError::new(OP, path, Reason::Errno(errno::ISDIR)));
+    }
+    // A name of its own for each call: two calls writing one file at once,
+    // or a file an author named `NAME.partial`, are not each other's. When
+    // the platform gives no random bytes, the digits are zeros.
+    let mut suffix = *b".00000000.partial";
+    let mut random = [0u8; 4];
+    let _ = crate::sys::random_bytes(&mut random);
+    for (digits, byte) in suffix[1..9].chunks_exact_mut(2).zip(random) {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        digits.copy_from_slice(&[HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 15)]]);
+    }
+    // A name may be 255 bytes: one too long to take the suffix is cut
+    // first, on a char's boundary.
     let name = path.as_bytes().iter().rposition(|&b| b == b'/').map_or(0, |slash| slash + 1);
-    let mut keep = path.len().min(name + 255 - SUFFIX.len());
+    let mut keep = path.len().min(name + 255 - suffix.len());
     while !path.is_char_boundary(keep) {
         keep -= 1;
     }
-    let partial = crate::reply::join(&[path.get(..keep).unwrap_or(path), SUFFIX]);
+    let suffix = core::str::from_utf8(&suffix).unwrap_or(".partial");
+    let partial = crate::reply::join(&[path.get(..keep).unwrap_or(path), suffix]);
     let written = write(&partial, bytes).and_then(|()| rename(&partial, path));
     written.map_err(|e| {
         let _ = remove_file(&partial);

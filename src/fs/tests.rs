@@ -305,11 +305,23 @@ fn write_atomic_replaces_whole_or_not_at_all() {
     write_atomic("/volume/tmp/empty", b"").unwrap();
     assert_eq!(read("/volume/tmp/store.jsonl").unwrap(), b"two\ntwo\n");
     assert_eq!(read("/volume/tmp/empty").unwrap(), b"");
-    // A stale partial file from a call cut short is written over.
-    write("/volume/tmp/store.jsonl.partial", b"stale, longer than the new").unwrap();
+    // A file named as a partial file would be, and one of 247 bytes that
+    // a partial file's cut name once matched, are not touched (review 62).
+    let long = std::format!("/volume/tmp/{}.partial", "n".repeat(247));
+    write("/volume/tmp/store.jsonl.partial", b"an author's").unwrap();
+    write(&long, b"another file").unwrap();
     write_atomic("/volume/tmp/store.jsonl", b"three").unwrap();
-    assert_eq!(read_dir("/volume/tmp").unwrap(), ["empty", "store.jsonl"]);
+    write_atomic(&long, b"itself").unwrap();
+    write_atomic(&std::format!("/volume/tmp/{}", "n".repeat(250)), b"cut").unwrap();
     assert_eq!(read("/volume/tmp/store.jsonl").unwrap(), b"three");
+    assert_eq!(read("/volume/tmp/store.jsonl.partial").unwrap(), b"an author's");
+    assert_eq!(read(&long).unwrap(), b"itself");
+    assert_eq!(read_dir("/volume/tmp").unwrap().len(), 5, "a partial file was left");
+    std::fs::remove_file(tmp.0.join("store.jsonl.partial")).unwrap();
+    std::fs::remove_file(tmp.0.join(&long["/volume/tmp/".len()..])).unwrap();
+    std::fs::remove_file(tmp.0.join("n".repeat(250))).unwrap();
+    // A preopened directory itself is a directory, as `write` finds it.
+    assert_eq!(write_atomic("/volume/tmp", b"x").unwrap_err().message(), "write /volume/tmp: is a directory (EISDIR)");
 
     // A name of 255 bytes, and of 254 ending in a char of two: the partial
     // file's name is cut to fit, on a char's boundary.
@@ -357,6 +369,19 @@ fn rename_replaces_and_names_both_paths_when_refused() {
     // Into another preopened directory, where the host allows it.
     rename("/volume/tmp/b", "/volume/data/b").unwrap();
     assert_eq!(read("/volume/data/b").unwrap(), b"a");
+    // A preopened directory itself does not move, on the host as on wasm32
+    // (review 62: the host moved the whole mounted directory).
+    for (from, to) in
+        [("/volume/tmp", "/volume/data/moved"), ("/volume/data/b", "/volume/tmp"), ("/volume/tmp", "/volume/tmp/z")]
+    {
+        let refused = rename(from, to).unwrap_err();
+        assert_eq!(refused.message(), std::format!("rename {from} to {to}: device or resource busy (EBUSY)"));
+    }
+    assert!(tmp.0.is_dir() && exists("/volume/data/b"));
+    // A directory moves, as std's rename moves it.
+    create_dir_all("/volume/tmp/d/e").unwrap();
+    rename("/volume/tmp/d", "/volume/tmp/f").unwrap();
+    assert!(is_dir("/volume/tmp/f/e") && !exists("/volume/tmp/d"));
 }
 
 #[test]

@@ -24,15 +24,15 @@ pub(crate) const MAX_VALUE_DEPTH: usize = MAX_DEPTH - 3;
 /// written only through [`ObjectWriter`](super::ObjectWriter) needs none).
 pub(crate) type Check = fn(value: &[u8], tool: Str<'_>) -> Result<(), Text>;
 
-// The check a reply gets before it is sent: none until the call makes a
-// `JsonWriter` (then `shape`), or copies JSON text into one (then
-// `strict`). One flag a check, cleared as each call starts, so that a call
-// is checked as it would be alone in a fresh instance, whatever calls came
-// before it on one stdin. A module that never raises a flag only ever
-// stores `false`, its initial value, so the optimizer knows it stays false
-// and links that check not at all. On the host the flags are the thread's,
-// so that tests running side by side in one process do not raise each
-// other's checks.
+// The check every reply gets before it is sent: none until a `JsonWriter`
+// is made (then `shape`), or JSON text is copied into one (then `strict`);
+// it only grows. Not cleared as each call starts: a writer kept in a static
+// from an earlier call on the same stdin would then go out unchecked (review
+// 62: a line that was not JSON). So in a `serve` session a call may be
+// checked more strictly than alone; on the platform each call is alone. One flag a check: a module that never sets one never
+// stores to it, so the optimizer knows it stays false and links that check
+// not at all. On the host the flags are the thread's, so that tests running
+// side by side in one process do not raise each other's checks.
 #[cfg(target_arch = "wasm32")]
 mod flags {
     use core::sync::atomic::{AtomicBool, Ordering};
@@ -46,11 +46,6 @@ mod flags {
 
     pub(super) fn get(strict: bool) -> bool {
         if strict { &STRICT } else { &SHAPE }.load(Ordering::Relaxed)
-    }
-
-    pub(super) fn clear() {
-        SHAPE.store(false, Ordering::Relaxed);
-        STRICT.store(false, Ordering::Relaxed);
     }
 }
 
@@ -79,8 +74,11 @@ mod flags {
     }
 }
 
-/// As a tool call starts: no check yet, whatever ran before it.
-pub(crate) fn start_call() {
+/// As a fresh process starts (host builds): no check yet, whatever ran
+/// on this thread before, so that a test's answer does not depend on the
+/// tests that ran before it on the same thread.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn start_process() {
     flags::clear();
 }
 

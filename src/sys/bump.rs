@@ -11,7 +11,9 @@
 //! the reply it made after them; without this, each request on one stdin
 //! would leave those bytes behind for good. A block freed just below the
 //! newest after the newest went back goes back at once, so locals, which
-//! drop newest first, give back all of a loop's temporaries each turn.
+//! drop newest first, give back a loop's temporaries each turn (not the
+//! blocks a `Vec` grew out of while a newer block lay above it: those are
+//! never adjacent to the newest again).
 
 use core::alloc::{GlobalAlloc, Layout};
 use core::sync::atomic::{AtomicPtr, Ordering};

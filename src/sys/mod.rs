@@ -78,6 +78,7 @@ pub mod errno {
     }
     errnos! {
         ACCES = ERRNO_ACCES,
+        BUSY = ERRNO_BUSY,
         DQUOT = ERRNO_DQUOT,
         EXIST = ERRNO_EXIST,
         NAMETOOLONG = ERRNO_NAMETOOLONG,
