@@ -17,8 +17,11 @@
 //! per type). `benches/idioms/measure.sh` prints what it adds to a module
 //! beside `BTreeMap`'s price.
 //!
-//! What it will not do: remove a key, or iterate in key order without
-//! sorting. The hash is not keyed, so a caller who lets an adversary choose
+//! What it will not do: remove a key, iterate in key order without
+//! sorting, or sum numbers that may be negative (its counts are `u64`:
+//! for totals of money in and out by category, tally the two apart with
+//! [`add_n`](Tally::add_n), one tally of amounts out and one of amounts
+//! in, and subtract one [`get`](Tally::get) from the other). The hash is not keyed, so a caller who lets an adversary choose
 //! the keys lets it choose collisions: every key still counts right, but
 //! slower.
 //!
