@@ -115,6 +115,24 @@ impl<'a> Args<'a> {
         self.member(field).filter(|v| !v.is_null())
     }
 
+    /// Whether the call sent `field` as `null`. Every accessor reads a
+    /// `null` as absent, as serde reads an `Option`; a tool for which
+    /// `null` means something of its own (clear the value) asks this.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"assignee": null, "status": "open"}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.opt_str("assignee").unwrap(), None);
+    /// assert!(args.is_null("assignee"));
+    /// assert!(!args.is_null("status") && !args.is_null("priority"));
+    /// ```
+    pub fn is_null(&self, field: &str) -> bool {
+        self.member(field).is_some_and(|v| v.is_null())
+    }
+
     /// Refuses a member that `known` does not name, as a schema with
     /// `"additionalProperties": false` does, and as serde's
     /// `deny_unknown_fields` words it.

@@ -335,8 +335,8 @@ impl Out<'_> {
         i + (at(b, i) == b'}') as usize
     }
 
-    /// Valid JSON text without the white space outside its strings (as
-    /// `json::write::Compactor` keeps it, written out here to save the call a byte).
+    /// Valid JSON text without the white space outside its strings, as
+    /// `json::write::compact_into` writes it, in a `const fn`.
     const fn compact(&mut self, json: &[u8]) {
         let (mut in_string, mut escaped) = (false, false);
         let (n, cap) = (json.len(), self.buf.len());

@@ -231,6 +231,42 @@ fn compacting_keeps_strings_whole() {
     assert_eq!(w.as_bytes(), br#"{"a b":[1,"x \" y"],"c":{}}"#);
 }
 
+/// JSON copied in (`raw`, a `Value`, `Object` or `Array` read from a
+/// pretty-printed body) goes out compact: a newline between its tokens
+/// split the answer's line in two, neither of them JSON (author trial 63:
+/// an HTTP API's comment copied into a reply). Against serde_json: the
+/// same value, and no white space outside strings.
+#[test]
+fn json_copied_in_is_written_compact() {
+    use subako_tiny::{Args, Package, Reply, Tool, ToolError, testing};
+    let pretty =
+        "{\n  \"id\": 3,\r\n\t\"text\": \"a  b\\\" \\n c\",\n  \"tags\": [ \"x\" , { } , [ ] ],\n  \"n\": -1.5e3 \n}";
+    let doc = json::parse(pretty.as_bytes()).unwrap();
+    let object = doc.as_object().unwrap();
+    let mut raw = JsonWriter::new();
+    raw.raw(pretty.as_bytes());
+    let mut fields = JsonWriter::new();
+    fields.begin_object().key("value").raw(doc.raw()).key("tags").raw(object.get("tags").unwrap().raw()).end_object();
+    let compact = r#"{"id":3,"text":"a  b\" \n c","tags":["x",{},[]],"n":-1.5e3}"#;
+    assert_eq!(raw.as_bytes(), compact.as_bytes());
+    assert_eq!(fields.as_bytes(), format!(r#"{{"value":{compact},"tags":["x",{{}},[]]}}"#).as_bytes());
+    let parsed: Reference = serde_json::from_str(pretty).unwrap();
+    assert_eq!(serde_json::from_str::<Reference>(compact).unwrap(), parsed);
+
+    // Through a tool: one line, the text block compact as PROTOCOL.md asks.
+    fn copy(args: &Args<'_>) -> Result<Reply, ToolError> {
+        let text = args.str("json")?;
+        let doc = json::parse(text.as_bytes()).map_err(|_| ToolError::new("not JSON"))?;
+        let object = doc.as_object().ok_or_else(|| ToolError::new("not an object"))?;
+        Ok(Reply::object(|o| o.field("whole", doc).field("tags", object.get("tags").and_then(|t| t.as_array()))))
+    }
+    const PACKAGE: Package =
+        Package::new("copy", "0.0.0", "Copies.", &[Tool::new("copy", "Copies JSON.", r#"{"type": "object"}"#, copy)]);
+    let called = testing::call(&PACKAGE, "copy", &serde_json::json!({ "json": pretty }).to_string());
+    assert_eq!(called.structured(), Some(format!(r#"{{"whole":{compact},"tags":["x",{{}},[]]}}"#).as_str()));
+    assert!(!called.line().contains('\n'), "{}", called.line());
+}
+
 #[test]
 fn long_strings_are_read_in_linear_time() {
     // 4 MiB in one string: the size-notes' naive scanner took seconds here

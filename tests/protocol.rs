@@ -284,7 +284,8 @@ mod output {
     #[test]
     fn copied_json_text_is_checked_as_strict_readers_read_it() {
         let ok = answer("copies", r#"{"raw": "{\"a\": [1, 2.5e300, \"x\"]}"}"#);
-        assert_eq!(ok.structured(), Some(r#"{"copied":{"a": [1, 2.5e300, "x"]}}"#));
+        // Compact, as an answer's line must be.
+        assert_eq!(ok.structured(), Some(r#"{"copied":{"a":[1,2.5e300,"x"]}}"#));
         let big = answer("copies", r#"{"raw": "[1e400]"}"#);
         assert!(big.is_error());
         assert_eq!(
@@ -294,7 +295,7 @@ mod output {
         let twice = answer("copies", r#"{"raw": "{\"x\": 1, \"x\": 2}"}"#);
         assert_eq!(
             twice.text(),
-            r#"tool `copies` answered with structuredContent that has the member "x" twice in one object (at byte 19), which strict JSON readers refuse"#
+            r#"tool `copies` answered with structuredContent that has the member "x" twice in one object (at byte 17), which strict JSON readers refuse"#
         );
         // 125 levels inside `copied` put the value past what an answer line may nest.
         let deep = format!("{}{}", "[".repeat(125), "]".repeat(125));

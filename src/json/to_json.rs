@@ -331,9 +331,10 @@ impl JsonWriter {
 /// them), and [`text::fixed`](crate::text::fixed) as a number with that
 /// many decimals (`12.50`); `bool`; `None` as `null`; a slice, array or
 /// `Vec` as an array; a [`Value`], [`Object`] or [`Array`] read from JSON
-/// as it is (after a check that it is one whole value: a layer of its own
-/// in a module that writes one, which `subako-tiny size --explain` names
-/// "the reply check").
+/// as it was read, less the white space between its tokens (an answer is
+/// one compact line), after a check that it is one whole value: a layer
+/// of its own in a module that writes one, which `subako-tiny size
+/// --explain` names "the reply check".
 ///
 /// Sealed: every kind writes whole, valid JSON.
 pub trait ToJson: sealed::Sealed {

@@ -7,42 +7,23 @@ use alloc::vec::Vec;
 use super::scan::plain_end;
 use crate::bytes::HEX;
 
-/// Appends `json` (valid JSON text) without white space outside strings.
+/// Appends `json` (valid JSON text) without white space outside strings:
+/// the runs between white space copied whole, each string passed over as
+/// the reader passes it (many bytes a step), so text with none is one copy.
 pub fn compact_into(out: &mut Vec<u8>, json: &[u8]) {
-    let mut compact = Compactor::new();
-    for &b in json {
-        if compact.keeps(b) {
-            put_byte(out, b);
+    let (mut at, mut run) = (0, 0);
+    while let Some(&b) = json.get(at) {
+        if b == b'"' {
+            at = super::validator::skip_string(json, at);
+            continue;
         }
-    }
-}
-
-/// Takes the white space out of valid JSON text a byte at a time: the
-/// writer's [`compact_into`] and the build-time rendering share it.
-pub(crate) struct Compactor {
-    in_string: bool,
-    /// After a backslash in a string: the next byte is kept whatever it is.
-    escaped: bool,
-}
-
-impl Compactor {
-    pub(crate) const fn new() -> Compactor {
-        Compactor { in_string: false, escaped: false }
-    }
-
-    /// Whether `b`, the next byte of the text, stays.
-    pub(crate) const fn keeps(&mut self, b: u8) -> bool {
-        if self.escaped {
-            self.escaped = false;
-        } else if self.in_string && b == b'\\' {
-            self.escaped = true;
-        } else if b == b'"' {
-            self.in_string = !self.in_string;
-        } else if !self.in_string && matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
-            return false;
+        if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+            put(out, json.get(run..at).unwrap_or_default());
+            run = at + 1;
         }
-        true
+        at += 1;
     }
+    put(out, json.get(run..).unwrap_or_default());
 }
 
 /// Appends `s` as a quoted JSON string.

@@ -210,10 +210,13 @@ impl JsonWriter {
     }
 
     /// JSON text that is already valid, such as a [`Value`](super::Value)'s
-    /// raw bytes, written as it is.
+    /// raw bytes, written with the white space between its tokens taken
+    /// out, as [`compact`](Self::compact) writes it: an answer is one
+    /// compact line, and a pretty-printed body (an HTTP API's, a file's)
+    /// has newlines between its tokens. The text inside strings is kept
+    /// byte for byte, escapes included.
     pub fn raw(&mut self, json: &[u8]) -> &mut Self {
-        output::need_strict();
-        self.trusted_raw(json)
+        self.compact(json)
     }
 
     /// [`raw`](Self::raw) for JSON text the crate itself wrote or read

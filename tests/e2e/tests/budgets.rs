@@ -35,12 +35,14 @@ const REFRESH: &str = "./size-report --vs-official --feature-costs, then ./size-
 /// number less: author trial 24's CSV of long values read at more fuel
 /// than std's parse) and a run of digits eight at a time (a 17-digit
 /// value at 30 % to 60 % of the fuel it took: benches/floats.sh), and
-/// skips a long argument once validated, so its budget holds those and no
-/// more.
+/// skips a long argument once validated, and writes the JSON it copies
+/// compact (+169 B, from 43.5 KiB: a pretty-printed file's or body's
+/// newlines split the answer's line, author trial 63), so its budget holds
+/// those and no more.
 const TARGETS: [(&str, Allocator, u64); 3] = [
     ("hello", Allocator::Dlmalloc, 16 * KIB),
     ("hello", Allocator::Lean, 12 * KIB),
-    ("rates", Allocator::Dlmalloc, 43 * KIB + 512),
+    ("rates", Allocator::Dlmalloc, 43 * KIB + 768),
 ];
 
 /// Initial memory pages a module may start at (64 KiB each): the 64 KiB
