@@ -356,8 +356,12 @@ impl<'a> Request<'a> {
     ///
     /// # Errors
     /// An [`HttpError`] when there is no response: its
-    /// [`kind`](HttpError::kind) says why. A response with any status,
-    /// 404 and 500 included, is `Ok`.
+    /// [`kind`](HttpError::kind) says why, and its message is the
+    /// platform's, which does not name the request ([`send_ok`](Self::send_ok)
+    /// names it: a tool that makes several requests and handles the status
+    /// itself says which one failed, as in `map_err(|e|
+    /// ToolError::from(text!("GET ", url, ": ", e.message)))`). A response
+    /// with any status, 404 and 500 included, is `Ok`.
     ///
     /// # Examples
     /// On the host a test answers the request
