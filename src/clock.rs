@@ -1,8 +1,8 @@
 //! The time now, from the platform's realtime clock (WASI's
 //! `clock_time_get`; `SystemTime::now()` on the host), and its UTC date and
 //! time as RFC 3339 text: std's `SystemTime` is not in a `no_std` module,
-//! and the `wasi` crate's call is `unsafe`. A module that never asks the
-//! time carries none of this.
+//! and the `wasi` crate's call is `unsafe`; and [`sleep`], a wait. A module
+//! that never asks the time carries none of this.
 //!
 //! ```
 //! use subako_tiny::{clock, text};
@@ -43,6 +43,29 @@ pub fn now() -> Result<Timestamp, ToolError> {
     crate::sys::realtime_nanos().map(Timestamp).map_err(|errno| {
         ToolError::new(crate::text!("the platform's clock did not answer (clock_time_get: errno ", errno, ")"))
     })
+}
+
+/// Waits `duration` before going on: to honour an API's `Retry-After`, or
+/// to space requests. The wait is the call's time: the platform counts it
+/// as execution time (and bills it), and a call still waiting at its time
+/// limit ends out of time, as a busy one does (`subako-tiny call`'s limit
+/// is `--time-limit-ms`). No fuel is spent waiting.
+///
+/// # Errors
+/// When the platform cannot wait (its errno in the message).
+///
+/// ```
+/// use subako_tiny::clock;
+///
+/// let before = clock::now()?;
+/// clock::sleep(core::time::Duration::from_millis(20))?;
+/// assert!(clock::now()?.unix_nanos() - before.unix_nanos() >= 20_000_000);
+/// # Ok::<(), subako_tiny::ToolError>(())
+/// ```
+pub fn sleep(duration: core::time::Duration) -> Result<(), ToolError> {
+    let nanos = u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX);
+    crate::sys::sleep_nanos(nanos)
+        .map_err(|errno| ToolError::new(crate::text!("the platform could not wait (poll_oneoff: errno ", errno, ")")))
 }
 
 impl Timestamp {

@@ -61,6 +61,12 @@ pub fn realtime_nanos() -> Result<u64, u16> {
     since.map(|d| d.as_nanos() as u64).map_err(|_| super::errno::INVAL)
 }
 
+/// Waits `nanos` nanoseconds.
+pub fn sleep_nanos(nanos: u64) -> Result<(), u16> {
+    std::thread::sleep(std::time::Duration::from_nanos(nanos));
+    Ok(())
+}
+
 /// Where [`random_bytes`] reads, for its errors.
 pub const RANDOM_SOURCE: &str = "/dev/urandom";
 

@@ -68,6 +68,31 @@ pub fn realtime_nanos() -> Result<u64, u16> {
     unsafe { wasi::clock_time_get(wasi::CLOCKID_REALTIME, 1_000) }.map_err(|e| e.raw())
 }
 
+/// Waits `nanos` nanoseconds on the monotonic clock, or WASI's errno.
+pub fn sleep_nanos(nanos: u64) -> Result<(), u16> {
+    let clock = wasi::SubscriptionClock { id: wasi::CLOCKID_MONOTONIC, timeout: nanos, precision: 0, flags: 0 };
+    let subscription = wasi::Subscription {
+        userdata: 0,
+        u: wasi::SubscriptionU { tag: wasi::EVENTTYPE_CLOCK.raw(), u: wasi::SubscriptionUU { clock } },
+    };
+    let mut event = core::mem::MaybeUninit::<wasi::Event>::uninit();
+    // SAFETY: one subscription readable and room for one event writable
+    // for the call's duration.
+    let polled = unsafe { wasi::poll_oneoff(&subscription, event.as_mut_ptr(), 1) };
+    match polled {
+        Ok(1) => {
+            // SAFETY: the call reported one event, which it wrote.
+            let event = unsafe { event.assume_init() };
+            match event.error.raw() {
+                0 => Ok(()),
+                e => Err(e),
+            }
+        }
+        Ok(_) => Err(wasi::ERRNO_INTR.raw()),
+        Err(e) => Err(e.raw()),
+    }
+}
+
 /// Where [`random_bytes`] reads, for its errors.
 pub const RANDOM_SOURCE: &str = "random_get";
 

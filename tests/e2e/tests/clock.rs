@@ -72,3 +72,32 @@ fn a_clock_past_wasi_s_range_fails_the_read_not_the_runner() {
         assert_eq!(text, "the platform's clock did not answer (clock_time_get: errno 61)", "{start:?}");
     }
 }
+
+/// `clock::sleep` waits in a module (WASI's `poll_oneoff` on the monotonic
+/// clock) at least as long as asked, by the module's own realtime clock
+/// and the host's; and a wait past the call's time limit ends the call out
+/// of time (author trial 63: a tool honouring `Retry-After` had to call
+/// `poll_oneoff` itself).
+#[test]
+fn sleep_waits_in_a_module_within_the_call_s_time() {
+    let module = Module::from_file(vendored(&[])).unwrap();
+    let wait = |ms: u64, limit_ms: u64| {
+        let arguments = serde_json::json!({"name": "wait", "arguments": {"ms": ms}});
+        let options = RunOptions {
+            argv: vec!["vendored".into()],
+            stdin: request(serde_json::json!(1), "tools/call", arguments).into_bytes(),
+            time_limit: std::time::Duration::from_millis(limit_ms),
+            ..RunOptions::default()
+        };
+        let started = std::time::Instant::now();
+        let output = run(&module, &options).unwrap();
+        (output, started.elapsed())
+    };
+    let (output, took) = wait(300, 10_000);
+    assert!(matches!(output.exit, Exit::Code(0)), "{:?}: {}", output.exit, String::from_utf8_lossy(&output.stderr));
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let waited = answer["result"]["structuredContent"]["waited_ms"].as_u64().unwrap_or_else(|| panic!("{answer}"));
+    assert!(waited >= 300 && took >= std::time::Duration::from_millis(300), "{waited} ms, {took:?}");
+    let (output, _) = wait(5_000, 500);
+    assert!(matches!(output.exit, Exit::Timeout), "a wait past the limit: {:?}", output.exit);
+}

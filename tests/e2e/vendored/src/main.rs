@@ -154,6 +154,16 @@ fn replace(args: &Args<'_>) -> Result<Reply, ToolError> {
     Ok(Reply::text("replaced"))
 }
 
+/// Waits `ms` milliseconds (`clock::sleep`), and says how long the
+/// realtime clock saw it take.
+fn wait(args: &Args<'_>) -> Result<Reply, ToolError> {
+    let ms = args.int("ms", 0, 60_000)? as u64;
+    let before = subako_tiny::clock::now()?;
+    subako_tiny::clock::sleep(core::time::Duration::from_millis(ms))?;
+    let waited = subako_tiny::clock::now()?.unix_nanos() - before.unix_nanos();
+    Ok(Reply::object(|o| o.field("waited_ms", waited / 1_000_000)))
+}
+
 /// Renames the file at `from` to `to` (`fs::rename`).
 fn rename(args: &Args<'_>) -> Result<Reply, ToolError> {
     subako_tiny::fs::rename(&args.str("from")?, &args.str("to")?)?;
@@ -181,6 +191,7 @@ const PACKAGE: Package = Package::new(
         Tool::new("grown", "Grows memory, then allocates.", EMPTY, grown),
         Tool::new("grow", "Grows a Vec to 32 MiB.", EMPTY, grow),
         Tool::new("shrink", "Cuts Vecs down.", EMPTY, shrink),
+        Tool::new("wait", "Waits.", r#"{"type": "object", "properties": {"ms": {"type": "integer"}}, "required": ["ms"]}"#, wait),
         Tool::new("rename", "Renames a file.", r#"{"type": "object", "properties": {"from": {"type": "string"}, "to": {"type": "string"}}, "required": ["from", "to"]}"#, rename),
         Tool::new("temporaries", "Drops temporaries in a loop.", EMPTY, temporaries),
         Tool::new("replace", "Writes text at a path, all or nothing.", r#"{"type": "object", "properties": {"path": {"type": "string"}, "text": {"type": "string"}}, "required": ["path", "text"]}"#, replace),
