@@ -49,7 +49,8 @@ pub fn now() -> Result<Timestamp, ToolError> {
 /// to space requests. The wait is the call's time: the platform counts it
 /// as execution time (and bills it), and a call still waiting at its time
 /// limit ends out of time, as a busy one does (`subako-tiny call`'s limit
-/// is `--time-limit-ms`). No fuel is spent waiting.
+/// is `--time-limit-ms`). No fuel is spent waiting, but each wait, however
+/// short, takes the host about a millisecond: wait once, not in a loop.
 ///
 /// # Errors
 /// When the platform cannot wait (its errno in the message).

@@ -480,3 +480,24 @@ fn into_string_takes_a_block_the_size_of_its_raw_text() {
         assert_eq!(owned.capacity(), raw_len, "{owned:?}");
     }
 }
+
+/// Text that is not one JSON value is written as it is, for the reply's
+/// check to refuse: taking its white space out could join it into JSON
+/// that says something else (review 65: `1 2` became `12`, `tru e` `true`,
+/// `[1, 2 3]` `[1,23]`). Valid text is compacted.
+#[test]
+fn compacting_never_joins_text_that_is_not_json_into_json() {
+    for text in ["1 2", "1\n2", "[1, 2  3]", "tru e", "nul\tl", "- 1", "1.5 e3", "\"a\" \"b\"", "[1,]", "", " "] {
+        let mut w = JsonWriter::new();
+        w.compact(text.as_bytes());
+        assert_eq!(w.as_bytes(), text.as_bytes(), "{text:?}");
+        assert!(serde_json::from_str::<Reference>(text).is_err(), "{text:?}");
+    }
+    for (text, compact) in
+        [(" [ 1 , true , null ] ", "[1,true,null]"), ("{ \"a\" : -1.5e3 , \"b\" : [ ] }", "{\"a\":-1.5e3,\"b\":[]}")]
+    {
+        let mut w = JsonWriter::new();
+        w.raw(text.as_bytes());
+        assert_eq!(w.as_bytes(), compact.as_bytes(), "{text:?}");
+    }
+}

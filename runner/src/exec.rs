@@ -91,8 +91,57 @@ fn new_host(fuel: bool) -> Host {
             },
         )
         .expect("fd_pwrite");
+    linker
+        .func_wrap(
+            "wasi_snapshot_preview1",
+            "poll_oneoff",
+            |mut c: Caller<'_, State>, subscriptions: i32, events: i32, n: i32, count: i32| {
+                capped_poll(&mut c, subscriptions, events, n, count)
+            },
+        )
+        .expect("poll_oneoff");
     crate::http::add_to_linker(&mut linker).expect("subako_http");
     Host { engine, linker, wasi }
+}
+
+/// `poll_oneoff` with each relative clock wait cut to what is left of the
+/// call's time (and a tick), so that a tool still waiting at its time limit
+/// ends out of time then, as a busy one does: the epoch's check cannot cut
+/// into a blocking host call (review 65: a 5 s wait under a 1 s limit ended
+/// after 5 s, `Duration::MAX` never). Then wasmtime-wasi's own.
+fn capped_poll(
+    c: &mut Caller<'_, State>,
+    subscriptions: i32,
+    events: i32,
+    n: i32,
+    count: i32,
+) -> wasmtime::Result<i32> {
+    let Some(mem) = c.get_export("memory").and_then(|e| e.into_memory()) else {
+        return Err(wasmtime::Error::msg("missing required memory export"));
+    };
+    let left = c.data().deadline.saturating_duration_since(Instant::now()) + TICK;
+    let cap = u64::try_from(left.as_nanos()).unwrap_or(u64::MAX);
+    // A subscription: userdata u64, tag u8 (0: clock) at 8; for a clock, its
+    // id u32 at 16, timeout u64 at 24, precision u64 at 32, flags u16 at 40
+    // (bit 0: absolute), 48 bytes in all. Out of range: WASI reports it below.
+    let data = mem.data_mut(&mut *c);
+    for k in 0..n.max(0) as usize {
+        let at = subscriptions as u32 as usize + k * 48;
+        let Some(sub) = data.get_mut(at..at + 48) else { break };
+        let relative = sub[40] & 1 == 0;
+        let timeout = u64::from_le_bytes(sub[24..32].try_into().unwrap());
+        if sub[8] == 0 && relative && timeout > cap {
+            sub[24..32].copy_from_slice(&cap.to_le_bytes());
+        }
+    }
+    let fuel = wasmtime::AsContextMut::as_context_mut(&mut *c).hostcall_fuel();
+    let (data, state) = mem.data_and_store_mut(&mut *c);
+    use wasmtime_wasi::p1::wasi_snapshot_preview1::{self as p1, WasiSnapshotPreview1};
+    state.wasi.set_hostcall_fuel(fuel);
+    let mut gm = wiggle::GuestMemory::Unshared(data);
+    let rc =
+        wasmtime_wasi::runtime::in_tokio(p1::poll_oneoff(&mut state.wasi, &mut gm, subscriptions, events, n, count))?;
+    Ok(rc)
 }
 
 /// `fd_write`/`fd_pwrite` with the per-call write budget: writes to files (any

@@ -420,7 +420,7 @@ pub fn write_atomic(path: &str, bytes: &[u8]) -> Result<(), FsError> {
     let written = write(&partial, bytes).and_then(|()| rename(&partial, path));
     written.map_err(|e| {
         let _ = remove_file(&partial);
-        FsError::new(e.op(), path, e.reason())
+        FsError::new(OP, path, e.reason())
     })
 }
 

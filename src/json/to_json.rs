@@ -379,9 +379,9 @@ to_json! {
     usize => |n, out| out.uint(*n as u64);
     f64 => |x, out| out.float(*x);
     crate::text::Fixed => |f, out| out.fixed(f.x, f.decimals);
-    Value<'_> => |v, out| out.raw(v.raw());
-    Object<'_> => |v, out| out.raw(v.as_value().raw());
-    Array<'_> => |v, out| out.raw(v.as_value().raw());
+    Value<'_> => |v, out| out.copied(v.raw());
+    Object<'_> => |v, out| out.copied(v.as_value().raw());
+    Array<'_> => |v, out| out.copied(v.as_value().raw());
     JsonBytes => |v, out| out.trusted_raw(&v.0);
 }
 

@@ -229,8 +229,22 @@ impl JsonWriter {
     }
 
     /// Valid JSON text with the white space between its tokens taken out,
-    /// so a pretty hand-written schema still travels on one line.
+    /// so a pretty hand-written schema still travels on one line. Text that
+    /// is not one JSON value is written as it is, for the reply's check to
+    /// refuse: taking its white space out could join it into JSON that
+    /// says something else (`1 2` into `12`).
     pub fn compact(&mut self, json: &[u8]) -> &mut Self {
+        if super::validator::validate(json).is_ok() {
+            self.copied(json)
+        } else {
+            output::need_strict();
+            self.trusted_raw(json)
+        }
+    }
+
+    /// JSON text read by the crate's reader (a [`Value`](super::Value)'s),
+    /// so valid: written compact, and checked as copied text is.
+    pub(crate) fn copied(&mut self, json: &[u8]) -> &mut Self {
         self.separate();
         output::need_strict();
         compact_into(&mut self.buf, json);
