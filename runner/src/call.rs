@@ -278,6 +278,25 @@ pub fn has_assets(dir: &std::path::Path) -> bool {
 mod tests {
     use super::*;
 
+    /// Pretty arguments go on the request's one line without their white
+    /// space, and otherwise as written (numbers, escapes, key order).
+    #[test]
+    fn arguments_as_text_are_sent_compact_and_as_written() {
+        let pretty = "{\n  \"z\" : [ 1e2 ,\t-0 ],\r\n  \"s\": \"a  b\\\" \\\\\",\n  \"a\": { } }";
+        let line = crate::rpc::request_line_with(
+            1,
+            "tools/call",
+            json!({"name": "t"}),
+            "arguments",
+            &pretty.into_args().unwrap(),
+        );
+        assert_eq!(line.lines().count(), 1, "{line:?}");
+        let request: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(request["params"]["arguments"], serde_json::from_str::<Value>(pretty).unwrap());
+        assert!(line.contains(r#""arguments":{"z":[1e2,-0],"s":"a  b\" \\","a":{}}"#), "{line}");
+        assert!("{\"a\": 1 2}".into_args().is_err());
+    }
+
     #[test]
     fn raw_result_keeps_the_module_s_text() {
         let line = r#"{"jsonrpc":"2.0","id":"call-1","result":{"z":1,"a":{"s":"}\",]","b":[1,{"c":2}]}} ,"x":3}"#;

@@ -30,13 +30,31 @@ pub fn request_line(id: impl Into<Value>, method: &str, params: Value) -> String
 }
 
 /// [`request_line`] with one more member of `params`, `key`, whose value
-/// is `raw` as it is written.
+/// is `raw` as it is written (numbers, escapes, the order of keys), less
+/// the white space between its tokens: a request is one line, and pretty
+/// arguments (a file's, a shell's multi-line string) would split it.
 pub fn request_line_with(id: impl Into<Value>, method: &str, params: Value, key: &str, raw: &RawValue) -> String {
     let line = request_line(id, method, params);
     // `params` is written last, as an object: the member goes first in it.
     let at = line.find(r#""params":{"#).map(|i| i + r#""params":{"#.len()).unwrap_or(line.len());
-    let member = format!("{}:{},", Value::from(key), raw.get());
+    let member = format!("{}:{},", Value::from(key), compact(raw.get()));
     [&line[..at], &member, &line[at..]].concat()
+}
+
+/// Valid JSON text without the white space outside its strings.
+fn compact(json: &str) -> String {
+    let (mut out, mut in_string, mut escaped) = (String::with_capacity(json.len()), false, false);
+    for c in json.chars() {
+        if in_string {
+            (in_string, escaped) = (escaped || c != '"', !escaped && c == '\\');
+        } else if c == '"' {
+            in_string = true;
+        } else if matches!(c, ' ' | '\n' | '\r' | '\t') {
+            continue;
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// What one stdout line is.
