@@ -27,6 +27,16 @@ fn call_within(features: &[&str], tool: &str, memory_limit_bytes: usize) -> serd
     answer["result"].clone()
 }
 
+/// Calls `tool` with each allocator, memory limited to `memory_limit_bytes`:
+/// it must answer `text`, not an error.
+fn answers_within_with_both_allocators(tool: &str, memory_limit_bytes: usize, text: &str) {
+    for features in [&["lean-alloc"][..], &[]] {
+        let result = call_within(features, tool, memory_limit_bytes);
+        assert!(result.get("isError").is_none(), "{features:?}: {result}");
+        assert_eq!(result["content"][0]["text"], text, "{features:?}: {result}");
+    }
+}
+
 fn heap(features: &[&str]) {
     let result = call(features, "heap");
     assert!(result.get("isError").is_none(), "{result}");
@@ -62,11 +72,7 @@ fn dlmalloc_refuses_memory_grown_by_hand() {
 /// the official SDK's module did not).
 #[test]
 fn a_growing_vec_needs_about_its_own_size_of_memory() {
-    for features in [&["lean-alloc"][..], &[]] {
-        let result = call_within(features, "grow", 40 << 20);
-        assert!(result.get("isError").is_none(), "{features:?}: {result}");
-        assert_eq!(result["content"][0]["text"], "grown", "{features:?}: {result}");
-    }
+    answers_within_with_both_allocators("grow", 40 << 20, "grown");
 }
 
 /// A `Vec` cut down gives the rest back: five 20 MiB `Vec`s cut to 1 KiB
@@ -74,11 +80,7 @@ fn a_growing_vec_needs_about_its_own_size_of_memory() {
 /// its memory).
 #[test]
 fn a_vec_cut_down_gives_the_rest_back() {
-    for features in [&[][..], &["lean-alloc"]] {
-        let result = call_within(features, "shrink", 64 << 20);
-        assert!(result.get("isError").is_none(), "{features:?}: {result}");
-        assert_eq!(result["content"][0]["text"], "cut down", "{features:?}: {result}");
-    }
+    answers_within_with_both_allocators("shrink", 64 << 20, "cut down");
 }
 
 /// Temporaries dropped newest first, as locals drop, go back each turn: a
@@ -87,9 +89,5 @@ fn a_vec_cut_down_gives_the_rest_back() {
 /// and ran out of memory).
 #[test]
 fn temporaries_dropped_newest_first_are_given_back() {
-    for features in [&["lean-alloc"][..], &[]] {
-        let result = call_within(features, "temporaries", 16 << 20);
-        assert!(result.get("isError").is_none(), "{features:?}: {result}");
-        assert_eq!(result["content"][0]["text"], "all given back", "{features:?}: {result}");
-    }
+    answers_within_with_both_allocators("temporaries", 16 << 20, "all given back");
 }
