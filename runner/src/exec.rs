@@ -7,7 +7,9 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use wasmtime::{Caller, Config, Engine, Func, InstancePre, Linker, Store, UpdateDeadline};
+use wasmtime_wasi::p1::wasi_snapshot_preview1::{self as p1, WasiSnapshotPreview1};
 use wasmtime_wasi::p2::pipe::{MemoryInputPipe, MemoryOutputPipe};
+use wasmtime_wasi::runtime::in_tokio;
 use wasmtime_wasi::{FsPerms, I32Exit, WasiCtxBuilder};
 
 use crate::Error;
@@ -116,9 +118,7 @@ fn capped_poll(
     n: i32,
     count: i32,
 ) -> wasmtime::Result<i32> {
-    let Some(mem) = c.get_export("memory").and_then(|e| e.into_memory()) else {
-        return Err(wasmtime::Error::msg("missing required memory export"));
-    };
+    let mem = memory(c)?;
     let left = c.data().deadline.saturating_duration_since(Instant::now()) + TICK;
     let cap = u64::try_from(left.as_nanos()).unwrap_or(u64::MAX);
     // A subscription: userdata u64, tag u8 (0: clock) at 8; for a clock, its
@@ -134,14 +134,28 @@ fn capped_poll(
             sub[24..32].copy_from_slice(&cap.to_le_bytes());
         }
     }
+    preview1(c, mem, |wasi, gm| in_tokio(p1::poll_oneoff(wasi, gm, subscriptions, events, n, count)))
+}
+
+/// The module's exported memory, which the preview 1 functions read and write.
+fn memory(c: &mut Caller<'_, State>) -> wasmtime::Result<wasmtime::Memory> {
+    c.get_export("memory")
+        .and_then(|e| e.into_memory())
+        .ok_or_else(|| wasmtime::Error::msg("missing required memory export"))
+}
+
+/// Runs `call`, one of wasmtime-wasi's own preview 1 functions, on the
+/// module's memory `mem`, with the host-call copy allowance from the store
+/// as wiggle's own glue gives it: what the wrappers above add their rule to.
+fn preview1<T>(
+    c: &mut Caller<'_, State>,
+    mem: wasmtime::Memory,
+    call: impl FnOnce(&mut wasmtime_wasi::p1::WasiP1Ctx, &mut wiggle::GuestMemory<'_>) -> T,
+) -> T {
     let fuel = wasmtime::AsContextMut::as_context_mut(&mut *c).hostcall_fuel();
     let (data, state) = mem.data_and_store_mut(&mut *c);
-    use wasmtime_wasi::p1::wasi_snapshot_preview1::{self as p1, WasiSnapshotPreview1};
     state.wasi.set_hostcall_fuel(fuel);
-    let mut gm = wiggle::GuestMemory::Unshared(data);
-    let rc =
-        wasmtime_wasi::runtime::in_tokio(p1::poll_oneoff(&mut state.wasi, &mut gm, subscriptions, events, n, count))?;
-    Ok(rc)
+    call(&mut state.wasi, &mut wiggle::GuestMemory::Unshared(data))
 }
 
 /// `fd_write`/`fd_pwrite` with the per-call write budget: writes to files (any
@@ -155,9 +169,7 @@ fn budgeted(
     nwritten: i32,
     offset: Option<i64>,
 ) -> wasmtime::Result<i32> {
-    let Some(mem) = c.get_export("memory").and_then(|e| e.into_memory()) else {
-        return Err(wasmtime::Error::msg("missing required memory export"));
-    };
+    let mem = memory(c)?;
     let counted = fd >= 3 && c.data().write_budget.is_some();
     if counted {
         let data = mem.data(&*c);
@@ -173,24 +185,10 @@ fn budgeted(
             return Ok(ERRNO_DQUOT);
         }
     }
-    // As wiggle's own glue does: the host-call copy allowance comes from the store.
-    let fuel = wasmtime::AsContextMut::as_context_mut(&mut *c).hostcall_fuel();
-    let (data, state) = mem.data_and_store_mut(&mut *c);
-    use wasmtime_wasi::p1::wasi_snapshot_preview1::{self as p1, WasiSnapshotPreview1};
-    state.wasi.set_hostcall_fuel(fuel);
-    let mut gm = wiggle::GuestMemory::Unshared(data);
-    let rc = match offset {
-        None => wasmtime_wasi::runtime::in_tokio(p1::fd_write(&mut state.wasi, &mut gm, fd, iovs, iovs_len, nwritten))?,
-        Some(off) => wasmtime_wasi::runtime::in_tokio(p1::fd_pwrite(
-            &mut state.wasi,
-            &mut gm,
-            fd,
-            iovs,
-            iovs_len,
-            off,
-            nwritten,
-        ))?,
-    };
+    let rc = preview1(c, mem, |wasi, gm| match offset {
+        None => in_tokio(p1::fd_write(wasi, gm, fd, iovs, iovs_len, nwritten)),
+        Some(off) => in_tokio(p1::fd_pwrite(wasi, gm, fd, iovs, iovs_len, off, nwritten)),
+    })?;
     if counted && rc == 0 {
         let at = nwritten as u32 as usize;
         if let Some(b) = mem.data(&*c).get(at..at + 4) {
