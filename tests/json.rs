@@ -487,11 +487,35 @@ fn into_string_takes_a_block_the_size_of_its_raw_text() {
 /// `[1, 2 3]` `[1,23]`). Valid text is compacted.
 #[test]
 fn compacting_never_joins_text_that_is_not_json_into_json() {
-    for text in ["1 2", "1\n2", "[1, 2  3]", "tru e", "nul\tl", "- 1", "1.5 e3", "\"a\" \"b\"", "[1,]", "", " "] {
-        let mut w = JsonWriter::new();
-        w.compact(text.as_bytes());
-        assert_eq!(w.as_bytes(), text.as_bytes(), "{text:?}");
+    for text in
+        ["1 2", "1\n2", "[1, 2  3]", "tru e", "nul\tl", "- 1", "1.5 e3", "\"a\" \"b\"", "[1,]", "", " ", "1,2", "\"a"]
+    {
         assert!(serde_json::from_str::<Reference>(text).is_err(), "{text:?}");
+        // Wherever it stands, the text is kept as it is, marked, and what
+        // holds it is JSON to no reader: bare, `""` as an array's only
+        // element would make `[]`, and `1,2` two elements.
+        let places: [fn(&mut JsonWriter, &str); 4] = [
+            |w, t| {
+                w.compact(t.as_bytes());
+            },
+            |w, t| {
+                w.begin_array().raw(t.as_bytes()).end_array();
+            },
+            |w, t| {
+                w.begin_array().int(1).raw(t.as_bytes()).end_array();
+            },
+            |w, t| {
+                w.begin_object().key("a").raw(t.as_bytes()).end_object();
+            },
+        ];
+        for place in places {
+            let mut w = JsonWriter::new();
+            place(&mut w, text);
+            let written = std::str::from_utf8(w.as_bytes()).unwrap();
+            assert!(written.contains(&format!("<not JSON: {text}>")), "{written:?}");
+            assert!(serde_json::from_str::<Reference>(written).is_err(), "{written:?}");
+            assert!(subako_tiny::json::validate(w.as_bytes()).is_err(), "{written:?}");
+        }
     }
     for (text, compact) in
         [(" [ 1 , true , null ] ", "[1,true,null]"), ("{ \"a\" : -1.5e3 , \"b\" : [ ] }", "{\"a\":-1.5e3,\"b\":[]}")]

@@ -242,6 +242,14 @@ mod output {
         Ok(Reply::object(|o| o.field("copied", copied)))
     }
 
+    /// Gives `raw` an empty text as an array's only element: written bare,
+    /// it made `[]`, a valid answer with the element lost.
+    fn empty_raw(_: &Args<'_>) -> Result<Reply, ToolError> {
+        let mut value = JsonWriter::new();
+        value.begin_object().key("items").begin_array().raw(b"").end_array().end_object();
+        Ok(Reply::json(value))
+    }
+
     /// Writes the field `a` twice: nothing stops it, and testing::call says so.
     fn twice(_: &Args<'_>) -> Result<Reply, ToolError> {
         Ok(Reply::object(|o| o.field("a", 1).field("a", 2)))
@@ -257,6 +265,7 @@ mod output {
             Tool::new("unclosed", "An array and an object left open.", ANY, unclosed),
             Tool::new("copies", "Copies JSON text.", ANY, copies),
             Tool::new("twice", "Writes a field twice.", ANY, twice),
+            Tool::new("empty_raw", "Gives raw an empty text.", ANY, empty_raw),
         ],
     );
 
@@ -274,11 +283,20 @@ mod output {
         assert!(called.is_error());
         assert_eq!(
             called.text(),
-            "tool `half_written` answered with structuredContent that is not JSON (EOF while parsing a value at byte 8): a JsonWriter needs an end_ for each begin_ and a value for each key; Reply::object cannot go wrong"
+            "tool `half_written` answered with structuredContent that is not JSON (EOF while parsing a value at byte 8): a JsonWriter needs an end_ for each begin_, a value for each key and valid JSON for each raw; Reply::object cannot go wrong"
         );
         let called = answer("unclosed", "{}");
         assert!(called.is_error());
         assert!(called.text().starts_with("tool `unclosed` answered with structuredContent that is not JSON (EOF while parsing a value at byte 11)"), "{}", called.text());
+        let called = answer("empty_raw", "{}");
+        assert!(called.is_error(), "{}", called.line());
+        assert!(
+            called.text().starts_with(
+                "tool `empty_raw` answered with structuredContent that is not JSON (expected value at byte 10)"
+            ),
+            "{}",
+            called.text()
+        );
     }
 
     #[test]

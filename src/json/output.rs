@@ -130,7 +130,8 @@ fn walk(value: &[u8], strict: bool) -> Result<(), Text> {
             e.kind.describe(),
             " at byte ",
             e.offset,
-            "): a JsonWriter needs an end_ for each begin_ and a value for each key; Reply::object cannot go wrong"
+            "): a JsonWriter needs an end_ for each begin_, a value for each key and valid JSON for each raw; \
+             Reply::object cannot go wrong"
         ));
     }
     let mut depth = 0usize;

@@ -230,15 +230,30 @@ impl JsonWriter {
 
     /// Valid JSON text with the white space between its tokens taken out,
     /// so a pretty hand-written schema still travels on one line. Text that
-    /// is not one JSON value is written as it is, for the reply's check to
-    /// refuse: taking its white space out could join it into JSON that
-    /// says something else (`1 2` into `12`).
+    /// is not one JSON value is written as it is inside `<not JSON: …>`,
+    /// which no JSON reader accepts, so the reply's check refuses it
+    /// wherever it stands: taking its white space out could join it into
+    /// JSON that says something else (`1 2` into `12`), and written bare
+    /// it could still make JSON (`""` as an array's only element gives
+    /// `[]`, `1,2` two elements).
+    ///
+    /// ```
+    /// use subako_tiny::JsonWriter;
+    ///
+    /// let mut w = JsonWriter::new();
+    /// w.begin_array().compact(b" [ 1 ,\n 2 ] ").compact(b"").end_array();
+    /// assert_eq!(w.as_bytes(), b"[[1,2],<not JSON: >]");
+    /// ```
     pub fn compact(&mut self, json: &[u8]) -> &mut Self {
         if super::validator::validate(json).is_ok() {
             self.copied(json)
         } else {
             output::need_strict();
-            self.trusted_raw(json)
+            self.separate();
+            put(&mut self.buf, b"<not JSON: ");
+            put(&mut self.buf, json);
+            put(&mut self.buf, b">");
+            self
         }
     }
 
