@@ -143,8 +143,9 @@ pub(crate) fn count_utf8(b: &[u8]) -> usize {
 
 /// `haystack.find(needle)`: the byte offset of the first occurrence, 0
 /// for an empty needle. It skips to each place the needle's rarest-looking
-/// byte is (a UTF-8 continuation byte before an ASCII letter or digit,
-/// before punctuation), eight bytes a step, and compares there: fast when
+/// byte is (the last byte of a char that is not ASCII, before an ASCII
+/// letter or digit, before punctuation), eight bytes a step, and compares
+/// there: fast when
 /// that byte is rare in the haystack (a whole file searched for one entry's
 /// key, say), up to `haystack.len() × needle.len()` steps when it is
 /// everywhere, where std's takes about `haystack.len() + needle.len()`: for
