@@ -40,13 +40,16 @@ fn dir(args: &Args<'_>) -> Result<&'static str, ToolError> {
     Ok(if args.opt_bool("keep")?.unwrap_or(false) { KEPT_DIR } else { SESSION_DIR })
 }
 
+/// Written whole or not at all (`fs::write_atomic`): a save the volume
+/// refuses part-way leaves the file's old text, where `fs::write` would
+/// leave it emptied.
 fn save(args: &Args<'_>) -> Result<Reply, ToolError> {
     let name = file_name(args)?;
     let text = args.str("text")?;
     let dir = dir(args)?;
     fs::create_dir_all(dir)?;
     let path = [dir, "/", &name].concat();
-    fs::write(&path, text.as_bytes())?;
+    fs::write_atomic(&path, text.as_bytes())?;
     Ok(Reply::object(|o| o.field("path", &path).field("bytes", text.len())))
 }
 

@@ -206,3 +206,24 @@ fn runner_bundle_packages_files_with_its_assets() {
     }
     assert!(report.archive.metadata().unwrap().len() > 0);
 }
+
+/// A save refused part-way (the call's write budget spent, as a full
+/// volume would refuse it) leaves the file as it was: `save` writes a
+/// file of its own and renames it over the old one (review 66: with
+/// `fs::write` the refused save emptied the file, and `load` answered "").
+#[test]
+fn a_refused_save_leaves_the_old_text() {
+    let module = module();
+    let volume = tempfile::tempdir().unwrap();
+    let opts = session(&volume);
+    run(&module, "save", json!({"name": "a.txt", "text": "precious"}), &opts);
+    let tight = CallOptions { write_budget: Some(50), ..session(&volume) };
+    let refused = error_text(&run(&module, "save", json!({"name": "a.txt", "text": "x".repeat(100)}), &tight));
+    assert!(refused.contains("/volume/tmp/files/a.txt") && refused.contains("EDQUOT"), "{refused}");
+    assert_eq!(structured(&run(&module, "load", json!({"name": "a.txt"}), &opts)), &json!({"text": "precious"}));
+    let names: Vec<String> = std::fs::read_dir(volume.path().join("files"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, ["a.txt"], "no partial file is left");
+}
