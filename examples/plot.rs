@@ -178,7 +178,9 @@ impl Chart {
         let (right, bottom) = (width - 10, height - 10);
         let bottom = bottom.max(top + 1);
         let span = (bottom - top) as f64;
-        let y_of = |v: f64| top + ((hi - v) / (hi - lo) * span + 0.5) as i64;
+        // In halves: `hi - lo` of values near f64's ends would be
+        // infinite, and every bar's height NaN (review 66).
+        let y_of = |v: f64| top + ((hi / 2.0 - v / 2.0) / (hi / 2.0 - lo / 2.0) * span + 0.5) as i64;
         hi_label.x = left - 6 - hi_label.width();
         hi_label.y = top - 3;
         lo_label.x = left - 6 - lo_label.width();

@@ -143,6 +143,33 @@ fn a_default_chart_is_a_small_real_png() {
     assert_eq!(image.at((bars[0].1 + bars[1].0) / 2, axis_y - 2), WHITE);
 }
 
+/// Values whose range is past what an f64 holds are drawn to scale:
+/// `hi - lo` is infinite for them, and every bar came out of zero height
+/// with the zero line at the top (review 66).
+#[test]
+fn values_near_the_ends_of_f64_are_drawn() {
+    let module = module();
+    let volume = tempfile::tempdir().unwrap();
+    let outcome = plot(&module, json!({"values": [1e308, -1e308, 5e307]}), &session(&volume));
+    let (_, image) = linked_image(&outcome);
+    // Each bar's middle column, left to right, and how many of its pixels
+    // are a bar's colour.
+    let bar = |c: [u8; 3]| c == BAR || c == NEGATIVE_BAR;
+    let mut middles: Vec<usize> = (0..image.height)
+        .flat_map(|y| image.runs(y, BAR).into_iter().chain(image.runs(y, NEGATIVE_BAR)))
+        .map(|(a, b)| (a + b) / 2)
+        .collect();
+    middles.sort();
+    middles.dedup_by(|a, b| a.abs_diff(*b) < 10);
+    assert_eq!(middles.len(), 3, "{middles:?}");
+    let heights: Vec<usize> =
+        middles.iter().map(|&x| (0..image.height).filter(|&y| bar(image.at(x, y))).count()).collect();
+    // 1e308 and -1e308 reach the top and the bottom from a zero line
+    // half way; 5e307 is half as tall.
+    assert!(heights[0] > 150 && heights[1] > 150, "{heights:?}");
+    assert!(heights[0].abs_diff(heights[1]) <= 2 && heights[2].abs_diff(heights[0] / 2) <= 2, "{heights:?}");
+}
+
 #[test]
 fn titles_sizes_and_negative_values() {
     let module = module();
