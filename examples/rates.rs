@@ -63,7 +63,20 @@ fn convert(args: &Args<'_>) -> Result<Reply, ToolError> {
     });
     fs::create_dir_all(DIR)
         .and_then(|()| fs::append_line(HISTORY, reply.structured().unwrap_or(b"{}")))
-        .map_err(|e| ToolError::from(text!("converted, but the history could not be written: ", e.message())))?;
+        // The conversion in the message, for the model to use still.
+        .map_err(|e| {
+            ToolError::from(text!(
+                amount,
+                " ",
+                from,
+                " = ",
+                result,
+                " ",
+                to,
+                ", but the history could not be written: ",
+                e.message()
+            ))
+        })?;
     Ok(reply)
 }
 
@@ -76,13 +89,17 @@ fn history(args: &Args<'_>) -> Result<Reply, ToolError> {
         Err(e) if e.errno() == Some(errno::NOENT) => Vec::new(),
         Err(e) => return Err(e.into()),
     };
-    // Whole JSON lines only: a write cut short by a full volume is skipped.
-    // The last `limit`: count them, then skip to them.
+    // Whole JSON lines only: a write cut short by a full volume is
+    // skipped. The last `limit`: count them, then skip to them. A line
+    // that is no object is left out too (another tool of the session may
+    // write the volume).
     let skip = json::lines(&text).count().saturating_sub(limit);
     Ok(Reply::object(|o| {
         o.array("entries", |a| {
             for entry in json::lines(&text).skip(skip) {
-                a.push(entry);
+                if entry.as_object().is_some() {
+                    a.push(entry);
+                }
             }
             a
         })
@@ -328,14 +345,22 @@ mod tests {
         let called = testing::call(&PACKAGE, "history", "{}");
         let ten: Vec<String> = (3..=12).map(|i| format!("{{\"amount\":{i}}}")).collect();
         assert_eq!(called.structured().unwrap(), format!("{{\"entries\":[{}]}}", ten.join(",")));
+        // Lines that are JSON but no object (another tool's) are left out:
+        // `entries` holds objects (review 66: `5` went out, against the
+        // tool's own output schema).
+        let lines = "{\"amount\":1}\n5\n[{\"amount\":2}]\n\"x\"\n{\"amount\":3}\n";
+        std::fs::write(dir.join("rates/history.jsonl"), lines).unwrap();
+        let called = testing::call(&PACKAGE, "history", "{}");
+        assert_eq!(called.structured().unwrap(), r#"{"entries":[{"amount":1},{"amount":3}]}"#);
         // Where the directory should be, a file: the write fails, readably.
         std::fs::remove_dir_all(dir.join("rates")).unwrap();
         std::fs::write(dir.join("rates"), "not a directory").unwrap();
         let called = convert(r#"{"amount": 1, "from": "EUR", "to": "USD"}"#, 200, LATEST);
         let message = error(&called);
         assert!(
-            message
-                .starts_with("converted, but the history could not be written: create directory /volume/tmp/rates: "),
+            message.starts_with(
+                "1.0 EUR = 1.0512 USD, but the history could not be written: create directory /volume/tmp/rates: "
+            ),
             "{message}"
         );
         assert!(error(&testing::call(&PACKAGE, "history", "{}")).starts_with("read /volume/tmp/rates/history.jsonl: "));

@@ -99,7 +99,12 @@ fn convert(input: ConvertInput) -> Result<Conversion, ToolError> {
     let written = std::fs::create_dir_all(DIR).and_then(|()| {
         std::fs::OpenOptions::new().create(true).append(true).open(HISTORY)?.write_all(&line)
     });
-    written.map_err(|e| ToolError::new(format!("converted, but the history could not be written: append {HISTORY}: {e}")))?;
+    written.map_err(|e| {
+        ToolError::new(format!(
+            "{} {} = {} {}, but the history could not be written: append {HISTORY}: {e}",
+            conversion.amount, conversion.from, conversion.result, conversion.to
+        ))
+    })?;
     Ok(conversion)
 }
 

@@ -161,12 +161,14 @@ fn every_failure_is_a_readable_error() {
 
 #[test]
 fn a_full_volume_is_a_readable_error() {
-    // `fs::append` names the failing step: the open is `append`, the write `write`.
+    // `fs::append` names the failing step: the open is `append`, the write
+    // `write`. The conversion is in the message (review 66: the model got
+    // no amount when only the history failed).
     let volume = tempfile::tempdir().unwrap();
     let full = CallOptions { write_budget: Some(10), ..session(&volume) };
     assert_eq!(
         failure(&run("convert", convert("ok", "USD"), &full)),
-        "converted, but the history could not be written: \
+        "2.0 EUR = 2.1024 USD, but the history could not be written: \
          write /volume/tmp/rates/history.jsonl: disk quota exceeded (EDQUOT): the call's file write budget is spent"
     );
 }
