@@ -291,7 +291,12 @@ pub fn create_dir_all(path: &str) -> Result<(), FsError> {
         let Some(partial) = relative.get(..end) else { break };
         match fs_backend::create_dir(&dir, partial) {
             Ok(()) => {}
-            Err(errno::EXIST) if fs_backend::stat(&dir, partial).is_ok_and(|s| s.is_dir) => {}
+            // A file where a directory should be: not "file exists"
+            // (review 66), which reads as if the directory were there.
+            Err(errno::EXIST) => match fs_backend::stat(&dir, partial) {
+                Ok(found) if found.is_dir => {}
+                _ => return Err(FsError::new(OP, path, Reason::Errno(errno::NOTDIR))),
+            },
             Err(e) => return Err(FsError::new(OP, path, Reason::Errno(e))),
         }
     }

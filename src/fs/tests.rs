@@ -200,9 +200,13 @@ fn whole_file_operations() {
         "remove /volume/tmp/x/b.txt: no such file or directory (ENOENT)"
     );
     assert_eq!(read("/volume/tmp/x/y").unwrap_err().errno(), Some(errno::ISDIR));
-    // A file in the way of a directory.
-    assert!(create_dir_all("/volume/tmp/x/a.txt").is_err());
-    assert!(create_dir_all("/volume/tmp/x/a.txt/deeper").is_err());
+    // A file in the way of a directory: not "file exists", which reads
+    // as if the directory were there (review 66).
+    assert_eq!(
+        create_dir_all("/volume/tmp/x/a.txt").unwrap_err().message(),
+        "create directory /volume/tmp/x/a.txt: not a directory (ENOTDIR)"
+    );
+    assert_eq!(create_dir_all("/volume/tmp/x/a.txt/deeper").unwrap_err().errno(), Some(errno::NOTDIR));
     std::fs::write(tmp.0.join("bad.txt"), [0xff, 0xfe]).unwrap();
     assert_eq!(
         read_to_string("/volume/tmp/bad.txt").unwrap_err().message(),
