@@ -100,7 +100,7 @@ fn with_hint(error: HttpError) -> ToolError {
     }
     ToolError::from(text!(
         error.message(),
-        "; the body is not inline text: call again with save_to set to a path under /volume/tmp"
+        "; the body cannot come inline: call again with save_to set to a path under /volume/tmp"
     ))
 }
 
@@ -182,8 +182,8 @@ mod tests {
         assert!(called.is_error());
         assert_eq!(
             called.text(),
-            "HTTP request failed (too_large): the body is over 262144 bytes; save it to a file (Request::save_to); \
-             the body is not inline text: call again with save_to set to a path under /volume/tmp"
+            "HTTP request failed (too_large): the body is over 262144 bytes, more than comes inline: save it to a file; \
+             the body cannot come inline: call again with save_to set to a path under /volume/tmp"
         );
         // Other kinds come without the hint.
         let called = testing::call_with_http(&PACKAGE, "fetch", r#"{"url": "https://h/"}"#, |_| {

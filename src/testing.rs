@@ -485,7 +485,7 @@ fn deliver(request: &HttpRequest, mut response: Response) -> Result<Response, Ht
     match &request.save_to {
         None if text.len() > INLINE_MAX_BYTES => Err(HttpError::new(
             HttpErrorKind::TooLarge,
-            "the body is over 262144 bytes; save it to a file (Request::save_to)",
+            "the body is over 262144 bytes, more than comes inline: save it to a file",
         )),
         None => Ok(response),
         Some(path) => {

@@ -291,7 +291,7 @@ fn an_inline_body_over_256_kib_is_too_large_as_on_the_worker() {
     assert_eq!(send(256 * 1024).unwrap().text().map(str::len), Some(256 * 1024));
     let error = send(256 * 1024 + 1).unwrap_err();
     assert_eq!(error.kind, HttpErrorKind::TooLarge);
-    assert_eq!(error.message, "the body is over 262144 bytes; save it to a file (Request::save_to)");
+    assert_eq!(error.message, "the body is over 262144 bytes, more than comes inline: save it to a file");
 }
 
 #[test]
@@ -912,7 +912,7 @@ fn real_http_hands_over_bodies_by_the_worker_s_rules() {
     let error = real(Request::get(&format!("{base}/binary"))).unwrap_err();
     assert_eq!(
         (error.kind, error.message.as_str()),
-        (HttpErrorKind::NotText, "the body is not UTF-8 text; save it to a file (Request::save_to)")
+        (HttpErrorKind::NotText, "the body is not UTF-8 text, which cannot come inline: save it to a file")
     );
     let saved = real(Request::get(&format!("{base}/binary")).save_to("/volume/tmp/b.bin")).unwrap();
     assert_eq!(saved.body, ResponseBody::File { path: "/volume/tmp/b.bin".into(), bytes: 256 });

@@ -213,11 +213,12 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
             if buf.len() > MAX_INLINE {
                 return Err(error(
                     "too_large",
-                    format!("the body is over {MAX_INLINE} bytes; save it to a file (Request::save_to)"),
+                    format!("the body is over {MAX_INLINE} bytes, more than comes inline: save it to a file"),
                 ));
             }
-            let text = String::from_utf8(buf)
-                .map_err(|_| error("not_text", "the body is not UTF-8 text; save it to a file (Request::save_to)"))?;
+            let text = String::from_utf8(buf).map_err(|_| {
+                error("not_text", "the body is not UTF-8 text, which cannot come inline: save it to a file")
+            })?;
             json!({"type": "inline", "text": text})
         }
         Output::File { guest, host } => {

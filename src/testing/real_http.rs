@@ -132,7 +132,7 @@ pub fn real_http(request: &HttpRequest) -> Result<Response, HttpError> {
 /// })
 /// .unwrap_err();
 /// assert_eq!(error.kind, HttpErrorKind::NotText);
-/// assert_eq!(error.message, "the body is not UTF-8 text; save it to a file (Request::save_to)");
+/// assert_eq!(error.message, "the body is not UTF-8 text, which cannot come inline: save it to a file");
 ///
 /// // Saved, into directories made for it, as the worker makes them.
 /// let dir = std::env::temp_dir().join(format!("subako-save-{}", std::process::id()));
@@ -153,14 +153,14 @@ pub fn response_with_bytes(request: &HttpRequest, status: u16, bytes: &[u8]) -> 
     if bytes.len() > INLINE_MAX_BYTES {
         return Err(HttpError::new(
             HttpErrorKind::TooLarge,
-            "the body is over 262144 bytes; save it to a file (Request::save_to)",
+            "the body is over 262144 bytes, more than comes inline: save it to a file",
         ));
     }
     match core::str::from_utf8(bytes) {
         Ok(text) => Ok(Response::inline(status, text)),
         Err(_) => Err(HttpError::new(
             HttpErrorKind::NotText,
-            "the body is not UTF-8 text; save it to a file (Request::save_to)",
+            "the body is not UTF-8 text, which cannot come inline: save it to a file",
         )),
     }
 }

@@ -249,7 +249,7 @@ fn a_binary_response_saved_to_the_volume() {
     let text = failure(&fetch(json!({"url": server.url("/binary")})));
     assert!(text.starts_with("HTTP request failed (not_text): "), "{text}");
     assert!(
-        text.ends_with("; the body is not inline text: call again with save_to set to a path under /volume/tmp"),
+        text.ends_with("; the body cannot come inline: call again with save_to set to a path under /volume/tmp"),
         "{text}"
     );
 }
@@ -295,7 +295,7 @@ fn a_body_too_large_to_come_inline() {
     let text = failure(&fetch(json!({"url": server.url("/large")})));
     assert!(text.starts_with("HTTP request failed (too_large): "), "{text}");
     assert!(
-        text.ends_with("; the body is not inline text: call again with save_to set to a path under /volume/tmp"),
+        text.ends_with("; the body cannot come inline: call again with save_to set to a path under /volume/tmp"),
         "{text}"
     );
     // Saved to a file, it comes whole.
