@@ -171,7 +171,7 @@ impl sys::OutOfMemory for sys::Program {
     fn out_of_memory() -> ! {
         // No location: it would be this hook's, not where the memory ran out.
         #[cfg(target_arch = "wasm32")]
-        wasm::fail_with(b"panicked: out of memory");
+        wasm::fail_with(b"ran out of memory: send it less");
         #[cfg(not(target_arch = "wasm32"))]
         alloc::alloc::handle_alloc_error(core::alloc::Layout::new::<u8>())
     }

@@ -195,7 +195,7 @@ fn cli_serve_says_when_the_module_ends_with_lines_unanswered() {
     assert_eq!(code, Some(0), "{err}");
     let lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 1, "{out}");
-    assert_eq!(lines[0]["result"]["content"][0]["text"], "tool panicked: out of memory", "{out}");
+    assert_eq!(lines[0]["result"]["content"][0]["text"], "tool ran out of memory: send it less", "{out}");
     // The notification asks for no answer, so one line is missing, not two.
     assert!(
         err.contains(

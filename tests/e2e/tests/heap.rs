@@ -62,7 +62,7 @@ fn dlmalloc_refuses_memory_grown_by_hand() {
     let result = call(&[], "grown");
     assert_eq!(result["isError"], true, "{result}");
     let text = result["content"][0]["text"].as_str().unwrap();
-    assert!(text.starts_with("tool panicked: out of memory"), "{text}");
+    assert!(text.starts_with("tool ran out of memory: send it less"), "{text}");
 }
 
 /// A `Vec` grown to 32 MiB fits in 40 MiB of memory with either allocator:

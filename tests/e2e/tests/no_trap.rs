@@ -321,9 +321,24 @@ fn a_tool_out_of_memory_answers_is_error_and_exits_0() {
         assert_eq!(answers[1]["result"]["isError"], true);
         let text = answers[1]["result"]["content"][0]["text"].as_str().unwrap();
         // No location: it would be the allocator hook's, in the crate.
-        assert_eq!(text, "tool panicked: out of memory", "{variant:?}");
+        assert_eq!(text, "tool ran out of memory: send it less", "{variant:?}");
         assert!(String::from_utf8_lossy(&output.stderr).contains("out of memory"));
     }
+}
+
+/// Copies past the 4 GiB a wasm32 module addresses are refused before
+/// `repeat` would panic on the length's overflow (review 66: the answer
+/// was "tool panicked" at std's line).
+#[test]
+fn echo_refuses_copies_past_what_a_module_addresses() {
+    let module = Module::from_file(example_variant("echo", &Variant::default())).unwrap();
+    let stdin = echo(1, &"x".repeat(50_000), 100_000);
+    let output = run(&module, &RunOptions { stdin: stdin.into_bytes(), ..RunOptions::default() }).unwrap();
+    let answer: Value = serde_json::from_slice(output.stdout.trim_ascii_end()).unwrap();
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        "invalid input: `text` copied `times` times is over 4 GiB: ask for fewer copies"
+    );
 }
 
 #[test]
@@ -337,5 +352,5 @@ fn a_line_larger_than_memory_ends_the_module_with_101_not_a_trap() {
     let opts = RunOptions { stdin, memory_limit_bytes: 4 << 20, ..RunOptions::default() };
     let output = run(&module, &opts).unwrap();
     assert_eq!(output.exit, Exit::Code(101), "{}", String::from_utf8_lossy(&output.stderr));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("panicked: out of memory"));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("ran out of memory: send it less"));
 }

@@ -1,7 +1,7 @@
 //! Running out of memory after a tool was called, at any size: while the
 //! tool works, while its answer is escaped into the text block, while it is
 //! copied into `structuredContent`. Each is answered with an isError result
-//! (`tool panicked: out of memory`) and exit 0; only a line that cannot be
+//! (`tool ran out of memory: send it less`) and exit 0; only a line that cannot be
 //! held at all ends the module with 101 and no answer. (Issue 29, defect 1:
 //! before, memory that ran out once the tool had returned ended the module
 //! with 101 and the request unanswered.)
@@ -48,7 +48,7 @@ fn sweep(
             let result = &answer["result"];
             if result["isError"] == true {
                 let text = result["content"][0]["text"].as_str().unwrap();
-                assert!(text.starts_with("tool panicked: out of memory"), "{variant:?} {label}: {text}");
+                assert!(text.starts_with("tool ran out of memory: send it less"), "{variant:?} {label}: {text}");
                 out_of_memory += 1;
             } else {
                 assert!(whole(result), "{variant:?} {label}: a success that is not whole");
