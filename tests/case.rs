@@ -914,3 +914,52 @@ fn comparisons() {
         compare(a, b);
     }
 }
+
+/// `original_offsets` maps every offset of std's lowercase, ascending, to
+/// the char of the text whose lowercase holds it, on random text with the
+/// chars whose lowercase is longer (İ) or shorter (the Kelvin sign) than
+/// they are, final sigmas and scripts of each UTF-8 length: where std's
+/// `to_lowercase` of each char, one after another, puts it.
+#[test]
+fn original_offsets_map_the_lowercase_back_to_the_text() {
+    const POOL: &[char] = &[
+        'a',
+        'Z',
+        ' ',
+        'İ',
+        '\u{212A}',
+        'Σ',
+        'σ',
+        'ς',
+        'ẞ',
+        'ß',
+        'Ä',
+        'é',
+        '日',
+        'カ',
+        'Ω',
+        '\u{1E900}',
+        '😀',
+        '\u{301}',
+    ];
+    let mut rng = Rng(0x0ff5_e7a5);
+    for _ in 0..3_000 {
+        let text: String = (0..rng.below(24)).map(|_| POOL[rng.below(POOL.len())]).collect();
+        let lower = text.to_lowercase();
+        // Where each byte of the lowercase comes from, char by char.
+        let mut from = Vec::new();
+        for (at, c) in text.char_indices() {
+            from.extend(std::iter::repeat_n(at, c.to_lowercase().map(char::len_utf8).sum()));
+        }
+        assert_eq!(from.len(), lower.len(), "{text:?}");
+        let mut offsets: Vec<usize> = (0..lower.len() + 3).collect();
+        case::original_offsets(&text, &mut offsets);
+        let expected: Vec<usize> = (0..lower.len() + 3).map(|o| from.get(o).copied().unwrap_or(text.len())).collect();
+        assert_eq!(offsets, expected, "{text:?}");
+        // A few of them, as a search finds them.
+        let mut some: Vec<usize> = (0..lower.len()).filter(|_| rng.below(4) == 0).collect();
+        let wanted: Vec<usize> = some.iter().map(|&o| from[o]).collect();
+        case::original_offsets(&text, &mut some);
+        assert_eq!(some, wanted, "{text:?}");
+    }
+}

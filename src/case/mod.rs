@@ -9,6 +9,7 @@
 //! | `h.to_lowercase().contains(&n.to_lowercase())` | [`contains_ignore_case`] | no allocation, but for inputs made to be slow (a few times std's work there) |
 //! | `h.to_lowercase().find(&n.to_lowercase())`, for where the match is in `h` | [`find_ignore_case`], [`find_range_ignore_case`] | as `contains_ignore_case`; a byte range of `h` itself, which std's idiom does not give |
 //! | `h.to_lowercase().matches(&n.to_lowercase()).count()` | [`count_ignore_case`] | as `contains_ignore_case`; on inputs made to be slow, two words a char of the needle |
+//! | offsets in `h.to_lowercase()` back to `h` (std has none) | [`original_offsets`] | one pass over `h` for any number of offsets |
 //!
 //! std's `to_lowercase` brings about 13 KB of Unicode tables into a module,
 //! `to_uppercase` as much again; both here, with the final-sigma rule, cost
@@ -239,7 +240,8 @@ pub fn eq_ignore_case(a: &str, b: &str) -> bool {
 /// terms (a term that is not there reads the whole text each
 /// time; author trial 55 looked for 1,429 terms in each of 50 files this
 /// way and ran out of time). The lowercase's offsets are not the text's:
-/// find the one match to show again with [`find_range_ignore_case`].
+/// [`original_offsets`] maps them back, all in one pass (or find the one
+/// match to show again with [`find_range_ignore_case`]).
 ///
 /// # Examples
 /// ```
@@ -286,6 +288,59 @@ pub fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
 /// ```
 pub fn find_range_ignore_case(haystack: &str, needle: &str) -> Option<core::ops::Range<usize>> {
     find::<true>(haystack.as_bytes(), needle.as_bytes()).map(|(start, end)| start..end)
+}
+
+/// Maps byte offsets in [`to_lowercase`]`(text)` back to `text`, in one
+/// pass over it whatever their number: each of `offsets`, which must be
+/// ascending, becomes the offset in `text` of the char whose lowercase
+/// holds that byte (`text.len()` at or past the lowercase's end). The way
+/// to show, from the text itself, matches found in its lowercase: for
+/// many terms in one text, [`find_ignore_case`] advises lowercasing the
+/// text once and searching that. A char's lowercase may be longer or
+/// shorter than it (`İ`, 2 bytes, lowercases to `i̇`, 3; the Kelvin sign,
+/// 3 bytes, to `k`, 1), so the two texts' offsets part at the first such
+/// char. An offset inside one char's lowercase (only `İ`'s has two chars)
+/// maps to that char's start.
+///
+/// # Examples
+/// ```
+/// use subako_tiny::{case, chars};
+///
+/// let text = "\u{212A}elvin and İstanbul: KELVIN, ISTANBUL";
+/// let lower = case::to_lowercase(text);
+/// // Every match of each term in the lowercase, then where each is in the text.
+/// let mut starts = Vec::new();
+/// for term in ["kelvin", "istanbul"] {
+///     let mut from = 0;
+///     while let Some(at) = chars::find(&lower[from..], term) {
+///         starts.push(from + at);
+///         from += at + term.len();
+///     }
+/// }
+/// starts.sort();
+/// let mut mapped = starts.clone();
+/// case::original_offsets(text, &mut mapped);
+/// // "kelvin and i̇stanbul: kelvin, istanbul": İ's lowercase has a dot above.
+/// assert_eq!(starts, [0, 23, 31]);
+/// assert_eq!(mapped, [0, 24, 32]);
+/// assert!(text[mapped[1]..].starts_with("KELVIN"));
+/// ```
+pub fn original_offsets(text: &str, offsets: &mut [usize]) {
+    // Bytes of the lowercase up to the end of the char at `at`.
+    let (mut lowered, mut k) = (0, 0);
+    for (at, c) in text.char_indices() {
+        // Σ's lowercase is σ or ς by its place, two bytes either way.
+        lowered += if c.is_ascii() { 1 } else { lower(c).map(char::len_utf8).sum() };
+        while let Some(offset) = offsets.get_mut(k)
+            && *offset < lowered
+        {
+            *offset = at;
+            k += 1;
+        }
+    }
+    for offset in offsets.iter_mut().skip(k) {
+        *offset = text.len();
+    }
 }
 
 /// The first match's start and, when `END` asks for it, its end (else 0):
