@@ -11,11 +11,11 @@ use subako_tiny::{Args, Package, Reply, Tool, ToolError};
 fn echo(args: &Args<'_>) -> Result<Reply, ToolError> {
     let text = args.str("text")?;
     let times = args.opt_int("times", 0, 100_000)?.unwrap_or(1);
-    // Past the 4 GiB a wasm32 module can address, `repeat` would panic
-    // (review 66: "tool panicked" and std's line); below it, running out
-    // of the call's memory is answered as such.
-    if text.len() as u64 * times as u64 > u64::from(u32::MAX) {
-        return Err(ToolError::from("invalid input: `text` copied `times` times is over 4 GiB: ask for fewer copies"));
+    // Past 2 GiB (`isize::MAX` on wasm32) `repeat` would panic on the
+    // length (review 66: "tool panicked" and std's line); below it,
+    // running out of the call's memory is answered as such.
+    if text.len() as u64 * times as u64 > i32::MAX as u64 {
+        return Err(ToolError::from("invalid input: `text` copied `times` times is over 2 GiB: ask for fewer copies"));
     }
     let copied: alloc::string::String = text.repeat(times as usize);
     Ok(Reply::text(&copied))

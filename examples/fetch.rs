@@ -98,10 +98,7 @@ fn with_hint(error: HttpError) -> ToolError {
     if !needs_file {
         return error;
     }
-    ToolError::from(text!(
-        error.message(),
-        "; the body cannot come inline: call again with save_to set to a path under /volume/tmp"
-    ))
+    ToolError::from(text!(error.message(), "; call again with save_to set to a path under /volume/tmp"))
 }
 
 pub const PACKAGE: Package = Package::new(
@@ -183,7 +180,7 @@ mod tests {
         assert_eq!(
             called.text(),
             "HTTP request failed (too_large): the body is over 262144 bytes, more than comes inline: save it to a file; \
-             the body cannot come inline: call again with save_to set to a path under /volume/tmp"
+             call again with save_to set to a path under /volume/tmp"
         );
         // Other kinds come without the hint.
         let called = testing::call_with_http(&PACKAGE, "fetch", r#"{"url": "https://h/"}"#, |_| {

@@ -178,9 +178,12 @@ impl Chart {
         let (right, bottom) = (width - 10, height - 10);
         let bottom = bottom.max(top + 1);
         let span = (bottom - top) as f64;
-        // In halves: `hi - lo` of values near f64's ends would be
-        // infinite, and every bar's height NaN (review 66).
-        let y_of = |v: f64| top + ((hi / 2.0 - v / 2.0) / (hi / 2.0 - lo / 2.0) * span + 0.5) as i64;
+        // In halves when `hi - lo` is past f64 (values near its ends),
+        // which would make every bar's height NaN (review 66); only then,
+        // as halving the tiniest values makes them 0 (review 68).
+        let k = if (hi - lo).is_finite() { 1.0 } else { 0.5 };
+        let (high, range) = (hi * k, hi * k - lo * k);
+        let y_of = |v: f64| top + ((high - v * k) / range * span + 0.5) as i64;
         hi_label.x = left - 6 - hi_label.width();
         hi_label.y = top - 3;
         lo_label.x = left - 6 - lo_label.width();

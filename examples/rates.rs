@@ -89,16 +89,20 @@ fn history(args: &Args<'_>) -> Result<Reply, ToolError> {
         Err(e) if e.errno() == Some(errno::NOENT) => Vec::new(),
         Err(e) => return Err(e.into()),
     };
-    // Whole JSON lines only: a write cut short by a full volume is
-    // skipped. The last `limit`: count them, then skip to them. A line
-    // that is no object is left out too (another tool of the session may
-    // write the volume).
-    let skip = json::lines(&text).count().saturating_sub(limit);
+    // Whole JSON objects only: a write cut short by a full volume is
+    // skipped, and so is a line that is no object (another tool of the
+    // session may write the volume). The last `limit`: count them, then
+    // skip to them.
+    let mut skip = json::lines(&text).filter(|entry| entry.as_object().is_some()).count().saturating_sub(limit);
     Ok(Reply::object(|o| {
         o.array("entries", |a| {
-            for entry in json::lines(&text).skip(skip) {
+            for entry in json::lines(&text) {
                 if entry.as_object().is_some() {
-                    a.push(entry);
+                    if skip == 0 {
+                        a.push(entry);
+                    } else {
+                        skip -= 1;
+                    }
                 }
             }
             a
@@ -348,10 +352,14 @@ mod tests {
         // Lines that are JSON but no object (another tool's) are left out:
         // `entries` holds objects (review 66: `5` went out, against the
         // tool's own output schema).
-        let lines = "{\"amount\":1}\n5\n[{\"amount\":2}]\n\"x\"\n{\"amount\":3}\n";
+        let lines = "{\"amount\":1}\n5\n[{\"amount\":2}]\n\"x\"\n{\"amount\":3}\n{\"amount\":4}\nnull\n";
         std::fs::write(dir.join("rates/history.jsonl"), lines).unwrap();
         let called = testing::call(&PACKAGE, "history", "{}");
-        assert_eq!(called.structured().unwrap(), r#"{"entries":[{"amount":1},{"amount":3}]}"#);
+        assert_eq!(called.structured().unwrap(), r#"{"entries":[{"amount":1},{"amount":3},{"amount":4}]}"#);
+        // `limit` counts the objects alone (review 68: the last two lines
+        // counted and then left out gave no entry).
+        let called = testing::call(&PACKAGE, "history", r#"{"limit": 2}"#);
+        assert_eq!(called.structured().unwrap(), r#"{"entries":[{"amount":3},{"amount":4}]}"#);
         // Where the directory should be, a file: the write fails, readably.
         std::fs::remove_dir_all(dir.join("rates")).unwrap();
         std::fs::write(dir.join("rates"), "not a directory").unwrap();

@@ -263,7 +263,9 @@ pub fn append_line(path: &str, line: &[u8]) -> Result<(), FsError> {
 ///
 /// # Errors
 /// When the path is not under a preopened directory, or a part of it
-/// cannot be created (errno [`errno::EXIST`] when that part is a file).
+/// cannot be created: errno [`errno::NOTDIR`] when that part is a file
+/// (or anything but a directory), [`errno::EXIST`] when something is
+/// there that cannot be looked at (a link out of the mounted directory).
 ///
 /// # Examples
 /// ```
@@ -293,9 +295,12 @@ pub fn create_dir_all(path: &str) -> Result<(), FsError> {
             Ok(()) => {}
             // A file where a directory should be: not "file exists"
             // (review 66), which reads as if the directory were there.
+            // What is there cannot always be known (a link out of the
+            // mount): then the platform's own answer (review 68).
             Err(errno::EXIST) => match fs_backend::stat(&dir, partial) {
                 Ok(found) if found.is_dir => {}
-                _ => return Err(FsError::new(OP, path, Reason::Errno(errno::NOTDIR))),
+                Ok(_) => return Err(FsError::new(OP, path, Reason::Errno(errno::NOTDIR))),
+                Err(_) => return Err(FsError::new(OP, path, Reason::Errno(errno::EXIST))),
             },
             Err(e) => return Err(FsError::new(OP, path, Reason::Errno(e))),
         }

@@ -64,7 +64,7 @@ fn fetch(input: FetchInput) -> Result<Fetched, ToolError> {
         Ok(response) => response,
         Err(e) if matches!(e.kind, http::HttpErrorKind::TooLarge | http::HttpErrorKind::NotText) => {
             return Err(ToolError::new(format!(
-                "{}; the body is not inline text: call again with save_to set to a path under /volume/tmp",
+                "{}; call again with save_to set to a path under /volume/tmp",
                 e.message
             )));
         }

@@ -248,10 +248,7 @@ fn a_binary_response_saved_to_the_volume() {
     // Inline, the same body is refused, and the model is told what to do.
     let text = failure(&fetch(json!({"url": server.url("/binary")})));
     assert!(text.starts_with("HTTP request failed (not_text): "), "{text}");
-    assert!(
-        text.ends_with("; the body cannot come inline: call again with save_to set to a path under /volume/tmp"),
-        "{text}"
-    );
+    assert!(text.ends_with("save it to a file; call again with save_to set to a path under /volume/tmp"), "{text}");
 }
 
 #[test]
@@ -294,10 +291,7 @@ fn a_body_too_large_to_come_inline() {
     let server = Server::start();
     let text = failure(&fetch(json!({"url": server.url("/large")})));
     assert!(text.starts_with("HTTP request failed (too_large): "), "{text}");
-    assert!(
-        text.ends_with("; the body cannot come inline: call again with save_to set to a path under /volume/tmp"),
-        "{text}"
-    );
+    assert!(text.ends_with("save it to a file; call again with save_to set to a path under /volume/tmp"), "{text}");
     // Saved to a file, it comes whole.
     let outcome = fetch(json!({"url": server.url("/large"), "save_to": "/volume/tmp/large.txt"}));
     assert_eq!(fetched(&outcome)["bytes"], json!(LARGE));

@@ -332,13 +332,18 @@ fn a_tool_out_of_memory_answers_is_error_and_exits_0() {
 #[test]
 fn echo_refuses_copies_past_what_a_module_addresses() {
     let module = Module::from_file(example_variant("echo", &Variant::default())).unwrap();
-    let stdin = echo(1, &"x".repeat(50_000), 100_000);
-    let output = run(&module, &RunOptions { stdin: stdin.into_bytes(), ..RunOptions::default() }).unwrap();
-    let answer: Value = serde_json::from_slice(output.stdout.trim_ascii_end()).unwrap();
-    assert_eq!(
-        answer["result"]["content"][0]["text"],
-        "invalid input: `text` copied `times` times is over 4 GiB: ask for fewer copies"
-    );
+    // 50,000 and 21,475 bytes copied 100,000 times: past 4 GiB, and past
+    // 2 GiB (`isize::MAX` there, where `repeat` panics: review 68).
+    for len in [50_000, 21_475] {
+        let stdin = echo(1, &"x".repeat(len), 100_000);
+        let output = run(&module, &RunOptions { stdin: stdin.into_bytes(), ..RunOptions::default() }).unwrap();
+        let answer: Value = serde_json::from_slice(output.stdout.trim_ascii_end()).unwrap();
+        assert_eq!(
+            answer["result"]["content"][0]["text"],
+            "invalid input: `text` copied `times` times is over 2 GiB: ask for fewer copies",
+            "{len}"
+        );
+    }
 }
 
 #[test]
