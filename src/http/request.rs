@@ -75,8 +75,10 @@ enum Body<'a> {
 }
 
 /// What [`Request::body_json`] sends: the JSON that [`json::object`](crate::json::object) and
-/// [`json::array`](crate::json::array) return, or the value a [`JsonWriter`] holds. Sealed:
-/// each of them is JSON by construction.
+/// [`json::array`](crate::json::array) return, JSON by construction, or the value a
+/// [`JsonWriter`] holds, sent as it was written: a writer left unfinished, or holding text
+/// given to `raw` that is not JSON, makes a request the worker refuses (`invalid_request`).
+/// Sealed.
 pub trait JsonBody: sealed::Sealed {
     /// The JSON text.
     #[doc(hidden)]
