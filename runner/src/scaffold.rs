@@ -218,6 +218,7 @@ fn cargo_toml(name: &str, description: &str) -> String {
 name = "{name}"
 version = "0.1.0"
 edition = "2024"
+# What the package does: Subako shows it to the model.
 description = {description}
 publish = false
 
@@ -226,6 +227,9 @@ publish = false
 # `subako-tiny size --manifest-path Cargo.toml --check` and
 # `vendor/subako-tiny/size-report --check` build the modules and check them.
 # budget = {{ {name} = 20000 }}
+# The assets' directory beside this file, mounted at /package for the
+# measured call (a tool that reads them is measured answering).
+# assets = "assets"
 
 [dependencies]
 subako-tiny = {{ path = "vendor/subako-tiny", default-features = false, features = ["panic-handler"] }}

@@ -142,6 +142,8 @@ fn new_writes_a_package_that_builds_checks_and_tests() {
         "[profile.release.package.miniserde]\nopt-level = 2",
         "[package.metadata.subako-tiny]",
         "# budget = { greeter = 20000 }",
+        "# assets = \"assets\"",
+        "# What the package does: Subako shows it to the model.\ndescription = ",
         "subako-tiny size --manifest-path Cargo.toml --check",
     ] {
         assert!(manifest.contains(want), "{want} missing from:\n{manifest}");
