@@ -311,8 +311,8 @@ fn rarest(needle: &[u8]) -> usize {
     for (k, &b) in needle.iter().enumerate() {
         // A char's last byte varies most: the one before it in a CJK
         // char is one of a few for a whole script (katakana's are 0x82
-        // and 0x83), as a lead byte is (author trial 67: a katakana term
-        // searched by its second byte took 2.2 times the work).
+        // and 0x83), as a lead byte is, so nearly every char of such text
+        // would be compared (author trial 67).
         let last_of_char = at(needle, k + 1) & 0xC0 != 0x80;
         let rarity = rarity(b) + (b & 0xC0 == 0x80 && !last_of_char) as u8 * 2;
         if rarity < least {
