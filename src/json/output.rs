@@ -264,7 +264,7 @@ mod tests {
         assert_eq!(fault(r#"{"a":1}"#, true), None);
         assert_eq!(
             fault(r#"{"x":"#, false).unwrap(),
-            "is not JSON (EOF while parsing a value at byte 5): a JsonWriter needs an end_ for each begin_ and a value for each key; Reply::object cannot go wrong"
+            "is not JSON (EOF while parsing a value at byte 5): a JsonWriter needs an end_ for each begin_, a value for each key and valid JSON for each raw; Reply::object cannot go wrong"
         );
         let deep = alloc::format!("{}{}", "[".repeat(MAX_VALUE_DEPTH), "]".repeat(MAX_VALUE_DEPTH));
         assert_eq!(fault(&deep, false), None);
