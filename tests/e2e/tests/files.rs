@@ -227,3 +227,19 @@ fn a_refused_save_leaves_the_old_text() {
         .collect();
     assert_eq!(names, ["a.txt"], "no partial file is left");
 }
+
+/// Where the directory `save` makes is a link out of the mounted
+/// directory, WASI cannot look at what it names: the error keeps the
+/// platform's own EEXIST rather than claim a file is there (review 68:
+/// it said ENOTDIR, though the link's target is a directory).
+#[cfg(unix)]
+#[test]
+fn a_link_out_of_the_volume_keeps_the_platform_s_answer() {
+    let module = module();
+    let volume = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), volume.path().join("files")).unwrap();
+    let refused = error_text(&run(&module, "save", json!({"name": "a.txt", "text": "x"}), &session(&volume)));
+    assert_eq!(refused, "create directory /volume/tmp/files: file exists (EEXIST)");
+    assert!(std::fs::read_dir(outside.path()).unwrap().next().is_none(), "nothing written outside the volume");
+}
