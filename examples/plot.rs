@@ -16,6 +16,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use subako_tiny::fs::{self, errno};
+use subako_tiny::json::Kind;
 use subako_tiny::png::{Color, Writer};
 use subako_tiny::{Args, Package, Reply, Tool, ToolError, text};
 
@@ -263,8 +264,13 @@ fn values(args: &Args<'_>) -> Result<Vec<f64>, ToolError> {
     let array = args.array("values")?;
     let must = || ToolError::invalid_input("`values` must be an array of 1 to 64 numbers");
     let mut values = Vec::new();
-    for item in array.iter() {
-        let v = item.as_f64().filter(|v| v.is_finite()).ok_or_else(must)?;
+    for (i, item) in array.iter().enumerate() {
+        // The element named, as the schema validator names one.
+        let Some(v) = item.as_f64().filter(|v| v.is_finite()) else {
+            let kind = item.kind();
+            let (why, kind) = if kind == Kind::Number { (" within f64", "") } else { (", not ", kind.article_name()) };
+            return Err(ToolError::invalid_input(("`values[", i, "]` must be a number", why, kind)));
+        };
         if values.len() == MAX_VALUES {
             return Err(must());
         }

@@ -91,15 +91,17 @@ fn history(args: &Args<'_>) -> Result<Reply, ToolError> {
     };
     // Whole JSON objects only: a write cut short by a full volume is
     // skipped, and so is a line that is no object (another tool of the
-    // session may write the volume). The last `limit`: count them, then
-    // skip to them.
-    let mut skip = json::lines(&text).filter(|entry| entry.as_object().is_some()).count().saturating_sub(limit);
+    // session may write the volume) or one a strict reader refuses (a
+    // member twice, a number past f64), which would sink the whole reply.
+    // The last `limit`: count them, then skip to them.
+    let entry = |line: &Value<'_>| line.as_object().is_some() && line.is_interoperable();
+    let mut skip = json::lines(&text).filter(entry).count().saturating_sub(limit);
     Ok(Reply::object(|o| {
         o.array("entries", |a| {
-            for entry in json::lines(&text) {
-                if entry.as_object().is_some() {
+            for line in json::lines(&text) {
+                if entry(&line) {
                     if skip == 0 {
-                        a.push(entry);
+                        a.push(line);
                     } else {
                         skip -= 1;
                     }
@@ -360,6 +362,12 @@ mod tests {
         // counted and then left out gave no entry).
         let called = testing::call(&PACKAGE, "history", r#"{"limit": 2}"#);
         assert_eq!(called.structured().unwrap(), r#"{"entries":[{"amount":3},{"amount":4}]}"#);
+        // Lines a strict reader refuses are left out too: copied in, they
+        // made the whole history an error (review 66).
+        let lines = "{\"amount\":1}\n{\"amount\":2,\"amount\":3}\n{\"amount\":1e400}\n{\"amount\":4}\n";
+        std::fs::write(dir.join("rates/history.jsonl"), lines).unwrap();
+        let called = testing::call(&PACKAGE, "history", "{}");
+        assert_eq!(called.structured().unwrap(), r#"{"entries":[{"amount":1},{"amount":4}]}"#);
         // Where the directory should be, a file: the write fails, readably.
         std::fs::remove_dir_all(dir.join("rates")).unwrap();
         std::fs::write(dir.join("rates"), "not a directory").unwrap();

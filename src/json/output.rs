@@ -117,6 +117,13 @@ pub(crate) fn strict(value: &[u8], tool: Str<'_>) -> Result<(), Text> {
     walk(value, true).map_err(|why| answered_with(tool, why))
 }
 
+/// Whether [`strict`] passes `value`: what [`Value::is_interoperable`]
+/// answers. Through `strict` itself, whose walk is inlined: a second copy
+/// of it would cost more than the unused message.
+pub(crate) fn interoperable(value: &[u8]) -> bool {
+    strict(value, Str { raw: b"" }).is_ok()
+}
+
 fn answered_with(tool: Str<'_>, why: Text) -> Text {
     crate::text!("tool `", tool, "` answered with structuredContent that ", why)
 }

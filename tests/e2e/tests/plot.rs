@@ -257,8 +257,16 @@ fn bad_inputs_are_tool_errors() {
     let volume = tempfile::tempdir().unwrap();
     let opts = session(&volume);
     let values_error = "invalid input: `values` must be an array of 1 to 64 numbers";
-    for values in [json!([]), json!([1, "2"]), json!([null]), json!([[1]]), json!((0..65).collect::<Vec<_>>())] {
+    for values in [json!([]), json!((0..65).collect::<Vec<_>>())] {
         assert_eq!(error_text(&plot(&module, json!({"values": values}), &opts)), values_error, "{values}");
+    }
+    // The element that is no number is named (review 66).
+    for (values, error) in [
+        (json!([1, "2"]), "`values[1]` must be a number, not a string"),
+        (json!([null]), "`values[0]` must be a number, not null"),
+        (json!([1, 2, [1]]), "`values[2]` must be a number, not an array"),
+    ] {
+        assert_eq!(error_text(&plot(&module, json!({"values": values}), &opts)), format!("invalid input: {error}"));
     }
     assert_eq!(error_text(&plot(&module, json!({}), &opts)), "invalid input: missing field `values`");
     assert_eq!(error_text(&plot(&module, json!({"values": 3}), &opts)), "invalid input: `values` must be an array");
@@ -279,7 +287,7 @@ fn bad_inputs_are_tool_errors() {
     assert_eq!(out.exit, Exit::Code(0));
     let response: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(response["result"]["isError"], json!(true), "{response}");
-    assert_eq!(response["result"]["content"][0]["text"], values_error);
+    assert_eq!(response["result"]["content"][0]["text"], "invalid input: `values[0]` must be a number within f64");
     for (field, size) in [("width", 63), ("width", 2001), ("height", 0), ("height", 2001)] {
         assert_eq!(
             error_text(&plot(&module, json!({"values": [1], field: size}), &opts)),
