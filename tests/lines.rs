@@ -302,7 +302,15 @@ fn a_line_cut_anywhere_is_no_unreadable_entry_and_a_broken_one_is() {
             assert_eq!(json::lines(&then).skipped(), 1, "skipped, cut: {shown:?}");
         }
     }
-    let broken: [&[u8]; 8] = [
+    let broken: [&[u8]; 14] = [
+        // Ends in what would be unfinished in a string, but outside one
+        // (review 71: counted as a write cut short).
+        b"{\xC3",
+        b"[\\",
+        b"{\"id\":1}\xC3",
+        b"tru\\",
+        b"1\\u12",
+        b"{\\ud83d",
         b"\xEF\xBB\xBF{\"id\":1}",
         b"{\"id\":1,}",
         b"{\"id\":1}}",
@@ -316,6 +324,8 @@ fn a_line_cut_anywhere_is_no_unreadable_entry_and_a_broken_one_is() {
         let text = [b"{\"id\":0}\n", line, b"\n{\"id\":2}"].concat();
         assert_eq!(json::lines(&text).unreadable(), 1, "{:?}", String::from_utf8_lossy(line));
         assert_eq!(json::lines(&text).fields(KEYS).unreadable(), 1, "{:?}", String::from_utf8_lossy(line));
+        let last = [b"{\"id\":0}\n", line].concat();
+        assert_eq!(json::lines(&last).unreadable(), 1, "last: {:?}", String::from_utf8_lossy(line));
     }
     // A value that is not an object is an unreadable entry of `fields`.
     assert_eq!(json::lines(b"{\"id\":0}\n[1,2]\n").fields(KEYS).unreadable(), 1);

@@ -312,8 +312,23 @@ fn skipped_where<const WHOLE: bool>(mut rest: &[u8], objects: bool) -> usize {
 fn cut_short(line: &[u8]) -> bool {
     let Err(e) = super::validator::validate_line(line) else { return false };
     let tail = line.get(e.offset..).unwrap_or_default();
+    // A UTF-8 sequence or an escape is left unfinished only in a string
+    // (review 71: `[\\` and `{\xC3` are no write cut short). The text before
+    // the stop is valid JSON so far, where every `"` not escaped opens or
+    // closes a string.
+    let mut in_string = false;
+    let mut i = 0;
+    while i < e.offset {
+        match at(line, i) {
+            b'\\' => i += 1,
+            b'"' => in_string = !in_string,
+            _ => {}
+        }
+        i += 1;
+    }
     match tail {
         [] => true,
+        _ if !in_string => false,
         // A lead byte (C2 to F4) with fewer continuation bytes than it needs.
         [lead @ 0xC2..=0xF4, more @ ..] => {
             more.len() < 1 + usize::from(*lead >= 0xE0) + usize::from(*lead >= 0xF0)
