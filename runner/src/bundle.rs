@@ -180,6 +180,32 @@ fn clear_out(out: &Path, module: &Path, assets: Option<&Path>) -> Result<(), Err
     std::fs::remove_dir_all(out).map_err(|e| Error::file(out, e))
 }
 
+/// Makes room for the archive `out.tar.gz`: nothing there, or an earlier
+/// bundle's archive (its first entry `subako-package.json`), which is
+/// replaced. Anything else is refused, before anything is written (review
+/// 71: a file of the same name was overwritten).
+fn clear_archive(archive: &Path, out: &Path) -> Result<(), Error> {
+    let Ok(meta) = std::fs::symlink_metadata(archive) else { return Ok(()) };
+    let earlier = meta.is_file()
+        && std::fs::File::open(archive).ok().is_some_and(|f| {
+            let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(f));
+            tar.entries()
+                .ok()
+                .and_then(|mut e| e.next())
+                .and_then(Result::ok)
+                .is_some_and(|first| first.path().ok().is_some_and(|p| p.as_os_str() == BUNDLE_ENTRIES[0]))
+        });
+    if earlier {
+        return Ok(());
+    }
+    let what = if meta.is_dir() { "a directory" } else { "no earlier bundle's archive" };
+    Err(Error::Input(format!(
+        "--out {}: {} is there, {what}, and bundle writes its archive there: give another --out, or move it",
+        out.display(),
+        archive.display()
+    )))
+}
+
 /// Builds `out/` and `out.tar.gz`. Refuses (with the reasons) what upload would refuse.
 pub fn bundle(module_path: &Path, assets: Option<&Path>, out: &Path) -> Result<BundleReport, Error> {
     let out = &bundle_dir(out)?;
@@ -205,6 +231,10 @@ pub fn bundle(module_path: &Path, assets: Option<&Path>, out: &Path) -> Result<B
             bytes.len()
         )));
     }
+    let mut archive = out.as_os_str().to_owned();
+    archive.push(".tar.gz");
+    let archive = PathBuf::from(archive);
+    clear_archive(&archive, out)?;
     clear_out(out, module_path, assets)?;
     std::fs::create_dir_all(out).map_err(|e| Error::file(out, e))?;
     std::fs::write(out.join("subako-package.json"), &pkg)?;
@@ -216,10 +246,8 @@ pub fn bundle(module_path: &Path, assets: Option<&Path>, out: &Path) -> Result<B
             std::fs::copy(a.join(f), &dst)?;
         }
     }
-    let mut archive = out.as_os_str().to_owned();
-    archive.push(".tar.gz");
-    let archive = PathBuf::from(archive);
-    let gz = flate2::write::GzEncoder::new(std::fs::File::create(&archive)?, flate2::Compression::default());
+    let file = std::fs::File::create(&archive).map_err(|e| Error::file(&archive, e))?;
+    let gz = flate2::write::GzEncoder::new(file, flate2::Compression::default());
     let mut tar = tar::Builder::new(gz);
     tar.mode(tar::HeaderMode::Deterministic);
     tar.append_path_with_name(out.join("subako-package.json"), "subako-package.json")?;

@@ -153,8 +153,48 @@ impl IntoArgs for Box<RawValue> {
 }
 impl IntoArgs for &str {
     fn into_args(self) -> Result<Box<RawValue>, Error> {
-        serde_json::from_str(self).map_err(|e| Error::Input(format!("arguments are not JSON: {e}")))
+        let raw: Box<RawValue> =
+            serde_json::from_str(self).map_err(|e| Error::Input(format!("arguments are not JSON: {e}")))?;
+        // RawValue passes a lone surrogate (`"\ud800"`), which the module's
+        // reader refuses with the whole request, as the official SDK's does
+        // (review 71): refused here, where it can be named.
+        if let Some(at) = lone_surrogate(raw.get()) {
+            return Err(Error::Input(format!(
+                "arguments are not JSON a tool reads: {} at byte {at} is a lone surrogate; a \\uD800 to \\uDFFF \
+                 escape must be one of a pair (the platform refuses the whole request, and the model reads \"the \
+                 function crashed\")",
+                &raw.get()[at..at + 6]
+            )));
+        }
+        Ok(raw)
     }
+}
+
+/// Where valid JSON `text` has a `\u` escape of a surrogate that is not
+/// one of a pair (a leading one, then a trailing one).
+fn lone_surrogate(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let unit = |i: usize| -> Option<u16> {
+        let hex = text.get(i + 2..i + 6)?;
+        if b.get(i + 1) == Some(&b'u') { u16::from_str_radix(hex, 16).ok() } else { None }
+    };
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        match unit(i) {
+            Some(0xD800..=0xDBFF) if b.get(i + 6) == Some(&b'\\') && matches!(unit(i + 6), Some(0xDC00..=0xDFFF)) => {
+                i += 12
+            }
+            Some(0xD800..=0xDFFF) => return Some(i),
+            Some(_) => i += 6,
+            // Every other escape is two bytes, `\\` among them.
+            None => i += 2,
+        }
+    }
+    None
 }
 impl IntoArgs for String {
     fn into_args(self) -> Result<Box<RawValue>, Error> {
@@ -165,10 +205,7 @@ impl IntoArgs for String {
 /// Calls `tool` once. `Err` only when the runner cannot run the module at all.
 pub fn call(module: &Module, tool: &str, args: impl IntoArgs, opts: &CallOptions) -> Result<CallOutcome, Error> {
     let args = args.into_args()?;
-    let package = match &opts.package {
-        Some(p) => p.clone(),
-        None => crate::manifest::manifest(module).map(|m| m.name).unwrap_or_else(|_| "module".into()),
-    };
+    let package = crate::manifest::package_name(module, opts.package.as_deref(), opts.time_limit);
     let (tmp_dir, tmp) = match &opts.tmp_dir {
         Some(d) => {
             std::fs::create_dir_all(d)?;
@@ -277,6 +314,25 @@ pub fn has_assets(dir: &std::path::Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A lone surrogate escape is refused with where it is (review 71: the
+    /// module answered the whole request with a parse error); pairs, an
+    /// escaped backslash before `u`, and other escapes pass.
+    #[test]
+    fn a_lone_surrogate_in_the_arguments_is_refused_and_named() {
+        for (args, at) in [
+            (r#"{"name":"\ud800"}"#, 9),
+            (r#"{"name":"\udc00\ud83d"}"#, 9),
+            (r#"{"a":"\ud83d\ude00","b":"x\ud83dy"}"#, 26),
+            (r#"["\ud83d\u0041"]"#, 2),
+        ] {
+            let e = args.into_args().unwrap_err().to_string();
+            assert!(e.contains(&format!("{} at byte {at} is a lone surrogate", &args[at..at + 6])), "{args}: {e}");
+        }
+        for args in [r#"{"a":"\ud83d\ude00"}"#, r#"{"a":"\\ud800"}"#, r#"{"a":"\n\u00e9\"\\"}"#, "[1e400]"] {
+            assert_eq!(args.into_args().unwrap().get(), args);
+        }
+    }
 
     /// Pretty arguments go on the request's one line without their white
     /// space, and otherwise as written (numbers, escapes, key order).

@@ -327,6 +327,19 @@ pub enum Exit {
     Lingered,
 }
 
+/// How it ended, in words: `ended with …`.
+impl std::fmt::Display for Exit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Exit::Code(n) => write!(f, "exit code {n}"),
+            Exit::Trap(m) => write!(f, "a trap: {m}"),
+            Exit::Timeout => f.write_str("its time limit reached"),
+            Exit::OutOfMemory => f.write_str("its memory limit reached"),
+            Exit::Lingered => f.write_str("it still running after answering everything"),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct RunOutput {
     pub stdout: Vec<u8>,

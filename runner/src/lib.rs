@@ -37,7 +37,7 @@ pub use crash::Crash;
 pub use data::Piece;
 pub use exec::{Exit, Module, RunOptions, RunOutput, Served, run, serve};
 pub use host::HttpConfig;
-pub use manifest::{Manifest, manifest};
+pub use manifest::{Manifest, manifest, package_name};
 pub use package::{
     CostRow, Explained, FeatureCosts, Measure, Meta, Package, PackageOptions, PackageReport, Part, Row, Selection,
     Variant, advice_text, compare, explain, feature_costs, measure_package, sample_args,

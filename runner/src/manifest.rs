@@ -27,15 +27,25 @@ impl Manifest {
 
 /// Asks the module for its manifest (`argv = [_, "--subako-manifest"]`, no stdin)
 /// and checks it is ABI 1 with a non-empty name and description.
+/// Within the upload check's 10 s, as the platform asks it.
 pub fn manifest(module: &Module) -> Result<Manifest, Error> {
+    manifest_within(module, UPLOAD_CHECK)
+}
+
+/// The time the platform's upload check gives a module.
+pub const UPLOAD_CHECK: Duration = Duration::from_secs(10);
+
+/// [`manifest`], given at most `time_limit` (and never more than the
+/// upload check's).
+pub fn manifest_within(module: &Module, time_limit: Duration) -> Result<Manifest, Error> {
     let opts = RunOptions {
         argv: vec!["module".into(), MANIFEST_FLAG.into()],
-        time_limit: Duration::from_secs(10),
+        time_limit: time_limit.min(UPLOAD_CHECK),
         ..RunOptions::default()
     };
     let out = run(module, &opts)?;
     if out.exit != Exit::Code(0) {
-        return Err(Error::Module(format!("`module {MANIFEST_FLAG}` ended with {:?}", out.exit)));
+        return Err(Error::Module(format!("`module {MANIFEST_FLAG}` ended with {}", out.exit)));
     }
     let v: Value = serde_json::from_slice(&out.stdout)
         .map_err(|e| Error::Module(format!("`module {MANIFEST_FLAG}` did not print one JSON object: {e}")))?;
@@ -50,4 +60,22 @@ pub fn manifest(module: &Module) -> Result<Manifest, Error> {
         }
     };
     Ok(Manifest { abi: 1, name: field("name")?, description: field("description")? })
+}
+
+/// The package name a call passes as `argv[0]`: `given` (`--package`), else
+/// the module's manifest's, asked within `time_limit`; a module that does
+/// not answer it gets `module`, and stderr says why.
+pub fn package_name(module: &Module, given: Option<&str>, time_limit: Duration) -> String {
+    if let Some(name) = given {
+        return name.to_string();
+    }
+    match manifest_within(module, time_limit) {
+        Ok(m) => m.name,
+        Err(e) => {
+            eprintln!(
+                "subako-tiny: the package's name could not be read ({e}); argv[0] is \"module\" (--package NAME sets it)"
+            );
+            "module".into()
+        }
+    }
 }

@@ -551,6 +551,18 @@ fn bundle_replaces_only_an_earlier_bundle() {
     let e = refused(&dir.path().join("big-out"), Some(&big));
     assert!(e.contains("over the 67108864 (64 MiB) a bundle may hold in all"), "{e}");
     assert!(!dir.path().join("big-out").exists());
+    // A file where the archive goes that is no earlier bundle's archive, or
+    // a directory there: refused before anything is written (review 71: the
+    // file was overwritten).
+    std::fs::write(dir.path().join("d1.tar.gz"), "precious").unwrap();
+    let e = refused(&dir.path().join("d1"), None);
+    assert!(e.contains("d1.tar.gz is there, no earlier bundle's archive"), "{e}");
+    assert_eq!(std::fs::read_to_string(dir.path().join("d1.tar.gz")).unwrap(), "precious");
+    assert!(!dir.path().join("d1").exists());
+    std::fs::create_dir(dir.path().join("d2.tar.gz")).unwrap();
+    let e = refused(&dir.path().join("d2"), None);
+    assert!(e.contains("d2.tar.gz is there, a directory"), "{e}");
+    assert!(!dir.path().join("d2").exists());
 }
 
 /// A module that answers discover and tools/list (one `greet` tool), and
@@ -1310,4 +1322,29 @@ fn cli_growth_refuses_the_options_it_would_drop() {
         assert!(stderr.contains(&format!("--growth takes no {}", extra[0])), "{stderr}");
         assert!(stderr.contains("--args-file F"), "{stderr}");
     }
+}
+
+/// A module that never answers its manifest: `call` asks it within the
+/// call's own time limit, not the upload check's 10 s, and says that it
+/// fell back to `module` (review 71: 11 s for a 1 s limit, and silent).
+#[test]
+fn cli_call_asks_the_manifest_within_the_time_limit_and_says_when_it_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let wasm = dir.path().join("loop.wasm");
+    let wat = r#"(module (memory (export "memory") 1) (func (export "_start") (loop $l (br $l))))"#;
+    std::fs::write(&wasm, wat::parse_str(wat).unwrap()).unwrap();
+    let started = std::time::Instant::now();
+    let (code, out, err) = cli(&["call", wasm.to_str().unwrap(), "greet", "{}", "--time-limit-ms", "300"]);
+    let took = started.elapsed();
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains(
+            "the package's name could not be read (`module --subako-manifest` ended with its time limit reached); \
+             argv[0] is \"module\" (--package NAME sets it)"
+        ),
+        "{err}"
+    );
+    assert!(out.contains("crashed"), "{out}");
+    // Two runs of 300 ms, where the manifest's alone took 10 s.
+    assert!(took < Duration::from_secs(8), "{took:?}");
 }

@@ -74,10 +74,7 @@ pub(super) struct Subject {
 pub(super) fn prepare(path: &Path, opts: &BenchOptions) -> Result<Subject, Error> {
     let bytes = read(path)?;
     let module = Module::from_bytes(&bytes)?;
-    let package = match &opts.call.package {
-        Some(p) => p.clone(),
-        None => crate::manifest::manifest(&module).map(|m| m.name).unwrap_or_else(|_| "module".into()),
-    };
+    let package = crate::manifest::package_name(&module, opts.call.package.as_deref(), opts.call.time_limit);
     let mut list_in = request_line("discover-1", "server/discover", json!({}));
     list_in.push_str(&request_line("tools-list-1", "tools/list", json!({})));
     let list = RunOptions {

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Args;
-use subako_tiny_runner::{Error, Exit, RunOptions, manifest, serve};
+use subako_tiny_runner::{Error, Exit, RunOptions, package_name, serve};
 
 use super::{CallArgs, module};
 
@@ -25,8 +25,7 @@ impl Serve {
         let m = module(&self.module)?;
         self.call.check_dirs()?;
         let o = self.call.options();
-        let package =
-            o.package.clone().or_else(|| manifest(&m).ok().map(|x| x.name)).unwrap_or_else(|| "module".into());
+        let package = package_name(&m, o.package.as_deref(), o.time_limit);
         let tmp = tempfile::tempdir()?;
         let mut preopens =
             vec![("/volume/tmp".to_string(), o.tmp_dir.clone().unwrap_or_else(|| tmp.path().into()), false)];
@@ -58,7 +57,7 @@ impl Serve {
             Exit::Code(0) => ExitCode::SUCCESS,
             Exit::Code(n) => ExitCode::from(n.clamp(1, 255) as u8),
             other => {
-                eprintln!("subako-tiny: module ended: {other:?}");
+                eprintln!("subako-tiny: the module ended with {other}");
                 ExitCode::FAILURE
             }
         })
