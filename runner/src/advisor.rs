@@ -260,7 +260,9 @@ pub const RULES: &[Rule] = &[
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Advice {
     pub idiom: String,
-    /// Bytes of its routines' code, and of its table where one was found.
+    /// What replacing it takes out: its routines, the functions only they
+    /// call and the data only those read; or, where the module keeps the
+    /// routines for other uses too, their own code and tables.
     pub bytes: u64,
     /// The routines found, largest first (or the table).
     pub routines: Vec<String>,
@@ -320,6 +322,7 @@ pub fn advise(bytes: &[u8], report: &SizeReport, authors: &[&str]) -> Vec<Advice
     let author_reach =
         reach(&calls, (0..report.funcs.len()).filter(|&i| is_author(i)), |i| !is_crate(i) && !is_dependency(i));
     let data = data_bytes(bytes);
+    let roots = roots(bytes, report);
     let mut out = Vec::new();
     for rule in RULES {
         let mut found: Vec<(usize, usize, &str)> = report
@@ -333,7 +336,42 @@ pub fn advise(bytes: &[u8], report: &SizeReport, authors: &[&str]) -> Vec<Advice
             .map(|(i, f)| (i, f.size, f.name.as_str()))
             .collect();
         found.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(b.2)));
-        let mut bytes: u64 = found.iter().map(|(_, s, _)| *s as u64).sum();
+        // What goes with the routines: they, what only they reach, and the
+        // data only those read (trial 70: dec2flt's tables were left out,
+        // and str::parse::<f64> was priced at a quarter of what it saved).
+        let routines_at: HashSet<usize> = found.iter().map(|(i, _, _)| *i).collect();
+        // Kept: what the module still reaches once the author's own calls
+        // of the routines are gone (the crate's, a panic's, stay).
+        let mut kept: HashSet<usize> = roots.iter().copied().collect();
+        let mut todo: Vec<usize> = roots.clone();
+        while let Some(f) = todo.pop() {
+            for &c in calls.get(f).into_iter().flatten() {
+                if !(is_author(f) && routines_at.contains(&c)) && kept.insert(c) {
+                    todo.push(c);
+                }
+            }
+        }
+        let freed: HashSet<usize> = reach(&calls, routines_at.iter().copied(), |i| !kept.contains(&i))
+            .into_iter()
+            .chain(routines_at.iter().copied())
+            .filter(|i| !kept.contains(i))
+            .collect();
+        let own: u64 = found.iter().map(|(_, s, _)| *s as u64).sum();
+        let freed_code: u64 = freed.iter().map(|&i| report.funcs[i].size as u64).sum();
+        let freed_data: u64 = report
+            .pieces
+            .iter()
+            .filter(|p| {
+                let readers = if p.readers.is_empty() { &p.via } else { &p.readers };
+                !readers.is_empty() && readers.iter().all(|r| freed.contains(r))
+            })
+            .map(|p| p.size as u64)
+            .sum();
+        // Routines the module keeps for other reasons too (a panic's
+        // formatting, the crate's own Vec growth) free less or nothing:
+        // then their own bytes, which go once the other uses go too.
+        let whole = freed_code + freed_data > own;
+        let mut bytes = if whole { freed_code + freed_data } else { own };
         // One name for the instances of a generic routine, with their count
         // and the author's functions that call them.
         let mut routines: Vec<String> = Vec::new();
@@ -357,9 +395,20 @@ pub fn advise(bytes: &[u8], report: &SizeReport, authors: &[&str]) -> Vec<Advice
             };
             routines.push(format!("{name}{count}{from}"));
         }
+        let helpers = freed.iter().filter(|i| !routines_at.contains(i)).count();
+        if whole && helpers > 0 {
+            routines.push(format!("{helpers} function(s) only they call"));
+        }
+        if whole && freed_data > 0 {
+            routines.push(format!("{} B of data only they read", crate::size::thousands(freed_data as usize)));
+        }
+        // Tables of routines LTO inlined into the author's code, which no
+        // function of their own reads: unless the freed data holds them.
         for table in rule.tables.iter().filter_map(|t| table_bytes(&data, *t)) {
-            bytes += table;
-            routines.push(format!("a {} B table in the data", crate::size::thousands(table as usize)));
+            if !whole || freed_data < table {
+                bytes += table;
+                routines.push(format!("a {} B table in the data", crate::size::thousands(table as usize)));
+            }
         }
         if bytes > 0 {
             out.push(Advice { idiom: rule.idiom.into(), bytes, routines, instead: rule.instead.into() });
@@ -409,6 +458,53 @@ pub fn direct_calls(bytes: &[u8], report: &SizeReport) -> Vec<Vec<usize>> {
         calls.push(callees.into_iter().collect());
     }
     calls
+}
+
+/// Where the module's code can start: its exported functions, its start
+/// function and those its tables hold (an indirect call may reach them),
+/// as defined-function indices.
+fn roots(bytes: &[u8], report: &SizeReport) -> Vec<usize> {
+    let imported = report.imported_functions as u32;
+    let mut out = Vec::new();
+    let mut add = |f: u32| {
+        if let Some(i) = f.checked_sub(imported) {
+            out.push(i as usize);
+        }
+    };
+    for payload in Parser::new(0).parse_all(bytes) {
+        match payload {
+            Ok(Payload::ExportSection(s)) => {
+                for e in s.into_iter().flatten() {
+                    if e.kind == wasmparser::ExternalKind::Func {
+                        add(e.index);
+                    }
+                }
+            }
+            Ok(Payload::StartSection { func, .. }) => add(func),
+            Ok(Payload::ElementSection(s)) => {
+                for e in s.into_iter().flatten() {
+                    match e.items {
+                        wasmparser::ElementItems::Functions(fs) => fs.into_iter().flatten().for_each(&mut add),
+                        wasmparser::ElementItems::Expressions(_, es) => {
+                            for expr in es.into_iter().flatten() {
+                                let mut ops = expr.get_operators_reader();
+                                while let Ok(op) = ops.read() {
+                                    if let Operator::RefFunc { function_index } = op {
+                                        add(function_index);
+                                    }
+                                    if ops.eof() {
+                                        break;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The functions reached from `start` by direct calls, entering only those `through` allows.

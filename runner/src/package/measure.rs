@@ -112,8 +112,8 @@ pub fn measure_row(path: &Path, names: Option<&Path>, authors: &[&str], m: &Meas
     if let Some(names) = names {
         let bytes = read(names)?;
         let mut named = size(&bytes)?;
-        row.advice = advise(&bytes, &named, authors);
         named.cut_data(&bytes);
+        row.advice = advise(&bytes, &named, authors);
         row.layers = super::explain::layers(&named.funcs, &named.pieces)
             .into_iter()
             .map(|l| LayerCost {
