@@ -4,7 +4,8 @@
 # (`text!`, the JSON writer) and with core's (`write!(s, "{x}")`), each a
 # probe of benches/idioms (hello with one statement), less the same probe
 # writing none. Prices (two decimals) and whole numbers take the writer's
-# short path; computed values (17 digits) the 128-bit product. Then
+# short path; computed values (17 digits) the 128-bit product. Then the
+# same to two decimals, with `text::fixed` and with `{:.2}`. Then
 # reading: 1,000 of each spelling in the table below with `num::parse_f64`
 # and with `str::parse::<f64>`, less a probe that splits the same text and
 # reads none (a number's fuel).
@@ -17,7 +18,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 RUNNER=${SUBAKO_TINY:-subako-tiny}
 TARGET=${CARGO_TARGET_DIR:-$HERE/../target}/idioms/dlmalloc
 (cd "$HERE/idioms" && cargo build --quiet --release --target wasm32-wasip1 --target-dir "$TARGET" \
-    --bin write_floats_std --bin write_floats_crate \
+    --bin write_floats_std --bin write_floats_crate --bin write_fixed_std --bin write_fixed_crate \
     --bin read_floats_crate --bin read_floats_std --bin read_floats_none 2>/dev/null)
 source "$HERE/fuel.sh"
 fuel() { # probe name
@@ -31,6 +32,15 @@ for row in "prices (19.99, 0.37);p" "whole numbers (3.0, 42.0);w" "computed valu
     IFS=';' read -r name kind <<<"$row"
     ours=$(($(fuel write_floats_crate "$(thousand "$kind")") - $(fuel write_floats_crate "")))
     core=$(($(fuel write_floats_std "$(thousand "$kind")") - $(fuel write_floats_std "")))
+    printf '%-36s %12s %12s %8s\n' "$name" "$ours" "$core" "$(python3 -c "print(f'{$ours / $core:.2f}')")"
+done
+
+echo
+printf '%-36s %12s %12s %8s\n' "1,000 floats to two decimals" "text::fixed" "{:.2}" "ratio"
+for row in "prices (19.99, 0.37);p" "whole numbers (3.0, 42.0);w" "computed values (0.15714285714285714);c"; do
+    IFS=';' read -r name kind <<<"$row"
+    ours=$(($(fuel write_fixed_crate "$(thousand "$kind")") - $(fuel write_fixed_crate "")))
+    core=$(($(fuel write_fixed_std "$(thousand "$kind")") - $(fuel write_fixed_std "")))
     printf '%-36s %12s %12s %8s\n' "$name" "$ours" "$core" "$(python3 -c "print(f'{$ours / $core:.2f}')")"
 done
 

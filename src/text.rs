@@ -508,6 +508,11 @@ impl Piece for Plain {
 /// (`iter.sum::<f64>()` over nothing) is `-0.0`, so a total that may be
 /// empty starts from `0.0` (`fold(0.0, |a, x| a + x)`).
 ///
+/// What a tool writes (a few decimals of a number under 2^53) is worked
+/// out in a `u64`, in less work than `{:.2}` takes; more decimals or larger
+/// numbers in exact whole-number arithmetic, many times that
+/// (`benches/floats.sh` measures both beside std's).
+///
 /// ```
 /// use subako_tiny::text::fixed;
 ///

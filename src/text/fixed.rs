@@ -33,32 +33,48 @@ pub(crate) fn write_fixed(out: &mut Vec<u8>, x: f64, decimals: u8) {
     // |x| = m × 2^e exactly.
     let (m, e) = crate::json::float::significand_exponent(x);
     // |x| × 10^decimals, rounded to an integer: its digits are the answer's.
+    // In a `u64` when it fits, as it does for the decimals tools write (a
+    // few, of a number under 2^53): the whole-number path costs many times
+    // the work (author trial 70).
+    let small = scaled(m, e, decimals);
     let mut n: Big = [0; LIMBS];
-    n[0] = m as u32;
-    n[1] = (m >> 32) as u32;
-    for _ in 0..decimals {
-        mul_add(&mut n, 10, 0);
-    }
-    if e > 0 {
-        shift_left(&mut n, e as u32);
-    } else {
-        shift_right_even(&mut n, e.unsigned_abs());
+    // The limbs from `live` up are 0: a digit divides only those below.
+    let mut live = 0;
+    let mut rest = small.unwrap_or(0);
+    if small.is_none() {
+        n[0] = m as u32;
+        n[1] = (m >> 32) as u32;
+        for _ in 0..decimals {
+            mul_add(&mut n, 10, 0);
+        }
+        if e > 0 {
+            shift_left(&mut n, e as u32);
+        } else {
+            shift_right_even(&mut n, e.unsigned_abs());
+        }
+        live = LIMBS;
     }
     // The digits, lowest first with the point among them, then turned.
     let start = out.len();
     let mut written = 0u32;
-    // The limbs from `live` up are 0: a digit divides only those below.
-    let mut live = LIMBS;
     loop {
-        put_byte(out, b'0' + div_small(n.get_mut(..live).unwrap_or_default(), 10) as u8);
-        while let Some(0) = n.get(live.wrapping_sub(1)) {
-            live -= 1;
-        }
+        let digit = if live == 0 {
+            let digit = rest % 10;
+            rest /= 10;
+            digit as u32
+        } else {
+            let digit = div_small(n.get_mut(..live).unwrap_or_default(), 10);
+            while let Some(0) = n.get(live.wrapping_sub(1)) {
+                live -= 1;
+            }
+            digit
+        };
+        put_byte(out, b'0' + digit as u8);
         written += 1;
         if written == u32::from(decimals) {
             put_byte(out, b'.');
         }
-        if written > u32::from(decimals) && live == 0 {
+        if written > u32::from(decimals) && live == 0 && rest == 0 {
             break;
         }
     }
@@ -68,6 +84,34 @@ pub(crate) fn write_fixed(out: &mut Vec<u8>, x: f64, decimals: u8) {
         core::mem::swap(first, last);
         digits = middle;
     }
+}
+
+/// `m × 2^e × 10^decimals` rounded to the nearest integer, ties to even,
+/// when `e ≤ 0` and `m × 10^decimals` fits a `u64`; else `None`.
+fn scaled(m: u64, e: i32, decimals: u8) -> Option<u64> {
+    if e > 0 {
+        return None;
+    }
+    if m == 0 {
+        return Some(0);
+    }
+    // The zeros at the significand's end take no part: 0.5, 2.25 and whole
+    // numbers leave room for more decimals.
+    let zeros = m.trailing_zeros().min(e.unsigned_abs()).min(63);
+    let (mut n, s) = (m >> zeros, e.unsigned_abs() - zeros);
+    for _ in 0..decimals {
+        n = n.checked_mul(10)?;
+    }
+    if s == 0 {
+        return Some(n);
+    }
+    if s > 63 {
+        return None;
+    }
+    let half = n >> (s - 1) & 1 != 0;
+    let below = n & ((1 << (s - 1)) - 1) != 0;
+    let q = n >> s;
+    Some(if half && (below || q & 1 != 0) { q + 1 } else { q })
 }
 
 /// `n = n × k + carry` (the result fits: see [`LIMBS`]).
