@@ -76,9 +76,9 @@ enum Body<'a> {
 
 /// What [`Request::body_json`] sends: the JSON that [`json::object`](crate::json::object) and
 /// [`json::array`](crate::json::array) return, JSON by construction, or the value a
-/// [`JsonWriter`] holds, sent as it was written: a writer left unfinished, or holding text
-/// given to `raw` that is not JSON, makes a request the worker refuses (`invalid_request`).
-/// Sealed.
+/// [`JsonWriter`] holds, put into the request unchecked: a writer left unfinished, or
+/// holding text given to `raw` that is not JSON, makes a request the worker refuses
+/// (`invalid_request`). Sealed.
 pub trait JsonBody: sealed::Sealed {
     /// The JSON text.
     #[doc(hidden)]
@@ -239,6 +239,13 @@ impl<'a> Request<'a> {
     /// [`json::array`](crate::json::array), or a
     /// [`JsonWriter`]'s value), as `application/json` unless a
     /// `content-type` header says otherwise. An empty writer sends `null`.
+    ///
+    /// The worker gets the value, not its text, and writes it out again:
+    /// the members may reach the server in another order and a number
+    /// spelled another way (`4.50` as `4.5`). Where the exact bytes matter
+    /// (a signed body, fixed decimals), send them with
+    /// [`body_text`](Self::body_text) and a `content-type:
+    /// application/json` header.
     #[must_use]
     pub fn body_json<J: JsonBody + ?Sized>(mut self, json: &'a J) -> Request<'a> {
         self.body = Body::Json(json.json_text());
