@@ -219,18 +219,35 @@ impl std::fmt::Debug for Module {
     }
 }
 
+/// Refuses what is no core module before the compiler does: a component,
+/// or no `\0asm` header at all (a text file, a `.wat`), which wasmtime
+/// answers with a page of its parser's expectations (review 71).
+fn not_a_module(bytes: &[u8]) -> Result<(), Error> {
+    if wasmparser::Parser::is_component(bytes) {
+        return Err(Error::NotAModule(COMPONENT.into()));
+    }
+    if !bytes.starts_with(b"\0asm") {
+        return Err(Error::NotAModule(
+            "not a WebAssembly binary (no \\0asm header): build the package for wasm32-wasip1 and give its .wasm"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
 impl Module {
     pub fn from_file(path: impl AsRef<Path>) -> Result<Module, Error> {
         let path = path.as_ref();
         let bytes = read(path)?;
-        Module::from_bytes(&bytes)
+        Module::from_bytes(&bytes).map_err(|e| match e {
+            Error::NotAModule(why) => Error::NotAModule(format!("{}: {why}", path.display())),
+            e => e,
+        })
     }
 
     /// Compiles a binary module. Components are refused: Subako runs core modules.
     pub fn from_bytes(bytes: &[u8]) -> Result<Module, Error> {
-        if wasmparser::Parser::is_component(bytes) {
-            return Err(Error::NotAModule(COMPONENT.into()));
-        }
+        not_a_module(bytes)?;
         let engine = host().engine.clone();
         let module =
             wasmtime::Module::new(&engine, bytes).map_err(|e| Error::NotAModule(format!("invalid module: {e:#}")))?;
@@ -243,9 +260,7 @@ impl Module {
     /// operators run, so it is the same from run to run; the metering makes
     /// the code slower, so such a module is not for timing.
     pub fn from_bytes_with_fuel(bytes: &[u8]) -> Result<Module, Error> {
-        if wasmparser::Parser::is_component(bytes) {
-            return Err(Error::NotAModule(COMPONENT.into()));
-        }
+        not_a_module(bytes)?;
         let h = fuel_host();
         let module =
             wasmtime::Module::new(&h.engine, bytes).map_err(|e| Error::NotAModule(format!("invalid module: {e:#}")))?;

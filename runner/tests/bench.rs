@@ -61,11 +61,16 @@ fn bench_json(extra: &[&str], path_var: Option<&str>) -> Value {
 
 /// `bench --json` of hello's greet with `extra` arguments.
 fn bench_json_with(extra: &[&str], path_var: Option<&str>) -> Value {
+    bench_json_exit(extra, path_var, 0)
+}
+
+/// [`bench_json_with`], exiting with `expected` (1: a measured call failed).
+fn bench_json_exit(extra: &[&str], path_var: Option<&str>, expected: i32) -> Value {
     let wasm = hello().to_str().unwrap();
     let mut args = vec!["bench", wasm, "--json", "--calls", "3", "--compiles", "1", "--tool", "greet"];
     args.extend(extra);
     let (code, out, err) = subako_tiny(&args, path_var);
-    assert_eq!(code, 0, "bench failed: {err}");
+    assert_eq!(code, expected, "bench: {err}");
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("bench --json printed no JSON ({e}): {out}"))
 }
 
@@ -113,7 +118,7 @@ fn compile_instructions_say_dash_without_valgrind() {
 fn bench_makes_the_arguments_from_the_schema_unless_given() {
     let made = bench_json_with(&[], None);
     assert!(made["call_error"].is_null() && made["call_crash"].is_null(), "{made}");
-    let given = bench_json_with(&["--args", "{}"], None);
+    let given = bench_json_exit(&["--args", "{}"], None, 1);
     let error = given["call_error"].as_str().unwrap_or_else(|| panic!("{given}"));
     assert!(error.contains("missing field `name`"), "{given}");
 }
@@ -181,7 +186,8 @@ fn bench_measures_calls_in_sequence_on_the_volumes_given() {
         ],
         None,
     );
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("a measured call crashed or answered isError"), "{err}");
     assert!(text.contains("warning: call 1 (save) in files.wasm isError: "), "{text}");
     assert!(text.lines().any(|l| l.starts_with("call_fuel* ")), "the row is marked: {text}");
     assert!(text.contains("/volume/data is not mounted"), "{text}");

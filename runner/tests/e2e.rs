@@ -297,6 +297,13 @@ fn run_exit_codes_pages_and_missing_start() {
     assert!(e.to_string().contains("_start"), "{e}");
     // A component is refused up front.
     assert!(Module::from_bytes(b"\0asm\x0d\x00\x01\x00").unwrap_err().to_string().contains("component"));
+    // Text is refused in one line, with the file's name (review 71: a page
+    // of the parser's expectations).
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "hello, not wasm\n").unwrap();
+    let e = Module::from_file(dir.path().join("notes.txt")).unwrap_err().to_string();
+    assert!(e.contains("notes.txt: not a WebAssembly binary (no \\0asm header)"), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
 }
 
 #[test]
@@ -1228,7 +1235,9 @@ fn bench_vs_labels_modules_by_path_when_their_names_collide() {
         "--tool",
         "greet",
     ]);
-    assert_eq!(code, 0, "{err}");
+    // The module answers discover and tools/list, not the call: the
+    // figures are printed, and the exit says they are a failure's.
+    assert_eq!(code, 1, "{err}");
     let header = text.lines().next().unwrap();
     assert!(header.contains(a.to_str().unwrap()) && header.contains(b.to_str().unwrap()), "{text}");
     assert!(text.contains(&format!("tool called in {}: greet", b.display())), "{text}");

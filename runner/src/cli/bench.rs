@@ -13,7 +13,8 @@ use super::{CallSpec, read_args};
 /// Compile time, per-call time (median, p10, p90), discover + tools/list time and memory pages, with guest fuel
 /// beside them (wasm operators run: the same on every run of a module that reads no clock and no random bytes).
 /// The call takes call's options (volumes, network, --then for calls in sequence). With --vs, the two modules
-/// measured interleaved. --growth: fuel per request-line byte as one argument grows.
+/// measured interleaved. --growth: fuel per request-line byte as one argument grows. Exits 1, after the figures,
+/// when a measured call crashed or answered isError.
 #[derive(Args)]
 pub struct Bench {
     /// The module
@@ -164,6 +165,16 @@ impl Bench {
             subako_tiny_runner::outln!("{}", r.to_json());
         } else {
             subako_tiny_runner::out!("{}", r.to_text());
+        }
+        // Figures of a failure are printed, but do not pass for the tool's
+        // (review 71: exit 0 with only a warning).
+        let failed = std::iter::once(&r.a).chain(r.b.as_ref()).flat_map(|f| &f.calls).any(|c| c.problem().is_some());
+        if failed {
+            eprintln!(
+                "subako-tiny: a measured call crashed or answered isError (see its warning): its figures are the \
+                 failure's"
+            );
+            return Ok(ExitCode::FAILURE);
         }
         Ok(ExitCode::SUCCESS)
     }

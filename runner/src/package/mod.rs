@@ -328,6 +328,15 @@ fn read_settings(manifest: &Path, pkg: &Value, targets: &[Target]) -> Result<Set
             )));
         }
         let per: Vec<(String, &Value)> = match v {
+            // An empty table budgets nothing, which `--check` would pass
+            // (review 71): refused, as a misspelt one is.
+            Value::Object(m) if m.is_empty() => {
+                return Err(bad(format!(
+                    "{SETTINGS}.budget.{name} = {{}} budgets nothing: give one number for every build, e.g. \
+                     {example}, or one for each allocator ({})",
+                    ALLOCATORS.join(", ")
+                )));
+            }
             Value::Object(m) => m.iter().map(|(k, v)| (k.clone(), v)).collect(),
             v => vec![(String::new(), v)],
         };
@@ -372,5 +381,7 @@ mod tests {
         let unknown = read(json!({"asset": "assets"})).unwrap_err().to_string();
         assert!(unknown.contains("unknown key \"asset\"") && unknown.contains("(known: budget, assets)"), "{unknown}");
         assert_eq!(read(json!(null)).unwrap(), Default::default());
+        let empty = read(json!({"budget": {"glossary": {}}})).unwrap_err().to_string();
+        assert!(empty.contains("budget.glossary = {} budgets nothing"), "{empty}");
     }
 }
