@@ -365,6 +365,10 @@ mod tests {
         // Lines a strict reader refuses are left out too: copied in, they
         // made the whole history an error (review 66).
         let lines = "{\"amount\":1}\n{\"amount\":2,\"amount\":3}\n{\"amount\":1e400}\n{\"amount\":4}\n";
+        // And one nested so deep that, two levels down in the reply, the
+        // reply would be too deep (review 72).
+        let deep = format!("{}1{}\n", "{\"a\":".repeat(124), "}".repeat(124));
+        let lines = [lines, &deep].concat();
         std::fs::write(dir.join("rates/history.jsonl"), lines).unwrap();
         let called = testing::call(&PACKAGE, "history", "{}");
         assert_eq!(called.structured().unwrap(), r#"{"entries":[{"amount":1},{"amount":4}]}"#);

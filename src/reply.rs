@@ -348,7 +348,7 @@ impl Reply {
     pub(crate) fn verified(self, tool: Str<'_>) -> Result<Reply, ToolError> {
         let value = if self.structured == NOTHING_WRITTEN { Some(&b""[..]) } else { self.structured() };
         if let (Some(check), Some(value)) = (crate::json::output::needed(), value) {
-            check(value, tool).map_err(ToolError::from)?;
+            check(value, tool, crate::json::output::MAX_VALUE_DEPTH).map_err(ToolError::from)?;
         }
         Ok(self)
     }

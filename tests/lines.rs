@@ -281,6 +281,8 @@ fn whole_entries() -> Vec<String> {
         lines.push(String::from_utf8(reply.structured().unwrap().to_vec()).unwrap());
     }
     lines.push(r#"{"id":9,"t":"\ud83d\ude00\u00e9\n","n":[true,false,null,0,1E+2]}"#.to_string());
+    // The leads whose second byte's range is narrower: E0, ED, F0, F4.
+    lines.push("{\"id\":10,\"t\":\"\u{800}\u{d7ff}\u{10000}\u{10ffff}\"}".to_string());
     lines
 }
 
@@ -302,7 +304,12 @@ fn a_line_cut_anywhere_is_no_unreadable_entry_and_a_broken_one_is() {
             assert_eq!(json::lines(&then).skipped(), 1, "skipped, cut: {shown:?}");
         }
     }
-    let broken: [&[u8]; 14] = [
+    let broken: [&[u8]; 18] = [
+        // A string ending in bytes no UTF-8 text begins with (review 72).
+        b"{\"a\":\"\xE0\x80",
+        b"{\"a\":\"\xED\xA0",
+        b"{\"a\":\"\xF0\x80",
+        b"{\"a\":\"\xF4\x90",
         // Ends in what would be unfinished in a string, but outside one
         // (review 71: counted as a write cut short).
         b"{\xC3",

@@ -327,3 +327,14 @@ fn a_missing_volume_directory_is_refused_not_made() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains(&format!("--data {}: not a directory", file.display())), "{stderr}");
 }
+
+/// A lone surrogate escape in bench's arguments is named as `call` names
+/// it, not called "not JSON" (review 72).
+#[test]
+fn bench_names_a_lone_surrogate_in_the_arguments() {
+    let wasm = hello().to_str().unwrap();
+    let args = ["bench", wasm, "--calls", "1", "--compiles", "1", "--tool", "greet", "--args", r#"{"name":"\ud800"}"#];
+    let (code, _, err) = subako_tiny(&args, None);
+    assert_ne!(code, 0, "{err}");
+    assert!(err.contains(r"\ud800 at byte 9 is a lone surrogate") && !err.contains("not JSON:"), "{err}");
+}

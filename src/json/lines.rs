@@ -331,7 +331,17 @@ fn cut_short(line: &[u8]) -> bool {
         _ if !in_string => false,
         // A lead byte (C2 to F4) with fewer continuation bytes than it needs.
         [lead @ 0xC2..=0xF4, more @ ..] => {
+            // The second byte's range narrows after E0, ED, F0 and F4: no
+            // UTF-8 text begins `E0 80` (review 72).
+            let second = match lead {
+                0xE0 => 0xA0..=0xBF,
+                0xED => 0x80..=0x9F,
+                0xF0 => 0x90..=0xBF,
+                0xF4 => 0x80..=0x8F,
+                _ => 0x80..=0xBF,
+            };
             more.len() < 1 + usize::from(*lead >= 0xE0) + usize::from(*lead >= 0xF0)
+                && more.first().is_none_or(|b| second.contains(b))
                 && more.iter().all(|b| b & 0xC0 == 0x80)
         }
         // An escape's start: `\`, `\u` and up to three hex digits, or a

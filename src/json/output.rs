@@ -22,7 +22,7 @@ pub(crate) const MAX_VALUE_DEPTH: usize = MAX_DEPTH - 3;
 /// sent: the error names the tool, what is wrong and how to mend it. A
 /// module links the checks its replies can need and no other (a reply
 /// written only through [`ObjectWriter`](super::ObjectWriter) needs none).
-pub(crate) type Check = fn(value: &[u8], tool: Str<'_>) -> Result<(), Text>;
+pub(crate) type Check = fn(value: &[u8], tool: Str<'_>, max_depth: usize) -> Result<(), Text>;
 
 // The check every reply gets before it is sent: none until a `JsonWriter`
 // is made (then `shape`), or JSON text is copied into one (then `strict`);
@@ -103,25 +103,31 @@ pub(crate) fn needed() -> Option<Check> {
     }
 }
 
-/// Checks `value` is one JSON value, nested at most [`MAX_VALUE_DEPTH`]
-/// deep: what a [`JsonWriter`](super::JsonWriter) written token by token
-/// needs.
-pub(crate) fn shape(value: &[u8], tool: Str<'_>) -> Result<(), Text> {
-    walk(value, false).map_err(|why| answered_with(tool, why))
+/// Checks `value` is one JSON value, nested at most `max_depth` deep (a
+/// reply: [`MAX_VALUE_DEPTH`]): what a [`JsonWriter`](super::JsonWriter)
+/// written token by token needs.
+pub(crate) fn shape(value: &[u8], tool: Str<'_>, max_depth: usize) -> Result<(), Text> {
+    walk(value, false, max_depth).map_err(|why| answered_with(tool, why))
 }
 
 /// [`shape`], and also every number within `f64` and no object holding a
 /// member twice: what a value holding JSON text copied in as it is needs.
 /// Linked only into modules that copy JSON text into a reply.
-pub(crate) fn strict(value: &[u8], tool: Str<'_>) -> Result<(), Text> {
-    walk(value, true).map_err(|why| answered_with(tool, why))
+pub(crate) fn strict(value: &[u8], tool: Str<'_>, max_depth: usize) -> Result<(), Text> {
+    walk(value, true, max_depth).map_err(|why| answered_with(tool, why))
 }
 
-/// Whether [`strict`] passes `value`: what [`Value::is_interoperable`]
-/// answers. Through `strict` itself, whose walk is inlined: a second copy
-/// of it would cost more than the unused message.
+/// How many levels down in a reply a value that
+/// [`Value::is_interoperable`](super::Value::is_interoperable) passes may
+/// be copied.
+pub(crate) const COPY_ROOM: usize = 16;
+
+/// Whether [`strict`] passes `value` copied up to [`COPY_ROOM`] levels
+/// down in a reply (an entry of `{"entries":[…]}` is two down): what
+/// [`Value::is_interoperable`](super::Value::is_interoperable) answers. Through `strict`'s own walk: a
+/// second copy of it would cost more than the unused message.
 pub(crate) fn interoperable(value: &[u8]) -> bool {
-    strict(value, Str { raw: b"" }).is_ok()
+    strict(value, Str { raw: b"" }, MAX_VALUE_DEPTH - COPY_ROOM).is_ok()
 }
 
 fn answered_with(tool: Str<'_>, why: Text) -> Text {
@@ -130,7 +136,7 @@ fn answered_with(tool: Str<'_>, why: Text) -> Text {
 
 /// One walk over `value` for [`shape`] or [`strict`].
 #[inline(always)]
-fn walk(value: &[u8], strict: bool) -> Result<(), Text> {
+fn walk(value: &[u8], strict: bool, max_depth: usize) -> Result<(), Text> {
     if let Err(e) = validate(value) {
         return Err(crate::text!(
             "is not JSON (",
@@ -152,10 +158,10 @@ fn walk(value: &[u8], strict: bool) -> Result<(), Text> {
             }
             b'[' | b'{' => {
                 depth += 1;
-                if depth > MAX_VALUE_DEPTH {
+                if depth > max_depth {
                     return Err(crate::text!(
                         "nests arrays and objects deeper than ",
-                        MAX_VALUE_DEPTH,
+                        max_depth,
                         " levels (at byte ",
                         i,
                         "), which JSON readers refuse"
@@ -255,10 +261,10 @@ mod tests {
     use super::*;
 
     fn fault(value: &str, strict: bool) -> Option<String> {
-        let why = walk(value.as_bytes(), strict).err().map(Text::into_string);
+        let why = walk(value.as_bytes(), strict, MAX_VALUE_DEPTH).err().map(Text::into_string);
         let tool = crate::json::parse(b"\"t\"").unwrap().as_str().unwrap();
         let check: Check = if strict { super::strict } else { shape };
-        let error = check(value.as_bytes(), tool).err().map(Text::into_string);
+        let error = check(value.as_bytes(), tool, MAX_VALUE_DEPTH).err().map(Text::into_string);
         assert_eq!(
             error,
             why.as_ref().map(|why| alloc::format!("tool `t` answered with structuredContent that {why}"))

@@ -109,7 +109,8 @@ impl<'a> Value<'a> {
 
     /// True when every JSON reader reads the value alike (RFC 8259's
     /// interoperable JSON): every number within `f64` and no object naming
-    /// a member twice, nested at most as deep as a reply allows. A reply
+    /// a member twice; and nested so that it fits a reply copied up to 16
+    /// levels down (an entry of `{"entries":[…]}` is two down). A reply
     /// holding a copied value that is not is refused as a whole, so test
     /// text from a file or a server with this before copying it in (the
     /// reader itself accepts both, as serde_json's `Value` does).
@@ -121,6 +122,9 @@ impl<'a> Value<'a> {
     /// assert!(json::parse(br#"{"a": 1e300, "b": [1, 2]}"#).unwrap().is_interoperable());
     /// assert!(!json::parse(br#"{"a": 1e400}"#).unwrap().is_interoperable());
     /// assert!(!json::parse(br#"{"a": 1, "a": 2}"#).unwrap().is_interoperable());
+    /// let nested = |levels| ["[".repeat(levels), "]".repeat(levels)].concat();
+    /// assert!(json::parse(nested(109).as_bytes()).unwrap().is_interoperable());
+    /// assert!(!json::parse(nested(110).as_bytes()).unwrap().is_interoperable());
     /// ```
     pub fn is_interoperable(&self) -> bool {
         super::output::interoperable(self.raw)

@@ -300,9 +300,10 @@ fn read_settings(manifest: &Path, pkg: &Value, targets: &[Target]) -> Result<Set
         Some(Value::String(dir)) => {
             let at = manifest.parent().unwrap_or(Path::new(".")).join(dir);
             if !at.is_dir() {
+                let what = if at.exists() { "not a directory" } else { "no such directory beside the manifest" };
                 return Err(bad(format!(
-                    "{SETTINGS}.assets = {dir:?}: no such directory beside the manifest ({}); it is mounted at \
-                     /package for the measured call, as the bundle mounts the package's assets",
+                    "{SETTINGS}.assets = {dir:?}: {what} ({}); the directory is mounted at /package for the \
+                     measured call, as the bundle mounts the package's assets",
                     at.display()
                 )));
             }
@@ -376,6 +377,9 @@ mod tests {
         // A directory that is not there, or not a string, is refused, saying how to give it.
         let missing = read(json!({"assets": "asets"})).unwrap_err().to_string();
         assert!(missing.contains("assets = \"asets\": no such directory beside the manifest"), "{missing}");
+        std::fs::write(&manifest, "").unwrap();
+        let file = read(json!({"assets": "Cargo.toml"})).unwrap_err().to_string();
+        assert!(file.contains("assets = \"Cargo.toml\": not a directory"), "{file}");
         let number = read(json!({"assets": 1})).unwrap_err().to_string();
         assert!(number.contains("as a string (assets = \"assets\")"), "{number}");
         let unknown = read(json!({"asset": "assets"})).unwrap_err().to_string();

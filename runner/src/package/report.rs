@@ -214,6 +214,12 @@ fn select_variants(pkg: &Package, allocators: &[String]) -> Result<Vec<Variant>,
     if allocators.is_empty() {
         return Ok(all);
     }
+    if let Some(a) = allocators.iter().find(|a| !super::ALLOCATORS.contains(&a.as_str())) {
+        return Err(Error::Input(format!(
+            "--allocator {a}: no such allocator (the labels: {})",
+            super::ALLOCATORS.join(", ")
+        )));
+    }
     let picked: Vec<Variant> = all.iter().filter(|v| allocators.contains(&v.label)).cloned().collect();
     if picked.is_empty() {
         return Err(Error::Input(format!(
