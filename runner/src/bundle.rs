@@ -198,7 +198,13 @@ fn clear_archive(archive: &Path, out: &Path) -> Result<(), Error> {
     if earlier {
         return Ok(());
     }
-    let what = if meta.is_dir() { "a directory" } else { "no earlier bundle's archive" };
+    let what = if meta.is_dir() {
+        "a directory"
+    } else if meta.file_type().is_symlink() {
+        "a symbolic link, which bundle does not write through"
+    } else {
+        "no earlier bundle's archive"
+    };
     Err(Error::Input(format!(
         "--out {}: {} is there, {what}, and bundle writes its archive there: give another --out, or move it",
         out.display(),

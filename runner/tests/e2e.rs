@@ -570,6 +570,14 @@ fn bundle_replaces_only_an_earlier_bundle() {
     let e = refused(&dir.path().join("d2"), None);
     assert!(e.contains("d2.tar.gz is there, a directory"), "{e}");
     assert!(!dir.path().join("d2").exists());
+    // A link, even to an earlier bundle's archive (review 72: named as no
+    // archive).
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&r.archive, dir.path().join("d3.tar.gz")).unwrap();
+        let e = refused(&dir.path().join("d3"), None);
+        assert!(e.contains("d3.tar.gz is there, a symbolic link"), "{e}");
+    }
 }
 
 /// A module that answers discover and tools/list (one `greet` tool), and
@@ -1356,4 +1364,19 @@ fn cli_call_asks_the_manifest_within_the_time_limit_and_says_when_it_fails() {
     assert!(out.contains("crashed"), "{out}");
     // Two runs of 300 ms, where the manifest's alone took 10 s.
     assert!(took < Duration::from_secs(8), "{took:?}");
+}
+
+/// A lone surrogate in a `--then` call's arguments is refused naming that
+/// call (review 72), before any call is made.
+#[test]
+fn cli_call_names_the_then_call_whose_arguments_hold_a_lone_surrogate() {
+    let hello = example_wasm("hello");
+    let (code, out, err) =
+        cli(&["call", hello.to_str().unwrap(), "greet", r#"{"name":"a"}"#, "--then", "greet", r#"{"name":"\udc00"}"#]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains(r"--then greet: arguments are not JSON a tool reads: \udc00 at byte 9 is a lone surrogate"),
+        "{err}"
+    );
+    assert!(out.is_empty(), "{out}");
 }

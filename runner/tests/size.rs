@@ -129,6 +129,20 @@ fn size_refuses_what_is_not_a_module() {
     assert!(size(&cut).unwrap_err().to_string().contains("not a valid WebAssembly module"));
 }
 
+/// A package's flags given with a module alone are refused, naming them
+/// (review 71: passed over, exit 0).
+#[test]
+fn size_of_a_module_refuses_the_flags_of_a_package() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("known.wasm");
+    std::fs::write(&path, module_bytes()).unwrap();
+    let out = run_size(&path, &["--check", "--tool", "greet"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--check, --tool build or call a package") && err.contains("--manifest-path"), "{err}");
+    assert!(run_size(&path, &["--json"]).status.success());
+}
+
 fn run_size(path: &Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_subako-tiny")).arg("size").arg(path).args(args).output().unwrap()
 }

@@ -35,7 +35,14 @@ impl Call {
         // Every call's arguments as written (`-0`, `1e2`, `1e400`, key
         // order), the first's and those of `--then` alike.
         let first = read_args_text(self.args.as_deref(), self.args_file.as_deref())?.into_args()?;
-        let then = self.then.texts()?.into_iter().map(|(t, args)| Ok((t, args.into_args()?)));
+        let then = self.then.texts()?.into_iter().map(|(t, args)| {
+            // Named as `--then`'s other refusals are (review 72).
+            let args = args.into_args().map_err(|e| match e {
+                Error::Input(m) => Error::Input(format!("--then {t}: {m}")),
+                e => e,
+            })?;
+            Ok((t, args))
+        });
         let calls = std::iter::once(Ok((self.tool.clone(), first))).chain(then).collect::<Result<Vec<_>, Error>>()?;
         self.call.check_dirs()?;
         let mut o = self.call.options();

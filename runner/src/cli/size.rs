@@ -124,7 +124,29 @@ impl Size {
         }
         match (self.manifest_path.clone(), self.module.clone()) {
             (Some(m), _) => self.package(&m),
-            (None, Some(module)) => self.module(&module),
+            (None, Some(module)) => {
+                // Flags that build or call a package mean nothing for a
+                // module read alone: refused, not passed over (review 71).
+                let package_only = [
+                    ("--check", self.check),
+                    ("--feature-costs", self.feature_costs),
+                    ("--examples", self.examples),
+                    ("--only", !self.only.is_empty()),
+                    ("--allocator", !self.allocator.is_empty()),
+                    ("--tool", self.calls_.tool.is_some()),
+                    ("--args", self.calls_.args.is_some() || self.calls_.args_file.is_some()),
+                ];
+                let given: Vec<&str> = package_only.iter().filter(|(_, on)| *on).map(|(flag, _)| *flag).collect();
+                if !given.is_empty() {
+                    return Err(Error::Input(format!(
+                        "size {}: {} build or call a package, and a module alone is only read: give --manifest-path \
+                         PATH instead of the module",
+                        module.display(),
+                        given.join(", ")
+                    )));
+                }
+                self.module(&module)
+            }
             (None, None) => unreachable!("a module or a manifest is set above"),
         }
     }
