@@ -218,7 +218,8 @@ fn cargo_toml(name: &str, description: &str) -> String {
 name = "{name}"
 version = "0.1.0"
 edition = "2024"
-# What the package does: Subako shows it to the model.
+# What the package does. The model reads the description given to
+# Package::new in src/main.rs: keep the two alike.
 description = {description}
 publish = false
 

@@ -143,7 +143,7 @@ fn new_writes_a_package_that_builds_checks_and_tests() {
         "[package.metadata.subako-tiny]",
         "# budget = { greeter = 20000 }",
         "# assets = \"assets\"",
-        "# What the package does: Subako shows it to the model.\ndescription = ",
+        "# What the package does. The model reads the description given to\n# Package::new in src/main.rs: keep the two alike.\ndescription = ",
         "subako-tiny size --manifest-path Cargo.toml --check",
     ] {
         assert!(manifest.contains(want), "{want} missing from:\n{manifest}");
