@@ -1,8 +1,9 @@
 //! The time now, from the platform's realtime clock (WASI's
 //! `clock_time_get`; `SystemTime::now()` on the host), and its UTC date and
 //! time as RFC 3339 text: std's `SystemTime` is not in a `no_std` module,
-//! and the `wasi` crate's call is `unsafe`; and [`sleep`], a wait. A module
-//! that never asks the time carries none of this.
+//! and the `wasi` crate's call is `unsafe`; RFC 3339 text read back
+//! ([`Timestamp::parse_rfc3339`]); and [`sleep`], a wait. A module that
+//! never asks the time carries none of this.
 //!
 //! ```
 //! use subako_tiny::{clock, text};
@@ -148,8 +149,9 @@ impl Timestamp {
     /// for the `T` too. `None` for anything else: no offset, a date that is
     /// not in the calendar (`2026-02-29`, month 13, hour 24), or a moment
     /// before 1970 or past 2554, which a `Timestamp` cannot hold. A leap
-    /// second (`23:59:60`) is the second after `23:59:59`, as Unix time
-    /// counts it.
+    /// second (`:60`) is the second after `:59`, as Unix time counts it; in
+    /// any minute, as an offset puts UTC's `23:59:60` in other local
+    /// minutes (`15:59:60-08:00`).
     ///
     /// ```
     /// use subako_tiny::{clock::Timestamp, text, ToolError};
@@ -225,23 +227,27 @@ impl Timestamp {
             }
             _ => return None,
         };
-        let days = days_from_civil(year, month, day)?;
-        let local = (days * 86_400 + hour * 3600 + minute * 60 + second) as i64;
-        let seconds = u64::try_from(local.checked_sub(offset)?).ok()?;
+        // Signed: a local 1969-12-31 with an offset west of UTC can be 1970
+        // (review 74).
+        let days = days_from_civil(year as i64, month as i64, day as i64);
+        let local = days * 86_400 + (hour * 3600 + minute * 60 + second) as i64;
+        let seconds = u64::try_from(local - offset).ok()?;
         seconds.checked_mul(1_000_000_000)?.checked_add(nanos).map(Timestamp)
     }
 }
 
-/// Days from 1970-01-01 to the proleptic Gregorian date, for dates from
-/// 1970 on ([`civil`]'s inverse); `None` before.
-fn days_from_civil(year: u64, month: u64, day: u64) -> Option<u64> {
-    let year = if month <= 2 { year.checked_sub(1)? } else { year };
+/// Days from 1970-01-01 to the proleptic Gregorian date of a year from 0
+/// to 9999 (negative before 1970): [`civil`]'s inverse.
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    // Counted from 0000-03-01, in eras of 400 years, as `civil` counts:
+    // from 0001-03-01 on, so that the year before stays positive.
+    let year = if month <= 2 { year - 1 } else { year } + 400;
     let era = year / 400;
     let year_of_era = year % 400;
     let month_from_march = if month > 2 { month - 3 } else { month + 9 };
     let day_of_year = (153 * month_from_march + 2) / 5 + day - 1;
     let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    (era * 146_097 + day_of_era).checked_sub(719_468)
+    era * 146_097 + day_of_era - 719_468 - 146_097
 }
 
 /// The proleptic Gregorian date `days` days after 1970-01-01 (Howard
@@ -316,10 +322,8 @@ mod tests {
         let parse = Timestamp::parse_rfc3339;
         let last = u64::MAX / 1_000_000_000 / 86_400;
         for days in 0..last {
-            assert_eq!(
-                super::days_from_civil(civil(days).0.into(), civil(days).1.into(), civil(days).2.into()),
-                Some(days)
-            );
+            let (y, m, d) = civil(days);
+            assert_eq!(super::days_from_civil(y.into(), m.into(), d.into()), days as i64);
             // A time of day that walks through the hours and minutes.
             let seconds = days * 86_400 + (days * 7919) % 86_400;
             let text = crate::text!(Timestamp::from_unix_seconds(seconds)).into_string();
@@ -339,6 +343,15 @@ mod tests {
         assert_eq!(at("2000-02-29T00:00:00Z"), Some(951_782_400 * 1_000_000_000));
         assert_eq!(at("1970-01-01T00:00:00Z"), Some(0));
         assert_eq!(at("1970-01-01T09:00:00+09:00"), Some(0));
+        // A local date before 1970 that names a moment from 1970 on (review
+        // 74: refused); and the days before 1970 counted back.
+        assert_eq!(at("1969-12-31T19:00:00-05:00"), Some(0));
+        assert_eq!(at("1969-12-31T00:01:25-23:59"), Some(25_000_000_000));
+        assert_eq!(at("1969-12-31T23:59:60Z"), Some(0));
+        assert_eq!(super::days_from_civil(1969, 12, 31), -1);
+        assert_eq!(super::days_from_civil(1968, 2, 29), -672);
+        assert_eq!(super::days_from_civil(0, 1, 1), -719_528);
+        assert_eq!(at("0000-01-01T00:00:00Z"), None);
         assert_eq!(at("2554-07-21T23:34:33Z"), Some(u64::MAX / 1_000_000_000 * 1_000_000_000));
         for bad in [
             "",

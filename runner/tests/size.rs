@@ -136,10 +136,13 @@ fn size_of_a_module_refuses_the_flags_of_a_package() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("known.wasm");
     std::fs::write(&path, module_bytes()).unwrap();
-    let out = run_size(&path, &["--check", "--tool", "greet"]);
+    let out = run_size(&path, &["--check", "--tool", "greet", "--then", "greet", "{}", "--json-out", "o.json"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--check, --tool build or call a package") && err.contains("--manifest-path"), "{err}");
+    assert!(
+        err.contains("build, call or report on a package: --check, --json-out, --tool, --then; give --manifest-path"),
+        "{err}"
+    );
     assert!(run_size(&path, &["--json"]).status.success());
 }
 

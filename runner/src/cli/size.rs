@@ -133,14 +133,24 @@ impl Size {
                     ("--examples", self.examples),
                     ("--only", !self.only.is_empty()),
                     ("--allocator", !self.allocator.is_empty()),
+                    ("--quick", self.quick),
+                    ("--no-advice", self.no_advice),
+                    ("--baseline", self.baseline.is_some()),
+                    ("--json-out", self.json_out.is_some()),
+                    ("--target-dir", self.target_dir.is_some()),
+                    ("--ignore-rust-version", self.ignore_rust_version),
+                    ("--link-args", self.link_args),
+                    ("--label", self.label.is_some()),
                     ("--tool", self.calls_.tool.is_some()),
-                    ("--args", self.calls_.args.is_some() || self.calls_.args_file.is_some()),
+                    ("--args", self.calls_.args.is_some()),
+                    ("--args-file", self.calls_.args_file.is_some()),
+                    ("--then", !self.calls_.then.then.is_empty()),
                 ];
                 let given: Vec<&str> = package_only.iter().filter(|(_, on)| *on).map(|(flag, _)| *flag).collect();
                 if !given.is_empty() {
                     return Err(Error::Input(format!(
-                        "size {}: {} build or call a package, and a module alone is only read: give --manifest-path \
-                         PATH instead of the module",
+                        "size {}: a module alone is only read, and these flags build, call or report on a package: \
+                         {}; give --manifest-path PATH instead of the module",
                         module.display(),
                         given.join(", ")
                     )));
