@@ -27,22 +27,18 @@ fuel() { # probe name
 thousand() { # the kind's letter, 1,000 times
     printf "%1000s" "" | tr ' ' "$1"
 }
-printf '%-36s %12s %12s %8s\n' "1,000 floats written" "subako-tiny" "core" "ratio"
-for row in "prices (19.99, 0.37);p" "whole numbers (3.0, 42.0);w" "computed values (0.15714285714285714);c"; do
-    IFS=';' read -r name kind <<<"$row"
-    ours=$(($(fuel write_floats_crate "$(thousand "$kind")") - $(fuel write_floats_crate "")))
-    core=$(($(fuel write_floats_std "$(thousand "$kind")") - $(fuel write_floats_std "")))
-    printf '%-36s %12s %12s %8s\n' "$name" "$ours" "$core" "$(python3 -c "print(f'{$ours / $core:.2f}')")"
-done
-
+written() { # heading, the crate's column and probe, core's column and probe: 1,000 of each kind
+    printf '%-36s %12s %12s %8s\n' "$1" "$2" "$4" "ratio"
+    for row in "prices (19.99, 0.37);p" "whole numbers (3.0, 42.0);w" "computed values (0.15714285714285714);c"; do
+        IFS=';' read -r name kind <<<"$row"
+        ours=$(($(fuel "$3" "$(thousand "$kind")") - $(fuel "$3" "")))
+        core=$(($(fuel "$5" "$(thousand "$kind")") - $(fuel "$5" "")))
+        printf '%-36s %12s %12s %8s\n' "$name" "$ours" "$core" "$(python3 -c "print(f'{$ours / $core:.2f}')")"
+    done
+}
+written "1,000 floats written" subako-tiny write_floats_crate core write_floats_std
 echo
-printf '%-36s %12s %12s %8s\n' "1,000 floats to two decimals" "text::fixed" "{:.2}" "ratio"
-for row in "prices (19.99, 0.37);p" "whole numbers (3.0, 42.0);w" "computed values (0.15714285714285714);c"; do
-    IFS=';' read -r name kind <<<"$row"
-    ours=$(($(fuel write_fixed_crate "$(thousand "$kind")") - $(fuel write_fixed_crate "")))
-    core=$(($(fuel write_fixed_std "$(thousand "$kind")") - $(fuel write_fixed_std "")))
-    printf '%-36s %12s %12s %8s\n' "$name" "$ours" "$core" "$(python3 -c "print(f'{$ours / $core:.2f}')")"
-done
+written "1,000 floats to two decimals" text::fixed write_fixed_crate "{:.2}" write_fixed_std
 
 echo
 printf '%-36s %12s %12s %8s\n' "a number read (fuel, of 1,000)" "subako-tiny" "core" "ratio"
