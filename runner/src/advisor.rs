@@ -318,9 +318,9 @@ pub fn advise(bytes: &[u8], report: &SizeReport, authors: &[&str]) -> Vec<Advice
     // What the crate's own code and other crates reach, and what the
     // author's reaches without passing through either.
     let crate_reach =
-        reach(&calls, (0..report.funcs.len()).filter(|&i| is_crate(i) || is_dependency(i)), |i| !is_author(i));
+        reach(&calls, (0..report.funcs.len()).filter(|&i| is_crate(i) || is_dependency(i)), |_, c| !is_author(c));
     let author_reach =
-        reach(&calls, (0..report.funcs.len()).filter(|&i| is_author(i)), |i| !is_crate(i) && !is_dependency(i));
+        reach(&calls, (0..report.funcs.len()).filter(|&i| is_author(i)), |_, c| !is_crate(c) && !is_dependency(c));
     let data = data_bytes(bytes);
     let roots = roots(bytes, report);
     let mut out = Vec::new();
@@ -342,16 +342,12 @@ pub fn advise(bytes: &[u8], report: &SizeReport, authors: &[&str]) -> Vec<Advice
         let routines_at: HashSet<usize> = found.iter().map(|(i, _, _)| *i).collect();
         // Kept: what the module still reaches once the author's own calls
         // of the routines are gone (the crate's, a panic's, stay).
-        let mut kept: HashSet<usize> = roots.iter().copied().collect();
-        let mut todo: Vec<usize> = roots.clone();
-        while let Some(f) = todo.pop() {
-            for &c in calls.get(f).into_iter().flatten() {
-                if !(is_author(f) && routines_at.contains(&c)) && kept.insert(c) {
-                    todo.push(c);
-                }
-            }
-        }
-        let freed: HashSet<usize> = reach(&calls, routines_at.iter().copied(), |i| !kept.contains(&i))
+        let kept: HashSet<usize> =
+            reach(&calls, roots.iter().copied(), |f, c| !(is_author(f) && routines_at.contains(&c)))
+                .into_iter()
+                .chain(roots.iter().copied())
+                .collect();
+        let freed: HashSet<usize> = reach(&calls, routines_at.iter().copied(), |_, c| !kept.contains(&c))
             .into_iter()
             .chain(routines_at.iter().copied())
             .filter(|i| !kept.contains(i))
@@ -507,14 +503,19 @@ fn roots(bytes: &[u8], report: &SizeReport) -> Vec<usize> {
     out
 }
 
-/// The functions reached from `start` by direct calls, entering only those `through` allows.
-fn reach(calls: &[Vec<usize>], start: impl Iterator<Item = usize>, through: impl Fn(usize) -> bool) -> HashSet<usize> {
+/// The functions reached from `start` by direct calls, following only the
+/// calls (caller, callee) that `through` allows.
+fn reach(
+    calls: &[Vec<usize>],
+    start: impl Iterator<Item = usize>,
+    through: impl Fn(usize, usize) -> bool,
+) -> HashSet<usize> {
     let mut seen: HashSet<usize> = HashSet::new();
     let mut todo: Vec<usize> = start.collect();
     let starts: HashSet<usize> = todo.iter().copied().collect();
     while let Some(f) = todo.pop() {
         for &c in calls.get(f).into_iter().flatten() {
-            if !starts.contains(&c) && through(c) && seen.insert(c) {
+            if !starts.contains(&c) && through(f, c) && seen.insert(c) {
                 todo.push(c);
             }
         }
