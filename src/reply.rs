@@ -126,6 +126,12 @@ pub struct Reply {
 /// before it is sent finds no JSON.
 const NOTHING_WRITTEN: usize = usize::MAX;
 
+/// [`Reply::structured`]'s length for a value that closures nested deeper
+/// than an answer line may hold (review 76: 126 levels went out as a line
+/// serde_json refuses): the reply reads as having no value, and is sent
+/// as an error naming the tool.
+const TOO_DEEP: usize = usize::MAX - 1;
+
 /// Replies are equal when they send the same content.
 impl PartialEq for Reply {
     fn eq(&self, other: &Reply) -> bool {
@@ -182,9 +188,14 @@ impl Reply {
     /// ```
     #[must_use]
     pub fn object(members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> Reply {
+        let too_deep = crate::json::output::too_deep_count();
         let mut out = JsonWriter::whole();
         out.object(members);
-        Reply::json(out)
+        let mut reply = Reply::json(out);
+        if crate::json::output::too_deep_count() != too_deep {
+            reply.structured = TOO_DEEP;
+        }
+        reply
     }
 
     /// Text alone, with no JSON beside it.
@@ -346,6 +357,10 @@ impl Reply {
     /// nested too deep, or, where JSON text was copied in, a number beyond
     /// `f64` or a duplicate member.
     pub(crate) fn verified(self, tool: Str<'_>) -> Result<Reply, ToolError> {
+        // The count first: in a module that never counts one, no refusal.
+        if crate::json::output::too_deep_count() != 0 && self.structured == TOO_DEEP {
+            return Err(crate::json::output::too_deep_answer(tool).into());
+        }
         let value = if self.structured == NOTHING_WRITTEN { Some(&b""[..]) } else { self.structured() };
         if let (Some(check), Some(value)) = (crate::json::output::needed(), value) {
             check(value, tool, crate::json::output::MAX_VALUE_DEPTH).map_err(ToolError::from)?;

@@ -255,6 +255,40 @@ mod output {
         Ok(Reply::object(|o| o.field("a", 1).field("a", 2)))
     }
 
+    /// `n` objects, one in another, inside `o`.
+    fn objects(o: &mut json::ObjectWriter, n: i64) -> &mut json::ObjectWriter {
+        if n == 0 { o.field("leaf", 1) } else { o.object("a", |p| objects(p, n - 1)) }
+    }
+
+    /// `n` arrays and objects in turn, one in another, inside `a`.
+    fn arrays(a: &mut json::ArrayWriter, n: i64) -> &mut json::ArrayWriter {
+        match n {
+            0 => a.push(1),
+            1 => a.object(|o| o.field("x", 1)),
+            _ if n % 2 == 0 => a.array(|b| arrays(b, n - 1)),
+            _ => a.object(|o| o.array("a", |b| arrays(b, n - 2))),
+        }
+    }
+
+    /// An object nested `n` deep under its root, by `ObjectWriter::object`.
+    fn nest_objects(args: &Args<'_>) -> Result<Reply, ToolError> {
+        let n = args.int("n", 0, 100_000)?;
+        Ok(Reply::object(|o| objects(o, n)))
+    }
+
+    /// Arrays and objects nested `n` deep under the root's array.
+    fn nest_arrays(args: &Args<'_>) -> Result<Reply, ToolError> {
+        let n = args.int("n", 0, 100_000)?;
+        Ok(Reply::object(|o| o.array("a", |a| arrays(a, n))))
+    }
+
+    /// `json::object` nested `n` deep under its root, put into the reply.
+    fn nest_bytes(args: &Args<'_>) -> Result<Reply, ToolError> {
+        let n = args.int("n", 0, 100_000)?;
+        let inner = json::object(|o| objects(o, n));
+        Ok(Reply::object(|o| o.field("b", &inner)))
+    }
+
     const ANY: &str = r#"{"type":"object"}"#;
     const PACKAGE: Package = Package::new(
         "out",
@@ -266,6 +300,9 @@ mod output {
             Tool::new("copies", "Copies JSON text.", ANY, copies),
             Tool::new("twice", "Writes a field twice.", ANY, twice),
             Tool::new("empty_raw", "Gives raw an empty text.", ANY, empty_raw),
+            Tool::new("nest_objects", "Nests objects.", ANY, nest_objects),
+            Tool::new("nest_arrays", "Nests arrays.", ANY, nest_arrays),
+            Tool::new("nest_bytes", "Nests a json::object.", ANY, nest_bytes),
         ],
     );
 
@@ -283,7 +320,7 @@ mod output {
         assert!(called.is_error());
         assert_eq!(
             called.text(),
-            "tool `half_written` answered with structuredContent that is not JSON (EOF while parsing a value at byte 8): a JsonWriter needs an end_ for each begin_, a value for each key and valid JSON for each raw; Reply::object cannot go wrong"
+            "tool `half_written` answered with structuredContent that is not JSON (EOF while parsing a value at byte 8): a JsonWriter needs an end_ for each begin_, a value for each key and valid JSON for each raw; Reply::object writes whole values"
         );
         let called = answer("unclosed", "{}");
         assert!(called.is_error());
@@ -321,6 +358,33 @@ mod output {
         assert!(too_deep.text().contains("nests arrays and objects deeper than 125 levels"), "{}", too_deep.text());
         let fits = format!("{}{}", "[".repeat(124), "]".repeat(124));
         assert!(!answer("copies", &format!(r#"{{"raw": "{fits}"}}"#)).is_error());
+    }
+
+    /// Closures nest a value as deep as they are called: past what an
+    /// answer line may hold, the call is an error naming the tool (review
+    /// 76: 126 levels went out as a line serde_json refuses), whichever
+    /// writer nests it.
+    #[test]
+    fn a_value_nested_by_closures_past_what_readers_take_is_an_error() {
+        // The value's depth: the root, then each tool's levels below it.
+        for (tool, below_root) in [("nest_objects", 0), ("nest_arrays", 1), ("nest_bytes", 1)] {
+            let fits = 124 - below_root;
+            let called = answer(tool, &format!(r#"{{"n":{fits}}}"#));
+            assert!(!called.is_error(), "{tool}: {}", called.text());
+            let value: serde_json::Value = serde_json::from_str(called.structured().unwrap()).unwrap();
+            assert!(value.is_object(), "{tool}");
+            for n in [fits + 1, fits + 2, 1_000] {
+                let called = answer(tool, &format!(r#"{{"n":{n}}}"#));
+                assert!(called.is_error(), "{tool} {n}");
+                assert!(
+                    called.text().starts_with(&format!(
+                        "tool `{tool}` answered with structuredContent that nests arrays and objects deeper than 125 levels"
+                    )),
+                    "{tool} {n}: {}",
+                    called.text()
+                );
+            }
+        }
     }
 
     /// Each testing::call is a fresh process, as each call is a fresh

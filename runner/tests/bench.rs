@@ -338,3 +338,25 @@ fn bench_names_a_lone_surrogate_in_the_arguments() {
     assert_ne!(code, 0, "{err}");
     assert!(err.contains(r"\ud800 at byte 9 is a lone surrogate") && !err.contains("not JSON:"), "{err}");
 }
+
+/// The tool and its arguments may follow the module as `call` takes them
+/// (author trial 73), with the same figures as `--tool` and `--args`.
+#[test]
+fn bench_takes_the_tool_and_arguments_as_call_does() {
+    let wasm = hello().to_str().unwrap();
+    let positional = |args: &[&str], expected: i32| {
+        let mut all = vec!["bench", wasm, "--json", "--calls", "3", "--compiles", "1"];
+        all.extend(args);
+        let (code, out, err) = subako_tiny(&all, None);
+        assert_eq!(code, expected, "{err}");
+        serde_json::from_str::<Value>(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
+    };
+    let named = bench_json(&[], None);
+    let given = positional(&["greet", r#"{"name":"Ada"}"#], 0);
+    assert_eq!(given["call_fuel"], named["call_fuel"], "{given}\n{named}");
+    let refused = positional(&["greet", "{}"], 1);
+    assert!(refused["call_error"].as_str().is_some_and(|e| e.contains("missing field `name`")), "{refused}");
+    let (code, _, err) = subako_tiny(&["bench", wasm, "greet", "--tool", "greet"], None);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--tool"), "{err}");
+}

@@ -1379,4 +1379,12 @@ fn cli_call_names_the_then_call_whose_arguments_hold_a_lone_surrogate() {
         "{err}"
     );
     assert!(out.is_empty(), "{out}");
+    // With the tool called more than once after the first, which of them
+    // (review 74).
+    let (a, bad) = (r#"{"name":"a"}"#, r#"{"name":"\udc00"}"#);
+    let (code, out, err) =
+        cli(&["call", hello.to_str().unwrap(), "greet", a, "--then", "greet", a, "--then", "greet", bad]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains(r"--then greet (the 2nd --then): arguments are not JSON a tool reads: \udc00"), "{err}");
+    assert!(out.is_empty(), "{out}");
 }

@@ -2,14 +2,16 @@
 //! that every reader accepts, serde_json's (the official SDK's) included.
 //! A value written through [`ObjectWriter`](super::ObjectWriter) is that
 //! by construction, but for a key written twice, which nothing stops (and
-//! `testing::call` finds); one written token by token, or holding JSON text
-//! copied in as it is (a file's line, an HTTP body), is checked here first.
+//! `testing::call` finds), and for nesting past what readers take, which
+//! the writer notes and the reply is refused for; one written token by token, or
+//! holding JSON text copied in as it is (a file's line, an HTTP body), is
+//! checked here first.
 
 use alloc::vec::Vec;
 
 use super::scan::{at, span};
 use super::unescape::unescape_into;
-use super::validator::{MAX_DEPTH, number_end, skip, skip_string, validate};
+use super::validator::{MAX_DEPTH, ReadErrorKind, number_end, skip, skip_string, validate};
 use super::value::{Str, Value};
 use crate::text::Text;
 
@@ -40,12 +42,19 @@ mod flags {
     static SHAPE: AtomicBool = AtomicBool::new(false);
     static STRICT: AtomicBool = AtomicBool::new(false);
 
-    pub(super) fn set(strict: bool) {
-        if strict { &STRICT } else { &SHAPE }.store(true, Ordering::Relaxed);
+    fn flag(which: super::Flag) -> &'static AtomicBool {
+        match which {
+            super::Flag::Shape => &SHAPE,
+            super::Flag::Strict => &STRICT,
+        }
     }
 
-    pub(super) fn get(strict: bool) -> bool {
-        if strict { &STRICT } else { &SHAPE }.load(Ordering::Relaxed)
+    pub(super) fn set(which: super::Flag) {
+        flag(which).store(true, Ordering::Relaxed);
+    }
+
+    pub(super) fn get(which: super::Flag) -> bool {
+        flag(which).load(Ordering::Relaxed)
     }
 }
 
@@ -55,23 +64,29 @@ mod flags {
     use core::cell::Cell;
 
     std::thread_local! {
-        static FLAGS: Cell<(bool, bool)> = const { Cell::new((false, false)) };
+        static FLAGS: Cell<u8> = const { Cell::new(0) };
     }
 
-    pub(super) fn set(strict: bool) {
-        FLAGS.with(|f| {
-            let (shape, was_strict) = f.get();
-            f.set(if strict { (shape, true) } else { (true, was_strict) });
-        });
+    pub(super) fn set(which: super::Flag) {
+        FLAGS.with(|f| f.set(f.get() | 1 << which as u8));
     }
 
-    pub(super) fn get(strict: bool) -> bool {
-        FLAGS.with(|f| if strict { f.get().1 } else { f.get().0 })
+    pub(super) fn get(which: super::Flag) -> bool {
+        FLAGS.with(|f| f.get() & 1 << which as u8 != 0)
     }
 
     pub(super) fn clear() {
-        FLAGS.with(|f| f.set((false, false)));
+        FLAGS.with(|f| f.set(0));
     }
+}
+
+/// The checks a module may need, each a flag.
+#[derive(Clone, Copy)]
+enum Flag {
+    /// Replies are checked for their shape.
+    Shape,
+    /// Replies are checked as strict readers read them.
+    Strict,
 }
 
 /// As a fresh process starts (host builds): no check yet, whatever ran
@@ -80,23 +95,102 @@ mod flags {
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn start_process() {
     flags::clear();
+    too_deep::set(0);
 }
 
 /// From now on, replies are checked for their shape.
 pub(crate) fn need_shape() {
-    flags::set(false);
+    flags::set(Flag::Shape);
 }
 
 /// From now on, replies are checked as strict readers read them.
 pub(crate) fn need_strict() {
-    flags::set(true);
+    flags::set(Flag::Strict);
+}
+
+/// How many times closures have opened an object or array deeper than a
+/// reply may hold ([`MAX_VALUE_DEPTH`]): [`Reply::object`] compares it
+/// before and after its closure, and a reply whose closure opened one is
+/// refused ([`too_deep_answer`]; review 76: 126 levels went out as a line
+/// serde_json refuses). A module whose closures do not recurse never
+/// counts one, and links no refusal. The depth is the writers' own
+/// ([`ObjectWriter`](super::ObjectWriter)'s field), a level a closure.
+///
+/// [`Reply::object`]: crate::Reply::object
+#[cfg(target_arch = "wasm32")]
+mod too_deep {
+    use core::sync::atomic::{AtomicUsize, Ordering};
+
+    static OPENED: AtomicUsize = AtomicUsize::new(0);
+
+    pub(super) fn count() -> usize {
+        OPENED.load(Ordering::Relaxed)
+    }
+
+    pub(super) fn set(n: usize) {
+        OPENED.store(n, Ordering::Relaxed);
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod too_deep {
+    extern crate std;
+    use core::cell::Cell;
+
+    std::thread_local! {
+        static OPENED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    pub(super) fn count() -> usize {
+        OPENED.with(Cell::get)
+    }
+
+    pub(super) fn set(n: usize) {
+        OPENED.with(|c| c.set(n));
+    }
+}
+
+/// Notes a closure opening an object or array `depth` deep.
+#[inline]
+pub(crate) fn opened_at(depth: usize) {
+    if depth > MAX_VALUE_DEPTH {
+        too_deep::set(too_deep::count() + 1);
+    }
+}
+
+/// How many objects and arrays closures have opened too deep (see
+/// [`opened_at`]).
+pub(crate) fn too_deep_count() -> usize {
+    too_deep::count()
+}
+
+/// A value written apart from any reply ([`json::object`](super::object)):
+/// what it opens too deep does not count against the reply whose closure
+/// makes it. Put into a reply, it is walked there ([`ToJson`] for
+/// [`JsonBytes`](super::JsonBytes) asks for the shape check).
+///
+/// [`ToJson`]: super::ToJson
+pub(crate) struct Nesting(usize);
+
+impl Nesting {
+    pub(crate) fn apart() -> Nesting {
+        Nesting(too_deep::count())
+    }
+}
+
+impl Drop for Nesting {
+    fn drop(&mut self) {
+        if too_deep::count() != self.0 {
+            too_deep::set(self.0);
+        }
+    }
 }
 
 /// The check replies get, if any.
 pub(crate) fn needed() -> Option<Check> {
-    if flags::get(true) {
+    if flags::get(Flag::Strict) {
         Some(strict)
-    } else if flags::get(false) {
+    } else if flags::get(Flag::Shape) {
         Some(shape)
     } else {
         None
@@ -130,6 +224,18 @@ pub(crate) fn interoperable(value: &[u8]) -> bool {
     strict(value, Str { raw: b"" }, MAX_VALUE_DEPTH - COPY_ROOM).is_ok()
 }
 
+/// The error for a reply whose value closures nested past
+/// [`MAX_VALUE_DEPTH`]: [`shape`]'s words, without a walk to find where.
+pub(crate) fn too_deep_answer(tool: Str<'_>) -> Text {
+    const _: () = assert!(MAX_VALUE_DEPTH == 125, "the message below names it");
+    crate::text!(
+        "tool `",
+        tool,
+        "` answered with structuredContent that nests arrays and objects deeper than 125 levels, which JSON \
+         readers refuse"
+    )
+}
+
 fn answered_with(tool: Str<'_>, why: Text) -> Text {
     crate::text!("tool `", tool, "` answered with structuredContent that ", why)
 }
@@ -137,14 +243,18 @@ fn answered_with(tool: Str<'_>, why: Text) -> Text {
 /// One walk over `value` for [`shape`] or [`strict`].
 #[inline(always)]
 fn walk(value: &[u8], strict: bool, max_depth: usize) -> Result<(), Text> {
-    if let Err(e) = validate(value) {
+    // Deeper than a reader takes is no writer's mistake but nesting (a
+    // `json::object` put into a reply): the walk below says where.
+    if let Err(e) = validate(value)
+        && e.kind != ReadErrorKind::TooDeep
+    {
         return Err(crate::text!(
             "is not JSON (",
             e.kind.describe(),
             " at byte ",
             e.offset,
             "): a JsonWriter needs an end_ for each begin_, a value for each key and valid JSON for each raw; \
-             Reply::object cannot go wrong"
+             Reply::object writes whole values"
         ));
     }
     let mut depth = 0usize;
@@ -277,7 +387,7 @@ mod tests {
         assert_eq!(fault(r#"{"a":1}"#, true), None);
         assert_eq!(
             fault(r#"{"x":"#, false).unwrap(),
-            "is not JSON (EOF while parsing a value at byte 5): a JsonWriter needs an end_ for each begin_, a value for each key and valid JSON for each raw; Reply::object cannot go wrong"
+            "is not JSON (EOF while parsing a value at byte 5): a JsonWriter needs an end_ for each begin_, a value for each key and valid JSON for each raw; Reply::object writes whole values"
         );
         let deep = alloc::format!("{}{}", "[".repeat(MAX_VALUE_DEPTH), "]".repeat(MAX_VALUE_DEPTH));
         assert_eq!(fault(&deep, false), None);

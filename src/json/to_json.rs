@@ -42,6 +42,7 @@ use crate::text::{Piece, Text};
 /// ```
 pub fn object(members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> JsonBytes {
     let mut out = JsonWriter::whole();
+    let _apart = super::output::Nesting::apart();
     out.object(members);
     JsonBytes(out.into_bytes())
 }
@@ -55,6 +56,7 @@ pub fn object(members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> J
 /// ```
 pub fn array(elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter) -> JsonBytes {
     let mut out = JsonWriter::whole();
+    let _apart = super::output::Nesting::apart();
     out.array(elements);
     JsonBytes(out.into_bytes())
 }
@@ -164,6 +166,8 @@ impl PartialEq<&str> for JsonBytes {
 #[derive(Debug)]
 pub struct ObjectWriter {
     pub(super) json: JsonWriter,
+    /// How deep this object is: 1 for the outermost.
+    depth: usize,
 }
 
 /// The elements of one JSON array being written; made by the `array`
@@ -171,6 +175,8 @@ pub struct ObjectWriter {
 #[derive(Debug)]
 pub struct ArrayWriter {
     json: JsonWriter,
+    /// How deep this array is: 1 for the outermost.
+    depth: usize,
 }
 
 impl ObjectWriter {
@@ -214,8 +220,25 @@ impl ObjectWriter {
         key: &str,
         members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter,
     ) -> &mut ObjectWriter {
+        self.open(key);
+        members(self);
+        self.close()
+    }
+
+    /// `"key":{`, a level deeper. Out of line, as is [`ObjectWriter::close`],
+    /// so that each closure's call site is two calls.
+    #[inline(never)]
+    fn open(&mut self, key: &str) {
         self.json.key(key).begin_object();
-        members(self).json.end_object();
+        self.depth += 1;
+        super::output::opened_at(self.depth);
+    }
+
+    /// `}`, a level up.
+    #[inline(never)]
+    fn close(&mut self) -> &mut ObjectWriter {
+        self.depth -= 1;
+        self.json.end_object();
         self
     }
 
@@ -238,7 +261,7 @@ impl ObjectWriter {
         elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter,
     ) -> &mut ObjectWriter {
         self.json.key(key);
-        self.json.array(elements);
+        self.json.array_at(self.depth + 1, elements);
         self
     }
 }
@@ -273,7 +296,7 @@ impl ArrayWriter {
     /// assert_eq!(reply.structured(), Some(&br#"{"people":[{"name":"Ada"}]}"#[..]));
     /// ```
     pub fn object(&mut self, members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> &mut ArrayWriter {
-        self.json.object(members);
+        self.json.object_at(self.depth + 1, members);
         self
     }
 
@@ -284,13 +307,14 @@ impl ArrayWriter {
     /// assert_eq!(reply.structured(), Some(&br#"{"grid":[[1,2]]}"#[..]));
     /// ```
     pub fn array(&mut self, elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter) -> &mut ArrayWriter {
-        self.json.array(elements);
+        self.json.array_at(self.depth + 1, elements);
         self
     }
 }
 
 impl JsonWriter {
-    /// An object whose members `members` writes: the shape cannot go wrong.
+    /// An object whose members `members` writes: whole by construction (a
+    /// key given twice aside: see [`ObjectWriter::field`]).
     ///
     /// ```
     /// use subako_tiny::JsonWriter;
@@ -300,9 +324,42 @@ impl JsonWriter {
     /// assert_eq!(out.as_bytes(), br#"{"a":1}"#);
     /// ```
     pub fn object(&mut self, members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> &mut JsonWriter {
-        self.begin_object();
-        let mut o = ObjectWriter { json: core::mem::replace(self, JsonWriter::whole()) };
+        // The outermost of its closures: a level that counts for nothing.
+        let mut o = self.open_outer_object();
         members(&mut o);
+        self.close_object(o)
+    }
+
+    /// [`JsonWriter::open_object`] for the outermost object, which no
+    /// depth can be too deep for.
+    fn open_outer_object(&mut self) -> ObjectWriter {
+        self.begin_object();
+        ObjectWriter { json: core::mem::replace(self, JsonWriter::whole()), depth: 1 }
+    }
+
+    /// [`JsonWriter::object`] for an object `depth` deep.
+    fn object_at(
+        &mut self,
+        depth: usize,
+        members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter,
+    ) -> &mut JsonWriter {
+        let mut o = self.open_object(depth);
+        members(&mut o);
+        self.close_object(o)
+    }
+
+    /// `{`, `depth` deep, and its writer, which holds this one's bytes until
+    /// [`JsonWriter::close_object`]. Out of line, as that is: each closure's
+    /// call site is two calls.
+    #[inline(never)]
+    fn open_object(&mut self, depth: usize) -> ObjectWriter {
+        super::output::opened_at(depth);
+        self.begin_object();
+        ObjectWriter { json: core::mem::replace(self, JsonWriter::whole()), depth }
+    }
+
+    /// The bytes back from `o`, then `}`.
+    fn close_object(&mut self, o: ObjectWriter) -> &mut JsonWriter {
         *self = o.json;
         self.end_object()
     }
@@ -317,9 +374,38 @@ impl JsonWriter {
     /// assert_eq!(out.as_bytes(), br#"["x",2]"#);
     /// ```
     pub fn array(&mut self, elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter) -> &mut JsonWriter {
-        self.begin_array();
-        let mut a = ArrayWriter { json: core::mem::replace(self, JsonWriter::whole()) };
+        let mut a = self.open_outer_array();
         elements(&mut a);
+        self.close_array(a)
+    }
+
+    /// [`JsonWriter::open_outer_object`] for an array.
+    fn open_outer_array(&mut self) -> ArrayWriter {
+        self.begin_array();
+        ArrayWriter { json: core::mem::replace(self, JsonWriter::whole()), depth: 1 }
+    }
+
+    /// [`JsonWriter::array`] for an array `depth` deep.
+    fn array_at(
+        &mut self,
+        depth: usize,
+        elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter,
+    ) -> &mut JsonWriter {
+        let mut a = self.open_array(depth);
+        elements(&mut a);
+        self.close_array(a)
+    }
+
+    /// [`JsonWriter::open_object`] for an array.
+    #[inline(never)]
+    fn open_array(&mut self, depth: usize) -> ArrayWriter {
+        super::output::opened_at(depth);
+        self.begin_array();
+        ArrayWriter { json: core::mem::replace(self, JsonWriter::whole()), depth }
+    }
+
+    /// [`JsonWriter::close_object`] for an array.
+    fn close_array(&mut self, a: ArrayWriter) -> &mut JsonWriter {
         *self = a.json;
         self.end_array()
     }
@@ -382,7 +468,12 @@ to_json! {
     Value<'_> => |v, out| out.copied(v.raw());
     Object<'_> => |v, out| out.copied(v.as_value().raw());
     Array<'_> => |v, out| out.copied(v.as_value().raw());
-    JsonBytes => |v, out| out.trusted_raw(&v.0);
+    JsonBytes => |v, out| {
+        // Written into another value, its depth adds to where it goes,
+        // which is not known here: the reply is checked (review 76).
+        super::output::need_shape();
+        out.trusted_raw(&v.0)
+    };
 }
 
 impl<T: ToJson + ?Sized> sealed::Sealed for &T {}

@@ -13,7 +13,7 @@ pub enum Vocab {
     Refused,
     /// One schema (`not`, `if`, `additionalProperties`…).
     Schema,
-    /// `items`: one schema (or, as older drafts wrote it, an array of them).
+    /// `items`: one schema (an array of them, as older drafts wrote it, is refused).
     Items,
     /// Name → schema (`properties`, `patternProperties`, `dependentSchemas`).
     SchemaMap,

@@ -10,8 +10,10 @@
 //!   (a misspelt one is named with the nearest known keyword and the JSON
 //!   Pointer of its schema), every keyword's value of the kind it takes
 //!   (`"type": "integr"` is refused with the nearest type's name,
-//!   `"minimum": "0"` because a number is due, a `required` that is not an
-//!   array of distinct strings, an `enum` that is not a non-empty array…),
+//!   `"minimum": "0"` because a number is due, a count past `u64`, an
+//!   `items` that is a list (2020-12's `prefixItems`), a `required` that is
+//!   not an array of distinct strings, an `enum` that is not a non-empty
+//!   array…),
 //!   no lower bound above its upper one (`minimum` and `maximum`, compared
 //!   exactly, and not below an exclusive one; the `Length`, `Items`,
 //!   `Properties` and `Contains` pairs), no

@@ -472,6 +472,13 @@ fn check_rules<'a>(
                 )
             }
             None if rules.declared <= FEW_SLOTS => check_object::<FEW_SLOTS>(rules, object, path),
+            // On the host, as many as it lists: `testing::call` checks
+            // output schemas, which the build does not hold to SLOTS
+            // (review 76: it failed every answer of such a tool).
+            #[cfg(not(target_arch = "wasm32"))]
+            None if rules.declared > SLOTS => {
+                check_declared(rules, object, path, &mut alloc::vec![UNUSED; rules.declared])
+            }
             None => check_object::<SLOTS>(rules, object, path),
         },
     }
@@ -683,7 +690,8 @@ fn breaks(limit: &Limit, value: Value<'_>, bound: Value<'_>, length: &mut Option
             Kind::String => string_scan(value.raw, 0).1,
             _ => value.as_array().map_or(0, |a| a.len() as u64),
         });
-        bound.as_u64().map(|bound| length.cmp(&bound))
+        // A count past u64 (which the build refuses) is above any length.
+        Some(bound.as_u64().map_or(Ordering::Less, |bound| length.cmp(&bound)))
     };
     order == Some(limit.beyond) || (limit.exclusive && order == Some(Ordering::Equal))
 }

@@ -20,6 +20,12 @@ pub struct Bench {
     /// The module
     #[arg(required_unless_present_any = ["growth", "callgrind_compile"])]
     module: Option<std::path::PathBuf>,
+    /// The tool to call, as `call` takes it (or --tool)
+    #[arg(value_name = "TOOL", conflicts_with_all = ["tool", "growth"])]
+    tool_at: Option<String>,
+    /// Its arguments as JSON, - for stdin or @FILE, as `call` takes them (or --args)
+    #[arg(value_name = "ARGS_JSON", requires = "tool_at", conflicts_with_all = ["args", "args_file"])]
+    args_at: Option<String>,
     /// A second module, measured interleaved with the first (ratios b/a)
     #[arg(long, value_name = "OTHER.wasm")]
     vs: Option<PathBuf>,
@@ -145,7 +151,7 @@ impl Bench {
         let module = self.module.as_deref().expect("clap requires MODULE without --growth");
         let spec = &self.calls_;
         let mut o = BenchOptions {
-            tool: spec.tool.clone(),
+            tool: self.tool_at.clone().or_else(|| spec.tool.clone()),
             calls: self.calls,
             compiles: self.compiles,
             then: spec.then.calls()?,
@@ -155,7 +161,10 @@ impl Bench {
             },
             ..Default::default()
         };
-        o.args = spec.args()?;
+        o.args = match &self.args_at {
+            Some(args) => Some(json_arg(args)?),
+            None => spec.args()?,
+        };
         if self.compile_instructions {
             o.compile_instructions =
                 Some(std::env::current_exe().map_err(|e| Error::Command(format!("this executable: {e}")))?);

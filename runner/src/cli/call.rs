@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 use subako_tiny_runner::{CallOutcome, Error, IntoArgs, call, check};
 
-use super::{CallArgs, Then, module, read_args_text};
+use super::{CallArgs, Then, module, read_args_text, then_name};
 
 /// One tools/call in a fresh instance, as the worker makes it (and, with --then, more after it on the same
 /// volumes). Prints each CallToolResult as the module wrote it, and on stderr each volume:/// file it links. Exit 1
@@ -35,13 +35,15 @@ impl Call {
         // Every call's arguments as written (`-0`, `1e2`, `1e400`, key
         // order), the first's and those of `--then` alike.
         let first = read_args_text(self.args.as_deref(), self.args_file.as_deref())?.into_args()?;
-        let then = self.then.texts()?.into_iter().map(|(t, args)| {
+        let then = self.then.texts()?;
+        let tools: Vec<&str> = then.iter().map(|(t, _)| t.as_str()).collect();
+        let then = then.iter().enumerate().map(|(i, (t, args))| {
             // Named as `--then`'s other refusals are (review 72).
-            let args = args.into_args().map_err(|e| match e {
-                Error::Input(m) => Error::Input(format!("--then {t}: {m}")),
+            let args = args.as_str().into_args().map_err(|e| match e {
+                Error::Input(m) => Error::Input(format!("{}: {m}", then_name(&tools, i))),
                 e => e,
             })?;
-            Ok((t, args))
+            Ok((t.clone(), args))
         });
         let calls = std::iter::once(Ok((self.tool.clone(), first))).chain(then).collect::<Result<Vec<_>, Error>>()?;
         self.call.check_dirs()?;

@@ -375,22 +375,42 @@ impl Then {
         &self,
         read: impl Fn(Option<&str>, Option<&Path>) -> Result<T, Error>,
     ) -> Result<Vec<(String, T)>, Error> {
+        let tools: Vec<&str> = self.then.iter().step_by(2).map(String::as_str).collect();
         self.then
             .chunks(2)
-            .map(|c| {
+            .enumerate()
+            .map(|(i, c)| {
                 let args = match c[1].strip_prefix('@') {
                     Some(file) => read(None, Some(Path::new(file))),
                     None => read(Some(&c[1]), None),
                 };
-                // Name the call the arguments were given for.
+                // Name the call the arguments were given for, and which of
+                // them when the tool is called more than once.
                 let args = args.map_err(|e| match e {
-                    Error::Input(m) => Error::Input(format!("--then {}: {m}", c[0])),
+                    Error::Input(m) => Error::Input(format!("{}: {m}", then_name(&tools, i))),
                     e => e,
                 })?;
                 Ok((c[0].clone(), args))
             })
             .collect()
     }
+}
+
+/// How an error names the `i`th `--then` call: by its tool, and by its
+/// place among the `--then`s when another calls the same tool.
+pub fn then_name(tools: &[&str], i: usize) -> String {
+    let tool = tools[i];
+    if tools.iter().filter(|&&t| t == tool).count() < 2 {
+        return format!("--then {tool}");
+    }
+    let place = match i + 1 {
+        n if (11..=13).contains(&(n % 100)) => format!("{n}th"),
+        n if n % 10 == 1 => format!("{n}st"),
+        n if n % 10 == 2 => format!("{n}nd"),
+        n if n % 10 == 3 => format!("{n}rd"),
+        n => format!("{n}th"),
+    };
+    format!("--then {tool} (the {place} --then)")
 }
 
 /// A module file, compiled.
@@ -462,8 +482,31 @@ fn not_json(from: &str, e: &serde_json::Error) -> Error {
 
 #[cfg(test)]
 mod tests {
-    use super::clock_start;
+    use super::{Then, clock_start};
     use std::time::Duration;
+
+    /// A `--then` call's bad arguments are named by the tool, and by its
+    /// place when another `--then` calls the same tool (review 74).
+    #[test]
+    fn a_then_call_is_named_by_its_place_when_its_tool_repeats() {
+        let then = |calls: &[&str]| Then { then: calls.iter().map(|s| s.to_string()).collect() };
+        let error = |calls: &[&str]| then(calls).calls().unwrap_err().to_string();
+        assert!(
+            error(&["get", "{}", "search", "[1"]).starts_with("--then search: "),
+            "{}",
+            error(&["get", "{}", "search", "[1"])
+        );
+        assert!(error(&["get", "{}", "get", "[1"]).starts_with("--then get (the 2nd --then): "));
+        let mut calls: Vec<&str> = ["get", "{}"].repeat(12);
+        calls.extend(["get", "{"]);
+        assert!(error(&calls).starts_with("--then get (the 13th --then): "), "{}", error(&calls));
+        calls.truncate(20);
+        calls.extend(["get", "{", "x", "{}"]);
+        assert!(error(&calls).starts_with("--then get (the 11th --then): "), "{}", error(&calls));
+        calls.truncate(0);
+        calls.extend(["get", "{}", "get", "{}", "get", "{\"a\":\"\\ud800\"}"]);
+        assert!(error(&calls).starts_with("--then get (the 3rd --then): "), "{}", error(&calls));
+    }
 
     #[test]
     fn clock_start_reads_utc_times_and_unix_seconds() {

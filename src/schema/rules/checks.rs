@@ -27,9 +27,18 @@ pub(super) const fn keyword_value(
             if c == b'{' {
                 return Ok(Some(Holds::Keywords));
             }
-            // `items` as an array of schemas, as drafts before 2020-12 wrote it.
+            // `items` as an array of schemas, as drafts before 2020-12 wrote
+            // it: what it says is not checked anywhere (review 76), and
+            // 2020-12 spells it `prefixItems`.
             if c == b'[' && matches!(vocab, Vocab::Items) {
-                return Ok(Some(Holds::List));
+                return Err(fault_value(
+                    "must be one schema (an object, true or false): a list of schemas, as drafts before 2020-12 \
+                     wrote it, is \"prefixItems\"",
+                    k,
+                    k_end,
+                    v,
+                    value_end(b, v),
+                ));
             }
             (is_bool(b, v), "must be a schema: an object, true or false")
         }
@@ -56,7 +65,7 @@ pub(super) const fn keyword_value(
         Vocab::Types => return check_types(b, k, k_end, v),
         Vocab::Number => (c == b'-' || c.is_ascii_digit(), "must be a number"),
         Vocab::Positive => (c.is_ascii_digit() && !is_zero(b, v), "must be a number above 0"),
-        Vocab::Count => (is_count(b, v), "must be a whole number, 0 or more, in digits"),
+        Vocab::Count => (is_count(b, v), "must be a whole number from 0 to 18446744073709551615, in digits"),
         Vocab::Text => (c == b'"', "must be a string"),
         Vocab::Flag => (is_bool(b, v), "must be true or false"),
         Vocab::Names => return check_names(b, k, k_end, v),
@@ -126,6 +135,16 @@ const fn type_name_fault(b: &[u8], k: usize, k_end: usize, v: usize) -> Option<F
         // The nearest name, as near as a misspelling is.
         let word = b.split_at(end - 1).0.split_at(v + 1).1;
         let mut best = usize::MAX;
+        // Another language's name for a type, or a name in capitals
+        // (review 76: "INTEGER" and "int" had no hint).
+        let mut n = 0;
+        while n < TYPE_ALIASES.len() {
+            if word.eq_ignore_ascii_case(TYPE_ALIASES[n].0.as_bytes()) {
+                f.suggestion = Some(TYPE_ALIASES[n].1);
+                return Some(f);
+            }
+            n += 1;
+        }
         let mut n = 0;
         while n < TYPE_NAMES.len() {
             let d = distance(word, TYPE_NAMES[n].as_bytes());
@@ -138,6 +157,30 @@ const fn type_name_fault(b: &[u8], k: usize, k_end: usize, v: usize) -> Option<F
     }
     Some(f)
 }
+
+/// Names of types in other languages and schemas, each with JSON
+/// Schema's; and JSON Schema's own, for a name written in capitals.
+const TYPE_ALIASES: [(&str, &str); 19] = [
+    ("null", "null"),
+    ("boolean", "boolean"),
+    ("object", "object"),
+    ("array", "array"),
+    ("number", "number"),
+    ("integer", "integer"),
+    ("string", "string"),
+    ("int", "integer"),
+    ("long", "integer"),
+    ("float", "number"),
+    ("double", "number"),
+    ("decimal", "number"),
+    ("str", "string"),
+    ("text", "string"),
+    ("bool", "boolean"),
+    ("list", "array"),
+    ("dict", "object"),
+    ("map", "object"),
+    ("none", "null"),
+];
 
 /// The bytes `at..end` of `b` are a type's name: their hash picked out of
 /// the names' (comparisons, which cost no steps), then the bytes compared.
@@ -177,12 +220,9 @@ const fn check_names(b: &[u8], k: usize, k_end: usize, v: usize) -> Result<Optio
 
 /// Under `validated!`: the keyword is in the subset the validator checks
 /// (or an annotation), in the form it checks.
-pub(super) const fn in_subset(b: &[u8], vocab: Vocab, h: u64, k: usize, k_end: usize, v: usize) -> Result<(), Fault> {
+pub(super) const fn in_subset(h: u64, k: usize, k_end: usize) -> Result<(), Fault> {
     if !in_validated_subset(h) {
         return Err(fault("is outside the subset validated! checks (see subako_tiny::schema)", k, k_end));
-    }
-    if matches!(vocab, Vocab::Items) && at(b, v) == b'[' {
-        return Err(fault_value("must be one schema under validated!", k, k_end, v, value_end(b, v)));
     }
     Ok(())
 }

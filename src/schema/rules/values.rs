@@ -25,7 +25,23 @@ pub(super) const fn is_count(b: &[u8], v: usize) -> bool {
         }
         i += 1;
     }
-    end > v
+    // Within u64, as the check compares a count (review 76: a
+    // `minLength` past it was passed over, so nothing was too short). JSON
+    // writes no leading zero, so more digits is more.
+    const MAX: &[u8] = b"18446744073709551615";
+    end > v && (end - v < MAX.len() || end - v == MAX.len() && !above(b, v, MAX))
+}
+
+/// Whether the digits at `v` are above `max`, as many digits.
+const fn above(b: &[u8], v: usize, max: &[u8]) -> bool {
+    let mut i = 0;
+    while i < max.len() {
+        if at(b, v + i) != max[i] {
+            return at(b, v + i) > max[i];
+        }
+        i += 1;
+    }
+    false
 }
 
 pub(super) const fn is_bool(b: &[u8], v: usize) -> bool {

@@ -121,7 +121,7 @@ pub(super) const fn walk(b: &[u8], strict: bool) -> Result<(), Fault> {
                     // An extension's value is its own: not looked into.
                     Vocab::Extension => None,
                     _ => {
-                        if strict && let Err(f) = in_subset(b, vocab, h, name_at, name_end, v) {
+                        if strict && let Err(f) = in_subset(h, name_at, name_end) {
                             return Err(f.located(b, &stack, depth));
                         }
                         match keyword_value(b, vocab, name_at, name_end, v) {

@@ -37,12 +37,14 @@ const REFRESH: &str = "./size-report --vs-official --feature-costs, then ./size-
 /// value at 30 % to 60 % of the fuel it took: benches/floats.sh), and
 /// skips a long argument once validated, and writes the JSON it copies
 /// compact (+169 B, from 43.5 KiB: a pretty-printed file's or body's
-/// newlines split the answer's line, author trial 63), so its budget holds
+/// newlines split the answer's line, author trial 63), and counts how deep
+/// its closures nest a reply (+411 B, from 43.75 KiB: review 76's 126
+/// levels went out as a line serde_json refuses), so its budget holds
 /// those and no more.
 const TARGETS: [(&str, Allocator, u64); 3] = [
     ("hello", Allocator::Dlmalloc, 16 * KIB),
     ("hello", Allocator::Lean, 12 * KIB),
-    ("rates", Allocator::Dlmalloc, 43 * KIB + 768),
+    ("rates", Allocator::Dlmalloc, 44 * KIB + 256),
 ];
 
 /// Initial memory pages a module may start at (64 KiB each): the 64 KiB
