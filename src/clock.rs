@@ -2,8 +2,9 @@
 //! `clock_time_get`; `SystemTime::now()` on the host), and its UTC date and
 //! time as RFC 3339 text: std's `SystemTime` is not in a `no_std` module,
 //! and the `wasi` crate's call is `unsafe`; RFC 3339 text read back
-//! ([`Timestamp::parse_rfc3339`]); and [`sleep`], a wait. A module that
-//! never asks the time carries none of this.
+//! ([`Timestamp::parse_rfc3339`], with its offset for the local date); and
+//! [`sleep`], a wait. A module that never asks the time carries none of
+//! this.
 //!
 //! ```
 //! use subako_tiny::{clock, text};
@@ -172,6 +173,27 @@ impl Timestamp {
     /// ```
     #[must_use]
     pub fn parse_rfc3339(text: &str) -> Option<Timestamp> {
+        Timestamp::parse_rfc3339_with_offset(text).map(|(moment, _)| moment)
+    }
+
+    /// [`parse_rfc3339`](Timestamp::parse_rfc3339), and the offset from UTC
+    /// the text gives, in minutes east (`Z` 0, `+09:00` 540, `-05:30`
+    /// −330): for the date, day or weekday where the text was written
+    /// ([`date_at`](Timestamp::date_at)), which a check-in at 06:30 in
+    /// Tokyo has on a day UTC's [`date`](Timestamp::date) puts before it
+    /// (author trial 78).
+    ///
+    /// ```
+    /// use subako_tiny::clock::Timestamp;
+    ///
+    /// let (at, offset) = Timestamp::parse_rfc3339_with_offset("2026-12-07T06:30:00+09:00").unwrap();
+    /// assert_eq!(offset, 540);
+    /// assert_eq!(at.date(), (2026, 12, 6));
+    /// assert_eq!(at.date_at(offset), (2026, 12, 7));
+    /// assert_eq!(at.weekday_at(offset), 1); // a Monday
+    /// ```
+    #[must_use]
+    pub fn parse_rfc3339_with_offset(text: &str) -> Option<(Timestamp, i32)> {
         let b = text.as_bytes();
         // The digits of b[at..at + n] as a number, or None.
         let number = |at: usize, n: usize| -> Option<u64> {
@@ -232,7 +254,59 @@ impl Timestamp {
         let days = days_from_civil(year as i64, month as i64, day as i64);
         let local = days * 86_400 + (hour * 3600 + minute * 60 + second) as i64;
         let seconds = u64::try_from(local - offset).ok()?;
-        seconds.checked_mul(1_000_000_000)?.checked_add(nanos).map(Timestamp)
+        let moment = seconds.checked_mul(1_000_000_000)?.checked_add(nanos).map(Timestamp)?;
+        Some((moment, (offset / 60) as i32))
+    }
+
+    /// The days from 1970-01-01 to the date at `offset` minutes east of UTC
+    /// (−1 for a 1969-12-31 there): consecutive dates are consecutive
+    /// numbers, for counting days between two moments, or a run of days,
+    /// as the people who wrote them count them.
+    ///
+    /// ```
+    /// use subako_tiny::clock::Timestamp;
+    ///
+    /// let late = Timestamp::parse_rfc3339("2026-12-07T23:30:00+09:00").unwrap();
+    /// let early = Timestamp::parse_rfc3339("2026-12-08T00:30:00+09:00").unwrap();
+    /// assert_eq!(early.day_at(540) - late.day_at(540), 1);
+    /// assert_eq!(early.day_at(0), late.day_at(0)); // the same day in UTC
+    /// assert_eq!(Timestamp::from_unix_seconds(0).day_at(-60), -1);
+    /// ```
+    #[must_use]
+    pub const fn day_at(self, offset_minutes: i32) -> i64 {
+        (self.unix_seconds() as i64 + offset_minutes as i64 * 60).div_euclid(86_400)
+    }
+
+    /// The date (year, month, day) at `offset` minutes east of UTC:
+    /// [`date`](Timestamp::date) where the moment was written.
+    ///
+    /// ```
+    /// use subako_tiny::clock::Timestamp;
+    ///
+    /// let t = Timestamp::from_unix_seconds(0);
+    /// assert_eq!(t.date_at(0), (1970, 1, 1));
+    /// assert_eq!(t.date_at(-300), (1969, 12, 31));
+    /// assert_eq!(t.date_at(840), (1970, 1, 1));
+    /// ```
+    #[must_use]
+    pub const fn date_at(self, offset_minutes: i32) -> (u32, u32, u32) {
+        // 400 years on (146,097 days), and back: 1969-12-31 too.
+        let (year, month, day) = civil((self.day_at(offset_minutes) + 146_097) as u64);
+        (year - 400, month, day)
+    }
+
+    /// The ISO weekday at `offset` minutes east of UTC: 1 for Monday to 7
+    /// for Sunday.
+    ///
+    /// ```
+    /// use subako_tiny::clock::Timestamp;
+    ///
+    /// assert_eq!(Timestamp::from_unix_seconds(0).weekday_at(0), 4); // 1970-01-01, a Thursday
+    /// assert_eq!(Timestamp::from_unix_seconds(0).weekday_at(-60), 3);
+    /// ```
+    #[must_use]
+    pub const fn weekday_at(self, offset_minutes: i32) -> u32 {
+        (self.day_at(offset_minutes) + 3).rem_euclid(7) as u32 + 1
     }
 }
 
@@ -311,6 +385,55 @@ mod tests {
             }
         }
         assert_eq!(year, 2554);
+    }
+
+    /// The local date, day number and weekday of every day from 1969-12-31
+    /// to 2554, written at offsets from −23:59 to +23:59 and read back
+    /// with its offset, against a count of the days one by one (weekdays
+    /// from 1969-12-31, a Wednesday).
+    #[test]
+    fn a_moment_s_local_date_day_and_weekday_are_the_calendar_s() {
+        let (mut year, mut month, mut day, mut weekday) = (1969u32, 12u32, 31u32, 3u32);
+        let leap = |y: u32| y.is_multiple_of(4) && (!y.is_multiple_of(100) || y.is_multiple_of(400));
+        let offsets: [i32; 10] = [-1439, -720, -330, -1, 0, 1, 345, 540, 840, 1439];
+        for number in -1i64.. {
+            for (i, &offset) in offsets.iter().enumerate() {
+                let sign = if offset < 0 { '-' } else { '+' };
+                let (h, m) = (offset.unsigned_abs() / 60, offset.unsigned_abs() % 60);
+                // A different time of day for each offset, the day's ends included.
+                let clock =
+                    ["00:00:00", "23:59:59", "12:00:00", "06:30:15"][(i as i64 + number).rem_euclid(4) as usize];
+                let text = std::format!("{year:04}-{month:02}-{day:02}T{clock}{sign}{h:02}:{m:02}");
+                let Some((t, read)) = Timestamp::parse_rfc3339_with_offset(&text) else {
+                    // Before 1970 or past 2554 in UTC: only at the ends.
+                    assert!(number < 1 || year == 2554, "{text}");
+                    continue;
+                };
+                assert_eq!(read, offset, "{text}");
+                assert_eq!(t.date_at(offset), (year, month, day), "{text}");
+                assert_eq!(t.day_at(offset), number, "{text}");
+                assert_eq!(t.weekday_at(offset), weekday, "{text}");
+            }
+            let length = match month {
+                2 if leap(year) => 29,
+                2 => 28,
+                4 | 6 | 9 | 11 => 30,
+                _ => 31,
+            };
+            day += 1;
+            weekday = weekday % 7 + 1;
+            if day > length {
+                day = 1;
+                month += 1;
+                if month > 12 {
+                    month = 1;
+                    year += 1;
+                }
+            }
+            if (year, month, day) == (2554, 7, 23) {
+                break;
+            }
+        }
     }
 
     /// `parse_rfc3339` reads back every day's text, with every offset

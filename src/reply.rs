@@ -188,11 +188,11 @@ impl Reply {
     /// ```
     #[must_use]
     pub fn object(members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> Reply {
-        let too_deep = crate::json::output::too_deep_count();
+        let too_deep = crate::json::output::too_deep_in_replies();
         let mut out = JsonWriter::whole();
         out.object(members);
         let mut reply = Reply::json(out);
-        if crate::json::output::too_deep_count() != too_deep {
+        if crate::json::output::too_deep_in_replies() != too_deep {
             reply.structured = TOO_DEEP;
         }
         reply
@@ -358,7 +358,7 @@ impl Reply {
     /// `f64` or a duplicate member.
     pub(crate) fn verified(self, tool: Str<'_>) -> Result<Reply, ToolError> {
         // The count first: in a module that never counts one, no refusal.
-        if crate::json::output::too_deep_count() != 0 && self.structured == TOO_DEEP {
+        if crate::json::output::any_too_deep() && self.structured == TOO_DEEP {
             return Err(crate::json::output::too_deep_answer(tool).into());
         }
         let value = if self.structured == NOTHING_WRITTEN { Some(&b""[..]) } else { self.structured() };

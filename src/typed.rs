@@ -119,14 +119,18 @@ pub fn call<I: Deserialize, O: Serialize>(
 /// written as serde_json writes them (`1e+100`), as every reply's are.
 /// Refused past the depth JSON readers take, rather than recursing on.
 fn write(value: &dyn Serialize, out: &mut JsonWriter, depth: usize) -> Result<(), ToolError> {
-    if depth > crate::json::output::MAX_VALUE_DEPTH {
+    let fragment = value.begin();
+    // A value `depth` down that opens an array or object is a level past
+    // `depth`: refused there, even when empty (review 77: an empty one
+    // at 126 levels went out).
+    if depth >= crate::json::output::MAX_VALUE_DEPTH && matches!(fragment, Fragment::Seq(_) | Fragment::Map(_)) {
         return Err(ToolError::new(crate::text!(
             "the tool's output nests deeper than ",
             crate::json::output::MAX_VALUE_DEPTH,
             " levels, which JSON readers refuse"
         )));
     }
-    match value.begin() {
+    match fragment {
         Fragment::Null => out.null(),
         Fragment::Bool(b) => out.bool(b),
         Fragment::Str(s) => out.string(&s),
@@ -395,6 +399,22 @@ mod tests {
         depth: u32,
     }
 
+    /// Objects holding arrays of objects, the innermost array empty.
+    #[derive(Serialize)]
+    struct Kids {
+        kids: std::vec::Vec<Kids>,
+    }
+
+    /// A value `depth` levels deep, for an even `depth`: an object and
+    /// its array a wrap, the innermost array empty.
+    fn kids(input: Depth) -> Result<Kids, ToolError> {
+        let mut node = Kids { kids: std::vec::Vec::new() };
+        for _ in 1..input.depth / 2 {
+            node = Kids { kids: std::vec![node] };
+        }
+        Ok(node)
+    }
+
     fn nested(input: Depth) -> Result<Node, ToolError> {
         let mut node = Node { next: None };
         for _ in 1..input.depth {
@@ -407,7 +427,10 @@ mod tests {
         "nested",
         "0.0.0",
         "Nests.",
-        &[Tool::new("nested", "Nest.", r#"{"type": "object"}"#, crate::typed!(nested))],
+        &[
+            Tool::new("nested", "Nest.", r#"{"type": "object"}"#, crate::typed!(nested)),
+            Tool::new("kids", "Nest objects and arrays.", r#"{"type": "object"}"#, crate::typed!(kids)),
+        ],
     );
 
     /// The output is written by the crate, as deep as JSON readers read and
@@ -426,6 +449,12 @@ mod tests {
             deeper.text(),
             std::format!("the tool's output nests deeper than {max} levels, which JSON readers refuse")
         );
+        // Objects and arrays in turn, the deepest an empty array (review
+        // 77: at 126 levels it went out).
+        for (levels, fits) in [(max - 1, true), (max + 1, false)] {
+            let called = testing::call(&NESTED, "kids", &std::format!("{{\"depth\":{levels}}}"));
+            assert_eq!(called.is_error(), !fits, "{levels}: {}", called.text());
+        }
     }
 
     #[test]

@@ -289,6 +289,30 @@ mod output {
         Ok(Reply::object(|o| o.field("b", &inner)))
     }
 
+    /// `n` objects, one in another, inside `o`, the innermost holding an
+    /// array of arrays.
+    fn objects_to_arrays(o: &mut json::ObjectWriter, n: i64) -> &mut json::ObjectWriter {
+        if n == 0 { o.field("leaf", vec![vec![1]]) } else { o.object("a", |p| objects_to_arrays(p, n - 1)) }
+    }
+
+    /// Objects nested `n` deep under the root, then an array of arrays:
+    /// `n + 3` levels.
+    fn nest_slices(args: &Args<'_>) -> Result<Reply, ToolError> {
+        let n = args.int("n", 0, 100_000)?;
+        Ok(Reply::object(|o| o.array("a", |a| a.object(|o| objects_to_arrays(o, n - 2)))))
+    }
+
+    /// `nest_objects`' reply, made inside a `json::object`'s closure.
+    fn inside_apart(args: &Args<'_>) -> Result<Reply, ToolError> {
+        let n = args.int("n", 0, 100_000)?;
+        let mut reply = None;
+        let _apart = json::object(|o| {
+            reply = Some(Reply::object(|p| objects(p, n)));
+            o.field("x", 1)
+        });
+        reply.ok_or_else(|| ToolError::new("no reply"))
+    }
+
     const ANY: &str = r#"{"type":"object"}"#;
     const PACKAGE: Package = Package::new(
         "out",
@@ -303,6 +327,8 @@ mod output {
             Tool::new("nest_objects", "Nests objects.", ANY, nest_objects),
             Tool::new("nest_arrays", "Nests arrays.", ANY, nest_arrays),
             Tool::new("nest_bytes", "Nests a json::object.", ANY, nest_bytes),
+            Tool::new("nest_slices", "Nests slices at the deepest level.", ANY, nest_slices),
+            Tool::new("inside_apart", "Nests objects, inside a json::object's closure.", ANY, inside_apart),
         ],
     );
 
@@ -367,7 +393,12 @@ mod output {
     #[test]
     fn a_value_nested_by_closures_past_what_readers_take_is_an_error() {
         // The value's depth: the root, then each tool's levels below it.
-        for (tool, below_root) in [("nest_objects", 0), ("nest_arrays", 1), ("nest_bytes", 1)] {
+        // Review 77: an array of arrays at the deepest level, and a reply
+        // made inside a `json::object`'s closure (the first call of a
+        // process: it went out as a line that was not JSON).
+        for (tool, below_root) in
+            [("nest_objects", 0), ("nest_arrays", 1), ("nest_bytes", 1), ("nest_slices", 2), ("inside_apart", 0)]
+        {
             let fits = 124 - below_root;
             let called = answer(tool, &format!(r#"{{"n":{fits}}}"#));
             assert!(!called.is_error(), "{tool}: {}", called.text());

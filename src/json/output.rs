@@ -95,7 +95,7 @@ enum Flag {
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn start_process() {
     flags::clear();
-    too_deep::set(0);
+    too_deep::clear();
 }
 
 /// From now on, replies are checked for their shape.
@@ -108,13 +108,16 @@ pub(crate) fn need_strict() {
     flags::set(Flag::Strict);
 }
 
-/// How many times closures have opened an object or array deeper than a
-/// reply may hold ([`MAX_VALUE_DEPTH`]): [`Reply::object`] compares it
-/// before and after its closure, and a reply whose closure opened one is
-/// refused ([`too_deep_answer`]; review 76: 126 levels went out as a line
-/// serde_json refuses). A module whose closures do not recurse never
-/// counts one, and links no refusal. The depth is the writers' own
-/// ([`ObjectWriter`](super::ObjectWriter)'s field), a level a closure.
+/// How many objects and arrays writers have opened deeper than a reply
+/// may hold ([`MAX_VALUE_DEPTH`]; each [`JsonWriter`](super::JsonWriter)
+/// counts its depth as it opens and closes them), and how many of those
+/// were opened by [`json::object`](super::object) and
+/// [`json::array`](super::array), apart from any reply. [`Reply::object`]
+/// compares the difference before and after its closure, and a reply
+/// whose closure opened one is refused ([`too_deep_answer`]; review 76:
+/// 126 levels went out as a line serde_json refuses). Both only grow. A
+/// module that nests no deeper than its code says never counts one, and
+/// links no refusal.
 ///
 /// [`Reply::object`]: crate::Reply::object
 #[cfg(target_arch = "wasm32")]
@@ -122,13 +125,18 @@ mod too_deep {
     use core::sync::atomic::{AtomicUsize, Ordering};
 
     static OPENED: AtomicUsize = AtomicUsize::new(0);
+    static APART: AtomicUsize = AtomicUsize::new(0);
 
-    pub(super) fn count() -> usize {
-        OPENED.load(Ordering::Relaxed)
+    pub(super) fn counts() -> (usize, usize) {
+        (OPENED.load(Ordering::Relaxed), APART.load(Ordering::Relaxed))
     }
 
-    pub(super) fn set(n: usize) {
-        OPENED.store(n, Ordering::Relaxed);
+    pub(super) fn opened() {
+        OPENED.store(OPENED.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+    }
+
+    pub(super) fn apart(n: usize) {
+        APART.store(APART.load(Ordering::Relaxed) + n, Ordering::Relaxed);
     }
 }
 
@@ -138,30 +146,48 @@ mod too_deep {
     use core::cell::Cell;
 
     std::thread_local! {
-        static OPENED: Cell<usize> = const { Cell::new(0) };
+        static COUNTS: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
     }
 
-    pub(super) fn count() -> usize {
-        OPENED.with(Cell::get)
+    pub(super) fn counts() -> (usize, usize) {
+        COUNTS.with(Cell::get)
     }
 
-    pub(super) fn set(n: usize) {
-        OPENED.with(|c| c.set(n));
+    pub(super) fn opened() {
+        COUNTS.with(|c| c.set((c.get().0 + 1, c.get().1)));
+    }
+
+    pub(super) fn apart(n: usize) {
+        COUNTS.with(|c| c.set((c.get().0, c.get().1 + n)));
+    }
+
+    pub(super) fn clear() {
+        COUNTS.with(|c| c.set((0, 0)));
     }
 }
 
-/// Notes a closure opening an object or array `depth` deep.
+/// Notes a writer opening an object or array `depth` deep.
 #[inline]
 pub(crate) fn opened_at(depth: usize) {
     if depth > MAX_VALUE_DEPTH {
-        too_deep::set(too_deep::count() + 1);
+        too_deep::opened();
     }
 }
 
-/// How many objects and arrays closures have opened too deep (see
-/// [`opened_at`]).
-pub(crate) fn too_deep_count() -> usize {
-    too_deep::count()
+/// How many objects and arrays have been opened too deep for a reply,
+/// less those opened apart from one: what [`Reply::object`] compares.
+///
+/// [`Reply::object`]: crate::Reply::object
+pub(crate) fn too_deep_in_replies() -> usize {
+    let (opened, apart) = too_deep::counts();
+    opened - apart
+}
+
+/// Whether any object or array has been opened too deep: a reply is
+/// refused for it only then, so that a module that never counts one links
+/// no refusal.
+pub(crate) fn any_too_deep() -> bool {
+    too_deep::counts().0 != 0
 }
 
 /// A value written apart from any reply ([`json::object`](super::object)):
@@ -170,18 +196,17 @@ pub(crate) fn too_deep_count() -> usize {
 /// [`JsonBytes`](super::JsonBytes) asks for the shape check).
 ///
 /// [`ToJson`]: super::ToJson
-pub(crate) struct Nesting(usize);
+pub(crate) struct Apart(usize);
 
-impl Nesting {
-    pub(crate) fn apart() -> Nesting {
-        Nesting(too_deep::count())
+impl Apart {
+    pub(crate) fn begin() -> Apart {
+        Apart(too_deep::counts().0)
     }
-}
 
-impl Drop for Nesting {
-    fn drop(&mut self) {
-        if too_deep::count() != self.0 {
-            too_deep::set(self.0);
+    pub(crate) fn end(self) {
+        let opened = too_deep::counts().0 - self.0;
+        if opened != 0 {
+            too_deep::apart(opened);
         }
     }
 }

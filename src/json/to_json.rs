@@ -41,9 +41,10 @@ use crate::text::{Piece, Text};
 /// assert_eq!(line, r#"{"id":7,"title":"日記","tags":["a"]}"#.as_bytes());
 /// ```
 pub fn object(members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> JsonBytes {
+    let apart = super::output::Apart::begin();
     let mut out = JsonWriter::whole();
-    let _apart = super::output::Nesting::apart();
     out.object(members);
+    apart.end();
     JsonBytes(out.into_bytes())
 }
 
@@ -55,9 +56,10 @@ pub fn object(members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> J
 /// assert_eq!(json::array(|a| a.push(1).push("two").push(None::<u8>)), br#"[1,"two",null]"#);
 /// ```
 pub fn array(elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter) -> JsonBytes {
+    let apart = super::output::Apart::begin();
     let mut out = JsonWriter::whole();
-    let _apart = super::output::Nesting::apart();
     out.array(elements);
+    apart.end();
     JsonBytes(out.into_bytes())
 }
 
@@ -192,6 +194,7 @@ impl ObjectWriter {
     /// ```
     pub fn field(&mut self, key: &str, value: impl ToJson) -> &mut ObjectWriter {
         self.json.key(key);
+        counted(self.depth, &value);
         value.write_json(&mut self.json);
         self
     }
@@ -274,6 +277,7 @@ impl ArrayWriter {
     /// assert_eq!(reply.structured(), Some(&br#"{"mixed":["x",1,null]}"#[..]));
     /// ```
     pub fn push(&mut self, value: impl ToJson) -> &mut ArrayWriter {
+        counted(self.depth, &value);
         value.write_json(&mut self.json);
         self
     }
@@ -411,6 +415,17 @@ impl JsonWriter {
     }
 }
 
+/// Counts the arrays `value` opens inside a writer `depth` deep (review
+/// 77: a slice at the deepest level went out past what readers take). A
+/// scalar's nesting is a constant 0: nothing is counted, or linked.
+#[inline]
+fn counted(depth: usize, value: &impl ToJson) {
+    let nesting = value.nesting();
+    if nesting != 0 {
+        super::output::opened_at(depth + nesting);
+    }
+}
+
 /// A value an [`ObjectWriter`] or [`ArrayWriter`] can write: text (`str`,
 /// `String`, [`Text`], `char`, a JSON [`Str`]) as a string; integers and
 /// `f64` as numbers (a NaN or an infinity as `null`, as serde_json writes
@@ -426,6 +441,15 @@ impl JsonWriter {
 pub trait ToJson: sealed::Sealed {
     /// Writes the value as one JSON value.
     fn write_json(&self, out: &mut JsonWriter);
+
+    /// How many levels of arrays it writes (a slice of numbers 1, of
+    /// slices 2), for the writer's count of its depth; 0 for a scalar, and
+    /// for JSON copied in, which is walked instead. For a scalar type a
+    /// constant, so that writing one counts nothing.
+    #[doc(hidden)]
+    fn nesting(&self) -> usize {
+        0
+    }
 }
 
 mod sealed {
@@ -481,6 +505,10 @@ impl<T: ToJson + ?Sized> ToJson for &T {
     fn write_json(&self, out: &mut JsonWriter) {
         (**self).write_json(out)
     }
+
+    fn nesting(&self) -> usize {
+        (**self).nesting()
+    }
 }
 
 impl<T: ToJson> sealed::Sealed for Option<T> {}
@@ -493,6 +521,10 @@ impl<T: ToJson> ToJson for Option<T> {
             }
         }
     }
+
+    fn nesting(&self) -> usize {
+        self.as_ref().map_or(0, T::nesting)
+    }
 }
 
 impl<T: ToJson> sealed::Sealed for [T] {}
@@ -504,6 +536,10 @@ impl<T: ToJson> ToJson for [T] {
         }
         out.end_array();
     }
+
+    fn nesting(&self) -> usize {
+        1 + self.iter().map(T::nesting).max().unwrap_or(0)
+    }
 }
 
 impl<T: ToJson> sealed::Sealed for Vec<T> {}
@@ -511,12 +547,20 @@ impl<T: ToJson> ToJson for Vec<T> {
     fn write_json(&self, out: &mut JsonWriter) {
         self.as_slice().write_json(out)
     }
+
+    fn nesting(&self) -> usize {
+        self.as_slice().nesting()
+    }
 }
 
 impl<T: ToJson, const N: usize> sealed::Sealed for [T; N] {}
 impl<T: ToJson, const N: usize> ToJson for [T; N] {
     fn write_json(&self, out: &mut JsonWriter) {
         self.as_slice().write_json(out)
+    }
+
+    fn nesting(&self) -> usize {
+        self.as_slice().nesting()
     }
 }
 

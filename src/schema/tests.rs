@@ -598,6 +598,10 @@ fn keyword_values_are_checked_with_line_and_column() {
             r#"tool "greet": input schema, line 1, column 50: "type" at /properties/n must name a type (null, boolean, object, array, number, integer or string), not "float" (did you mean "number"?)"#,
         ),
         (
+            r#"{"type": "object", "properties": {"n": {"type": "int64"}}}"#,
+            r#"tool "greet": input schema, line 1, column 49: "type" at /properties/n must name a type (null, boolean, object, array, number, integer or string), not "int64" (did you mean "integer"?)"#,
+        ),
+        (
             r#"{"type": "object", "properties": {"n": {"type": "bool"}}}"#,
             r#"tool "greet": input schema, line 1, column 49: "type" at /properties/n must name a type (null, boolean, object, array, number, integer or string), not "bool" (did you mean "boolean"?)"#,
         ),

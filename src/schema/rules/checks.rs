@@ -32,8 +32,8 @@ pub(super) const fn keyword_value(
             // 2020-12 spells it `prefixItems`.
             if c == b'[' && matches!(vocab, Vocab::Items) {
                 return Err(fault_value(
-                    "must be one schema (an object, true or false): a list of schemas, as drafts before 2020-12 \
-                     wrote it, is \"prefixItems\"",
+                    "must be one schema (an object, true or false; a list of schemas, as drafts before 2020-12 \
+                     wrote it, is \"prefixItems\" in 2020-12)",
                     k,
                     k_end,
                     v,
@@ -160,7 +160,7 @@ const fn type_name_fault(b: &[u8], k: usize, k_end: usize, v: usize) -> Option<F
 
 /// Names of types in other languages and schemas, each with JSON
 /// Schema's; and JSON Schema's own, for a name written in capitals.
-const TYPE_ALIASES: [(&str, &str); 19] = [
+const TYPE_ALIASES: [(&str, &str); 26] = [
     ("null", "null"),
     ("boolean", "boolean"),
     ("object", "object"),
@@ -169,6 +169,13 @@ const TYPE_ALIASES: [(&str, &str); 19] = [
     ("integer", "integer"),
     ("string", "string"),
     ("int", "integer"),
+    ("int32", "integer"),
+    ("int64", "integer"),
+    ("i64", "integer"),
+    ("u64", "integer"),
+    ("uint", "integer"),
+    ("f64", "number"),
+    ("float64", "number"),
     ("long", "integer"),
     ("float", "number"),
     ("double", "number"),

@@ -117,7 +117,7 @@ fn the_validated_subset() {
     assert_eq!(r(r#"{"type":"object","anyOf":[{}]}"#), Some((outside, "anyOf".into())));
     // `items: [{}]`, as drafts before 2020-12 wrote it, under validated!
     // or not: it was passed over unchecked (review 76).
-    let list = "must be one schema (an object, true or false): a list of schemas, as drafts before 2020-12 wrote it, is \"prefixItems\"";
+    let list = "must be one schema (an object, true or false; a list of schemas, as drafts before 2020-12 wrote it, is \"prefixItems\" in 2020-12)";
     for strict in [true, false] {
         let refused = refusal(r#"{"type":"object","properties":{"a":{"items":[{}]}}}"#, strict);
         assert_eq!(refused.map(|r| (r.0, r.1.to_owned())), Some((list, "items".into())));
