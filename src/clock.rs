@@ -261,7 +261,10 @@ impl Timestamp {
     /// The days from 1970-01-01 to the date at `offset` minutes east of UTC
     /// (−1 for a 1969-12-31 there): consecutive dates are consecutive
     /// numbers, for counting days between two moments, or a run of days,
-    /// as the people who wrote them count them.
+    /// as the people who wrote them count them. An offset is RFC 3339's,
+    /// within ±23:59 (±1,439 minutes): one past that is taken as ±1,439.
+    /// A leap second's `23:59:60` is the next day's first second, as Unix
+    /// time counts it.
     ///
     /// ```
     /// use subako_tiny::clock::Timestamp;
@@ -274,7 +277,7 @@ impl Timestamp {
     /// ```
     #[must_use]
     pub const fn day_at(self, offset_minutes: i32) -> i64 {
-        (self.unix_seconds() as i64 + offset_minutes as i64 * 60).div_euclid(86_400)
+        (self.unix_seconds() as i64 + offset(offset_minutes) * 60).div_euclid(86_400)
     }
 
     /// The date (year, month, day) at `offset` minutes east of UTC:
@@ -287,6 +290,7 @@ impl Timestamp {
     /// assert_eq!(t.date_at(0), (1970, 1, 1));
     /// assert_eq!(t.date_at(-300), (1969, 12, 31));
     /// assert_eq!(t.date_at(840), (1970, 1, 1));
+    /// assert_eq!(t.date_at(i32::MIN), t.date_at(-1439)); // within ±23:59
     /// ```
     #[must_use]
     pub const fn date_at(self, offset_minutes: i32) -> (u32, u32, u32) {
@@ -308,6 +312,19 @@ impl Timestamp {
     pub const fn weekday_at(self, offset_minutes: i32) -> u32 {
         (self.day_at(offset_minutes) + 3).rem_euclid(7) as u32 + 1
     }
+}
+
+/// An offset in minutes, in seconds' units of 60, held within RFC 3339's
+/// ±23:59 (review 79: far outside it, the date wrapped or overflowed).
+const fn offset(minutes: i32) -> i64 {
+    let minutes = if minutes < -1439 {
+        -1439
+    } else if minutes > 1439 {
+        1439
+    } else {
+        minutes
+    };
+    minutes as i64
 }
 
 /// Days from 1970-01-01 to the proleptic Gregorian date of a year from 0
@@ -413,6 +430,11 @@ mod tests {
                 assert_eq!(t.date_at(offset), (year, month, day), "{text}");
                 assert_eq!(t.day_at(offset), number, "{text}");
                 assert_eq!(t.weekday_at(offset), weekday, "{text}");
+                // Past ±23:59, as at it (review 79: a wrapped date).
+                let edge = if offset < 0 { -1439 } else { 1439 };
+                for far in [edge * 2, if offset < 0 { i32::MIN } else { i32::MAX }] {
+                    assert_eq!(t.date_at(far), t.date_at(edge), "{text}");
+                }
             }
             let length = match month {
                 2 if leap(year) => 29,

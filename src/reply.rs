@@ -190,7 +190,7 @@ impl Reply {
     pub fn object(members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> Reply {
         let too_deep = crate::json::output::too_deep_in_replies();
         let mut out = JsonWriter::whole();
-        out.object(members);
+        out.outer_object(members);
         let mut reply = Reply::json(out);
         if crate::json::output::too_deep_in_replies() != too_deep {
             reply.structured = TOO_DEEP;

@@ -313,6 +313,21 @@ mod output {
         reply.ok_or_else(|| ToolError::new("no reply"))
     }
 
+    /// `nest_objects`' reply, its closure making two values apart first,
+    /// one in the other, the inner past what a reply may hold (review 79:
+    /// counted twice, the counts let 126 levels out and refused 125).
+    fn apart_in_apart(args: &Args<'_>) -> Result<Reply, ToolError> {
+        let n = args.int("n", 0, 100_000)?;
+        Ok(Reply::object(|o| {
+            let _outer = json::object(|o| {
+                let _inner = json::object(|p| objects(p, 200));
+                o
+            });
+            let _thrown = JsonWriter::new().object(|p| objects(p, 200)).as_bytes().len();
+            objects(o, n)
+        }))
+    }
+
     const ANY: &str = r#"{"type":"object"}"#;
     const PACKAGE: Package = Package::new(
         "out",
@@ -329,6 +344,7 @@ mod output {
             Tool::new("nest_bytes", "Nests a json::object.", ANY, nest_bytes),
             Tool::new("nest_slices", "Nests slices at the deepest level.", ANY, nest_slices),
             Tool::new("inside_apart", "Nests objects, inside a json::object's closure.", ANY, inside_apart),
+            Tool::new("apart_in_apart", "Nests objects, after values apart.", ANY, apart_in_apart),
         ],
     );
 
@@ -396,9 +412,14 @@ mod output {
         // Review 77: an array of arrays at the deepest level, and a reply
         // made inside a `json::object`'s closure (the first call of a
         // process: it went out as a line that was not JSON).
-        for (tool, below_root) in
-            [("nest_objects", 0), ("nest_arrays", 1), ("nest_bytes", 1), ("nest_slices", 2), ("inside_apart", 0)]
-        {
+        for (tool, below_root) in [
+            ("nest_objects", 0),
+            ("nest_arrays", 1),
+            ("nest_bytes", 1),
+            ("nest_slices", 2),
+            ("inside_apart", 0),
+            ("apart_in_apart", 0),
+        ] {
             let fits = 124 - below_root;
             let called = answer(tool, &format!(r#"{{"n":{fits}}}"#));
             assert!(!called.is_error(), "{tool}: {}", called.text());

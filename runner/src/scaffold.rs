@@ -231,6 +231,11 @@ publish = false
 # The assets' directory beside this file, mounted at /package for the
 # measured call (a tool that reads them is measured answering).
 # assets = "assets"
+# The call `size` measures (default: the first tool, with arguments made
+# from its schema), and a directory a copy of which is its /volume/data.
+# tool = "greet"
+# args = {{ name = "Ada" }}
+# data = "testdata"
 
 [dependencies]
 subako-tiny = {{ path = "vendor/subako-tiny", default-features = false, features = ["panic-handler"] }}

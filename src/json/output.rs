@@ -135,8 +135,8 @@ mod too_deep {
         OPENED.store(OPENED.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
     }
 
-    pub(super) fn apart(n: usize) {
-        APART.store(APART.load(Ordering::Relaxed) + n, Ordering::Relaxed);
+    pub(super) fn set_apart(n: usize) {
+        APART.store(n, Ordering::Relaxed);
     }
 }
 
@@ -157,8 +157,8 @@ mod too_deep {
         COUNTS.with(|c| c.set((c.get().0 + 1, c.get().1)));
     }
 
-    pub(super) fn apart(n: usize) {
-        COUNTS.with(|c| c.set((c.get().0, c.get().1 + n)));
+    pub(super) fn set_apart(n: usize) {
+        COUNTS.with(|c| c.set((c.get().0, n)));
     }
 
     pub(super) fn clear() {
@@ -180,7 +180,7 @@ pub(crate) fn opened_at(depth: usize) {
 /// [`Reply::object`]: crate::Reply::object
 pub(crate) fn too_deep_in_replies() -> usize {
     let (opened, apart) = too_deep::counts();
-    opened - apart
+    opened.wrapping_sub(apart)
 }
 
 /// Whether any object or array has been opened too deep: a reply is
@@ -190,23 +190,31 @@ pub(crate) fn any_too_deep() -> bool {
     too_deep::counts().0 != 0
 }
 
-/// A value written apart from any reply ([`json::object`](super::object)):
+/// A value written apart from any reply ([`json::object`](super::object),
+/// [`JsonWriter::object`](super::JsonWriter::object)):
 /// what it opens too deep does not count against the reply whose closure
 /// makes it. Put into a reply, it is walked there ([`ToJson`] for
 /// [`JsonBytes`](super::JsonBytes) asks for the shape check).
 ///
 /// [`ToJson`]: super::ToJson
-pub(crate) struct Apart(usize);
+pub(crate) struct Apart {
+    opened: usize,
+    apart: usize,
+}
 
 impl Apart {
     pub(crate) fn begin() -> Apart {
-        Apart(too_deep::counts().0)
+        let (opened, apart) = too_deep::counts();
+        Apart { opened, apart }
     }
 
+    /// Everything opened too deep since it began is apart: what values
+    /// written apart inside it counted is part of that, counted once
+    /// (review 79: added again, it overtook the count).
     pub(crate) fn end(self) {
-        let opened = too_deep::counts().0 - self.0;
-        if opened != 0 {
-            too_deep::apart(opened);
+        let (opened, _) = too_deep::counts();
+        if opened != self.opened {
+            too_deep::set_apart(self.apart + (opened - self.opened));
         }
     }
 }

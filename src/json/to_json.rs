@@ -41,10 +41,8 @@ use crate::text::{Piece, Text};
 /// assert_eq!(line, r#"{"id":7,"title":"日記","tags":["a"]}"#.as_bytes());
 /// ```
 pub fn object(members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> JsonBytes {
-    let apart = super::output::Apart::begin();
     let mut out = JsonWriter::whole();
     out.object(members);
-    apart.end();
     JsonBytes(out.into_bytes())
 }
 
@@ -56,10 +54,8 @@ pub fn object(members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> J
 /// assert_eq!(json::array(|a| a.push(1).push("two").push(None::<u8>)), br#"[1,"two",null]"#);
 /// ```
 pub fn array(elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter) -> JsonBytes {
-    let apart = super::output::Apart::begin();
     let mut out = JsonWriter::whole();
     out.array(elements);
-    apart.end();
     JsonBytes(out.into_bytes())
 }
 
@@ -328,10 +324,22 @@ impl JsonWriter {
     /// assert_eq!(out.as_bytes(), br#"{"a":1}"#);
     /// ```
     pub fn object(&mut self, members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> &mut JsonWriter {
+        // A document of its own: what it nests too deep is not a reply's
+        // to refuse (review 79: a deep one thrown away refused the reply
+        // whose closure made it). Put into a reply, it is walked.
+        let apart = super::output::Apart::begin();
+        self.outer_object(members);
+        apart.end();
+        self
+    }
+
+    /// [`JsonWriter::object`] for [`Reply::object`](crate::Reply::object),
+    /// which refuses what its closures nest too deep.
+    pub(crate) fn outer_object(&mut self, members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) {
         // The outermost of its closures: a level that counts for nothing.
         let mut o = self.open_outer_object();
         members(&mut o);
-        self.close_object(o)
+        self.close_object(o);
     }
 
     /// [`JsonWriter::open_object`] for the outermost object, which no
@@ -378,9 +386,12 @@ impl JsonWriter {
     /// assert_eq!(out.as_bytes(), br#"["x",2]"#);
     /// ```
     pub fn array(&mut self, elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter) -> &mut JsonWriter {
+        let apart = super::output::Apart::begin();
         let mut a = self.open_outer_array();
         elements(&mut a);
-        self.close_array(a)
+        self.close_array(a);
+        apart.end();
+        self
     }
 
     /// [`JsonWriter::open_outer_object`] for an array.

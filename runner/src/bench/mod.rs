@@ -396,7 +396,10 @@ pub fn bench(a: &Path, b: Option<&Path>, opts: &BenchOptions) -> Result<BenchRep
 /// `bench` to name the option.
 pub(crate) fn missing_grant(problem: &str) -> Option<&'static str> {
     if problem.contains("/volume/data is not mounted") {
-        Some("give it a directory behind /volume/data with --data DIR, as the agent enables one")
+        Some(
+            "give it a directory behind /volume/data with --data DIR (size: or data = \"DIR\" in \
+             [package.metadata.subako-tiny]), as the agent enables one",
+        )
     } else if problem.contains("/package is not mounted") {
         Some(
             "give the package's assets with --assets DIR, or assets = \"DIR\" in [package.metadata.subako-tiny], \

@@ -70,6 +70,13 @@ pub struct Package {
     /// `assets` of `[package.metadata.subako-tiny]`: the directory mounted
     /// at /package for the measured call when `--assets` is not given.
     pub assets: Option<PathBuf>,
+    /// `data`: the directory a copy of which is mounted at /volume/data for
+    /// the measured call when `--data` is not given.
+    pub data: Option<PathBuf>,
+    /// `tool` and `args`: the measured call when `--tool` and `--args` are
+    /// not given.
+    pub tool: Option<String>,
+    pub args: Option<Value>,
     resolved: RefCell<HashMap<Selection, Option<Vec<String>>>>,
 }
 
@@ -124,7 +131,7 @@ impl Package {
         let features: BTreeMap<String, Vec<String>> =
             pkg["features"].as_object().into_iter().flatten().map(|(k, v)| (k.clone(), strings(v))).collect();
         let crate_features = if name == CRATE { features.clone() } else { crate_features(&mp)? };
-        let (budget, assets) = read_settings(&mp, pkg, &targets)?;
+        let Settings { budget, assets, data, tool, args } = read_settings(&mp, pkg, &targets)?;
         Ok(Package {
             name,
             manifest: mp,
@@ -136,6 +143,9 @@ impl Package {
             crate_features,
             budget,
             assets,
+            data,
+            tool,
+            args,
             resolved: RefCell::new(HashMap::new()),
         })
     }
@@ -276,46 +286,74 @@ fn crate_features(manifest: &Path) -> Result<BTreeMap<String, Vec<String>>, Erro
         .collect())
 }
 
-/// The settings a package gives: its budgets, and its assets' directory.
-type Settings = (BTreeMap<String, Value>, Option<PathBuf>);
+/// The settings a package gives: its budgets, its assets' directory, and
+/// the call `size` measures.
+#[derive(Debug, Default, PartialEq)]
+struct Settings {
+    budget: BTreeMap<String, Value>,
+    assets: Option<PathBuf>,
+    data: Option<PathBuf>,
+    tool: Option<String>,
+    args: Option<Value>,
+}
+
+/// The keys `[package.metadata.subako-tiny]` takes.
+const KEYS: [&str; 5] = ["budget", "assets", "data", "tool", "args"];
 
 /// `[package.metadata.subako-tiny]`, checked: `budget`, a table of target
-/// name = bytes, or = { allocator = bytes }; `assets`, a directory
-/// (relative to the manifest's) that exists.
+/// name = bytes, or = { allocator = bytes }; `assets` and `data`,
+/// directories (relative to the manifest's) that exist; `tool`, a name;
+/// `args`, a table (the arguments' JSON object).
 fn read_settings(manifest: &Path, pkg: &Value, targets: &[Target]) -> Result<Settings, Error> {
     let settings = &pkg["metadata"][CRATE];
     let example = format!("budget = {{ {} = 40000 }}", targets[0].name);
     let bad = |what: String| Error::Input(format!("{}: {what}", manifest.display()));
     if settings.is_null() {
-        return Ok((BTreeMap::new(), None));
+        return Ok(Settings::default());
     }
     let Some(settings) = settings.as_object() else {
         return Err(bad(format!("[{SETTINGS}] must be a table (e.g. {example})")));
     };
-    if let Some(k) = settings.keys().find(|k| *k != "budget" && *k != "assets") {
-        return Err(bad(format!("unknown key {k:?} in [{SETTINGS}] (known: budget, assets)")));
+    if let Some(k) = settings.keys().find(|k| !KEYS.contains(&k.as_str())) {
+        return Err(bad(format!("unknown key {k:?} in [{SETTINGS}] (known: {})", KEYS.join(", "))));
     }
-    let assets = match settings.get("assets") {
-        None => None,
+    // A directory beside the manifest, mounted at `at` for the measured call.
+    let directory = |key: &str, at: &str, why: &str| match settings.get(key) {
+        None => Ok(None),
         Some(Value::String(dir)) => {
-            let at = manifest.parent().unwrap_or(Path::new(".")).join(dir);
-            if !at.is_dir() {
-                let what = if at.exists() { "not a directory" } else { "no such directory beside the manifest" };
+            let path = manifest.parent().unwrap_or(Path::new(".")).join(dir);
+            if !path.is_dir() {
+                let what = if path.exists() { "not a directory" } else { "no such directory beside the manifest" };
                 return Err(bad(format!(
-                    "{SETTINGS}.assets = {dir:?}: {what} ({}); the directory is mounted at /package for the \
-                     measured call, as the bundle mounts the package's assets",
-                    at.display()
+                    "{SETTINGS}.{key} = {dir:?}: {what} ({}); the directory is mounted at {at} for the measured \
+                     call, {why}",
+                    path.display()
                 )));
             }
-            Some(at)
+            Ok(Some(path))
         }
+        Some(v) => Err(bad(format!(
+            "{SETTINGS}.{key} = {v}: a directory beside the manifest, as a string ({key} = \"{key}\")"
+        ))),
+    };
+    let assets = directory("assets", "/package", "as the bundle mounts the package's assets")?;
+    let data = directory("data", "/volume/data", "a fresh copy each time, so the directory is left as it was")?;
+    let tool = match settings.get("tool") {
+        None => None,
+        Some(Value::String(tool)) => Some(tool.clone()),
+        Some(v) => return Err(bad(format!("{SETTINGS}.tool = {v}: the measured tool's name, as a string"))),
+    };
+    let args = match settings.get("args") {
+        None => None,
+        Some(v @ Value::Object(_)) => Some(v.clone()),
         Some(v) => {
             return Err(bad(format!(
-                "{SETTINGS}.assets = {v}: the directory of the package's assets, as a string (assets = \"assets\")"
+                "{SETTINGS}.args = {v}: the measured call's arguments, as a table (args = {{ name = \"Ada\" }})"
             )));
         }
     };
-    let Some(budget) = settings.get("budget") else { return Ok((BTreeMap::new(), assets)) };
+    let settings_without_budget = Settings { budget: BTreeMap::new(), assets, data, tool, args };
+    let Some(budget) = settings.get("budget") else { return Ok(settings_without_budget) };
     let Some(budget) = budget.as_object() else {
         return Err(bad(format!("{SETTINGS}.budget must be a table of binary name = max bytes, e.g. {example}")));
     };
@@ -356,7 +394,7 @@ fn read_settings(manifest: &Path, pkg: &Value, targets: &[Target]) -> Result<Set
             }
         }
     }
-    Ok((budget.iter().map(|(k, v)| (k.clone(), v.clone())).collect(), assets))
+    Ok(Settings { budget: budget.iter().map(|(k, v)| (k.clone(), v.clone())).collect(), ..settings_without_budget })
 }
 
 #[cfg(test)]
@@ -371,9 +409,9 @@ mod tests {
         let manifest = dir.path().join("Cargo.toml");
         let targets = [Target { name: "glossary".into(), required_features: Vec::new() }];
         let read = |settings| read_settings(&manifest, &json!({"metadata": {"subako-tiny": settings}}), &targets);
-        let (budget, assets) = read(json!({"budget": {"glossary": 60000}, "assets": "assets"})).unwrap();
-        assert_eq!(budget["glossary"], 60000);
-        assert_eq!(assets, Some(dir.path().join("assets")));
+        let settings = read(json!({"budget": {"glossary": 60000}, "assets": "assets"})).unwrap();
+        assert_eq!(settings.budget["glossary"], 60000);
+        assert_eq!(settings.assets, Some(dir.path().join("assets")));
         // A directory that is not there, or not a string, is refused, saying how to give it.
         let missing = read(json!({"assets": "asets"})).unwrap_err().to_string();
         assert!(missing.contains("assets = \"asets\": no such directory beside the manifest"), "{missing}");
@@ -383,9 +421,34 @@ mod tests {
         let number = read(json!({"assets": 1})).unwrap_err().to_string();
         assert!(number.contains("as a string (assets = \"assets\")"), "{number}");
         let unknown = read(json!({"asset": "assets"})).unwrap_err().to_string();
-        assert!(unknown.contains("unknown key \"asset\"") && unknown.contains("(known: budget, assets)"), "{unknown}");
+        assert!(
+            unknown.contains("unknown key \"asset\"") && unknown.contains("(known: budget, assets, data, tool, args)"),
+            "{unknown}"
+        );
         assert_eq!(read(json!(null)).unwrap(), Default::default());
         let empty = read(json!({"budget": {"glossary": {}}})).unwrap_err().to_string();
         assert!(empty.contains("budget.glossary = {} budgets nothing"), "{empty}");
+    }
+
+    /// The measured call a package names, so that a plain `size` measures
+    /// a tool answering (author trials 75 and 78: it measured an isError).
+    #[test]
+    fn the_settings_give_the_measured_call() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("testdata")).unwrap();
+        let manifest = dir.path().join("Cargo.toml");
+        let targets = [Target { name: "stations".into(), required_features: Vec::new() }];
+        let read = |settings| read_settings(&manifest, &json!({"metadata": {"subako-tiny": settings}}), &targets);
+        let settings = read(json!({"data": "testdata", "tool": "report", "args": {"station": "ST0016"}})).unwrap();
+        assert_eq!(settings.data, Some(dir.path().join("testdata")));
+        assert_eq!(settings.tool.as_deref(), Some("report"));
+        assert_eq!(settings.args, Some(json!({"station": "ST0016"})));
+        let missing = read(json!({"data": "data"})).unwrap_err().to_string();
+        assert!(missing.contains("data = \"data\": no such directory beside the manifest"), "{missing}");
+        assert!(missing.contains("mounted at /volume/data"), "{missing}");
+        let tool = read(json!({"tool": 1})).unwrap_err().to_string();
+        assert!(tool.contains("tool = 1: the measured tool's name, as a string"), "{tool}");
+        let args = read(json!({"args": "{\"station\": 1}"})).unwrap_err().to_string();
+        assert!(args.contains("as a table (args = { name = \"Ada\" })"), "{args}");
     }
 }

@@ -174,6 +174,14 @@ pub fn measure_package(opts: &PackageOptions) -> Result<(Package, PackageReport)
     if measure.call.assets_dir.is_none() {
         measure.call.assets_dir = pkg.assets.clone();
     }
+    // And its data and call, unless the options give them.
+    if measure.call.data_dir.is_none() {
+        measure.call.data_dir = pkg.data.clone();
+    }
+    if measure.tool.is_none() && measure.args.is_none() {
+        measure.tool = pkg.tool.clone();
+        measure.args = pkg.args.clone();
+    }
     for t in pkg.targets.iter().filter(|t| opts.only.is_empty() || opts.only.contains(&t.name)) {
         for v in &variants {
             let sel = pkg.selection(v, t);
@@ -557,7 +565,10 @@ pub fn compare(old: &serde_json::Value, old_name: &str, new: &serde_json::Value)
 /// `problem` that call had: the volume the module found missing, or the
 /// call itself.
 fn measured_call_fix(problem: &str) -> &'static str {
-    crate::bench::missing_grant(problem).unwrap_or("give the call with --tool, --args and the call options")
+    crate::bench::missing_grant(problem).unwrap_or(
+        "give the call with --tool, --args and the call options, or name it in [package.metadata.subako-tiny] \
+         (tool, args, data, assets)",
+    )
 }
 
 #[cfg(test)]

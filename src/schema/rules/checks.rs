@@ -160,7 +160,7 @@ const fn type_name_fault(b: &[u8], k: usize, k_end: usize, v: usize) -> Option<F
 
 /// Names of types in other languages and schemas, each with JSON
 /// Schema's; and JSON Schema's own, for a name written in capitals.
-const TYPE_ALIASES: [(&str, &str); 26] = [
+const TYPE_ALIASES: [(&str, &str); 36] = [
     ("null", "null"),
     ("boolean", "boolean"),
     ("object", "object"),
@@ -174,6 +174,16 @@ const TYPE_ALIASES: [(&str, &str); 26] = [
     ("i64", "integer"),
     ("u64", "integer"),
     ("uint", "integer"),
+    ("i32", "integer"),
+    ("u32", "integer"),
+    ("int8", "integer"),
+    ("int16", "integer"),
+    ("uint32", "integer"),
+    ("uint64", "integer"),
+    ("f32", "number"),
+    ("float32", "number"),
+    ("real", "number"),
+    ("char", "string"),
     ("f64", "number"),
     ("float64", "number"),
     ("long", "integer"),
