@@ -188,11 +188,14 @@ impl Reply {
     /// ```
     #[must_use]
     pub fn object(members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> Reply {
-        let too_deep = crate::json::output::too_deep_in_replies();
+        // What it opens too deep is its own to refuse, and apart for a
+        // reply whose closure makes it (review 80: one made and thrown
+        // away refused the reply around it).
+        let apart = crate::json::output::Apart::begin();
         let mut out = JsonWriter::whole();
         out.outer_object(members);
         let mut reply = Reply::json(out);
-        if crate::json::output::too_deep_in_replies() != too_deep {
+        if apart.end() {
             reply.structured = TOO_DEEP;
         }
         reply

@@ -324,6 +324,8 @@ mod output {
                 o
             });
             let _thrown = JsonWriter::new().object(|p| objects(p, 200)).as_bytes().len();
+            // A reply made and thrown away (review 80: it refused this one).
+            let _reply = Reply::object(|p| objects(p, 200));
             objects(o, n)
         }))
     }

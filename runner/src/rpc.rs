@@ -77,6 +77,12 @@ pub(crate) enum Line {
 /// The arrays and objects open at once that serde_json refuses a line for.
 const SERDE_DEPTH: usize = 128;
 
+/// Whether serde_json refused a number past f64 (which is JSON, and which
+/// a subako-tiny module echoes as an id it was sent).
+fn out_of_range(e: &serde_json::Error) -> bool {
+    e.to_string().starts_with("number out of range")
+}
+
 /// How deep JSON text nests its arrays and objects.
 fn nesting(json: &str) -> usize {
     let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0, false, false);
@@ -111,21 +117,27 @@ pub(crate) fn parse_line(line: &[u8]) -> Line {
         // serde_json refuses numbers beyond f64 (`"id":1e400`), which are
         // JSON, and which a subako-tiny module answers (echoing the id):
         // such a member is kept as its text, so the line is still sorted.
-        // Nesting past serde_json's limit is refused by the worker's reader
-        // too (review 77: such a line passed as an answer).
-        Err(e) if e.to_string().starts_with("recursion limit exceeded") => return invalid(),
+        // Only a number past f64 is read on: anything else serde_json
+        // refuses, the worker's reader refuses too (review 77: nesting past
+        // its limit; review 80: a lone surrogate escape).
+        Err(e) if !out_of_range(&e) => return invalid(),
+        // Past the first error, members are read as text, with no limit on
+        // their nesting, and a key written twice keeps one: the whole line
+        // is held to serde_json's depth (reviews 79 and 80).
+        Err(_) if nesting(&String::from_utf8_lossy(line)) >= SERDE_DEPTH => return invalid(),
         Err(_) => match serde_json::from_slice::<std::collections::BTreeMap<String, Box<RawValue>>>(line) {
-            // A member is read past the first error as text, with no limit
-            // on its nesting: held to the line's (review 79: a deep result
-            // beside an `id` of 1e400 passed).
-            Ok(members) if members.values().any(|raw| 1 + nesting(raw.get()) >= SERDE_DEPTH) => return invalid(),
-            Ok(members) => members
-                .into_iter()
-                .map(|(k, raw)| {
-                    let v = serde_json::from_str(raw.get()).unwrap_or_else(|_| Value::String(raw.get().to_owned()));
-                    (k, v)
-                })
-                .collect(),
+            Ok(members) => {
+                let mut m = serde_json::Map::new();
+                for (k, raw) in members {
+                    let v = match serde_json::from_str(raw.get()) {
+                        Ok(v) => v,
+                        Err(e) if out_of_range(&e) => Value::String(raw.get().to_owned()),
+                        Err(_) => return invalid(),
+                    };
+                    m.insert(k, v);
+                }
+                m
+            }
             Err(_) => return invalid(),
         },
     };
@@ -197,6 +209,16 @@ mod tests {
         let beside = |levels: usize| nested(levels).replace(r#""id":1"#, r#""id":1e400"#);
         assert!(matches!(parse_line(beside(127).as_bytes()), Line::Response { .. }));
         assert!(matches!(parse_line(beside(128).as_bytes()), Line::Invalid(_)));
+        // A key twice, the deep one first; a lone surrogate beside 1e400.
+        let twice = format!(
+            r#"{{"x":1e400,"jsonrpc":"2.0","id":1,"result":{{"d":{}{}}},"result":{{}}}}"#,
+            "[".repeat(300),
+            "]".repeat(300)
+        );
+        assert!(matches!(parse_line(twice.as_bytes()), Line::Invalid(_)));
+        let surrogate = r#"{"x":1e400,"jsonrpc":"2.0","id":1,"result":{"text":"\ud800"}}"#;
+        assert!(matches!(parse_line(surrogate.as_bytes()), Line::Invalid(_)));
+        assert!(matches!(parse_line(br#"{"jsonrpc":"2.0","id":1,"result":{"text":"\ud800"}}"#), Line::Invalid(_)));
         let strings =
             format!(r#"{{"jsonrpc":"2.0","id":1e400,"result":{{"s":"{}\"{}"}}}}"#, "[".repeat(200), "{".repeat(200));
         assert!(matches!(parse_line(strings.as_bytes()), Line::Response { .. }));

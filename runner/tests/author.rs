@@ -191,6 +191,28 @@ fn an_author_measures_and_budgets_a_package_from_the_vendored_copy_alone() {
     std::fs::write(&main, main0).unwrap();
     std::fs::write(&manifest, text0).unwrap();
 
+    // The measured call the settings name (author trials 75 and 78), and
+    // the options over it (review 80): `--args` alone keeps the settings'
+    // tool, a tool named alone gets arguments made from its schema.
+    let text0 = std::fs::read_to_string(&manifest).unwrap();
+    let settings = "[package.metadata.subako-tiny]\ntool = \"greet\"\nargs = { name = \"Ada\" }\n";
+    std::fs::write(&manifest, text0.replace("[package.metadata.subako-tiny]\n", settings)).unwrap();
+    let measured = |extra: &[&str]| {
+        let mut args = vec!["size", "--manifest-path", "Cargo.toml", "--quick", "--no-advice", "--json"];
+        args.extend(extra);
+        let out = a.run("subako-tiny", &args);
+        assert!(out.status.success(), "{}", text(&out));
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let row = &report["rows"][0];
+        (row["tool"].clone(), row["args"].clone())
+    };
+    let greet = serde_json::json!("greet");
+    assert_eq!(measured(&[]), (greet.clone(), serde_json::json!({"name": "Ada"})));
+    assert_eq!(measured(&["--args", r#"{"name":"Bo"}"#]), (greet.clone(), serde_json::json!({"name": "Bo"})));
+    assert_eq!(measured(&["--tool", "greet"]), (greet.clone(), serde_json::json!({"name": "Ada"})));
+    std::fs::write(&manifest, &text0).unwrap();
+    assert_eq!(measured(&["--tool", "greet"]), (greet, serde_json::json!({"name": "world"})));
+
     let out = a.run("cargo", &["doc", "-p", "subako-tiny", "--no-deps"]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(a.target.join("doc/subako_tiny/index.html").is_file());

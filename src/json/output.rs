@@ -109,15 +109,16 @@ pub(crate) fn need_strict() {
 }
 
 /// How many objects and arrays writers have opened deeper than a reply
-/// may hold ([`MAX_VALUE_DEPTH`]; each [`JsonWriter`](super::JsonWriter)
-/// counts its depth as it opens and closes them), and how many of those
-/// were opened by [`json::object`](super::object) and
-/// [`json::array`](super::array), apart from any reply. [`Reply::object`]
-/// compares the difference before and after its closure, and a reply
-/// whose closure opened one is refused ([`too_deep_answer`]; review 76:
-/// 126 levels went out as a line serde_json refuses). Both only grow. A
-/// module that nests no deeper than its code says never counts one, and
-/// links no refusal.
+/// may hold ([`MAX_VALUE_DEPTH`]: the writers count their depth, a level a
+/// closure or a slice), in all, and in the replies being written: a value
+/// written apart from any reply ([`json::object`](super::object),
+/// [`JsonWriter::object`](super::JsonWriter::object), a
+/// [`Reply::object`] made inside another's closure) puts the second count
+/// back as it was when it began. [`Reply::object`] compares that count
+/// before and after its closure, and a reply whose closure opened one is
+/// refused ([`too_deep_answer`]; review 76: 126 levels went out as a line
+/// serde_json refuses). A module that nests no deeper than its code says
+/// never counts one, and links no refusal.
 ///
 /// [`Reply::object`]: crate::Reply::object
 #[cfg(target_arch = "wasm32")]
@@ -125,18 +126,23 @@ mod too_deep {
     use core::sync::atomic::{AtomicUsize, Ordering};
 
     static OPENED: AtomicUsize = AtomicUsize::new(0);
-    static APART: AtomicUsize = AtomicUsize::new(0);
+    static IN_REPLIES: AtomicUsize = AtomicUsize::new(0);
 
-    pub(super) fn counts() -> (usize, usize) {
-        (OPENED.load(Ordering::Relaxed), APART.load(Ordering::Relaxed))
+    pub(super) fn opened() -> usize {
+        OPENED.load(Ordering::Relaxed)
     }
 
-    pub(super) fn opened() {
+    pub(super) fn in_replies() -> usize {
+        IN_REPLIES.load(Ordering::Relaxed)
+    }
+
+    pub(super) fn open() {
         OPENED.store(OPENED.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+        IN_REPLIES.store(IN_REPLIES.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
     }
 
-    pub(super) fn set_apart(n: usize) {
-        APART.store(n, Ordering::Relaxed);
+    pub(super) fn set_in_replies(n: usize) {
+        IN_REPLIES.store(n, Ordering::Relaxed);
     }
 }
 
@@ -149,15 +155,19 @@ mod too_deep {
         static COUNTS: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
     }
 
-    pub(super) fn counts() -> (usize, usize) {
-        COUNTS.with(Cell::get)
+    pub(super) fn opened() -> usize {
+        COUNTS.with(|c| c.get().0)
     }
 
-    pub(super) fn opened() {
-        COUNTS.with(|c| c.set((c.get().0 + 1, c.get().1)));
+    pub(super) fn in_replies() -> usize {
+        COUNTS.with(|c| c.get().1)
     }
 
-    pub(super) fn set_apart(n: usize) {
+    pub(super) fn open() {
+        COUNTS.with(|c| c.set((c.get().0 + 1, c.get().1 + 1)));
+    }
+
+    pub(super) fn set_in_replies(n: usize) {
         COUNTS.with(|c| c.set((c.get().0, n)));
     }
 
@@ -170,52 +180,41 @@ mod too_deep {
 #[inline]
 pub(crate) fn opened_at(depth: usize) {
     if depth > MAX_VALUE_DEPTH {
-        too_deep::opened();
+        too_deep::open();
     }
-}
-
-/// How many objects and arrays have been opened too deep for a reply,
-/// less those opened apart from one: what [`Reply::object`] compares.
-///
-/// [`Reply::object`]: crate::Reply::object
-pub(crate) fn too_deep_in_replies() -> usize {
-    let (opened, apart) = too_deep::counts();
-    opened.wrapping_sub(apart)
 }
 
 /// Whether any object or array has been opened too deep: a reply is
 /// refused for it only then, so that a module that never counts one links
 /// no refusal.
 pub(crate) fn any_too_deep() -> bool {
-    too_deep::counts().0 != 0
+    too_deep::opened() != 0
 }
 
-/// A value written apart from any reply ([`json::object`](super::object),
-/// [`JsonWriter::object`](super::JsonWriter::object)):
-/// what it opens too deep does not count against the reply whose closure
-/// makes it. Put into a reply, it is walked there ([`ToJson`] for
-/// [`JsonBytes`](super::JsonBytes) asks for the shape check).
+/// A value written apart from any reply: what it opens too deep does not
+/// count against the reply whose closure makes it. Put into a reply, it
+/// is walked there ([`ToJson`] for [`JsonBytes`](super::JsonBytes) asks
+/// for the shape check). [`Apart::end`] says whether it opened anything
+/// too deep itself (for a [`Reply::object`], whether to refuse it).
 ///
 /// [`ToJson`]: super::ToJson
-pub(crate) struct Apart {
-    opened: usize,
-    apart: usize,
-}
+/// [`Reply::object`]: crate::Reply::object
+pub(crate) struct Apart(usize);
 
 impl Apart {
     pub(crate) fn begin() -> Apart {
-        let (opened, apart) = too_deep::counts();
-        Apart { opened, apart }
+        Apart(too_deep::in_replies())
     }
 
-    /// Everything opened too deep since it began is apart: what values
-    /// written apart inside it counted is part of that, counted once
-    /// (review 79: added again, it overtook the count).
-    pub(crate) fn end(self) {
-        let (opened, _) = too_deep::counts();
-        if opened != self.opened {
-            too_deep::set_apart(self.apart + (opened - self.opened));
+    /// Whether it opened anything too deep, which is then put back, once
+    /// however deep values apart nest (review 79: added again, a count
+    /// overtook the other).
+    pub(crate) fn end(self) -> bool {
+        let opened = too_deep::in_replies() != self.0;
+        if opened {
+            too_deep::set_in_replies(self.0);
         }
+        opened
     }
 }
 

@@ -397,8 +397,8 @@ pub fn bench(a: &Path, b: Option<&Path>, opts: &BenchOptions) -> Result<BenchRep
 pub(crate) fn missing_grant(problem: &str) -> Option<&'static str> {
     if problem.contains("/volume/data is not mounted") {
         Some(
-            "give it a directory behind /volume/data with --data DIR (size: or data = \"DIR\" in \
-             [package.metadata.subako-tiny]), as the agent enables one",
+            "give it a directory behind /volume/data with --data DIR, as the agent enables one; size also \
+             takes data = \"DIR\" in [package.metadata.subako-tiny]",
         )
     } else if problem.contains("/package is not mounted") {
         Some(

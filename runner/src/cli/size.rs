@@ -212,6 +212,7 @@ impl Size {
                 compiles: self.compiles,
                 tool: spec.tool.clone(),
                 args: spec.args()?,
+                tool_from_settings: false,
                 then: spec.then.calls()?,
                 call: {
                     spec.call.check_dirs()?;

@@ -93,10 +93,14 @@ pub struct Measure {
     pub quick: bool,
     pub calls: usize,
     pub compiles: usize,
-    /// The call to measure: `None` is the first listed tool with arguments
-    /// made from its input schema.
+    /// The call to measure: `None` is the first listed tool; arguments
+    /// `None` are made from the tool's input schema.
     pub tool: Option<String>,
     pub args: Option<Value>,
+    /// `tool` is the package's settings' (`[package.metadata.subako-tiny]`),
+    /// for every module: one that does not list it is measured with its
+    /// first tool.
+    pub tool_from_settings: bool,
     /// Calls after it, in sequence.
     pub then: Vec<(String, Value)>,
     pub call: CallOptions,
@@ -110,6 +114,7 @@ impl Default for Measure {
             compiles: 5,
             tool: None,
             args: None,
+            tool_from_settings: false,
             then: Vec::new(),
             call: CallOptions::default(),
         }

@@ -102,9 +102,23 @@ pub fn measure_row(path: &Path, names: Option<&Path>, authors: &[&str], m: &Meas
         warnings: report.warnings.clone(),
         ..Row::default()
     };
-    let (tool, args) = match (&m.tool, report.tools.first()) {
-        (Some(t), _) => (Some(t.clone()), m.args.clone().unwrap_or_else(|| json!({}))),
-        (None, Some(t)) => (Some(t.name.clone()), m.args.clone().unwrap_or_else(|| sample_args(&t.input_schema))),
+    // The tool named, or the first listed (also where the settings name a
+    // tool this module does not list: one settings table for every
+    // module); arguments given, or made from that tool's input schema
+    // (review 80: a named tool was called with {}).
+    let listed = |name: &str| report.tools.iter().find(|t| t.name == name);
+    let named = m.tool.as_deref().filter(|t| !m.tool_from_settings || listed(t).is_some());
+    let args_for = |t: Option<&crate::check::Tool>, given: Option<&Value>| match (given, t) {
+        (Some(args), _) => args.clone(),
+        (None, Some(t)) => sample_args(&t.input_schema),
+        (None, None) => json!({}),
+    };
+    let (tool, args) = match (named, report.tools.first()) {
+        (Some(t), _) => (Some(t.to_string()), args_for(listed(t), m.args.as_ref())),
+        (None, Some(first)) => {
+            let given = if m.tool.is_some() { None } else { m.args.as_ref() };
+            (Some(first.name.clone()), args_for(Some(first), given))
+        }
         (None, None) => (None, json!({})),
     };
     row.tool = tool.clone();

@@ -178,8 +178,14 @@ pub fn measure_package(opts: &PackageOptions) -> Result<(Package, PackageReport)
     if measure.call.data_dir.is_none() {
         measure.call.data_dir = pkg.data.clone();
     }
-    if measure.tool.is_none() && measure.args.is_none() {
+    // The settings' tool unless one is named; their arguments with it,
+    // unless others are given (review 80: `--args` alone measured the
+    // first tool).
+    if measure.tool.is_none() && pkg.tool.is_some() {
         measure.tool = pkg.tool.clone();
+        measure.tool_from_settings = true;
+    }
+    if measure.args.is_none() && measure.tool == pkg.tool {
         measure.args = pkg.args.clone();
     }
     for t in pkg.targets.iter().filter(|t| opts.only.is_empty() || opts.only.contains(&t.name)) {
