@@ -156,10 +156,18 @@ impl Reply {
     /// ```
     #[must_use]
     pub fn json(value: JsonWriter) -> Reply {
+        // The flag first: in a module that never sets it, no mark.
+        let too_deep = crate::json::output::any_too_deep() && value.too_deep();
         let json = value.into_bytes();
-        // A writer given nothing wrote no value: marked, so that the check
-        // says so rather than the answer going out with no content.
-        let structured = if json.is_empty() { NOTHING_WRITTEN } else { json.len() };
+        // A writer given nothing wrote no value, or one nested too deep:
+        // marked, so that the reply is refused rather than sent.
+        let structured = if too_deep {
+            TOO_DEEP
+        } else if json.is_empty() {
+            NOTHING_WRITTEN
+        } else {
+            json.len()
+        };
         Reply { structured, json }
     }
 
@@ -188,17 +196,9 @@ impl Reply {
     /// ```
     #[must_use]
     pub fn object(members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> Reply {
-        // What it opens too deep is its own to refuse, and apart for a
-        // reply whose closure makes it (review 80: one made and thrown
-        // away refused the reply around it).
-        let apart = crate::json::output::Apart::begin();
         let mut out = JsonWriter::whole();
         out.outer_object(members);
-        let mut reply = Reply::json(out);
-        if apart.end() {
-            reply.structured = TOO_DEEP;
-        }
-        reply
+        Reply::json(out)
     }
 
     /// Text alone, with no JSON beside it.

@@ -330,6 +330,39 @@ mod output {
         }))
     }
 
+    /// An object `n + 1` deep written into the reply's own writer from
+    /// inside another reply's closure, which is thrown away (review 81: it
+    /// went out as a line serde_json refuses).
+    fn captured_outer(args: &Args<'_>) -> Result<Reply, ToolError> {
+        let n = args.int("n", 0, 100_000)?;
+        Ok(Reply::object(|o| {
+            let _thrown = Reply::object(|p| {
+                objects(o, n);
+                p
+            });
+            let _apart = json::object(|p| {
+                p.field("x", 1);
+                p
+            });
+            o
+        }))
+    }
+
+    /// The inner reply of [`captured_outer`]'s kind, returned: its own
+    /// value is `{"ok":1}` (review 81: refused for the outer's depth).
+    fn captured_inner(args: &Args<'_>) -> Result<Reply, ToolError> {
+        let n = args.int("n", 0, 100_000)?;
+        let mut inner = None;
+        let _outer = Reply::object(|o| {
+            inner = Some(Reply::object(|p| {
+                objects(o, n);
+                p.field("ok", 1)
+            }));
+            o
+        });
+        inner.ok_or_else(|| ToolError::new("no reply"))
+    }
+
     const ANY: &str = r#"{"type":"object"}"#;
     const PACKAGE: Package = Package::new(
         "out",
@@ -347,6 +380,8 @@ mod output {
             Tool::new("nest_slices", "Nests slices at the deepest level.", ANY, nest_slices),
             Tool::new("inside_apart", "Nests objects, inside a json::object's closure.", ANY, inside_apart),
             Tool::new("apart_in_apart", "Nests objects, after values apart.", ANY, apart_in_apart),
+            Tool::new("captured_outer", "Nests objects in its writer from another's closure.", ANY, captured_outer),
+            Tool::new("captured_inner", "A reply whose closure nests another's.", ANY, captured_inner),
         ],
     );
 
@@ -421,6 +456,7 @@ mod output {
             ("nest_slices", 2),
             ("inside_apart", 0),
             ("apart_in_apart", 0),
+            ("captured_outer", 0),
         ] {
             let fits = 124 - below_root;
             let called = answer(tool, &format!(r#"{{"n":{fits}}}"#));
@@ -438,6 +474,16 @@ mod output {
                     called.text()
                 );
             }
+        }
+    }
+
+    /// A reply is judged by its own value, whatever another's closure
+    /// wrote beside it (review 81).
+    #[test]
+    fn a_reply_is_judged_by_its_own_value() {
+        for n in [124, 125, 1_000] {
+            let called = answer("captured_inner", &format!(r#"{{"n":{n}}}"#));
+            assert_eq!(called.structured(), Some(r#"{"ok":1}"#), "{n}: {}", called.text());
         }
     }
 

@@ -74,32 +74,43 @@ pub(crate) enum Line {
     Invalid(String),
 }
 
-/// The arrays and objects open at once that serde_json refuses a line for.
-const SERDE_DEPTH: usize = 128;
-
 /// Whether serde_json refused a number past f64 (which is JSON, and which
 /// a subako-tiny module echoes as an id it was sent).
 fn out_of_range(e: &serde_json::Error) -> bool {
     e.to_string().starts_with("number out of range")
 }
 
-/// How deep JSON text nests its arrays and objects.
-fn nesting(json: &str) -> usize {
-    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0, false, false);
-    for b in json.bytes() {
-        match (in_string, b) {
-            (true, _) if escaped => escaped = false,
-            (true, b'\\') => escaped = true,
-            (true, b'"') | (false, b'"') => in_string = !in_string,
-            (false, b'[' | b'{') => {
-                depth += 1;
-                deepest = deepest.max(depth);
+/// `line` with every number outside strings that is past f64 written `0`.
+fn numbers_as_zero(line: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(line.len());
+    let (mut i, mut in_string, mut escaped) = (0, false, false);
+    while i < line.len() {
+        let b = line[i];
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
             }
-            (false, b']' | b'}') => depth = depth.saturating_sub(1),
-            _ => {}
+        } else if b == b'"' {
+            in_string = true;
+        } else if b == b'-' || b.is_ascii_digit() {
+            let end = line[i..]
+                .iter()
+                .position(|c| !matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+                .map_or(line.len(), |n| i + n);
+            let token = &line[i..end];
+            let past =
+                std::str::from_utf8(token).ok().and_then(|t| t.parse::<f64>().ok()).is_some_and(f64::is_infinite);
+            out.extend_from_slice(if past { b"0" } else { token });
+            i = end;
+            continue;
         }
+        out.push(b);
+        i += 1;
     }
-    deepest
+    out
 }
 
 pub(crate) fn parse_line(line: &[u8]) -> Line {
@@ -121,25 +132,30 @@ pub(crate) fn parse_line(line: &[u8]) -> Line {
         // refuses, the worker's reader refuses too (review 77: nesting past
         // its limit; review 80: a lone surrogate escape).
         Err(e) if !out_of_range(&e) => return invalid(),
-        // Past the first error, members are read as text, with no limit on
-        // their nesting, and a key written twice keeps one: the whole line
-        // is held to serde_json's depth (reviews 79 and 80).
-        Err(_) if nesting(&String::from_utf8_lossy(line)) >= SERDE_DEPTH => return invalid(),
-        Err(_) => match serde_json::from_slice::<std::collections::BTreeMap<String, Box<RawValue>>>(line) {
-            Ok(members) => {
-                let mut m = serde_json::Map::new();
-                for (k, raw) in members {
-                    let v = match serde_json::from_str(raw.get()) {
-                        Ok(v) => v,
-                        Err(e) if out_of_range(&e) => Value::String(raw.get().to_owned()),
-                        Err(_) => return invalid(),
-                    };
-                    m.insert(k, v);
-                }
-                m
+        // The line with each number past f64 read as 0 is held to all of
+        // serde_json's rules (reviews 79 to 81: its depth, escapes and
+        // keys written twice, which members read as text passed); then only
+        // the id may hold such a number, as the text it is: one the module
+        // was sent and echoes. Anywhere else the worker refuses the line
+        // (review 81: a result holding one hid its isError).
+        Err(_) => {
+            if !matches!(serde_json::from_slice::<Value>(&numbers_as_zero(line)), Ok(Value::Object(_))) {
+                return invalid();
             }
-            Err(_) => return invalid(),
-        },
+            let Ok(members) = serde_json::from_slice::<std::collections::BTreeMap<String, Box<RawValue>>>(line) else {
+                return invalid();
+            };
+            let mut m = serde_json::Map::new();
+            for (k, raw) in members {
+                let v = match serde_json::from_str(raw.get()) {
+                    Ok(v) => v,
+                    Err(e) if k == "id" && out_of_range(&e) => Value::String(raw.get().to_owned()),
+                    Err(_) => return invalid(),
+                };
+                m.insert(k, v);
+            }
+            m
+        }
     };
     if m.get("jsonrpc") != Some(&Value::String("2.0".into())) {
         return invalid();
@@ -194,7 +210,13 @@ mod tests {
         // Numbers beyond f64 are JSON: a request with such an id, and its
         // answer, are told as they are (serve counted the answer missing).
         assert!(matches!(parse_line(br#"{"jsonrpc":"2.0","id":1e400,"method":"x"}"#), Line::Request { .. }));
-        assert!(matches!(parse_line(br#"{"jsonrpc":"2.0","id":1e400,"result":{"n":[1e999]}}"#), Line::Response { .. }));
+        // Past f64 anywhere but the id, the worker refuses the line (review
+        // 81: a result holding one hid its isError).
+        assert!(matches!(parse_line(br#"{"jsonrpc":"2.0","id":1e400,"result":{"n":[1e999]}}"#), Line::Invalid(_)));
+        let error =
+            br#"{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true,"structuredContent":{"x":1e400}}}"#;
+        assert!(matches!(parse_line(error), Line::Invalid(_)));
+        assert!(matches!(parse_line(br#"{"jsonrpc":"2.0","id":-1e400,"result":{"n":1e-400}}"#), Line::Response { .. }));
         assert!(matches!(parse_line(br#"{"jsonrpc":"2.0","id":1e400"#), Line::Invalid(_)));
         // A result nested past what serde_json reads (127 levels in the
         // line) is no message the worker reads (review 77).
@@ -219,6 +241,12 @@ mod tests {
         let surrogate = r#"{"x":1e400,"jsonrpc":"2.0","id":1,"result":{"text":"\ud800"}}"#;
         assert!(matches!(parse_line(surrogate.as_bytes()), Line::Invalid(_)));
         assert!(matches!(parse_line(br#"{"jsonrpc":"2.0","id":1,"result":{"text":"\ud800"}}"#), Line::Invalid(_)));
+        // In a copy of a key that keeps another, or after such a number in
+        // one member (review 81).
+        let dropped = r#"{"x":"\ud800","x":1,"jsonrpc":"2.0","id":1e400,"result":{}}"#;
+        assert!(matches!(parse_line(dropped.as_bytes()), Line::Invalid(_)));
+        let after = r#"{"jsonrpc":"2.0","id":1e400,"result":{"n":1,"t":"\ud800"}}"#;
+        assert!(matches!(parse_line(after.as_bytes()), Line::Invalid(_)));
         let strings =
             format!(r#"{{"jsonrpc":"2.0","id":1e400,"result":{{"s":"{}\"{}"}}}}"#, "[".repeat(200), "{".repeat(200));
         assert!(matches!(parse_line(strings.as_bytes()), Line::Response { .. }));

@@ -210,6 +210,12 @@ fn an_author_measures_and_budgets_a_package_from_the_vendored_copy_alone() {
     assert_eq!(measured(&[]), (greet.clone(), serde_json::json!({"name": "Ada"})));
     assert_eq!(measured(&["--args", r#"{"name":"Bo"}"#]), (greet.clone(), serde_json::json!({"name": "Bo"})));
     assert_eq!(measured(&["--tool", "greet"]), (greet.clone(), serde_json::json!({"name": "Ada"})));
+    // A misspelt tool: the first measured, and said (review 81).
+    std::fs::write(&manifest, text0.replace("[package.metadata.subako-tiny]\n", &settings.replace("greet", "gret")))
+        .unwrap();
+    let out = a.run("subako-tiny", &["size", "--manifest-path", "Cargo.toml", "--quick", "--no-advice"]);
+    let said = text(&out);
+    assert!(said.contains(r#"the settings' tool "gret" (package.metadata.subako-tiny.tool) is not one of this module's tools (greet): measured greet instead"#), "{said}");
     std::fs::write(&manifest, &text0).unwrap();
     assert_eq!(measured(&["--tool", "greet"]), (greet, serde_json::json!({"name": "world"})));
 

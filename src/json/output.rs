@@ -108,41 +108,27 @@ pub(crate) fn need_strict() {
     flags::set(Flag::Strict);
 }
 
-/// How many objects and arrays writers have opened deeper than a reply
+/// Whether any writer has opened an object or array deeper than a reply
 /// may hold ([`MAX_VALUE_DEPTH`]: the writers count their depth, a level a
-/// closure or a slice), in all, and in the replies being written: a value
-/// written apart from any reply ([`json::object`](super::object),
-/// [`JsonWriter::object`](super::JsonWriter::object), a
-/// [`Reply::object`] made inside another's closure) puts the second count
-/// back as it was when it began. [`Reply::object`] compares that count
-/// before and after its closure, and a reply whose closure opened one is
-/// refused ([`too_deep_answer`]; review 76: 126 levels went out as a line
-/// serde_json refuses). A module that nests no deeper than its code says
-/// never counts one, and links no refusal.
-///
-/// [`Reply::object`]: crate::Reply::object
+/// closure or a slice, and the writer that did is marked,
+/// [`JsonWriter::too_deep`](super::JsonWriter::too_deep)): a reply marked so
+/// is refused ([`too_deep_answer`]; review 76: 126 levels went out as a
+/// line serde_json refuses) only when this is set, so that a module that
+/// nests no deeper than its code says links no refusal. The mark is the
+/// document's, not a count over time (review 81: a closure writing into
+/// an outer writer from inside another's was put down to the wrong one).
 #[cfg(target_arch = "wasm32")]
 mod too_deep {
-    use core::sync::atomic::{AtomicUsize, Ordering};
+    use core::sync::atomic::{AtomicBool, Ordering};
 
-    static OPENED: AtomicUsize = AtomicUsize::new(0);
-    static IN_REPLIES: AtomicUsize = AtomicUsize::new(0);
+    static OPENED: AtomicBool = AtomicBool::new(false);
 
-    pub(super) fn opened() -> usize {
+    pub(super) fn any() -> bool {
         OPENED.load(Ordering::Relaxed)
     }
 
-    pub(super) fn in_replies() -> usize {
-        IN_REPLIES.load(Ordering::Relaxed)
-    }
-
-    pub(super) fn open() {
-        OPENED.store(OPENED.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
-        IN_REPLIES.store(IN_REPLIES.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
-    }
-
-    pub(super) fn set_in_replies(n: usize) {
-        IN_REPLIES.store(n, Ordering::Relaxed);
+    pub(super) fn set() {
+        OPENED.store(true, Ordering::Relaxed);
     }
 }
 
@@ -152,70 +138,30 @@ mod too_deep {
     use core::cell::Cell;
 
     std::thread_local! {
-        static COUNTS: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+        static OPENED: Cell<bool> = const { Cell::new(false) };
     }
 
-    pub(super) fn opened() -> usize {
-        COUNTS.with(|c| c.get().0)
+    pub(super) fn any() -> bool {
+        OPENED.with(Cell::get)
     }
 
-    pub(super) fn in_replies() -> usize {
-        COUNTS.with(|c| c.get().1)
-    }
-
-    pub(super) fn open() {
-        COUNTS.with(|c| c.set((c.get().0 + 1, c.get().1 + 1)));
-    }
-
-    pub(super) fn set_in_replies(n: usize) {
-        COUNTS.with(|c| c.set((c.get().0, n)));
+    pub(super) fn set() {
+        OPENED.with(|c| c.set(true));
     }
 
     pub(super) fn clear() {
-        COUNTS.with(|c| c.set((0, 0)));
+        OPENED.with(|c| c.set(false));
     }
 }
 
-/// Notes a writer opening an object or array `depth` deep.
-#[inline]
-pub(crate) fn opened_at(depth: usize) {
-    if depth > MAX_VALUE_DEPTH {
-        too_deep::open();
-    }
+/// A writer opened an object or array too deep (see [`any_too_deep`]).
+pub(crate) fn went_too_deep() {
+    too_deep::set();
 }
 
-/// Whether any object or array has been opened too deep: a reply is
-/// refused for it only then, so that a module that never counts one links
-/// no refusal.
+/// Whether any writer has opened an object or array too deep.
 pub(crate) fn any_too_deep() -> bool {
-    too_deep::opened() != 0
-}
-
-/// A value written apart from any reply: what it opens too deep does not
-/// count against the reply whose closure makes it. Put into a reply, it
-/// is walked there ([`ToJson`] for [`JsonBytes`](super::JsonBytes) asks
-/// for the shape check). [`Apart::end`] says whether it opened anything
-/// too deep itself (for a [`Reply::object`], whether to refuse it).
-///
-/// [`ToJson`]: super::ToJson
-/// [`Reply::object`]: crate::Reply::object
-pub(crate) struct Apart(usize);
-
-impl Apart {
-    pub(crate) fn begin() -> Apart {
-        Apart(too_deep::in_replies())
-    }
-
-    /// Whether it opened anything too deep, which is then put back, once
-    /// however deep values apart nest (review 79: added again, a count
-    /// overtook the other).
-    pub(crate) fn end(self) -> bool {
-        let opened = too_deep::in_replies() != self.0;
-        if opened {
-            too_deep::set_in_replies(self.0);
-        }
-        opened
-    }
+    too_deep::any()
 }
 
 /// The check replies get, if any.

@@ -190,7 +190,7 @@ impl ObjectWriter {
     /// ```
     pub fn field(&mut self, key: &str, value: impl ToJson) -> &mut ObjectWriter {
         self.json.key(key);
-        counted(self.depth, &value);
+        counted(&mut self.json, self.depth, &value);
         value.write_json(&mut self.json);
         self
     }
@@ -230,7 +230,7 @@ impl ObjectWriter {
     fn open(&mut self, key: &str) {
         self.json.key(key).begin_object();
         self.depth += 1;
-        super::output::opened_at(self.depth);
+        self.json.opened_at(self.depth);
     }
 
     /// `}`, a level up.
@@ -273,7 +273,7 @@ impl ArrayWriter {
     /// assert_eq!(reply.structured(), Some(&br#"{"mixed":["x",1,null]}"#[..]));
     /// ```
     pub fn push(&mut self, value: impl ToJson) -> &mut ArrayWriter {
-        counted(self.depth, &value);
+        counted(&mut self.json, self.depth, &value);
         value.write_json(&mut self.json);
         self
     }
@@ -324,17 +324,12 @@ impl JsonWriter {
     /// assert_eq!(out.as_bytes(), br#"{"a":1}"#);
     /// ```
     pub fn object(&mut self, members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> &mut JsonWriter {
-        // A document of its own: what it nests too deep is not a reply's
-        // to refuse (review 79: a deep one thrown away refused the reply
-        // whose closure made it). Put into a reply, it is walked.
-        let apart = super::output::Apart::begin();
         self.outer_object(members);
-        apart.end();
         self
     }
 
-    /// [`JsonWriter::object`] for [`Reply::object`](crate::Reply::object),
-    /// which refuses what its closures nest too deep.
+    /// [`JsonWriter::object`], for [`Reply::object`](crate::Reply::object)
+    /// too.
     pub(crate) fn outer_object(&mut self, members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) {
         // The outermost of its closures: a level that counts for nothing.
         let mut o = self.open_outer_object();
@@ -365,7 +360,7 @@ impl JsonWriter {
     /// call site is two calls.
     #[inline(never)]
     fn open_object(&mut self, depth: usize) -> ObjectWriter {
-        super::output::opened_at(depth);
+        self.opened_at(depth);
         self.begin_object();
         ObjectWriter { json: core::mem::replace(self, JsonWriter::whole()), depth }
     }
@@ -386,12 +381,9 @@ impl JsonWriter {
     /// assert_eq!(out.as_bytes(), br#"["x",2]"#);
     /// ```
     pub fn array(&mut self, elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter) -> &mut JsonWriter {
-        let apart = super::output::Apart::begin();
         let mut a = self.open_outer_array();
         elements(&mut a);
-        self.close_array(a);
-        apart.end();
-        self
+        self.close_array(a)
     }
 
     /// [`JsonWriter::open_outer_object`] for an array.
@@ -414,7 +406,7 @@ impl JsonWriter {
     /// [`JsonWriter::open_object`] for an array.
     #[inline(never)]
     fn open_array(&mut self, depth: usize) -> ArrayWriter {
-        super::output::opened_at(depth);
+        self.opened_at(depth);
         self.begin_array();
         ArrayWriter { json: core::mem::replace(self, JsonWriter::whole()), depth }
     }
@@ -430,10 +422,10 @@ impl JsonWriter {
 /// 77: a slice at the deepest level went out past what readers take). A
 /// scalar's nesting is a constant 0: nothing is counted, or linked.
 #[inline]
-fn counted(depth: usize, value: &impl ToJson) {
+fn counted(json: &mut JsonWriter, depth: usize, value: &impl ToJson) {
     let nesting = value.nesting();
     if nesting != 0 {
-        super::output::opened_at(depth + nesting);
+        json.opened_at(depth + nesting);
     }
 }
 

@@ -34,6 +34,9 @@ use crate::text::Piece;
 #[derive(Debug, Clone)]
 pub struct JsonWriter {
     buf: Vec<u8>,
+    /// Closures or slices opened an object or array in it deeper than a
+    /// reply may hold: a reply with it is refused, naming the tool.
+    too_deep: bool,
 }
 
 impl Default for JsonWriter {
@@ -55,7 +58,22 @@ impl JsonWriter {
     /// An empty writer for a document that only closures write, whole by
     /// construction.
     pub(crate) const fn whole() -> JsonWriter {
-        JsonWriter { buf: Vec::new() }
+        JsonWriter { buf: Vec::new(), too_deep: false }
+    }
+
+    /// Whether closures or slices opened an object or array in it deeper
+    /// than a reply may hold.
+    pub(crate) fn too_deep(&self) -> bool {
+        self.too_deep
+    }
+
+    /// Notes an object or array a closure or slice opens `depth` deep.
+    #[inline]
+    pub(super) fn opened_at(&mut self, depth: usize) {
+        if depth > output::MAX_VALUE_DEPTH {
+            self.too_deep = true;
+            output::went_too_deep();
+        }
     }
 
     /// The bytes written so far.

@@ -121,6 +121,15 @@ pub fn measure_row(path: &Path, names: Option<&Path>, authors: &[&str], m: &Meas
         }
         (None, None) => (None, json!({})),
     };
+    // Said, so that a misspelt tool in the settings is not passed over
+    // unseen (review 81).
+    if let (Some(wanted), None, Some(measured)) = (&m.tool, named, &tool) {
+        row.warnings.push(format!(
+            "the settings' tool {wanted:?} (package.metadata.subako-tiny.tool) is not one of this module's tools \
+             ({}): measured {measured} instead",
+            report.tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")
+        ));
+    }
     row.tool = tool.clone();
     row.args = tool.as_ref().map(|_| args.clone());
     if let Some(names) = names {
