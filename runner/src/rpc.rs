@@ -101,8 +101,9 @@ fn numbers_as_zero(line: &[u8]) -> Vec<u8> {
                 .position(|c| !matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
                 .map_or(line.len(), |n| i + n);
             let token = &line[i..end];
-            let past =
-                std::str::from_utf8(token).ok().and_then(|t| t.parse::<f64>().ok()).is_some_and(f64::is_infinite);
+            // Past f64 as serde_json reads it, which rounds otherwise than
+            // std near f64::MAX (review 82).
+            let past = serde_json::from_slice::<Value>(token).is_err_and(|e| out_of_range(&e));
             out.extend_from_slice(if past { b"0" } else { token });
             i = end;
             continue;
@@ -149,7 +150,11 @@ pub(crate) fn parse_line(line: &[u8]) -> Line {
             for (k, raw) in members {
                 let v = match serde_json::from_str(raw.get()) {
                     Ok(v) => v,
-                    Err(e) if k == "id" && out_of_range(&e) => Value::String(raw.get().to_owned()),
+                    // A bare number, not one inside an array or object
+                    // (review 82: `[1e400]` stood as an id).
+                    Err(e) if k == "id" && out_of_range(&e) && !raw.get().starts_with(['[', '{']) => {
+                        Value::String(raw.get().to_owned())
+                    }
                     Err(_) => return invalid(),
                 };
                 m.insert(k, v);
@@ -247,6 +252,12 @@ mod tests {
         assert!(matches!(parse_line(dropped.as_bytes()), Line::Invalid(_)));
         let after = r#"{"jsonrpc":"2.0","id":1e400,"result":{"n":1,"t":"\ud800"}}"#;
         assert!(matches!(parse_line(after.as_bytes()), Line::Invalid(_)));
+        // Past f64 as serde_json reads it, near f64::MAX; and only as a
+        // bare id (review 82).
+        let near = br#"{"jsonrpc":"2.0","id":1.7976931348623158e308,"result":{}}"#;
+        assert!(matches!(parse_line(near), Line::Response { .. }));
+        assert!(matches!(parse_line(br#"{"jsonrpc":"2.0","result":{},"id":[1e400]}"#), Line::Invalid(_)));
+        assert!(matches!(parse_line(br#"{"jsonrpc":"2.0","result":{},"id":{"a":1e400}}"#), Line::Invalid(_)));
         let strings =
             format!(r#"{{"jsonrpc":"2.0","id":1e400,"result":{{"s":"{}\"{}"}}}}"#, "[".repeat(200), "{".repeat(200));
         assert!(matches!(parse_line(strings.as_bytes()), Line::Response { .. }));

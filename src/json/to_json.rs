@@ -2,8 +2,10 @@
 //! every key has its value and every brace closes. [`ToJson`] is what a
 //! member or an element may be. The one way around it is to swap two
 //! writers of different depths (`core::mem::swap` of the writers two
-//! nested closures get): each writer holds its document, so the braces
-//! go with the wrong one. Nothing checks for that.
+//! nested closures get): each writer holds its document and its count of
+//! how deep it is, so the braces, or the count that refuses a reply
+//! nested past 125 levels, go with the wrong one. Nothing checks for that
+//! (review 82 swapped back and forth to send 126 levels).
 //!
 //! ```
 //! use subako_tiny::Reply;
@@ -164,8 +166,6 @@ impl PartialEq<&str> for JsonBytes {
 #[derive(Debug)]
 pub struct ObjectWriter {
     pub(super) json: JsonWriter,
-    /// How deep this object is: 1 for the outermost.
-    depth: usize,
 }
 
 /// The elements of one JSON array being written; made by the `array`
@@ -173,8 +173,6 @@ pub struct ObjectWriter {
 #[derive(Debug)]
 pub struct ArrayWriter {
     json: JsonWriter,
-    /// How deep this array is: 1 for the outermost.
-    depth: usize,
 }
 
 impl ObjectWriter {
@@ -190,7 +188,7 @@ impl ObjectWriter {
     /// ```
     pub fn field(&mut self, key: &str, value: impl ToJson) -> &mut ObjectWriter {
         self.json.key(key);
-        counted(&mut self.json, self.depth, &value);
+        counted(&mut self.json, &value);
         value.write_json(&mut self.json);
         self
     }
@@ -229,14 +227,13 @@ impl ObjectWriter {
     #[inline(never)]
     fn open(&mut self, key: &str) {
         self.json.key(key).begin_object();
-        self.depth += 1;
-        self.json.opened_at(self.depth);
+        self.json.enter();
     }
 
     /// `}`, a level up.
     #[inline(never)]
     fn close(&mut self) -> &mut ObjectWriter {
-        self.depth -= 1;
+        self.json.leave();
         self.json.end_object();
         self
     }
@@ -260,7 +257,7 @@ impl ObjectWriter {
         elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter,
     ) -> &mut ObjectWriter {
         self.json.key(key);
-        self.json.array_at(self.depth + 1, elements);
+        self.json.array_at(elements);
         self
     }
 }
@@ -273,7 +270,7 @@ impl ArrayWriter {
     /// assert_eq!(reply.structured(), Some(&br#"{"mixed":["x",1,null]}"#[..]));
     /// ```
     pub fn push(&mut self, value: impl ToJson) -> &mut ArrayWriter {
-        counted(&mut self.json, self.depth, &value);
+        counted(&mut self.json, &value);
         value.write_json(&mut self.json);
         self
     }
@@ -296,7 +293,7 @@ impl ArrayWriter {
     /// assert_eq!(reply.structured(), Some(&br#"{"people":[{"name":"Ada"}]}"#[..]));
     /// ```
     pub fn object(&mut self, members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> &mut ArrayWriter {
-        self.json.object_at(self.depth + 1, members);
+        self.json.object_at(members);
         self
     }
 
@@ -307,7 +304,7 @@ impl ArrayWriter {
     /// assert_eq!(reply.structured(), Some(&br#"{"grid":[[1,2]]}"#[..]));
     /// ```
     pub fn array(&mut self, elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter) -> &mut ArrayWriter {
-        self.json.array_at(self.depth + 1, elements);
+        self.json.array_at(elements);
         self
     }
 }
@@ -334,40 +331,39 @@ impl JsonWriter {
         // The outermost of its closures: a level that counts for nothing.
         let mut o = self.open_outer_object();
         members(&mut o);
-        self.close_object(o);
+        *self = o.json;
+        self.end_object();
     }
 
-    /// [`JsonWriter::open_object`] for the outermost object, which no
-    /// depth can be too deep for.
+    /// [`JsonWriter::open_object`] for the outermost object, a closure at
+    /// the level of the writer's.
     fn open_outer_object(&mut self) -> ObjectWriter {
         self.begin_object();
-        ObjectWriter { json: core::mem::replace(self, JsonWriter::whole()), depth: 1 }
+        ObjectWriter { json: core::mem::replace(self, JsonWriter::whole()) }
     }
 
-    /// [`JsonWriter::object`] for an object `depth` deep.
-    fn object_at(
-        &mut self,
-        depth: usize,
-        members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter,
-    ) -> &mut JsonWriter {
-        let mut o = self.open_object(depth);
+    /// [`JsonWriter::object`] for an object a level deeper than the
+    /// closure whose writer this is.
+    fn object_at(&mut self, members: impl FnOnce(&mut ObjectWriter) -> &mut ObjectWriter) -> &mut JsonWriter {
+        let mut o = self.open_object();
         members(&mut o);
         self.close_object(o)
     }
 
-    /// `{`, `depth` deep, and its writer, which holds this one's bytes until
-    /// [`JsonWriter::close_object`]. Out of line, as that is: each closure's
-    /// call site is two calls.
+    /// `{`, a level deeper, and its writer, which holds this one's bytes
+    /// until [`JsonWriter::close_object`]. Out of line, as that is: each
+    /// closure's call site is two calls.
     #[inline(never)]
-    fn open_object(&mut self, depth: usize) -> ObjectWriter {
-        self.opened_at(depth);
+    fn open_object(&mut self) -> ObjectWriter {
         self.begin_object();
-        ObjectWriter { json: core::mem::replace(self, JsonWriter::whole()), depth }
+        self.enter();
+        ObjectWriter { json: core::mem::replace(self, JsonWriter::whole()) }
     }
 
-    /// The bytes back from `o`, then `}`.
+    /// The bytes back from `o`, a level up, then `}`.
     fn close_object(&mut self, o: ObjectWriter) -> &mut JsonWriter {
         *self = o.json;
+        self.leave();
         self.end_object()
     }
 
@@ -383,49 +379,49 @@ impl JsonWriter {
     pub fn array(&mut self, elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter) -> &mut JsonWriter {
         let mut a = self.open_outer_array();
         elements(&mut a);
-        self.close_array(a)
+        *self = a.json;
+        self.end_array()
     }
 
     /// [`JsonWriter::open_outer_object`] for an array.
     fn open_outer_array(&mut self) -> ArrayWriter {
         self.begin_array();
-        ArrayWriter { json: core::mem::replace(self, JsonWriter::whole()), depth: 1 }
+        ArrayWriter { json: core::mem::replace(self, JsonWriter::whole()) }
     }
 
-    /// [`JsonWriter::array`] for an array `depth` deep.
-    fn array_at(
-        &mut self,
-        depth: usize,
-        elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter,
-    ) -> &mut JsonWriter {
-        let mut a = self.open_array(depth);
+    /// [`JsonWriter::object_at`] for an array.
+    fn array_at(&mut self, elements: impl FnOnce(&mut ArrayWriter) -> &mut ArrayWriter) -> &mut JsonWriter {
+        let mut a = self.open_array();
         elements(&mut a);
         self.close_array(a)
     }
 
     /// [`JsonWriter::open_object`] for an array.
     #[inline(never)]
-    fn open_array(&mut self, depth: usize) -> ArrayWriter {
-        self.opened_at(depth);
+    fn open_array(&mut self) -> ArrayWriter {
         self.begin_array();
-        ArrayWriter { json: core::mem::replace(self, JsonWriter::whole()), depth }
+        self.enter();
+        ArrayWriter { json: core::mem::replace(self, JsonWriter::whole()) }
     }
 
     /// [`JsonWriter::close_object`] for an array.
     fn close_array(&mut self, a: ArrayWriter) -> &mut JsonWriter {
         *self = a.json;
+        self.leave();
         self.end_array()
     }
 }
 
-/// Counts the arrays `value` opens inside a writer `depth` deep (review
-/// 77: a slice at the deepest level went out past what readers take). A
-/// scalar's nesting is a constant 0: nothing is counted, or linked.
+/// Counts the arrays `value` opens in the value `json`'s closure writes
+/// (review 77: a slice at the deepest level went out past what readers
+/// take). A scalar's nesting is a constant 0: nothing is counted, or
+/// linked.
 #[inline]
-fn counted(json: &mut JsonWriter, depth: usize, value: &impl ToJson) {
+fn counted(json: &mut JsonWriter, value: &impl ToJson) {
     let nesting = value.nesting();
     if nesting != 0 {
-        json.opened_at(depth + nesting);
+        let level = json.level() + nesting;
+        json.opened_at(level);
     }
 }
 

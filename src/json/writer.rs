@@ -34,10 +34,15 @@ use crate::text::Piece;
 #[derive(Debug, Clone)]
 pub struct JsonWriter {
     buf: Vec<u8>,
-    /// Closures or slices opened an object or array in it deeper than a
-    /// reply may hold: a reply with it is refused, naming the tool.
-    too_deep: bool,
+    /// How many levels below the outermost closure's the closures writing
+    /// it are (a level a closure), and in the top bit, whether closures or
+    /// slices opened an object or array deeper than a reply may hold: a
+    /// reply with it is refused, naming the tool.
+    depth: usize,
 }
+
+/// The bit of [`JsonWriter`]'s depth that marks it too deep.
+const TOO_DEEP: usize = 1 << (usize::BITS - 1);
 
 impl Default for JsonWriter {
     fn default() -> JsonWriter {
@@ -58,22 +63,39 @@ impl JsonWriter {
     /// An empty writer for a document that only closures write, whole by
     /// construction.
     pub(crate) const fn whole() -> JsonWriter {
-        JsonWriter { buf: Vec::new(), too_deep: false }
+        JsonWriter { buf: Vec::new(), depth: 0 }
     }
 
     /// Whether closures or slices opened an object or array in it deeper
     /// than a reply may hold.
     pub(crate) fn too_deep(&self) -> bool {
-        self.too_deep
+        self.depth & TOO_DEEP != 0
     }
 
-    /// Notes an object or array a closure or slice opens `depth` deep.
+    /// The level of the value a closure writing it writes: 1 for the
+    /// outermost closure's.
+    pub(super) fn level(&self) -> usize {
+        (self.depth & !TOO_DEEP) + 1
+    }
+
+    /// Notes an object or array a closure or slice opens at `level`.
     #[inline]
-    pub(super) fn opened_at(&mut self, depth: usize) {
-        if depth > output::MAX_VALUE_DEPTH {
-            self.too_deep = true;
+    pub(super) fn opened_at(&mut self, level: usize) {
+        if level > output::MAX_VALUE_DEPTH {
+            self.depth |= TOO_DEEP;
             output::went_too_deep();
         }
+    }
+
+    /// A closure a level deeper begins.
+    pub(super) fn enter(&mut self) {
+        self.depth += 1;
+        self.opened_at(self.level());
+    }
+
+    /// It ends.
+    pub(super) fn leave(&mut self) {
+        self.depth -= 1;
     }
 
     /// The bytes written so far.
