@@ -376,30 +376,32 @@ mod tests {
 
     use super::{Timestamp, civil};
 
+    /// The day after a date, counted by the calendar's rules one by one:
+    /// the tests' reference.
+    fn next_day(year: u32, month: u32, day: u32) -> (u32, u32, u32) {
+        let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
+        let length = match month {
+            2 if leap => 29,
+            2 => 28,
+            4 | 6 | 9 | 11 => 30,
+            _ => 31,
+        };
+        match (day < length, month < 12) {
+            (true, _) => (year, month, day + 1),
+            (false, true) => (year, month + 1, 1),
+            (false, false) => (year + 1, 1, 1),
+        }
+    }
+
     /// Every day from 1970 to the last `u64` nanoseconds reach, against a
     /// count of the calendar's days one by one.
     #[test]
     fn every_date_is_the_calendar_s() {
         let (mut year, mut month, mut day) = (1970u32, 1u32, 1u32);
-        let leap = |y: u32| y.is_multiple_of(4) && (!y.is_multiple_of(100) || y.is_multiple_of(400));
         let last = u64::MAX / 1_000_000_000 / 86_400;
         for days in 0..=last {
             assert_eq!(civil(days), (year, month, day), "day {days}");
-            let length = match month {
-                2 if leap(year) => 29,
-                2 => 28,
-                4 | 6 | 9 | 11 => 30,
-                _ => 31,
-            };
-            day += 1;
-            if day > length {
-                day = 1;
-                month += 1;
-                if month > 12 {
-                    month = 1;
-                    year += 1;
-                }
-            }
+            (year, month, day) = next_day(year, month, day);
         }
         assert_eq!(year, 2554);
     }
@@ -411,7 +413,6 @@ mod tests {
     #[test]
     fn a_moment_s_local_date_day_and_weekday_are_the_calendar_s() {
         let (mut year, mut month, mut day, mut weekday) = (1969u32, 12u32, 31u32, 3u32);
-        let leap = |y: u32| y.is_multiple_of(4) && (!y.is_multiple_of(100) || y.is_multiple_of(400));
         let offsets: [i32; 10] = [-1439, -720, -330, -1, 0, 1, 345, 540, 840, 1439];
         for number in -1i64.. {
             for (i, &offset) in offsets.iter().enumerate() {
@@ -436,22 +437,8 @@ mod tests {
                     assert_eq!(t.date_at(far), t.date_at(edge), "{text}");
                 }
             }
-            let length = match month {
-                2 if leap(year) => 29,
-                2 => 28,
-                4 | 6 | 9 | 11 => 30,
-                _ => 31,
-            };
-            day += 1;
+            (year, month, day) = next_day(year, month, day);
             weekday = weekday % 7 + 1;
-            if day > length {
-                day = 1;
-                month += 1;
-                if month > 12 {
-                    month = 1;
-                    year += 1;
-                }
-            }
             if (year, month, day) == (2554, 7, 23) {
                 break;
             }

@@ -41,11 +41,13 @@ mod flags {
 
     static SHAPE: AtomicBool = AtomicBool::new(false);
     static STRICT: AtomicBool = AtomicBool::new(false);
+    static TOO_DEEP: AtomicBool = AtomicBool::new(false);
 
     fn flag(which: super::Flag) -> &'static AtomicBool {
         match which {
             super::Flag::Shape => &SHAPE,
             super::Flag::Strict => &STRICT,
+            super::Flag::TooDeep => &TOO_DEEP,
         }
     }
 
@@ -80,13 +82,16 @@ mod flags {
     }
 }
 
-/// The checks a module may need, each a flag.
+/// The checks a module may need, and whether a writer went too deep, each
+/// a flag.
 #[derive(Clone, Copy)]
 enum Flag {
     /// Replies are checked for their shape.
     Shape,
     /// Replies are checked as strict readers read them.
     Strict,
+    /// A writer opened an object or array too deep ([`went_too_deep`]).
+    TooDeep,
 }
 
 /// As a fresh process starts (host builds): no check yet, whatever ran
@@ -95,7 +100,6 @@ enum Flag {
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn start_process() {
     flags::clear();
-    too_deep::clear();
 }
 
 /// From now on, replies are checked for their shape.
@@ -108,60 +112,23 @@ pub(crate) fn need_strict() {
     flags::set(Flag::Strict);
 }
 
-/// Whether any writer has opened an object or array deeper than a reply
-/// may hold ([`MAX_VALUE_DEPTH`]: the writers count their depth, a level a
-/// closure or a slice, and the writer that did is marked,
-/// [`JsonWriter::too_deep`](super::JsonWriter::too_deep)): a reply marked so
-/// is refused ([`too_deep_answer`]; review 76: 126 levels went out as a
-/// line serde_json refuses) only when this is set, so that a module that
-/// nests no deeper than its code says links no refusal. The mark is the
-/// document's, not a count over time (review 81: a closure writing into
-/// an outer writer from inside another's was put down to the wrong one).
-#[cfg(target_arch = "wasm32")]
-mod too_deep {
-    use core::sync::atomic::{AtomicBool, Ordering};
-
-    static OPENED: AtomicBool = AtomicBool::new(false);
-
-    pub(super) fn any() -> bool {
-        OPENED.load(Ordering::Relaxed)
-    }
-
-    pub(super) fn set() {
-        OPENED.store(true, Ordering::Relaxed);
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-mod too_deep {
-    extern crate std;
-    use core::cell::Cell;
-
-    std::thread_local! {
-        static OPENED: Cell<bool> = const { Cell::new(false) };
-    }
-
-    pub(super) fn any() -> bool {
-        OPENED.with(Cell::get)
-    }
-
-    pub(super) fn set() {
-        OPENED.with(|c| c.set(true));
-    }
-
-    pub(super) fn clear() {
-        OPENED.with(|c| c.set(false));
-    }
-}
-
-/// A writer opened an object or array too deep (see [`any_too_deep`]).
+/// A writer opened an object or array deeper than a reply may hold
+/// ([`MAX_VALUE_DEPTH`]: the writers count their depth, a level a closure
+/// or a slice, and the writer that did is marked,
+/// [`JsonWriter::too_deep`](super::JsonWriter::too_deep)): from now on, a
+/// reply marked so is refused ([`too_deep_answer`]; review 76: 126 levels
+/// went out as a line serde_json refuses). A module that nests no deeper
+/// than its code says never sets it, and links no refusal. The mark is
+/// the document's, not a count over time (review 81: a closure writing
+/// into an outer writer from inside another's was put down to the wrong
+/// one).
 pub(crate) fn went_too_deep() {
-    too_deep::set();
+    flags::set(Flag::TooDeep);
 }
 
 /// Whether any writer has opened an object or array too deep.
 pub(crate) fn any_too_deep() -> bool {
-    too_deep::any()
+    flags::get(Flag::TooDeep)
 }
 
 /// The check replies get, if any.
