@@ -67,6 +67,7 @@ mod bytes;
 pub mod case;
 pub mod chars;
 pub mod clock;
+pub mod csv;
 pub mod float;
 pub mod fs;
 pub mod guide;

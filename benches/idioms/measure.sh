@@ -74,6 +74,7 @@ ROWS=(
     "s.split(|c| !c.is_alphanumeric()) (words);words_std;words_crate;hello"
     "s.split('\\t');split_std;split_crate;hello"
     "s.lines();lines_std;lines_crate;hello"
+    "quoted CSV fields (std has none);-;csv_crate;hello"
     "a random number (std has none);-;random_crate;hello"
     "a shuffle by a seed (std has none);-;shuffle_crate;hello"
 )
@@ -84,6 +85,8 @@ REFERENCE=(
     "v.sort_unstable() on a Vec<String>;sort_unstable_std;vec_strings"
     "a Vec<String> of runtime length (the sort rows' baseline);vec_strings;hello"
     "name.to_owned();owned;hello"
+    "fs::read, an error by FsError::message() (as ? words it);fs_errors_crate;hello"
+    "fs::read, an error by FsError::short_message();fs_short_errors_crate;hello"
 )
 
 delta() { # label bin base

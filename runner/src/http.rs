@@ -287,13 +287,22 @@ fn read_body(state: &State, body: Option<&Value>) -> Result<(Option<Vec<u8>>, Op
 
 /// A `/volume/…` guest path on the host, through the run's preopens.
 fn volume_path(state: &State, guest: &str, write: bool) -> Result<std::path::PathBuf, Value> {
-    let bad = || error("bad_path", format!("{guest:?} is not a file path under /volume"));
+    let bad = |why: String| error("bad_path", format!("{guest:?} {why}"));
     if !guest.starts_with("/volume/") || guest.ends_with('/') {
-        return Err(bad());
+        return Err(bad("is not a file path under /volume".into()));
+    }
+    // Each refusal says which rule (review 83: one message for all three).
+    if guest.split('/').any(|s| s == "..") {
+        return Err(bad("holds `..`, which a body or output path may not: give it without".into()));
     }
     match map_guest_path(&state.preopens, guest) {
         Some((p, ro)) if !(write && ro) => Ok(p),
-        _ => Err(bad()),
+        Some(_) => Err(bad("is read-only".into())),
+        None => {
+            let volume = guest.split('/').take(3).collect::<Vec<_>>().join("/");
+            let why = if volume == "/volume/data" { ": the agent has not enabled it" } else { "" };
+            Err(bad(format!("is not under a mounted volume ({volume} is not mounted{why})")))
+        }
     }
 }
 

@@ -218,6 +218,23 @@ fn an_author_measures_and_budgets_a_package_from_the_vendored_copy_alone() {
     assert!(said.contains(r#"the settings' tool "gret" (package.metadata.subako-tiny.tool) is not one of this module's tools (greet): measured greet instead"#), "{said}");
     std::fs::write(&manifest, &text0).unwrap();
     assert_eq!(measured(&["--tool", "greet"]), (greet, serde_json::json!({"name": "world"})));
+    // A `--then` call that fails is said as its own; the measured call's
+    // figures stand (review 81: it was told as the measured call's).
+    let then = ["--then", "greet", "{}"];
+    let out = a.run(
+        "subako-tiny",
+        &[&["size", "--manifest-path", "Cargo.toml", "--no-advice", "--calls", "1", "--compiles", "1"][..], &then]
+            .concat(),
+    );
+    let said = text(&out);
+    assert!(
+        said.contains(
+            "warning: call 2 (--then greet), after the measured call, answered isError: invalid input: missing \
+             field `name`: the measured call's figures are its own"
+        ),
+        "{said}"
+    );
+    assert!(!said.contains("the measured call greet answered"), "{said}");
 
     let out = a.run("cargo", &["doc", "-p", "subako-tiny", "--no-deps"]);
     assert!(out.status.success(), "{}", text(&out));

@@ -771,6 +771,20 @@ fn http_get_post_file() {
         Some(tmp.path()),
     );
     assert_eq!(kind(&v), "bad_path");
+    assert_eq!(
+        v["error"]["message"],
+        r#""/volume/tmp/../x" holds `..`, which a body or output path may not: give it without"#
+    );
+    // A volume the agent has not enabled is named (review 83: "not a file path under /volume").
+    let v = fetch(
+        json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/volume/data/x.json"}}),
+        Some(local()),
+        Some(tmp.path()),
+    );
+    assert_eq!(
+        v["error"]["message"],
+        r#""/volume/data/x.json" is not under a mounted volume (/volume/data is not mounted: the agent has not enabled it)"#
+    );
     // Write budget applies to file output.
     let out = run(
         &http_module(&json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/volume/tmp/o2.bin"}})),

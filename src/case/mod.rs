@@ -516,7 +516,30 @@ fn needle_table(needle: &[u8]) -> (Vec<u8>, usize) {
 /// it counts the rest with a table of the needle (Knuth, Morris and
 /// Pratt's search over the lowercase chars, two words a char of its
 /// lowercase). On text it takes less work than std's (`to_lowercase` on
-/// both, then `matches`); on inputs made to be slow, a few times more.
+/// both, then `matches`), once; on inputs made to be slow, a few times more.
+///
+/// Each call lowers `haystack` again as it reads it, where std's idiom
+/// written for many terms lowercases the text once: to count many terms
+/// in one text, do that too, with [`to_lowercase`] on the text and each
+/// term, counting each in the lowercase with [`chars::find`](crate::chars::find),
+/// as below (author trial 84: 3,000 terms in a 2,000-char text took
+/// 1.75 times std's work calling this for each term, 0.7 times lowered once).
+///
+/// ```
+/// use subako_tiny::{case, chars};
+///
+/// let text = case::to_lowercase("Tea, TEA and tea; the teapot");
+/// let count = |term: &str| {
+///     let term = case::to_lowercase(term);
+///     let (mut n, mut at) = (0, 0);
+///     while let Some(i) = text.get(at..).and_then(|rest| chars::find(rest, &term)).filter(|_| !term.is_empty()) {
+///         (n, at) = (n + 1, at + i + term.len());
+///     }
+///     n
+/// };
+/// assert_eq!((count("TEA"), count("the"), count("coffee")), (4, 1, 0));
+/// assert_eq!(count("Tea"), case::count_ignore_case("Tea, TEA and tea; the teapot", "Tea"));
+/// ```
 ///
 /// # Examples
 /// ```

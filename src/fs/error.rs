@@ -88,15 +88,51 @@ impl FsError {
     /// # std::fs::remove_dir_all(&dir).unwrap();
     /// ```
     pub fn message(&self) -> String {
-        let number;
-        // What happened; for an errno WASI does not define, its number and
-        // a parenthesis to close.
+        self.worded(errno_words, ("an error WASI does not define (errno ", ")"))
+    }
+
+    /// [`message`](Self::message) without the words for every WASI errno:
+    /// an errno is given as its number (`read /package/g.csv: errno 44`),
+    /// every other [`Reason`] worded as `message` words it. A module that
+    /// calls this, never `message` (nor `?` from an `FsError` into a
+    /// [`ToolError`], which calls it), carries none of those words: word
+    /// the errnos a tool expects yourself ([`errno`](Self::errno)), and let
+    /// this say the rest.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::fs::{self, errno};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("subako-tiny-doc-fs-short-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// fs::mount("/volume/tmp", &dir);
+    ///
+    /// let said = |path: &str| match fs::read(path) {
+    ///     Ok(_) => "read".to_string(),
+    ///     Err(e) if e.errno() == Some(errno::NOENT) => format!("{path} is not there: save it first"),
+    ///     Err(e) => e.short_message(),
+    /// };
+    /// assert_eq!(said("/volume/tmp/missing.txt"), "/volume/tmp/missing.txt is not there: save it first");
+    /// assert_eq!(said("/volume/tmp"), "read /volume/tmp: errno 31");
+    /// assert_eq!(said("/volume/data/notes.txt"), "read /volume/data/notes.txt: /volume/data is not mounted: the agent has not enabled it");
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    pub fn short_message(&self) -> String {
+        self.worded(|_| None, ("errno ", ""))
+    }
+
+    /// The message, with an errno's words from `words`, or else its
+    /// number between the two texts of `number`.
+    fn worded(&self, words: impl Fn(u16) -> Option<&'static str>, number: (&str, &str)) -> String {
+        let digits;
+        // What happened; for an errno without words, its number and
+        // what closes it.
         let (what, number, close) = match self.reason {
-            Reason::Errno(e) => match errno_words(e) {
+            Reason::Errno(e) => match words(e) {
                 Some(words) => (words, "", ""),
                 None => {
-                    number = crate::text::Text::of(usize::from(e));
-                    ("an error WASI does not define (errno ", number.as_str(), ")")
+                    digits = crate::text::Text::of(usize::from(e));
+                    (number.0, digits.as_str(), number.1)
                 }
             },
             Reason::NotMounted => (not_mounted_words(&self.path), "", ""),
@@ -159,7 +195,7 @@ bad address (EFAULT)
 file too large (EFBIG)
 EHOSTUNREACH
 EIDRM
-illegal byte sequence (EILSEQ)
+a name is not UTF-8 (EILSEQ): rename it
 EINPROGRESS
 interrupted (EINTR): the platform interrupted every retry
 invalid argument (EINVAL)

@@ -97,6 +97,16 @@ use crate::sys::OpenMode;
 /// opened or read; a missing file has errno [`errno::NOENT`], a directory
 /// named without the `/` [`errno::ISDIR`] (on wasm32 as on the host).
 ///
+/// # Memory
+/// The file is held whole. One larger than a module can address is the
+/// error [`errno::NOMEM`] (`too large to hold in memory: read it in
+/// chunks with fs::File`); one within that but past the memory the
+/// platform gives a call ends the call as any allocation that fails does
+/// (`tool ran out of memory: send it less`, which the model cannot act
+/// on): where a file may be large, read it in parts ([`File::read`] into
+/// a buffer of your size), or check [`size`] first and answer the limit
+/// yourself (review 83: a 300 MiB file under a 256 MiB limit).
+///
 /// # Examples
 /// ```
 /// use subako_tiny::fs::{self, errno};
@@ -435,7 +445,9 @@ pub fn write_atomic(path: &str, bytes: &[u8]) -> Result<(), FsError> {
 }
 
 /// The names in the directory at `path` (not `.` and `..`), sorted by
-/// their bytes.
+/// their bytes. A directory that holds a name that is not UTF-8 is not
+/// listed: wasmtime refuses the whole listing (errno [`errno::ILSEQ`]),
+/// and so does every back end here, the host's included.
 pub fn read_dir(path: &str) -> Result<Vec<String>, FsError> {
     let (dir, relative) = resolve_for("list", path)?;
     let mut names = fs_backend::read_dir(&dir, &relative).map_err(|e| FsError::new("list", path, Reason::Errno(e)))?;

@@ -247,6 +247,22 @@ fn files_stream_in_chunks() {
     assert_eq!(read_to_string("/volume/tmp/log.txt").unwrap(), "one\ntwo\n");
 }
 
+/// A name that is not UTF-8 refuses the listing, saying so, as wasmtime
+/// refuses it on the module (review 83: the host left the name out, the
+/// module answered "illegal byte sequence").
+#[test]
+fn a_name_that_is_not_utf8_refuses_the_listing_as_on_the_module() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = TempDir::new("not-utf8");
+    mount("/volume/tmp", &tmp.0);
+    std::fs::write(tmp.0.join("good.txt"), "").unwrap();
+    assert_eq!(read_dir("/volume/tmp").unwrap(), ["good.txt"]);
+    std::fs::write(tmp.0.join(std::ffi::OsStr::from_bytes(b"bad\xffname")), "").unwrap();
+    let error = read_dir("/volume/tmp").unwrap_err();
+    assert_eq!(error.errno(), Some(errno::ILSEQ));
+    assert_eq!(error.message(), "list /volume/tmp: a name is not UTF-8 (EILSEQ): rename it");
+}
+
 #[test]
 fn listings_sort_by_bytes() {
     let mut state = 0x9E37_79B9u32;

@@ -232,10 +232,8 @@ pub fn read_dir(dir: &Dir, path: &[u8]) -> Result<Vec<String>, u16> {
     let mut names = Vec::new();
     for entry in std::fs::read_dir(host_path(dir, path)).map_err(|e| errno(&e))? {
         let entry = entry.map_err(|e| errno(&e))?;
-        // As on wasm32: a name that is not UTF-8 is left out.
-        if let Ok(name) = entry.file_name().into_string() {
-            names.push(name);
-        }
+        // As on wasm32 (and in wasmtime): a name that is not UTF-8 refuses the listing.
+        names.push(entry.file_name().into_string().map_err(|_| super::errno::ILSEQ)?);
     }
     Ok(names)
 }

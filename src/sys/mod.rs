@@ -85,6 +85,7 @@ pub mod errno {
         INTR = ERRNO_INTR,
         INVAL = ERRNO_INVAL,
         IO = ERRNO_IO,
+        ILSEQ = ERRNO_ILSEQ,
         ISDIR = ERRNO_ISDIR,
         NOENT = ERRNO_NOENT,
         NOMEM = ERRNO_NOMEM,

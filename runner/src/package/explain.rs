@@ -229,9 +229,9 @@ pub fn layers(funcs: &[crate::size::Func], pieces: &[crate::data::Piece]) -> Vec
     let errno = Layer::new(
         "FsError's messages (words for every WASI errno, linked by `?` on an FsError or its message())",
         "word the failures the tool expects from FsError::errno() (Some(errno::NOENT) for a missing file) \
-         and FsError::path(), keep FsError::reason()'s cases that are not an errno (NotMounted names the \
-         volume to enable), and let the rest say their errno number: the words for every errno leave the \
-         module",
+         and FsError::path(), and say the rest with FsError::short_message(), which words every reason that \
+         is not an errno (a volume not mounted, text not UTF-8 …) as message() does and gives an errno its \
+         number: the words for every errno leave the module",
     );
     let json = Layer::new(
         "miniserde::json (to_string, from_str: miniserde's own JSON writer and reader, and the number writers \

@@ -164,9 +164,28 @@ pub fn measure_row(path: &Path, names: Option<&Path>, authors: &[&str], m: &Meas
         row.call_us_p90 = Some(round(b.call_us_p90, 1));
         row.call_fuel = Some(b.call_fuel);
         row.list_fuel = Some(b.list_fuel);
-        row.call_problem = b.calls.iter().find_map(|c| c.problem());
+        // The figures are the first call's: only its failure is theirs. A
+        // `--then` call that fails is said as its own (review 81: it was
+        // told as the measured call's).
+        row.call_problem = b.calls.first().and_then(|c| c.problem());
+        for (i, c) in b.calls.iter().enumerate().skip(1) {
+            if let Some(p) = c.problem() {
+                row.warnings.push(then_failed(i, &c.tool, &p));
+            }
+        }
     }
     Ok(row)
+}
+
+/// A `--then` call's failure, named by its place in the sequence as
+/// `bench` names it (call 1 is the measured one).
+fn then_failed(i: usize, tool: &str, problem: &str) -> String {
+    let fix = crate::bench::missing_grant(problem).unwrap_or("see it with subako-tiny call and its --then");
+    format!(
+        "call {} (--then {tool}), after the measured call, answered {problem}: the measured call's figures are its own, \
+         but the sequence did not run as written ({fix})",
+        i + 1
+    )
 }
 
 fn round(x: f64, digits: i32) -> f64 {

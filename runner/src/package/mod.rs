@@ -330,6 +330,16 @@ fn read_settings(manifest: &Path, pkg: &Value, targets: &[Target]) -> Result<Set
                     path.display()
                 )));
             }
+            // The package's own directory, or one holding it: its sources
+            // and target/ would be copied for each run or bundled (review 80).
+            let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+            if canonical(manifest).starts_with(canonical(&path)) {
+                return Err(bad(format!(
+                    "{SETTINGS}.{key} = {dir:?} holds the package itself ({}): its sources and target directory \
+                     would be mounted at {at}; give the files a directory of their own ({key} = \"testdata\")",
+                    path.display()
+                )));
+            }
             Ok(Some(path))
         }
         Some(v) => Err(bad(format!(
@@ -446,6 +456,13 @@ mod tests {
         let missing = read(json!({"data": "data"})).unwrap_err().to_string();
         assert!(missing.contains("data = \"data\": no such directory beside the manifest"), "{missing}");
         assert!(missing.contains("mounted at /volume/data"), "{missing}");
+        // The package's own directory, or one above it (review 80: `data = "."`
+        // copied its sources and target directory for every run).
+        for (key, dir) in [("data", "."), ("assets", "./"), ("data", "..")] {
+            let own = read(json!({ key: dir })).unwrap_err().to_string();
+            assert!(own.contains(&format!("{key} = {dir:?} holds the package itself")), "{own}");
+            assert!(own.contains(&format!("a directory of their own ({key} = \"testdata\")")), "{own}");
+        }
         let tool = read(json!({"tool": 1})).unwrap_err().to_string();
         assert!(tool.contains("tool = 1: the measured tool's name, as a string"), "{tool}");
         let args = read(json!({"args": "{\"station\": 1}"})).unwrap_err().to_string();

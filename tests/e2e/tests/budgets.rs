@@ -350,6 +350,27 @@ fn no_idiom_probe_links_a_panic_location_in_the_crates_own_source() {
     );
 }
 
+/// What `size --explain` advises for file errors holds: a module that
+/// words them with `FsError::short_message` carries none of the words for
+/// every errno, which one that uses `message` (as `?` does) carries
+/// (trial 84 followed the advice and lost the words for text not UTF-8).
+#[test]
+fn short_file_messages_carry_no_errno_words() {
+    let probes = idiom_probes(true);
+    let bytes = |name: &str| std::fs::read(&probes.iter().find(|(n, _)| n == name).unwrap().1).unwrap();
+    let holds = |haystack: &[u8], words: &str| haystack.windows(words.len()).any(|w| w == words.as_bytes());
+    let (full, short) = (bytes("fs_errors_crate"), bytes("fs_short_errors_crate"));
+    for words in ["no such file or directory (ENOENT)", "permission denied (EACCES)"] {
+        assert!(holds(&full, words), "message() words {words:?}");
+        assert!(!holds(&short, words), "short_message() links {words:?}");
+    }
+    // The reasons that are not an errno keep their words.
+    for words in ["/volume/data is not mounted: the agent has not enabled it", "not UTF-8 text"] {
+        assert!(holds(&short, words), "short_message() lost {words:?}");
+    }
+    assert!(short.len() + 1500 < full.len(), "{} and {} bytes", short.len(), full.len());
+}
+
 /// Turning the typed layer on costs a module with no typed tool nothing.
 /// miniserde is built at opt-level 2 (the profile in Cargo.toml and the
 /// README's): at "z", rustc shares miniserde's copies of alloc's generic

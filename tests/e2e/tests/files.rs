@@ -243,3 +243,23 @@ fn a_link_out_of_the_volume_keeps_the_platform_s_answer() {
     assert_eq!(refused, "create directory /volume/tmp/files: file exists (EEXIST)");
     assert!(std::fs::read_dir(outside.path()).unwrap().next().is_none(), "nothing written outside the volume");
 }
+
+/// A name on the volume that is not UTF-8: wasmtime refuses the listing
+/// itself, and the answer says why (review 83: "illegal byte sequence"),
+/// the same words as the host back end's (src/fs/tests.rs).
+#[test]
+fn a_name_that_is_not_utf8_refuses_the_listing_saying_why() {
+    use std::os::unix::ffi::OsStrExt;
+    let module = module();
+    let volume = tempfile::tempdir().unwrap();
+    let opts = session(&volume);
+    let dir = volume.path().join("files");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("good.txt"), "").unwrap();
+    assert_eq!(structured(&run(&module, "list", json!({}), &opts)), &json!({"names": ["good.txt"]}));
+    std::fs::write(dir.join(std::ffi::OsStr::from_bytes(b"bad\xffname")), "").unwrap();
+    assert_eq!(
+        error_text(&run(&module, "list", json!({}), &opts)),
+        "list /volume/tmp/files: a name is not UTF-8 (EILSEQ): rename it"
+    );
+}
