@@ -514,6 +514,57 @@ impl<'a> Args<'a> {
         self.value(field).map(|v| float_in(&v, field, min, max)).transpose()
     }
 
+    /// The number `field`, above `min` (not equal to it) and at most
+    /// `max`: a schema's `"exclusiveMinimum"`, as for an amount that must be
+    /// positive (author trial 86 read `"exclusiveMinimum": 0` with
+    /// [`float_in`](Args::float_in), which takes 0). An open upper end is
+    /// `f64::INFINITY`, and the message leaves it unsaid.
+    ///
+    /// # Errors
+    /// When `field` is absent, not a number, or out of the range; the
+    /// message states the bounds.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"servings": 4, "none": 0, "many": 2000}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.float_above("servings", 0.0, f64::INFINITY).unwrap(), 4.0);
+    /// assert_eq!(
+    ///     args.float_above("none", 0.0, f64::INFINITY).unwrap_err().message(),
+    ///     "invalid input: `none` must be a number above 0"
+    /// );
+    /// assert_eq!(
+    ///     args.float_above("many", 0.0, 1000.0).unwrap_err().message(),
+    ///     "invalid input: `many` must be a number above 0 and at most 1000"
+    /// );
+    /// ```
+    pub fn float_above(&self, field: &str, min: f64, max: f64) -> Result<f64, ToolError> {
+        let v = self.required(field)?;
+        float_above(&v, field, min, max)
+    }
+
+    /// The number `field` as [`float_above`](Args::float_above) reads it,
+    /// or `None` when it is absent or `null`.
+    ///
+    /// # Errors
+    /// When `field` is present and not a number in the range.
+    ///
+    /// # Examples
+    /// ```
+    /// use subako_tiny::{Args, json};
+    ///
+    /// let arguments = json::parse(br#"{"weight": 0.5}"#).unwrap();
+    /// let args = Args::new(arguments.as_object().unwrap());
+    /// assert_eq!(args.opt_float_above("weight", 0.0, 1.0).unwrap(), Some(0.5));
+    /// assert_eq!(args.opt_float_above("missing", 0.0, 1.0).unwrap(), None);
+    /// assert!(args.opt_float_above("weight", 0.5, 1.0).is_err());
+    /// ```
+    pub fn opt_float_above(&self, field: &str, min: f64, max: f64) -> Result<Option<f64>, ToolError> {
+        self.value(field).map(|v| float_above(&v, field, min, max)).transpose()
+    }
+
     /// The number `field` as the nearest `f64`, or `None` when it is absent
     /// or `null`.
     ///
@@ -705,6 +756,25 @@ fn float_in(v: &Value<'_>, field: &str, min: f64, max: f64) -> Result<f64, ToolE
     }
 }
 
+fn float_above(v: &Value<'_>, field: &str, min: f64, max: f64) -> Result<f64, ToolError> {
+    let x = v.as_f64();
+    match x {
+        Some(x) if x > min && x <= max => Ok(x),
+        _ => {
+            let mut text = crate::text!("invalid input: `", field, "` must be a number above ");
+            bound(&mut text, min);
+            if max != f64::INFINITY {
+                bound(text.push(" and at most "), max);
+            }
+            // As in `float_in`: a number past f64's range (`1e400`).
+            if x.is_none() && is_number(v) {
+                text.push(" within f64's range");
+            }
+            Err(text.into())
+        }
+    }
+}
+
 /// Appends bound `x` as a schema writes it: a whole number as an integer
 /// (`10`, not the JSON writer's `10.0`; author trials 38 and 39 found
 /// `from -90.0 to 90.0` beside a schema's `-90` and `90`).
@@ -722,6 +792,28 @@ fn is_number(v: &Value<'_>) -> bool {
 mod tests {
     use super::Args;
     use crate::json;
+
+    /// The lower bound is left out, the upper one included; anything but a
+    /// number in the range is refused with the range in words.
+    #[test]
+    fn a_float_above_a_bound() {
+        let value =
+            json::parse(br#"{"zero": 0, "neg": -0.0, "tiny": 5e-324, "top": 1e3, "huge": 1e400, "s": "5"}"#).unwrap();
+        let args = Args::new(value.as_object().unwrap());
+        let read = |field, max| args.float_above(field, 0.0, max).map_err(|e| alloc::string::String::from(e.message()));
+        assert_eq!(read("tiny", f64::INFINITY), Ok(5e-324));
+        assert_eq!(read("top", 1e3), Ok(1e3));
+        assert_eq!(read("zero", f64::INFINITY).unwrap_err(), "invalid input: `zero` must be a number above 0");
+        assert_eq!(read("neg", 1.5).unwrap_err(), "invalid input: `neg` must be a number above 0 and at most 1.5");
+        assert_eq!(read("top", 999.0).unwrap_err(), "invalid input: `top` must be a number above 0 and at most 999");
+        assert_eq!(
+            read("huge", f64::INFINITY).unwrap_err(),
+            "invalid input: `huge` must be a number above 0 within f64's range"
+        );
+        assert_eq!(read("s", f64::INFINITY).unwrap_err(), "invalid input: `s` must be a number above 0");
+        assert_eq!(read("missing", f64::INFINITY).unwrap_err(), "invalid input: missing field `missing`");
+        assert_eq!(args.opt_float_above("missing", 0.0, 1.0).map_err(|_| ()), Ok(None));
+    }
 
     /// Both bounds are included, either end may be open, and anything but
     /// a number in the range is refused with the range in words.

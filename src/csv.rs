@@ -89,7 +89,8 @@ impl<'a> Records<'a> {
     /// The same records with fields separated by `delimiter` (`b'\t'`,
     /// `b';'`) instead of a comma. An ASCII byte: one past `0x7F` (part of
     /// a char written in several bytes) separates nothing, nor do `"`,
-    /// `\n` and `\r`, which mean what they always do.
+    /// `\n` and `\r`, which mean what they always do: the fields are then
+    /// the whole records.
     ///
     /// # Examples
     /// ```
@@ -100,8 +101,10 @@ impl<'a> Records<'a> {
     /// ```
     #[must_use]
     pub fn delimited_by(self, delimiter: u8) -> Records<'a> {
+        // 0xFF stands for "none": a byte UTF-8 never holds, so nothing is
+        // cut inside a char (review 85: 0x80, a continuation byte, cut `À`).
         let delimiter =
-            if delimiter.is_ascii() && !matches!(delimiter, b'"' | b'\n' | b'\r') { delimiter } else { 0x80 };
+            if delimiter.is_ascii() && !matches!(delimiter, b'"' | b'\n' | b'\r') { delimiter } else { 0xFF };
         Records { delimiter, ..self }
     }
 }
@@ -244,6 +247,7 @@ impl<'a> Field<'a> {
 mod tests {
     use super::*;
     use alloc::string::String;
+    use alloc::vec;
 
     fn read(text: &str) -> Vec<Vec<String>> {
         records(text).map(|r| r.map(Cow::into_owned).collect()).collect()
@@ -279,6 +283,22 @@ mod tests {
                 expected.iter().map(|r| r.iter().map(|f| String::from(*f)).collect()).collect();
             assert_eq!(read(text), expected, "{text:?}");
         }
+    }
+
+    /// A delimiter that is not ASCII, or is a quote or a line break,
+    /// separates nothing: no field is cut inside a char (review 85: the
+    /// stand-in for "none" was 0x80, the second byte of `À`, and a piece
+    /// cut there went out as a `str`).
+    #[test]
+    fn a_delimiter_that_cannot_be_one_separates_nothing() {
+        let read_with = |text: &str, delimiter: u8| -> Vec<Vec<String>> {
+            records(text).delimited_by(delimiter).map(|r| r.map(Cow::into_owned).collect()).collect()
+        };
+        let text = "xÀy,€\u{10FFFF};\"a\"\r\nÀ\u{80}\u{FF}";
+        for delimiter in [0x80, 0x82, 0xAC, 0xBF, 0xC3, 0xE2, 0xFF, b'"', b'\n', b'\r'] {
+            assert_eq!(read_with(text, delimiter), [["xÀy,€\u{10FFFF};\"a\""], ["À\u{80}\u{FF}"]], "{delimiter:#x}");
+        }
+        assert_eq!(read_with(text, b';'), [vec!["xÀy,€\u{10FFFF}", "a"], vec!["À\u{80}\u{FF}"]]);
     }
 
     /// A field without a doubled quote borrows the text.

@@ -246,10 +246,15 @@ fn a_150_kb_argument_comes_from_a_file_or_stdin() {
     let wasm = hello().to_str().unwrap();
     let file = file.to_str().unwrap();
 
-    let (code, out, err) = subako_tiny(&["call", wasm, "greet", "--args-file", file], None);
-    assert_eq!(code, 0, "{err}");
-    let v: Value = serde_json::from_str(out.trim_end()).unwrap();
-    assert_eq!(v["structuredContent"]["message"], format!("Hello, {name}!"));
+    // `--args-file FILE`, and `@FILE` in the arguments' place as `--then`
+    // and `bench` take it (author trial 86: "not JSON").
+    let at_file = format!("@{file}");
+    for given in [&["--args-file", file][..], &[&at_file]] {
+        let (code, out, err) = subako_tiny(&[&["call", wasm, "greet"][..], given].concat(), None);
+        assert_eq!(code, 0, "{given:?}: {err}");
+        let v: Value = serde_json::from_str(out.trim_end()).unwrap();
+        assert_eq!(v["structuredContent"]["message"], format!("Hello, {name}!"));
+    }
 
     let mut child = Command::new(env!("CARGO_BIN_EXE_subako-tiny"))
         .args(["call", wasm, "greet", "-"])

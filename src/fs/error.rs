@@ -92,12 +92,17 @@ impl FsError {
     }
 
     /// [`message`](Self::message) without the words for every WASI errno:
-    /// an errno is given as its number (`read /package/g.csv: errno 44`),
+    /// an errno is given as its number (`read /package/g.csv: WASI errno
+    /// 44`; WASI's numbers are not Linux's),
     /// every other [`Reason`] worded as `message` words it. A module that
     /// calls this, never `message` (nor `?` from an `FsError` into a
     /// [`ToolError`], which calls it), carries none of those words: word
     /// the errnos a tool expects yourself ([`errno`](Self::errno)), and let
-    /// this say the rest.
+    /// this say the rest. The words `message` adds to some errnos are lost
+    /// with the rest: say them yourself where they matter (errno
+    /// [`DQUOT`](super::errno::DQUOT): the call's write budget is spent;
+    /// [`ILSEQ`](super::errno::ILSEQ) from a listing: a name in the
+    /// directory is not UTF-8).
     ///
     /// # Examples
     /// ```
@@ -113,12 +118,12 @@ impl FsError {
     ///     Err(e) => e.short_message(),
     /// };
     /// assert_eq!(said("/volume/tmp/missing.txt"), "/volume/tmp/missing.txt is not there: save it first");
-    /// assert_eq!(said("/volume/tmp"), "read /volume/tmp: errno 31");
+    /// assert_eq!(said("/volume/tmp"), "read /volume/tmp: WASI errno 31");
     /// assert_eq!(said("/volume/data/notes.txt"), "read /volume/data/notes.txt: /volume/data is not mounted: the agent has not enabled it");
     /// # std::fs::remove_dir_all(&dir).unwrap();
     /// ```
     pub fn short_message(&self) -> String {
-        self.worded(|_| None, ("errno ", ""))
+        self.worded(|_| None, ("WASI errno ", ""))
     }
 
     /// The message, with an errno's words from `words`, or else its

@@ -17,7 +17,7 @@ pub struct Call {
     module: PathBuf,
     /// The tool to call
     tool: String,
-    /// Its arguments as JSON, or - to read them from stdin (default {})
+    /// Its arguments as JSON, - to read them from stdin, or @FILE to read them from FILE (default {})
     #[arg(value_name = "ARGS_JSON")]
     args: Option<String>,
     /// Read the arguments from FILE (for arguments longer than a command line holds)

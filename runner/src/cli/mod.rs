@@ -327,7 +327,7 @@ pub struct CallSpec {
     /// The tool to call (default: the first one tools/list names)
     #[arg(long, value_name = "T")]
     pub tool: Option<String>,
-    /// Its arguments as JSON, or - to read them from stdin (default: made from the tool's input schema, its required members each within its bounds, enum, const or pattern; {} when it has none)
+    /// Its arguments as JSON, - to read them from stdin, or @FILE (default: made from the tool's input schema, its required members each within its bounds, enum, const or pattern; {} when it has none)
     #[arg(long, value_name = "JSON|-")]
     pub args: Option<String>,
     /// Read its arguments from FILE (for arguments longer than a command line holds)
@@ -460,6 +460,10 @@ fn args_text(text: Option<&str>, file: Option<&Path>) -> Result<(String, String)
             std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)?;
             (s, "stdin".to_string())
         }
+        // `@FILE` wherever arguments are taken, as `--then` and `bench`
+        // take it (author trial 86: `call MODULE TOOL @FILE` said "not
+        // JSON"); no JSON text starts with `@`.
+        (Some(t), None) if t.starts_with('@') => return args_text(None, Some(Path::new(&t[1..]))),
         (Some(t), None) => (t.to_string(), "the command line".to_string()),
         (None, None) => ("{}".to_string(), "nowhere".to_string()),
     };
