@@ -517,8 +517,10 @@ impl<'a> Args<'a> {
     /// The number `field`, above `min` (not equal to it) and at most
     /// `max`: a schema's `"exclusiveMinimum"`, as for an amount that must be
     /// positive (author trial 86 read `"exclusiveMinimum": 0` with
-    /// [`float_in`](Args::float_in), which takes 0). An open upper end is
-    /// `f64::INFINITY`, and the message leaves it unsaid.
+    /// [`float_in`](Args::float_in), which takes 0). An open end is an
+    /// infinite bound, and the message leaves it unsaid. A number above
+    /// `min` as written that an `f64` cannot tell from it (`1e-400` for 0)
+    /// is refused, and the message says so.
     ///
     /// # Errors
     /// When `field` is absent, not a number, or out of the range; the
@@ -761,18 +763,41 @@ fn float_above(v: &Value<'_>, field: &str, min: f64, max: f64) -> Result<f64, To
     match x {
         Some(x) if x > min && x <= max => Ok(x),
         _ => {
-            let mut text = crate::text!("invalid input: `", field, "` must be a number above ");
-            bound(&mut text, min);
-            if max != f64::INFINITY {
-                bound(text.push(" and at most "), max);
+            let mut text = crate::text!("invalid input: `", field, "` must be a number");
+            // An open end (an infinite bound) is left unsaid, as in `float_in`.
+            let below = max != f64::INFINITY;
+            match (min == f64::NEG_INFINITY, below) {
+                (true, true) => drop(bound(text.push(" of at most "), max)),
+                (true, false) => {}
+                (false, below) => {
+                    bound(text.push(" above "), min);
+                    if below {
+                        bound(text.push(" and at most "), max);
+                    }
+                }
             }
             // As in `float_in`: a number past f64's range (`1e400`).
             if x.is_none() && is_number(v) {
                 text.push(" within f64's range");
             }
+            // A number above the bound as written, which f64 rounds onto it
+            // (`1e-400` is 0): said, since "above 0" is true of it (review 87).
+            if x == Some(min) && rounded(v.raw(), min) {
+                let raw = core::str::from_utf8(v.raw()).unwrap_or_default();
+                bound(text.push(": ").push(raw).push(" is "), min).push(" as a 64-bit float");
+            }
             Err(text.into())
         }
     }
+}
+
+/// Whether number text `raw`, read as `x`, may be another number than
+/// `x`: more significant digits than f64 tells apart (15), or a value
+/// other than zero below the normal range (`1e-400`, which is 0).
+fn rounded(raw: &[u8], x: f64) -> bool {
+    let digits = raw.iter().take_while(|&&b| b | 0x20 != b'e').filter(|b| b.is_ascii_digit());
+    let significant = digits.skip_while(|&&b| b == b'0').count();
+    significant > 15 || significant > 0 && x.abs() < f64::MIN_POSITIVE
 }
 
 /// Appends bound `x` as a schema writes it: a whole number as an integer
@@ -811,6 +836,26 @@ mod tests {
             "invalid input: `huge` must be a number above 0 within f64's range"
         );
         assert_eq!(read("s", f64::INFINITY).unwrap_err(), "invalid input: `s` must be a number above 0");
+        // Above the bound as written, on it as an f64: said (review 87).
+        let near = json::parse(br#"{"a": 1e-400, "b": 0.0, "c": 1.0000000000000001, "d": 2e-324, "e": 1.0}"#).unwrap();
+        let near = Args::new(near.as_object().unwrap());
+        let said = |field, min| -> alloc::string::String {
+            near.float_above(field, min, f64::INFINITY).unwrap_err().message().into()
+        };
+        assert_eq!(said("a", 0.0), "invalid input: `a` must be a number above 0: 1e-400 is 0 as a 64-bit float");
+        assert_eq!(said("d", 0.0), "invalid input: `d` must be a number above 0: 2e-324 is 0 as a 64-bit float");
+        // Not above it as written either: nothing more to say.
+        assert_eq!(said("b", 0.0), "invalid input: `b` must be a number above 0");
+        assert_eq!(said("e", 1.0), "invalid input: `e` must be a number above 1");
+        assert_eq!(
+            said("c", 1.0),
+            "invalid input: `c` must be a number above 1: 1.0000000000000001 is 1 as a 64-bit float"
+        );
+        // An infinite lower bound is an open end.
+        assert_eq!(
+            args.float_above("s", f64::NEG_INFINITY, 9.0).unwrap_err().message(),
+            "invalid input: `s` must be a number of at most 9"
+        );
         assert_eq!(read("missing", f64::INFINITY).unwrap_err(), "invalid input: missing field `missing`");
         assert_eq!(args.opt_float_above("missing", 0.0, 1.0).map_err(|_| ()), Ok(None));
     }

@@ -135,7 +135,7 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
             Some("inline") => Output::Inline,
             Some("file") => {
                 let guest = o.get("path").and_then(Value::as_str).unwrap_or("").to_string();
-                let host = volume_path(state, &guest, true)?;
+                let host = volume_path(state, &guest)?;
                 Output::File { guest, host }
             }
             _ => return Err(error("invalid_request", "output.type must be \"inline\" or \"file\"")),
@@ -277,7 +277,7 @@ fn read_body(state: &State, body: Option<&Value>) -> Result<(Option<Vec<u8>>, Op
         }
         Some("file") => {
             let guest = b.get("path").and_then(Value::as_str).unwrap_or("");
-            let host = volume_path(state, guest, false)?;
+            let host = volume_path(state, guest)?;
             let data = std::fs::read(&host).map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
             Ok((Some(data), Some("application/octet-stream")))
         }
@@ -286,23 +286,33 @@ fn read_body(state: &State, body: Option<&Value>) -> Result<(Option<Vec<u8>>, Op
 }
 
 /// A `/volume/…` guest path on the host, through the run's preopens.
-fn volume_path(state: &State, guest: &str, write: bool) -> Result<std::path::PathBuf, Value> {
-    let bad = |why: String| error("bad_path", format!("{guest:?} {why}"));
-    if !guest.starts_with("/volume/") || guest.ends_with('/') {
-        return Err(bad("is not a file path under /volume".into()));
+fn volume_path(state: &State, guest: &str) -> Result<std::path::PathBuf, Value> {
+    let bad = |why: &str| error("bad_path", format!("{guest:?} {why}"));
+    // Each refusal says which rule (reviews 83 and 87: one message for all).
+    if !guest.starts_with("/volume/") {
+        return Err(bad("is not under /volume: a body or output file is on /volume/tmp or /volume/data"));
     }
-    // Each refusal says which rule (review 83: one message for all three).
     if guest.split('/').any(|s| s == "..") {
-        return Err(bad("holds `..`, which a body or output path may not: give it without".into()));
+        return Err(bad("holds `..`, which a body or output path may not: give it without"));
     }
-    match map_guest_path(&state.preopens, guest) {
-        Some((p, ro)) if !(write && ro) => Ok(p),
-        Some(_) => Err(bad("is read-only".into())),
-        None => {
-            let volume = guest.split('/').take(3).collect::<Vec<_>>().join("/");
-            let why = if volume == "/volume/data" { ": the agent has not enabled it" } else { "" };
-            Err(bad(format!("is not under a mounted volume ({volume} is not mounted{why})")))
+    // The segments `map_guest_path` goes by: `//` and `/./` are nothing.
+    let segments: Vec<&str> = guest.split('/').filter(|s| !s.is_empty() && *s != ".").collect();
+    let names_a_directory = guest.ends_with('/') || guest.ends_with("/.");
+    match (segments.get(1), map_guest_path(&state.preopens, guest)) {
+        _ if names_a_directory => Err(bad("names a directory (it ends in `/` or `/.`): end it with a file name")),
+        (_, Some((p, _))) if segments.len() < 3 || p.is_dir() => {
+            // Refused before the request is sent (review 87: a directory
+            // failed after it, a POST's effect done).
+            Err(bad("names a directory: end it with a file name"))
         }
+        (_, Some((p, _))) => Ok(p),
+        (Some(&"data"), None) if segments.len() > 2 => {
+            Err(bad("is not under a mounted volume (/volume/data is not mounted: the agent has not enabled it)"))
+        }
+        (Some(volume), None) if segments.len() > 2 => Err(bad(&format!(
+            "is not under a mounted volume (/volume/{volume} is no volume: they are /volume/tmp and /volume/data)"
+        ))),
+        _ => Err(bad("is not a file in a volume: a body or output file is on /volume/tmp or /volume/data")),
     }
 }
 

@@ -272,6 +272,21 @@ fn a_150_kb_argument_comes_from_a_file_or_stdin() {
     assert!(j["call_crash"].is_null() && j["call_error"].is_null(), "{j}");
     assert_eq!(j["call_answer"]["structuredContent"]["message"], format!("Hello, {name}!"), "{j}");
 
+    // A file with a byte order mark reads; `@` alone and an empty file are
+    // named for what they are (review 87).
+    let bom = dir.path().join("bom.json");
+    std::fs::write(&bom, "\u{feff}{\"name\":\"Bo\"}").unwrap();
+    let (code, out, err) = subako_tiny(&["call", wasm, "greet", &format!("@{}", bom.display())], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Hello, Bo!"), "{out}");
+    let (code, _, err) = subako_tiny(&["call", wasm, "greet", "@"], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("`@` names no file: give @FILE, the file's path after it"), "{err}");
+    let empty = dir.path().join("empty.json");
+    std::fs::write(&empty, "").unwrap();
+    let (code, _, err) = subako_tiny(&["call", wasm, "greet", &format!("@{}", empty.display())], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("empty.json are empty: give a JSON object, such as {}"), "{err}");
     // Arguments that are not JSON name where they came from.
     std::fs::write(dir.path().join("bad.json"), "{name").unwrap();
     let bad = dir.path().join("bad.json");

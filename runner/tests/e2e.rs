@@ -612,12 +612,21 @@ fn manifest_of(m: &Module) -> String {
 // ---- subako_http ----
 
 /// A tiny HTTP/1.1 server: one request per connection, answers by path.
+/// Connections each test server (by port) has taken.
+static HITS: std::sync::Mutex<std::collections::BTreeMap<u16, usize>> =
+    std::sync::Mutex::new(std::collections::BTreeMap::new());
+
+fn server_hits(port: u16) -> usize {
+    HITS.lock().unwrap().get(&port).copied().unwrap_or(0)
+}
+
 fn server() -> u16 {
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = l.local_addr().unwrap().port();
     std::thread::spawn(move || {
         for s in l.incoming() {
             let Ok(s) = s else { continue };
+            *HITS.lock().unwrap().entry(port).or_insert(0) += 1;
             std::thread::spawn(move || handle(s));
         }
     });
@@ -775,16 +784,37 @@ fn http_get_post_file() {
         v["error"]["message"],
         r#""/volume/tmp/../x" holds `..`, which a body or output path may not: give it without"#
     );
-    // A volume the agent has not enabled is named (review 83: "not a file path under /volume").
-    let v = fetch(
-        json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/volume/data/x.json"}}),
-        Some(local()),
-        Some(tmp.path()),
-    );
-    assert_eq!(
-        v["error"]["message"],
-        r#""/volume/data/x.json" is not under a mounted volume (/volume/data is not mounted: the agent has not enabled it)"#
-    );
+    // Each refusal names its rule (reviews 83 and 87), before the request
+    // is sent: the server sees none of them.
+    let data_off = "is not under a mounted volume (/volume/data is not mounted: the agent has not enabled it)";
+    let directory = "names a directory: end it with a file name";
+    let ends = "names a directory (it ends in `/` or `/.`): end it with a file name";
+    std::fs::create_dir_all(tmp.path().join("sub")).unwrap();
+    let hits = server_hits(port);
+    for (path, why) in [
+        ("/volume/data/x.json", data_off),
+        ("/volume//data/x.json", data_off),
+        ("/volume/./data/x.json", data_off),
+        ("/volume/tmp", directory),
+        ("/volume/tmp/sub", directory),
+        ("/volume/tmp/.", ends),
+        ("/volume/tmp/sub/", ends),
+        ("/volume/out.json", "is not a file in a volume: a body or output file is on /volume/tmp or /volume/data"),
+        (
+            "/volume/cache/x",
+            "is not under a mounted volume (/volume/cache is no volume: they are /volume/tmp and /volume/data)",
+        ),
+        ("/etc/passwd", "is not under /volume: a body or output file is on /volume/tmp or /volume/data"),
+    ] {
+        let v = fetch(
+            json!({"method":"POST","url":format!("{base}/echo"),"output":{"type":"file","path":path}}),
+            Some(local()),
+            Some(tmp.path()),
+        );
+        assert_eq!(kind(&v), "bad_path", "{path}");
+        assert_eq!(v["error"]["message"], format!("{path:?} {why}"), "{path}");
+    }
+    assert_eq!(server_hits(port), hits, "a refused path sent no request");
     // Write budget applies to file output.
     let out = run(
         &http_module(&json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/volume/tmp/o2.bin"}})),

@@ -200,7 +200,7 @@ bad address (EFAULT)
 file too large (EFBIG)
 EHOSTUNREACH
 EIDRM
-a name is not UTF-8 (EILSEQ): rename it
+illegal byte sequence (EILSEQ): a name is not UTF-8
 EINPROGRESS
 interrupted (EINTR): the platform interrupted every retry
 invalid argument (EINVAL)

@@ -327,8 +327,8 @@ pub struct CallSpec {
     /// The tool to call (default: the first one tools/list names)
     #[arg(long, value_name = "T")]
     pub tool: Option<String>,
-    /// Its arguments as JSON, - to read them from stdin, or @FILE (default: made from the tool's input schema, its required members each within its bounds, enum, const or pattern; {} when it has none)
-    #[arg(long, value_name = "JSON|-")]
+    /// Its arguments as JSON, - to read them from stdin, or @FILE to read them from FILE (default: made from the tool's input schema, its required members each within its bounds, enum, const or pattern; {} when it has none)
+    #[arg(long, value_name = "JSON|-|@FILE")]
     pub args: Option<String>,
     /// Read its arguments from FILE (for arguments longer than a command line holds)
     #[arg(long = "args-file", value_name = "FILE")]
@@ -442,10 +442,14 @@ pub fn read_args_text(text: Option<&str>, file: Option<&Path>) -> Result<String,
 fn args_text(text: Option<&str>, file: Option<&Path>) -> Result<(String, String), Error> {
     let (text, from) = match (text, file) {
         (Some(_), Some(_)) => {
-            return Err(Error::Input("give the arguments once: as JSON, as - (stdin) or with --args-file".into()));
+            return Err(Error::Input(
+                "give the arguments once: as JSON, as - (stdin), as @FILE or with --args-file".into(),
+            ));
         }
+        // A byte order mark (an editor's) is no part of the JSON: passed
+        // over (review 87: "expected value at line 1 column 1").
         (_, Some(f)) => match std::fs::read_to_string(f) {
-            Ok(text) => (text, f.display().to_string()),
+            Ok(text) => (text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text), f.display().to_string()),
             Err(e) => return Err(Error::Input(format!("the arguments file {}: {e}", f.display()))),
         },
         (Some("-"), None) => {
@@ -463,6 +467,9 @@ fn args_text(text: Option<&str>, file: Option<&Path>) -> Result<(String, String)
         // `@FILE` wherever arguments are taken, as `--then` and `bench`
         // take it (author trial 86: `call MODULE TOOL @FILE` said "not
         // JSON"); no JSON text starts with `@`.
+        (Some("@"), None) => {
+            return Err(Error::Input("`@` names no file: give @FILE, the file's path after it".into()));
+        }
         (Some(t), None) if t.starts_with('@') => return args_text(None, Some(Path::new(&t[1..]))),
         (Some(t), None) => (t.to_string(), "the command line".to_string()),
         (None, None) => ("{}".to_string(), "nowhere".to_string()),
@@ -474,7 +481,10 @@ fn args_text(text: Option<&str>, file: Option<&Path>) -> Result<(String, String)
 fn not_json(from: &str, e: &serde_json::Error) -> Error {
     // serde_json refuses what the crate reads (numbers beyond f64): say
     // where such arguments can be sent from.
-    let hint = if e.to_string().starts_with("number out of range") {
+    let hint = if e.is_eof() && e.line() == 1 && e.column() == 0 {
+        // Nothing at all (review 87: an empty file read as "EOF while parsing").
+        return Error::Input(format!("the arguments from {from} are empty: give a JSON object, such as {{}}"));
+    } else if e.to_string().starts_with("number out of range") {
         "; this command reads arguments with serde_json, which refuses numbers beyond f64 (a module reads \
          `1e400` and refuses it where it wants a float): `subako-tiny call` sends them as written, or pipe the \
          JSON-RPC line to `subako-tiny serve MODULE`"

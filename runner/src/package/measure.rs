@@ -261,20 +261,25 @@ pub fn sample_args(schema: &Value) -> Value {
             Value::Array((0..n).map(|_| sample_args(&schema["items"])).collect())
         }
         Some(t @ ("integer" | "number")) => {
-            // An exclusive bound is passed by one (a whole number stays whole).
-            let bound = |inclusive: &str, exclusive: &str, step: f64| {
-                schema[inclusive].as_f64().or_else(|| schema[exclusive].as_f64().map(|x| x + step))
+            // The first of a few candidates the bounds hold: 1, the lower
+            // bound or the whole numbers beside it, the middle (review 87:
+            // an exclusive bound passed by one left `exclusiveMinimum 0,
+            // maximum 0.5` with 1), the upper bound or those beside it.
+            let f = |k: &str| schema[k].as_f64();
+            let (min, xmin, max, xmax) = (f("minimum"), f("exclusiveMinimum"), f("maximum"), f("exclusiveMaximum"));
+            let inside = |v: f64| {
+                min.is_none_or(|m| v >= m)
+                    && xmin.is_none_or(|m| v > m)
+                    && max.is_none_or(|m| v <= m)
+                    && xmax.is_none_or(|m| v < m)
+                    && (t == "number" || v.fract() == 0.0)
             };
-            let (lo, hi) = (bound("minimum", "exclusiveMinimum", 1.0), bound("maximum", "exclusiveMaximum", -1.0));
-            let mut v = lo.map_or(1.0, |lo| lo.max(1.0));
-            if let Some(hi) = hi
-                && v > hi
-            {
-                v = lo.map_or(hi, |lo| lo.max(hi.min(0.0)));
-            }
+            let low = min.into_iter().chain(xmin).fold(f64::NEG_INFINITY, f64::max);
+            let high = max.into_iter().chain(xmax).fold(f64::INFINITY, f64::min);
+            let candidates = [1.0, low, low.ceil(), low.floor() + 1.0, (low + high) / 2.0, high, high.floor()];
+            let v = candidates.into_iter().filter(|v| v.is_finite()).find(|&v| inside(v)).unwrap_or(1.0);
             if t == "integer" {
-                let whole = v.ceil();
-                json!(if hi.is_some_and(|hi| whole > hi) { v.floor() } else { whole } as i64)
+                json!(v as i64)
             } else if v.fract() == 0.0 && v.abs() < 1e15 {
                 json!(v as i64)
             } else {
@@ -488,8 +493,19 @@ mod tests {
         assert_eq!(
             sample_args(&schema),
             json!({"url": "world worl", "code": "wor", "n": 5, "x": 0.25, "lo": 0, "tags": ["world", "world"],
-                   "mode": "fast", "k": 7, "neg": -3})
+                   "mode": "fast", "k": 7, "neg": -5})
         );
+        // A range narrower than a step of one, open at an end (review 87:
+        // `{"p": 1}`, outside both).
+        let number = |bounds: Value| {
+            let mut schema = json!({"type": "number"});
+            schema.as_object_mut().unwrap().extend(bounds.as_object().unwrap().clone());
+            sample_args(&schema)
+        };
+        assert_eq!(number(json!({"exclusiveMinimum": 0, "maximum": 0.5})), json!(0.25));
+        assert_eq!(number(json!({"exclusiveMinimum": 0, "exclusiveMaximum": 1})), json!(0.5));
+        assert_eq!(number(json!({"exclusiveMinimum": 1.5})), json!(2));
+        assert_eq!(number(json!({"maximum": -7.5})), json!(-7.5));
         assert_eq!(sample_args(&json!({"type": "string", "minLength": 12})), json!("world world world"));
         assert_eq!(sample_args(&json!({"type": ["integer", "null"], "minimum": 3})), json!(3));
     }

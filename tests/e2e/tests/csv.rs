@@ -1,14 +1,19 @@
 //! `csv::records` beside Python's own reader (`csv.reader`, the `excel`
 //! dialect), the reference its docs name: 20,000 random texts of the
 //! chars that matter (delimiters, quotes, both line breaks, spaces,
-//! Japanese and accented letters), each record and field compared.
+//! Japanese and accented letters), each record and field compared; and
+//! the same reader built for wasm32 (the idioms' `csv_crate` probe), run
+//! in wasmtime.
 
 mod required;
 
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
+use serde_json::json;
 use subako_tiny::csv;
+use subako_tiny_e2e::idiom_probes;
+use subako_tiny_runner::{CallOptions, Module, call};
 
 const PYTHON: &str = r#"
 import csv, io, json, sys
@@ -43,5 +48,26 @@ fn records_are_python_s_on_random_texts() {
                 csv::records(text).delimited_by(delimiter).map(|r| r.map(|f| f.into_owned()).collect()).collect();
             assert_eq!(ours, expected, "{text:?} delimited by {:?}", delimiter as char);
         }
+    }
+}
+
+/// The probe answers `Hello, FIELD!` with the longest field of the name
+/// read as CSV: in wasmtime, the field the host reads.
+#[test]
+fn the_module_reads_the_fields_the_host_reads() {
+    let path = idiom_probes(true).into_iter().find(|(name, _)| name == "csv_crate").unwrap().1;
+    let module = Module::from_file(&path).unwrap();
+    for text in [
+        "\u{feff}term,note\r\n\"Tokyo, Japan\",\"say \"\"hi\"\"\"\r\n",
+        "a;\"東京\nと大阪\",b",
+        "\"unclosed, to the end\r\nof the text",
+        "x\"y\"z,\"\"",
+    ] {
+        let longest = csv::records(text)
+            .flatten()
+            .fold(String::new(), |longest, f| if f.len() > longest.len() { f.into_owned() } else { longest });
+        let outcome = call(&module, "greet", json!({ "name": text }), &CallOptions::default()).unwrap();
+        let answer = outcome.expect_ok();
+        assert_eq!(answer["structuredContent"]["message"], format!("Hello, {longest}!"), "{text:?}");
     }
 }

@@ -260,6 +260,6 @@ fn a_name_that_is_not_utf8_refuses_the_listing_saying_why() {
     std::fs::write(dir.join(std::ffi::OsStr::from_bytes(b"bad\xffname")), "").unwrap();
     assert_eq!(
         error_text(&run(&module, "list", json!({}), &opts)),
-        "list /volume/tmp/files: a name is not UTF-8 (EILSEQ): rename it"
+        "list /volume/tmp/files: illegal byte sequence (EILSEQ): a name is not UTF-8"
     );
 }
