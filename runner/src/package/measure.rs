@@ -278,13 +278,8 @@ pub fn sample_args(schema: &Value) -> Value {
             let high = max.into_iter().chain(xmax).fold(f64::INFINITY, f64::min);
             let candidates = [1.0, low, low.ceil(), low.floor() + 1.0, (low + high) / 2.0, high, high.floor()];
             let v = candidates.into_iter().filter(|v| v.is_finite()).find(|&v| inside(v)).unwrap_or(1.0);
-            if t == "integer" {
-                json!(v as i64)
-            } else if v.fract() == 0.0 && v.abs() < 1e15 {
-                json!(v as i64)
-            } else {
-                json!(v)
-            }
+            // An integer's, and a small whole number's, written as an integer.
+            if t == "integer" || v.fract() == 0.0 && v.abs() < 1e15 { json!(v as i64) } else { json!(v) }
         }
         Some("boolean") => json!(true),
         Some("string") => {
