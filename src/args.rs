@@ -782,8 +782,14 @@ fn float_above(v: &Value<'_>, field: &str, min: f64, max: f64) -> Result<f64, To
             }
             // A number above the bound as written, which f64 rounds onto it
             // (`1e-400` is 0): said, since "above 0" is true of it (review 87).
-            if x == Some(min) && rounded(v.raw(), min) {
-                let raw = core::str::from_utf8(v.raw()).unwrap_or_default();
+            let raw = v.raw();
+            let mut written = crate::text::Text::of("");
+            if x == Some(min)
+                && rounded(raw, min)
+                && !(raw.first() == Some(&b'-') && min >= 0.0)
+                && bound(&mut written, min).as_bytes() != raw
+            {
+                let raw = core::str::from_utf8(raw).unwrap_or_default();
                 bound(text.push(": ").push(raw).push(" is "), min).push(" as a 64-bit float");
             }
             Err(text.into())
@@ -795,9 +801,17 @@ fn float_above(v: &Value<'_>, field: &str, min: f64, max: f64) -> Result<f64, To
 /// `x`: more significant digits than f64 tells apart (15), or a value
 /// other than zero below the normal range (`1e-400`, which is 0).
 fn rounded(raw: &[u8], x: f64) -> bool {
-    let digits = raw.iter().take_while(|&&b| b | 0x20 != b'e').filter(|b| b.is_ascii_digit());
-    let significant = digits.skip_while(|&&b| b == b'0').count();
-    significant > 15 || significant > 0 && x.abs() < f64::MIN_POSITIVE
+    // Digits from the first to the last that is not 0 (review 88: the
+    // zeros of `1.0000000000000000` were counted).
+    let (mut seen, mut significant, mut zeros) = (false, 0, 0);
+    for &b in raw.iter().take_while(|&&b| b | 0x20 != b'e').filter(|b| b.is_ascii_digit()) {
+        if b != b'0' {
+            (seen, significant, zeros) = (true, significant + zeros + 1, 0);
+        } else if seen {
+            zeros += 1;
+        }
+    }
+    significant > 15 || significant > 0 && x == 0.0
 }
 
 /// Appends bound `x` as a schema writes it: a whole number as an integer
@@ -844,9 +858,22 @@ mod tests {
         };
         assert_eq!(said("a", 0.0), "invalid input: `a` must be a number above 0: 1e-400 is 0 as a 64-bit float");
         assert_eq!(said("d", 0.0), "invalid input: `d` must be a number above 0: 2e-324 is 0 as a 64-bit float");
-        // Not above it as written either: nothing more to say.
+        // Not above it as written either, or the bound itself: nothing more
+        // to say (review 88).
         assert_eq!(said("b", 0.0), "invalid input: `b` must be a number above 0");
         assert_eq!(said("e", 1.0), "invalid input: `e` must be a number above 1");
+        let exact =
+            json::parse(br#"{"a": 1.0000000000000000, "b": -1e-400, "c": 5e-324, "d": 0.30000000000000004}"#).unwrap();
+        let exact = Args::new(exact.as_object().unwrap());
+        let plain = |field, min: f64| {
+            let said: alloc::string::String =
+                exact.float_above(field, min, f64::INFINITY).unwrap_err().message().into();
+            assert!(!said.contains("64-bit"), "{said}");
+        };
+        plain("a", 1.0);
+        plain("b", 0.0);
+        plain("c", 5e-324);
+        plain("d", 0.1 + 0.2);
         assert_eq!(
             said("c", 1.0),
             "invalid input: `c` must be a number above 1: 1.0000000000000001 is 1 as a 64-bit float"

@@ -298,6 +298,12 @@ fn volume_path(state: &State, guest: &str) -> Result<std::path::PathBuf, Value> 
     // The segments `map_guest_path` goes by: `//` and `/./` are nothing.
     let segments: Vec<&str> = guest.split('/').filter(|s| !s.is_empty() && *s != ".").collect();
     let names_a_directory = guest.ends_with('/') || guest.ends_with("/.");
+    if guest.contains('\0') {
+        return Err(bad("holds a NUL byte, which no file name may"));
+    }
+    if segments.iter().any(|s| s.len() > 255) {
+        return Err(bad("has a name longer than 255 bytes, the most a file system takes"));
+    }
     match (segments.get(1), map_guest_path(&state.preopens, guest)) {
         _ if names_a_directory => Err(bad("names a directory (it ends in `/` or `/.`): end it with a file name")),
         (_, Some((p, _))) if segments.len() < 3 || p.is_dir() => {
@@ -305,7 +311,22 @@ fn volume_path(state: &State, guest: &str) -> Result<std::path::PathBuf, Value> 
             // failed after it, a POST's effect done).
             Err(bad("names a directory: end it with a file name"))
         }
-        (_, Some((p, _))) => Ok(p),
+        (_, Some((p, _))) => {
+            // What is already there under the volume, from the file up: no
+            // symbolic link (review 88: `std::fs` follows one, which WASI
+            // does not, and a module's relative link out of the volume read
+            // and wrote host files), and directories above the file.
+            for (i, at) in p.ancestors().take(segments.len() - 2).enumerate() {
+                let Ok(m) = std::fs::symlink_metadata(at) else { continue };
+                if m.file_type().is_symlink() {
+                    return Err(bad("passes through a symbolic link, which a body or output path may not follow"));
+                }
+                if i > 0 && !m.is_dir() {
+                    return Err(bad("has a file where a directory should be"));
+                }
+            }
+            Ok(p)
+        }
         (Some(&"data"), None) if segments.len() > 2 => {
             Err(bad("is not under a mounted volume (/volume/data is not mounted: the agent has not enabled it)"))
         }

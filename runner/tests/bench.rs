@@ -287,6 +287,14 @@ fn a_150_kb_argument_comes_from_a_file_or_stdin() {
     let (code, _, err) = subako_tiny(&["call", wasm, "greet", &format!("@{}", empty.display())], None);
     assert_eq!(code, 2);
     assert!(err.contains("empty.json are empty: give a JSON object, such as {}"), "{err}");
+    // White space alone is nothing too; `@` alone after `--then` as well (review 88).
+    std::fs::write(&empty, " \n").unwrap();
+    let (code, _, err) = subako_tiny(&["call", wasm, "greet", &format!("@{}", empty.display())], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("empty.json are empty"), "{err}");
+    let (code, _, err) = subako_tiny(&["call", wasm, "greet", "{}", "--then", "greet", "@"], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("--then greet: `@` names no file"), "{err}");
     // Arguments that are not JSON name where they came from.
     std::fs::write(dir.path().join("bad.json"), "{name").unwrap();
     let bad = dir.path().join("bad.json");

@@ -815,6 +815,36 @@ fn http_get_post_file() {
         assert_eq!(v["error"]["message"], format!("{path:?} {why}"), "{path}");
     }
     assert_eq!(server_hits(port), hits, "a refused path sent no request");
+    // No way out of the volume through a symbolic link a module made
+    // (review 88: std::fs followed one, which WASI does not), and no
+    // request for a path the file system would refuse.
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret"), "host file").unwrap();
+    std::os::unix::fs::symlink(outside.path(), tmp.path().join("out")).unwrap();
+    std::os::unix::fs::symlink(outside.path().join("secret"), tmp.path().join("secret")).unwrap();
+    std::fs::write(tmp.path().join("plain"), "a file").unwrap();
+    let link = "passes through a symbolic link, which a body or output path may not follow";
+    let long = format!("/volume/tmp/{}", "n".repeat(256));
+    for (path, why) in [
+        ("/volume/tmp/out/planted.txt", link),
+        ("/volume/tmp/out/deeper/planted.txt", link),
+        ("/volume/tmp/secret", link),
+        ("/volume/tmp/plain/x.bin", "has a file where a directory should be"),
+        ("/volume/tmp/a\u{0}b", "holds a NUL byte, which no file name may"),
+        (long.as_str(), "has a name longer than 255 bytes, the most a file system takes"),
+    ] {
+        for request in [
+            json!({"method":"POST","url":format!("{base}/echo"),"output":{"type":"file","path":path}}),
+            json!({"method":"POST","url":format!("{base}/echo"),"body":{"type":"file","path":path}}),
+        ] {
+            let v = fetch(request, Some(local()), Some(tmp.path()));
+            assert_eq!(kind(&v), "bad_path", "{path}");
+            assert_eq!(v["error"]["message"], format!("{path:?} {why}"), "{path}");
+        }
+    }
+    assert_eq!(server_hits(port), hits, "a refused path sent no request");
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1, "nothing written outside the volume");
+    assert_eq!(std::fs::read_to_string(outside.path().join("secret")).unwrap(), "host file");
     // Write budget applies to file output.
     let out = run(
         &http_module(&json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/volume/tmp/o2.bin"}})),

@@ -68,12 +68,9 @@ pub struct Bench {
     json: bool,
 }
 
-/// JSON text, or `@FILE`'s.
+/// JSON text, or `@FILE`'s (`read_args` reads both).
 fn json_arg(v: &str) -> Result<serde_json::Value, Error> {
-    match v.strip_prefix('@') {
-        Some(f) => read_args(None, Some(std::path::Path::new(f))),
-        None => read_args(Some(v), None),
-    }
+    read_args(Some(v), None)
 }
 
 impl Bench {

@@ -380,10 +380,8 @@ impl Then {
             .chunks(2)
             .enumerate()
             .map(|(i, c)| {
-                let args = match c[1].strip_prefix('@') {
-                    Some(file) => read(None, Some(Path::new(file))),
-                    None => read(Some(&c[1]), None),
-                };
+                // `@FILE` read as every command reads it (`args_text`).
+                let args = read(Some(&c[1]), None);
                 // Name the call the arguments were given for, and which of
                 // them when the tool is called more than once.
                 let args = args.map_err(|e| match e {
@@ -446,10 +444,8 @@ fn args_text(text: Option<&str>, file: Option<&Path>) -> Result<(String, String)
                 "give the arguments once: as JSON, as - (stdin), as @FILE or with --args-file".into(),
             ));
         }
-        // A byte order mark (an editor's) is no part of the JSON: passed
-        // over (review 87: "expected value at line 1 column 1").
         (_, Some(f)) => match std::fs::read_to_string(f) {
-            Ok(text) => (text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text), f.display().to_string()),
+            Ok(text) => (text, f.display().to_string()),
             Err(e) => return Err(Error::Input(format!("the arguments file {}: {e}", f.display()))),
         },
         (Some("-"), None) => {
@@ -474,6 +470,13 @@ fn args_text(text: Option<&str>, file: Option<&Path>) -> Result<(String, String)
         (Some(t), None) => (t.to_string(), "the command line".to_string()),
         (None, None) => ("{}".to_string(), "nowhere".to_string()),
     };
+    // A byte order mark (an editor's) is no part of the JSON: passed over,
+    // from a file or stdin (reviews 87, 88: "expected value at line 1
+    // column 1"). Nothing, or white space alone, is said to be nothing.
+    let text = text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text);
+    if text.trim().is_empty() {
+        return Err(Error::Input(format!("the arguments from {from} are empty: give a JSON object, such as {{}}")));
+    }
     Ok((text, from))
 }
 
@@ -481,10 +484,7 @@ fn args_text(text: Option<&str>, file: Option<&Path>) -> Result<(String, String)
 fn not_json(from: &str, e: &serde_json::Error) -> Error {
     // serde_json refuses what the crate reads (numbers beyond f64): say
     // where such arguments can be sent from.
-    let hint = if e.is_eof() && e.line() == 1 && e.column() == 0 {
-        // Nothing at all (review 87: an empty file read as "EOF while parsing").
-        return Error::Input(format!("the arguments from {from} are empty: give a JSON object, such as {{}}"));
-    } else if e.to_string().starts_with("number out of range") {
+    let hint = if e.to_string().starts_with("number out of range") {
         "; this command reads arguments with serde_json, which refuses numbers beyond f64 (a module reads \
          `1e400` and refuses it where it wants a float): `subako-tiny call` sends them as written, or pipe the \
          JSON-RPC line to `subako-tiny serve MODULE`"

@@ -272,11 +272,25 @@ pub fn sample_args(schema: &Value) -> Value {
                     && xmin.is_none_or(|m| v > m)
                     && max.is_none_or(|m| v <= m)
                     && xmax.is_none_or(|m| v < m)
-                    && (t == "number" || v.fract() == 0.0)
+                    && (t == "number" || v.fract() == 0.0 && v.abs() < 9.2e18)
             };
             let low = min.into_iter().chain(xmin).fold(f64::NEG_INFINITY, f64::max);
             let high = max.into_iter().chain(xmax).fold(f64::INFINITY, f64::min);
-            let candidates = [1.0, low, low.ceil(), low.floor() + 1.0, (low + high) / 2.0, high, high.floor()];
+            // Past 2^53 a step of one is no step: the next float is
+            // (review 88: `exclusiveMinimum 1e16` gave 1); an exclusive
+            // upper bound alone steps down (`exclusiveMaximum 0` gave 1).
+            let candidates = [
+                1.0,
+                low,
+                low.ceil(),
+                low.floor() + 1.0,
+                (low + high) / 2.0,
+                high,
+                high.floor(),
+                high.ceil() - 1.0,
+                low.next_up(),
+                high.next_down(),
+            ];
             let v = candidates.into_iter().filter(|v| v.is_finite()).find(|&v| inside(v)).unwrap_or(1.0);
             // An integer's, and a small whole number's, written as an integer.
             if t == "integer" || v.fract() == 0.0 && v.abs() < 1e15 { json!(v as i64) } else { json!(v) }
@@ -501,6 +515,18 @@ mod tests {
         assert_eq!(number(json!({"exclusiveMinimum": 0, "exclusiveMaximum": 1})), json!(0.5));
         assert_eq!(number(json!({"exclusiveMinimum": 1.5})), json!(2));
         assert_eq!(number(json!({"maximum": -7.5})), json!(-7.5));
+        // An exclusive upper bound alone, and bounds past 2^53 (review 88).
+        assert_eq!(number(json!({"exclusiveMaximum": 0})), json!(-1));
+        assert_eq!(number(json!({"exclusiveMaximum": 1})), json!(0));
+        assert_eq!(number(json!({"maximum": 3, "exclusiveMaximum": 1})), json!(0));
+        assert_eq!(number(json!({"exclusiveMinimum": 1e16})), json!(1.0000000000000002e16));
+        let integer = |bounds: Value| {
+            let mut schema = json!({"type": "integer"});
+            schema.as_object_mut().unwrap().extend(bounds.as_object().unwrap().clone());
+            sample_args(&schema)
+        };
+        assert_eq!(integer(json!({"exclusiveMaximum": 0})), json!(-1));
+        assert_eq!(integer(json!({"exclusiveMinimum": 1e16})), json!(10000000000000002u64));
         assert_eq!(sample_args(&json!({"type": "string", "minLength": 12})), json!("world world world"));
         assert_eq!(sample_args(&json!({"type": ["integer", "null"], "minimum": 3})), json!(3));
     }
