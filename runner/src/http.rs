@@ -84,7 +84,45 @@ type Answer = Result<Value, Value>;
 
 enum Output {
     Inline,
-    File { guest: String, host: std::path::PathBuf },
+    File { guest: String, host: VolumeFile },
+}
+
+/// A file on a volume: the volume's directory on the host, opened, and
+/// the path beneath it. Opened through the directory as WASI opens a
+/// module's paths (cap-primitives, as wasmtime-wasi does): a symbolic
+/// link is followed while it stays in the volume and refused where it
+/// leads out, whenever it was made (review 89: a link made by another
+/// call after the path was checked was followed out by `std::fs`).
+struct VolumeFile {
+    dir: std::fs::File,
+    relative: std::path::PathBuf,
+}
+
+impl VolumeFile {
+    fn read(&self) -> std::io::Result<Vec<u8>> {
+        let mut f =
+            cap_primitives::fs::open(&self.dir, &self.relative, cap_primitives::fs::OpenOptions::new().read(true))?;
+        let mut data = Vec::new();
+        f.read_to_end(&mut data)?;
+        Ok(data)
+    }
+
+    /// Creates the file's missing directories, then the file (emptied).
+    fn create(&self) -> std::io::Result<std::fs::File> {
+        let mut at = std::path::PathBuf::new();
+        for part in self.relative.parent().into_iter().flat_map(|p| p.components()) {
+            at.push(part);
+            match cap_primitives::fs::create_dir(&self.dir, &at, &cap_primitives::fs::DirOptions::new()) {
+                Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
+                _ => {}
+            }
+        }
+        cap_primitives::fs::open(
+            &self.dir,
+            &self.relative,
+            cap_primitives::fs::OpenOptions::new().write(true).create(true).truncate(true),
+        )
+    }
 }
 
 fn perform(state: &mut State, raw: &[u8]) -> Answer {
@@ -224,10 +262,7 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
         Output::File { guest, host } => {
             // The platform creates the file's missing directories (the SDK's
             // `ResponseOutput::File`: "overwritten, parents created").
-            if let Some(parent) = host.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
-            }
-            let mut f = std::fs::File::create(&host).map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
+            let mut f = host.create().map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
             let mut n: u64 = 0;
             let mut chunk = vec![0u8; 64 << 10];
             loop {
@@ -278,15 +313,16 @@ fn read_body(state: &State, body: Option<&Value>) -> Result<(Option<Vec<u8>>, Op
         Some("file") => {
             let guest = b.get("path").and_then(Value::as_str).unwrap_or("");
             let host = volume_path(state, guest)?;
-            let data = std::fs::read(&host).map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
+            let data = host.read().map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
             Ok((Some(data), Some("application/octet-stream")))
         }
         _ => Err(error("invalid_request", "body.type must be \"json\", \"text\" or \"file\"")),
     }
 }
 
-/// A `/volume/…` guest path on the host, through the run's preopens.
-fn volume_path(state: &State, guest: &str) -> Result<std::path::PathBuf, Value> {
+/// A `/volume/…` guest path on the host, through the run's preopens,
+/// checked before the request is sent as far as what is there allows.
+fn volume_path(state: &State, guest: &str) -> Result<VolumeFile, Value> {
     let bad = |why: &str| error("bad_path", format!("{guest:?} {why}"));
     // Each refusal says which rule (reviews 83 and 87: one message for all).
     if !guest.starts_with("/volume/") {
@@ -304,28 +340,42 @@ fn volume_path(state: &State, guest: &str) -> Result<std::path::PathBuf, Value> 
     if segments.iter().any(|s| s.len() > 255) {
         return Err(bad("has a name longer than 255 bytes, the most a file system takes"));
     }
+    // The path beneath the volume (review 89: past 4,095 bytes the host
+    // refused it after the request).
+    if segments.iter().skip(2).map(|s| s.len() + 1).sum::<usize>() > 4095 {
+        return Err(bad("is longer than 4,095 bytes beneath its volume, the most a path may be"));
+    }
     match (segments.get(1), map_guest_path(&state.preopens, guest)) {
         _ if names_a_directory => Err(bad("names a directory (it ends in `/` or `/.`): end it with a file name")),
-        (_, Some((p, _))) if segments.len() < 3 || p.is_dir() => {
-            // Refused before the request is sent (review 87: a directory
-            // failed after it, a POST's effect done).
-            Err(bad("names a directory: end it with a file name"))
-        }
+        (_, Some(_)) if segments.len() < 3 => Err(bad("names a directory: end it with a file name")),
         (_, Some((p, _))) => {
-            // What is already there under the volume, from the file up: no
-            // symbolic link (review 88: `std::fs` follows one, which WASI
-            // does not, and a module's relative link out of the volume read
-            // and wrote host files), and directories above the file.
-            for (i, at) in p.ancestors().take(segments.len() - 2).enumerate() {
-                let Ok(m) = std::fs::symlink_metadata(at) else { continue };
-                if m.file_type().is_symlink() {
-                    return Err(bad("passes through a symbolic link, which a body or output path may not follow"));
-                }
-                if i > 0 && !m.is_dir() {
-                    return Err(bad("has a file where a directory should be"));
+            let root = p.ancestors().nth(segments.len() - 2).unwrap_or(&p);
+            let dir = cap_primitives::fs::open_ambient_dir(root, cap_primitives::ambient_authority())
+                .map_err(|e| bad(&format!("cannot be reached: its volume's directory: {e}")))?;
+            let relative: std::path::PathBuf = segments[2..].iter().collect();
+            // What is there, from the top, as the module's own WASI calls
+            // would find it: links followed within the volume, none out of
+            // it (reviews 88, 89: a module's link out read and wrote host
+            // files, and told it whether a host directory existed), a
+            // directory above the file, not the file (review 87: refused
+            // after the request, a POST's effect done).
+            let mut at = std::path::PathBuf::new();
+            for (i, part) in segments[2..].iter().enumerate() {
+                at.push(part);
+                let last = i + 3 == segments.len();
+                match cap_primitives::fs::stat(&dir, &at, cap_primitives::fs::FollowSymlinks::Yes) {
+                    Ok(m) if !last && !m.is_dir() => return Err(bad("has a file where a directory should be")),
+                    Ok(m) if last && m.is_dir() => return Err(bad("names a directory: end it with a file name")),
+                    Ok(_) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
+                    Err(_) => {
+                        return Err(bad(
+                            "leads out of its volume through a symbolic link, which a body or output path may not",
+                        ));
+                    }
                 }
             }
-            Ok(p)
+            Ok(VolumeFile { dir, relative })
         }
         (Some(&"data"), None) if segments.len() > 2 => {
             Err(bad("is not under a mounted volume (/volume/data is not mounted: the agent has not enabled it)"))
@@ -531,6 +581,37 @@ fn send(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The file is opened through the volume's directory whenever a link
+    /// was made (review 89: a link another call made after the path was
+    /// checked was followed out): one out of the volume is refused at the
+    /// open itself, one within it followed.
+    #[test]
+    fn a_volume_file_is_opened_within_its_volume_whatever_links_are_there() {
+        let (root, outside) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        std::fs::write(outside.path().join("secret"), "host file").unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.path().join("out")).unwrap();
+        std::os::unix::fs::symlink(
+            "../../../../../../../../../../..".to_string() + &outside.path().display().to_string(),
+            root.path().join("rel"),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret"), root.path().join("secret")).unwrap();
+        std::fs::create_dir(root.path().join("inside")).unwrap();
+        std::os::unix::fs::symlink("inside", root.path().join("alias")).unwrap();
+        let file = |relative: &str| super::VolumeFile {
+            dir: cap_primitives::fs::open_ambient_dir(root.path(), cap_primitives::ambient_authority()).unwrap(),
+            relative: relative.into(),
+        };
+        for relative in ["out/planted", "out/new/planted", "rel/planted", "secret"] {
+            assert!(file(relative).create().is_err(), "{relative}");
+            assert!(file(relative).read().is_err(), "{relative}");
+        }
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1, "nothing made outside");
+        assert_eq!(std::fs::read_to_string(outside.path().join("secret")).unwrap(), "host file");
+        std::io::Write::write_all(&mut file("alias/deep/kept").create().unwrap(), b"kept").unwrap();
+        assert_eq!(file("inside/deep/kept").read().unwrap(), b"kept");
+    }
 
     #[test]
     fn allowlist() {

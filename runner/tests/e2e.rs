@@ -816,15 +816,17 @@ fn http_get_post_file() {
     }
     assert_eq!(server_hits(port), hits, "a refused path sent no request");
     // No way out of the volume through a symbolic link a module made
-    // (review 88: std::fs followed one, which WASI does not), and no
-    // request for a path the file system would refuse.
+    // (review 88: std::fs followed one out), and no request for a path the
+    // file system would refuse; a link within the volume is followed, as
+    // the module's own WASI calls follow it (review 89).
     let outside = tempfile::tempdir().unwrap();
     std::fs::write(outside.path().join("secret"), "host file").unwrap();
     std::os::unix::fs::symlink(outside.path(), tmp.path().join("out")).unwrap();
     std::os::unix::fs::symlink(outside.path().join("secret"), tmp.path().join("secret")).unwrap();
     std::fs::write(tmp.path().join("plain"), "a file").unwrap();
-    let link = "passes through a symbolic link, which a body or output path may not follow";
+    let link = "leads out of its volume through a symbolic link, which a body or output path may not";
     let long = format!("/volume/tmp/{}", "n".repeat(256));
+    let longest = format!("/volume/tmp{}/x", format!("/{}", "n".repeat(250)).repeat(17));
     for (path, why) in [
         ("/volume/tmp/out/planted.txt", link),
         ("/volume/tmp/out/deeper/planted.txt", link),
@@ -832,6 +834,7 @@ fn http_get_post_file() {
         ("/volume/tmp/plain/x.bin", "has a file where a directory should be"),
         ("/volume/tmp/a\u{0}b", "holds a NUL byte, which no file name may"),
         (long.as_str(), "has a name longer than 255 bytes, the most a file system takes"),
+        (longest.as_str(), "is longer than 4,095 bytes beneath its volume, the most a path may be"),
     ] {
         for request in [
             json!({"method":"POST","url":format!("{base}/echo"),"output":{"type":"file","path":path}}),
@@ -845,6 +848,15 @@ fn http_get_post_file() {
     assert_eq!(server_hits(port), hits, "a refused path sent no request");
     assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1, "nothing written outside the volume");
     assert_eq!(std::fs::read_to_string(outside.path().join("secret")).unwrap(), "host file");
+    std::fs::create_dir(tmp.path().join("inside")).unwrap();
+    std::os::unix::fs::symlink("inside", tmp.path().join("alias")).unwrap();
+    let v = fetch(
+        json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/volume/tmp/alias/kept.bin"}}),
+        Some(local()),
+        Some(tmp.path()),
+    );
+    assert_eq!(v["ok"]["body"]["bytes"], 50000, "{v}");
+    assert_eq!(std::fs::metadata(tmp.path().join("inside/kept.bin")).unwrap().len(), 50000);
     // Write budget applies to file output.
     let out = run(
         &http_module(&json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/volume/tmp/o2.bin"}})),
