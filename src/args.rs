@@ -212,6 +212,10 @@ impl<'a> Args<'a> {
     /// When `field` is absent, not a string, or of another length; the
     /// message states the bounds.
     ///
+    /// # Panics
+    /// In a debug build, when the bounds hold no value (`min` above `max`,
+    /// or a NaN): an author's slip, which would refuse every input.
+    ///
     /// # Examples
     /// ```
     /// use subako_tiny::{Args, json};
@@ -223,6 +227,7 @@ impl<'a> Args<'a> {
     /// assert_eq!(args.str_chars("tag", 1, usize::MAX).unwrap_err().message(), "invalid input: `tag` must be at least 1 character long");
     /// ```
     pub fn str_chars(&self, field: &str, min: usize, max: usize) -> Result<Cow<'a, str>, ToolError> {
+        debug_check_bounds(min <= max, field);
         let s = self.str(field)?;
         let n = crate::chars::count(&s);
         if n >= min && n <= max {
@@ -238,6 +243,10 @@ impl<'a> Args<'a> {
     /// When `field` is absent, not an array, of another length, or holds
     /// something other than a string (named by its index).
     ///
+    /// # Panics
+    /// In a debug build, when the bounds hold no value (`min` above `max`,
+    /// or a NaN): an author's slip, which would refuse every input.
+    ///
     /// # Examples
     /// ```
     /// use subako_tiny::{Args, json};
@@ -250,6 +259,7 @@ impl<'a> Args<'a> {
     /// assert_eq!(args.strs("ids", 0, 10).unwrap_err().message(), "invalid input: `ids[1]` must be a string");
     /// ```
     pub fn strs(&self, field: &str, min: usize, max: usize) -> Result<Strs<'a>, ToolError> {
+        debug_check_bounds(min <= max, field);
         let array = self.array(field)?;
         let mut n = 0;
         for item in array.iter() {
@@ -404,6 +414,10 @@ impl<'a> Args<'a> {
     /// When `field` is absent, is not an integer written without a fraction
     /// or exponent, or is out of the range; the message states the range.
     ///
+    /// # Panics
+    /// In a debug build, when the bounds hold no value (`min` above `max`,
+    /// or a NaN): an author's slip, which would refuse every input.
+    ///
     /// # Examples
     /// ```
     /// use subako_tiny::{Args, json};
@@ -473,6 +487,10 @@ impl<'a> Args<'a> {
     /// When `field` is absent, not a number, or out of the range; the
     /// message states the bounds.
     ///
+    /// # Panics
+    /// In a debug build, when the bounds hold no value (`min` above `max`,
+    /// or a NaN): an author's slip, which would refuse every input.
+    ///
     /// # Examples
     /// ```
     /// use subako_tiny::{Args, json};
@@ -525,6 +543,10 @@ impl<'a> Args<'a> {
     /// # Errors
     /// When `field` is absent, not a number, or out of the range; the
     /// message states the bounds.
+    ///
+    /// # Panics
+    /// In a debug build, when the bounds hold no value (`min` above `max`,
+    /// or a NaN): an author's slip, which would refuse every input.
     ///
     /// # Examples
     /// ```
@@ -707,7 +729,18 @@ impl<'a> Args<'a> {
     }
 }
 
+/// Bounds that no value meets (`min` above `max`, or a NaN): an author's
+/// slip that would refuse every input with a message no input can satisfy
+/// ("from 5 to 1"). Caught where the author tests, in a debug build (as
+/// `f64::clamp` catches it); a release module has no check to pay for.
+#[inline(always)]
+#[track_caller]
+fn debug_check_bounds(meets_some: bool, what: &str) {
+    debug_assert!(meets_some, "subako_tiny::Args: `{what}`'s bounds hold no value: min is above max, or one is NaN");
+}
+
 fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolError> {
+    debug_check_bounds(min <= max, field);
     let n = v.as_i64();
     match n {
         Some(n) if n >= min && n <= max => Ok(n),
@@ -738,6 +771,7 @@ fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolErr
 }
 
 fn float_in(v: &Value<'_>, field: &str, min: f64, max: f64) -> Result<f64, ToolError> {
+    debug_check_bounds(min <= max, field);
     let x = v.as_f64();
     match x {
         Some(x) if x >= min && x <= max => Ok(x),
@@ -759,6 +793,7 @@ fn float_in(v: &Value<'_>, field: &str, min: f64, max: f64) -> Result<f64, ToolE
 }
 
 fn float_above(v: &Value<'_>, field: &str, min: f64, max: f64) -> Result<f64, ToolError> {
+    debug_check_bounds(min < max, field);
     let x = v.as_f64();
     match x {
         Some(x) if x > min && x <= max => Ok(x),
@@ -834,6 +869,35 @@ mod tests {
 
     /// The lower bound is left out, the upper one included; anything but a
     /// number in the range is refused with the range in words.
+    /// Bounds that hold no value are an author's slip, told in a debug
+    /// build (review 87: `float_in("x", 5.0, 1.0)` refused every number
+    /// "from 5 to 1", and a NaN bound every number with "from NaN").
+    #[test]
+    #[cfg(debug_assertions)]
+    fn bounds_that_hold_no_value_are_caught_in_debug_builds() {
+        extern crate std;
+        let value = json::parse(br#"{"x": 3, "s": "abc", "l": ["a"]}"#).unwrap();
+        let args = Args::new(value.as_object().unwrap());
+        let slips: [(&str, &dyn Fn()); 7] = [
+            ("int", &|| drop(args.int("x", 5, 1))),
+            ("float_in", &|| drop(args.float_in("x", 5.0, 1.0))),
+            ("float_in NaN", &|| drop(args.float_in("x", f64::NAN, 10.0))),
+            ("float_above", &|| drop(args.float_above("x", 1.0, 1.0))),
+            ("opt_float_in", &|| drop(args.opt_float_in("x", 0.0, f64::NAN))),
+            ("str_chars", &|| drop(args.str_chars("s", 4, 2))),
+            ("strs", &|| drop(args.strs("l", 3, 1))),
+        ];
+        for (what, slip) in slips {
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(slip)).expect_err(what);
+            let message = caught.downcast_ref::<alloc::string::String>().expect(what);
+            assert!(message.ends_with("'s bounds hold no value: min is above max, or one is NaN"), "{what}: {message}");
+        }
+        // Bounds that hold one value, or open ends, are fine.
+        assert_eq!(args.int("x", 3, 3).unwrap(), 3);
+        assert_eq!(args.float_in("x", f64::NEG_INFINITY, f64::INFINITY).unwrap(), 3.0);
+        assert!(args.float_above("x", f64::NEG_INFINITY, f64::INFINITY).is_ok());
+    }
+
     #[test]
     fn a_float_above_a_bound() {
         let value =

@@ -348,7 +348,10 @@ pub fn hypot(x: f64, y: f64) -> f64 {
 /// keep the trailing zeros (`12.50`), write [`text::fixed`](crate::text::fixed)
 /// instead, as text or as a JSON number. NaN and infinities are returned
 /// as they are. `D` is at most 22 (a larger one does not build): up to
-/// there `10^D` is exact in an `f64`, which makes the answer exact.
+/// there `10^D` is exact in an `f64`, which makes the answer exact. The
+/// sign is kept, as `format!` keeps it: a small negative number rounds to
+/// −0.0, which a reply writes `-0.0` (as it writes std's `sum()` of no
+/// numbers); `round_to::<2>(x) + 0.0` gives a plain 0 there.
 ///
 /// # Examples
 /// ```
@@ -358,6 +361,7 @@ pub fn hypot(x: f64, y: f64) -> f64 {
 /// assert_eq!(round_to::<2>(1.005), 1.0); // the double nearest 1.005 is below it
 /// assert_eq!(round_to::<2>(0.125), 0.12); // a tie, to even
 /// assert_eq!(round_to::<1>(-0.04).to_bits(), (-0.0f64).to_bits());
+/// assert_eq!((round_to::<1>(-0.04) + 0.0).to_bits(), 0.0f64.to_bits());
 /// assert_eq!(round_to::<0>(2.5), 2.0);
 /// ```
 pub fn round_to<const D: u8>(x: f64) -> f64 {

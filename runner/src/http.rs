@@ -84,7 +84,28 @@ type Answer = Result<Value, Value>;
 
 enum Output {
     Inline,
-    File { guest: String, host: VolumeFile },
+    File { guest: String, file: OutputFile },
+}
+
+/// An output file, opened before the request is sent (review 90: a path
+/// the file system refused after the check, a dangling link, a file or
+/// directory it may not write, a link another call made meanwhile, was
+/// refused after the request, its effect done). Left as it was until the
+/// answer comes: emptied then, not before; made by the open and removed
+/// again when no answer is written to it.
+struct OutputFile {
+    host: VolumeFile,
+    file: std::fs::File,
+    made: bool,
+    written: bool,
+}
+
+impl Drop for OutputFile {
+    fn drop(&mut self) {
+        if self.made && !self.written {
+            let _ = cap_primitives::fs::remove_file(&self.host.dir, &self.host.relative);
+        }
+    }
 }
 
 /// A file on a volume: the volume's directory on the host, opened, and
@@ -99,16 +120,27 @@ struct VolumeFile {
 }
 
 impl VolumeFile {
+    /// The file, to send as a body: streamed from it, never read whole
+    /// into the host's memory (review 90: a 3 GiB file the module made took
+    /// 3 GiB of the runner's).
+    fn open(&self) -> std::io::Result<std::fs::File> {
+        let f = cap_primitives::fs::open(&self.dir, &self.relative, cap_primitives::fs::OpenOptions::new().read(true))?;
+        if f.metadata()?.is_dir() {
+            return Err(std::io::Error::from_raw_os_error(21));
+        }
+        Ok(f)
+    }
+
+    #[cfg(test)]
     fn read(&self) -> std::io::Result<Vec<u8>> {
-        let mut f =
-            cap_primitives::fs::open(&self.dir, &self.relative, cap_primitives::fs::OpenOptions::new().read(true))?;
         let mut data = Vec::new();
-        f.read_to_end(&mut data)?;
+        self.open()?.read_to_end(&mut data)?;
         Ok(data)
     }
 
-    /// Creates the file's missing directories, then the file (emptied).
-    fn create(&self) -> std::io::Result<std::fs::File> {
+    /// Creates the file's missing directories, then opens the file to
+    /// write, as it is (made when missing); whether it was made.
+    fn create(&self) -> std::io::Result<(std::fs::File, bool)> {
         let mut at = std::path::PathBuf::new();
         for part in self.relative.parent().into_iter().flat_map(|p| p.components()) {
             at.push(part);
@@ -117,11 +149,38 @@ impl VolumeFile {
                 _ => {}
             }
         }
-        cap_primitives::fs::open(
-            &self.dir,
-            &self.relative,
-            cap_primitives::fs::OpenOptions::new().write(true).create(true).truncate(true),
-        )
+        let open = |options: &mut cap_primitives::fs::OpenOptions| {
+            cap_primitives::fs::open(&self.dir, &self.relative, options)
+        };
+        match open(cap_primitives::fs::OpenOptions::new().write(true).create_new(true)) {
+            Ok(f) => Ok((f, true)),
+            // There already, or a link to a file not there yet (made
+            // through it, as WASI makes it).
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                open(cap_primitives::fs::OpenOptions::new().write(true).create(true)).map(|f| (f, false))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// Why the file system refused a volume path, in the words of the rule:
+/// cap-primitives' own "a path led outside of the filesystem" said as the
+/// check says it (review 90: the same refusal worded two ways, and every
+/// error but "not found" called a link out).
+fn refused(e: &std::io::Error) -> String {
+    match e.raw_os_error() {
+        _ if e.kind() == std::io::ErrorKind::PermissionDenied
+            && e.to_string().contains("outside of the filesystem") =>
+        {
+            "leads through a symbolic link out of its volume or to an absolute path, which a body or output path may not"
+                .into()
+        }
+        Some(20) => "has a file where a directory should be".into(),
+        Some(21) => "names a directory: end it with a file name".into(),
+        Some(40) => "has a symbolic link that leads to itself in a loop".into(),
+        Some(2) => "has a symbolic link to nothing where a directory should be".into(),
+        _ => format!("cannot be opened: {e}"),
     }
 }
 
@@ -161,6 +220,10 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
         }
         Some(_) => return Err(error("invalid_request", "headers must be an object of strings")),
     }
+    // The destination before any file is opened or made for it (review
+    // 90: a body file was read whole for a host the run does not allow).
+    let config = state.http.as_ref().map(|h| h.config.clone()).unwrap_or_default();
+    check_destination(&url, &config)?;
     let (body, content_type) = read_body(state, req.get("body"))?;
     if let Some(ct) = content_type
         && !headers.iter().any(|(k, _)| k == "content-type")
@@ -172,9 +235,13 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
         Some(o) => match o.get("type").and_then(Value::as_str) {
             Some("inline") => Output::Inline,
             Some("file") => {
-                let guest = o.get("path").and_then(Value::as_str).unwrap_or("").to_string();
-                let host = volume_path(state, &guest)?;
-                Output::File { guest, host }
+                let guest = o.get("path").and_then(Value::as_str).ok_or_else(|| {
+                    error("invalid_request", "output.path is missing: a file output names its /volume path")
+                })?;
+                let host = volume_path(state, guest)?;
+                let (file, made) =
+                    host.create().map_err(|e| error("bad_path", format!("{guest:?} {}", refused(&e))))?;
+                Output::File { guest: guest.to_string(), file: OutputFile { host, file, made, written: false } }
             }
             _ => return Err(error("invalid_request", "output.type must be \"inline\" or \"file\"")),
         },
@@ -191,7 +258,6 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
         ),
     };
     let deadline = Instant::now() + timeout.min(state.time_left().saturating_sub(ANSWER_MARGIN));
-    let config = state.http.as_ref().map(|h| h.config.clone()).unwrap_or_default();
 
     let mut method = method.to_string();
     let mut body = body;
@@ -203,7 +269,7 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
         if left.is_zero() {
             return Err(error("timeout", "the request timed out"));
         }
-        let resp = send(&method, &url, &headers, body.as_deref(), left)?;
+        let resp = send(&method, &url, &headers, body.as_mut(), left)?;
         let status = resp.status().as_u16();
         let location = resp.headers().get("location").and_then(|v| v.to_str().ok()).map(str::to_string);
         match location {
@@ -259,10 +325,13 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
             })?;
             json!({"type": "inline", "text": text})
         }
-        Output::File { guest, host } => {
+        Output::File { guest, mut file } => {
             // The platform creates the file's missing directories (the SDK's
-            // `ResponseOutput::File`: "overwritten, parents created").
-            let mut f = host.create().map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
+            // `ResponseOutput::File`: "overwritten, parents created"): made
+            // and opened before the request, emptied now.
+            file.file.set_len(0).map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
+            file.written = true;
+            let f = &mut file.file;
             let mut n: u64 = 0;
             let mut chunk = vec![0u8; 64 << 10];
             loop {
@@ -296,25 +365,34 @@ fn io_error(e: std::io::Error) -> Value {
 }
 
 /// The request body and the content type it implies.
-fn read_body(state: &State, body: Option<&Value>) -> Result<(Option<Vec<u8>>, Option<&'static str>), Value> {
+/// A request body: bytes, or a volume file sent from the file.
+enum Body {
+    Bytes(Vec<u8>),
+    File(std::fs::File),
+}
+
+fn read_body(state: &State, body: Option<&Value>) -> Result<(Option<Body>, Option<&'static str>), Value> {
     let Some(b) = body.filter(|b| !b.is_null()) else { return Ok((None, None)) };
     match b.get("type").and_then(Value::as_str) {
         Some("json") => {
             let j = b.get("json").ok_or_else(|| error("invalid_request", "body.json is missing"))?;
-            Ok((Some(serde_json::to_vec(j).unwrap()), Some("application/json")))
+            Ok((Some(Body::Bytes(serde_json::to_vec(j).unwrap())), Some("application/json")))
         }
         Some("text") => {
             let t = b
                 .get("text")
                 .and_then(Value::as_str)
                 .ok_or_else(|| error("invalid_request", "body.text is not a string"))?;
-            Ok((Some(t.as_bytes().to_vec()), Some("text/plain; charset=utf-8")))
+            Ok((Some(Body::Bytes(t.as_bytes().to_vec())), Some("text/plain; charset=utf-8")))
         }
         Some("file") => {
-            let guest = b.get("path").and_then(Value::as_str).unwrap_or("");
+            let guest = b
+                .get("path")
+                .and_then(Value::as_str)
+                .ok_or_else(|| error("invalid_request", "body.path is missing: a file body names its /volume path"))?;
             let host = volume_path(state, guest)?;
-            let data = host.read().map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
-            Ok((Some(data), Some("application/octet-stream")))
+            let file = host.open().map_err(|e| error("bad_path", format!("{guest:?} {}", refused(&e))))?;
+            Ok((Some(Body::File(file)), Some("application/octet-stream")))
         }
         _ => Err(error("invalid_request", "body.type must be \"json\", \"text\" or \"file\"")),
     }
@@ -324,15 +402,17 @@ fn read_body(state: &State, body: Option<&Value>) -> Result<(Option<Vec<u8>>, Op
 /// checked before the request is sent as far as what is there allows.
 fn volume_path(state: &State, guest: &str) -> Result<VolumeFile, Value> {
     let bad = |why: &str| error("bad_path", format!("{guest:?} {why}"));
+    // The segments `map_guest_path` goes by: `//` and `/./` are nothing,
+    // before `volume` as after it (review 89: `//volume/tmp/x` was told it
+    // is not under /volume, while `/volume//tmp/x` was taken).
+    let segments: Vec<&str> = guest.split('/').filter(|s| !s.is_empty() && *s != ".").collect();
     // Each refusal says which rule (reviews 83 and 87: one message for all).
-    if !guest.starts_with("/volume/") {
+    if !guest.starts_with('/') || segments.first() != Some(&"volume") {
         return Err(bad("is not under /volume: a body or output file is on /volume/tmp or /volume/data"));
     }
     if guest.split('/').any(|s| s == "..") {
         return Err(bad("holds `..`, which a body or output path may not: give it without"));
     }
-    // The segments `map_guest_path` goes by: `//` and `/./` are nothing.
-    let segments: Vec<&str> = guest.split('/').filter(|s| !s.is_empty() && *s != ".").collect();
     let names_a_directory = guest.ends_with('/') || guest.ends_with("/.");
     if guest.contains('\0') {
         return Err(bad("holds a NUL byte, which no file name may"));
@@ -342,7 +422,8 @@ fn volume_path(state: &State, guest: &str) -> Result<VolumeFile, Value> {
     }
     // The path beneath the volume (review 89: past 4,095 bytes the host
     // refused it after the request).
-    if segments.iter().skip(2).map(|s| s.len() + 1).sum::<usize>() > 4095 {
+    // The names and the `/`s between them (review 90: one byte short).
+    if segments.iter().skip(2).map(|s| s.len() + 1).sum::<usize>() > 4095 + 1 {
         return Err(bad("is longer than 4,095 bytes beneath its volume, the most a path may be"));
     }
     match (segments.get(1), map_guest_path(&state.preopens, guest)) {
@@ -367,12 +448,18 @@ fn volume_path(state: &State, guest: &str) -> Result<VolumeFile, Value> {
                     Ok(m) if !last && !m.is_dir() => return Err(bad("has a file where a directory should be")),
                     Ok(m) if last && m.is_dir() => return Err(bad("names a directory: end it with a file name")),
                     Ok(_) => {}
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
-                    Err(_) => {
-                        return Err(bad(
-                            "leads out of its volume through a symbolic link, which a body or output path may not",
-                        ));
+                    // A link to nothing where a directory should be (review
+                    // 90: let through, the request was sent, then the open
+                    // failed); the file itself may be one, made through it.
+                    Err(e)
+                        if e.kind() == std::io::ErrorKind::NotFound
+                            && !last
+                            && cap_primitives::fs::stat(&dir, &at, cap_primitives::fs::FollowSymlinks::No).is_ok() =>
+                    {
+                        return Err(bad("has a symbolic link to nothing where a directory should be"));
                     }
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
+                    Err(e) => return Err(bad(&refused(&e))),
                 }
             }
             Ok(VolumeFile { dir, relative })
@@ -548,7 +635,7 @@ fn send(
     method: &str,
     url: &Url,
     headers: &[(String, String)],
-    body: Option<&[u8]>,
+    body: Option<&mut Body>,
     timeout: Duration,
 ) -> Result<http::Response<ureq::Body>, Value> {
     let agent = ureq::Agent::config_builder()
@@ -564,7 +651,12 @@ fn send(
         b = b.header(k.as_str(), v.as_str());
     }
     let result = match body {
-        Some(body) => b.body(body.to_vec()).map(|r| agent.run(r)),
+        Some(Body::Bytes(bytes)) => b.body(&bytes[..]).map(|r| agent.run(r)),
+        Some(Body::File(file)) => {
+            // From its start, again after a redirect that keeps the body.
+            std::io::Seek::rewind(file).map_err(|e| error("bad_path", format!("reading the body file: {e}")))?;
+            b.body(&*file).map(|r| agent.run(r))
+        }
         None => b.body(()).map(|r| agent.run(r)),
     };
     match result {
@@ -609,8 +701,22 @@ mod tests {
         }
         assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1, "nothing made outside");
         assert_eq!(std::fs::read_to_string(outside.path().join("secret")).unwrap(), "host file");
-        std::io::Write::write_all(&mut file("alias/deep/kept").create().unwrap(), b"kept").unwrap();
+        let (mut kept, made) = file("alias/deep/kept").create().unwrap();
+        assert!(made);
+        std::io::Write::write_all(&mut kept, b"kept").unwrap();
         assert_eq!(file("inside/deep/kept").read().unwrap(), b"kept");
+        // Opened as it is, not emptied: the answer empties it.
+        assert!(!file("inside/deep/kept").create().unwrap().1);
+        assert_eq!(file("alias/deep/kept").read().unwrap(), b"kept");
+        // The refusals, in the check's words.
+        std::os::unix::fs::symlink("loop", root.path().join("loop")).unwrap();
+        let why = |relative: &str| refused(&file(relative).create().unwrap_err());
+        assert_eq!(why("loop/x"), "has a symbolic link that leads to itself in a loop");
+        assert_eq!(
+            why("secret"),
+            "leads through a symbolic link out of its volume or to an absolute path, which a body or output path may not"
+        );
+        assert_eq!(refused(&file("inside").open().unwrap_err()), "names a directory: end it with a file name");
     }
 
     #[test]

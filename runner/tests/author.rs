@@ -172,6 +172,60 @@ fn an_author_measures_and_budgets_a_package_from_the_vendored_copy_alone() {
     assert!(out.status.success(), "{said}");
     assert!(said.contains("mytool (lean; package mytool)"), "{said}");
 
+    // --features and --no-default-features measure the build they choose,
+    // each allocator's, and say so (author trial 86: no way to measure a
+    // package's own feature); a feature it lacks is refused, naming those
+    // it has.
+    std::fs::write(&manifest, text0.replace("[features]\n", "[features]\nshout = []\n")).unwrap();
+    let main = a.package.join("src/main.rs");
+    let main0 = std::fs::read_to_string(&main).unwrap();
+    let about = "#[cfg(feature = \"shout\")]\nconst ABOUT: &str = \"Says hello, loudly, in a description long enough to be seen.\";\n\
+                 #[cfg(not(feature = \"shout\"))]\nconst ABOUT: &str = \"Says hello.\";\n\npub const PACKAGE";
+    std::fs::write(&main, main0.replace("\"Says hello.\"", "ABOUT").replace("pub const PACKAGE", about)).unwrap();
+    let rows = |extra: &[&str]| {
+        let args = [&["size", "--manifest-path", "Cargo.toml", "--quick", "--no-advice", "--json"][..], extra].concat();
+        let out = a.run("subako-tiny", &args);
+        assert!(out.status.success(), "{extra:?}: {}", text(&out));
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let bytes: Vec<(String, u64)> = report["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["allocator"].as_str().unwrap().to_string(), r["bytes"].as_u64().unwrap()))
+            .collect();
+        (bytes, report["notes"].to_string())
+    };
+    let (plain, notes) = rows(&[]);
+    assert!(!notes.contains("built with"), "{notes}");
+    let (shouted, notes) = rows(&["--features", "shout"]);
+    assert!(notes.contains("built with --features shout: not as the package's defaults alone"), "{notes}");
+    assert_eq!(plain.len(), 2, "{plain:?}");
+    assert_eq!(shouted.len(), 2, "{shouted:?}");
+    for ((allocator, before), (same, after)) in plain.iter().zip(&shouted) {
+        assert_eq!(allocator, same);
+        assert!(after > before, "{allocator}: --features shout built {after} bytes, the defaults {before}");
+    }
+    let (lean_only, notes) = rows(&["--no-default-features", "--features", "lean-alloc,shout"]);
+    assert!(notes.contains("built with --no-default-features --features lean-alloc,shout"), "{notes}");
+    assert_eq!(lean_only, shouted, "the same two builds, the lean one chosen");
+    let out = a.run("subako-tiny", &["size", "--manifest-path", "Cargo.toml", "--quick", "--features", "shuot"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains(
+            "--features shuot: package mytool has no such feature (its features: dlmalloc, lean-alloc, miniserde, panic-message, shout)"
+        ),
+        "{}",
+        text(&out)
+    );
+    let out = a.run(
+        "subako-tiny",
+        &["size", "--manifest-path", "Cargo.toml", "--explain", "mytool", "--quick", "--features", "shout"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("mytool (dlmalloc; package mytool)"), "{}", text(&out));
+    std::fs::write(&main, &main0).unwrap();
+    std::fs::write(&manifest, &text0).unwrap();
+
     // Tools that need a feature the package turns on by default (`typed!`
     // needs miniserde): it is priced as required, and the rest still are.
     let main = a.package.join("src/main.rs");

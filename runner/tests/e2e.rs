@@ -805,6 +805,11 @@ fn http_get_post_file() {
             "is not under a mounted volume (/volume/cache is no volume: they are /volume/tmp and /volume/data)",
         ),
         ("/etc/passwd", "is not under /volume: a body or output file is on /volume/tmp or /volume/data"),
+        ("/volume", "is not a file in a volume: a body or output file is on /volume/tmp or /volume/data"),
+        ("volume/tmp/x.json", "is not under /volume: a body or output file is on /volume/tmp or /volume/data"),
+        // `//` and `/./` before `volume` are nothing, as after it (review 89).
+        ("//volume/data/x.json", data_off),
+        ("/./volume/tmp/sub", directory),
     ] {
         let v = fetch(
             json!({"method":"POST","url":format!("{base}/echo"),"output":{"type":"file","path":path}}),
@@ -824,7 +829,8 @@ fn http_get_post_file() {
     std::os::unix::fs::symlink(outside.path(), tmp.path().join("out")).unwrap();
     std::os::unix::fs::symlink(outside.path().join("secret"), tmp.path().join("secret")).unwrap();
     std::fs::write(tmp.path().join("plain"), "a file").unwrap();
-    let link = "leads out of its volume through a symbolic link, which a body or output path may not";
+    let link =
+        "leads through a symbolic link out of its volume or to an absolute path, which a body or output path may not";
     let long = format!("/volume/tmp/{}", "n".repeat(256));
     let longest = format!("/volume/tmp{}/x", format!("/{}", "n".repeat(250)).repeat(17));
     for (path, why) in [
@@ -846,6 +852,41 @@ fn http_get_post_file() {
         }
     }
     assert_eq!(server_hits(port), hits, "a refused path sent no request");
+    // A link to nothing where a directory should be, and one in a loop:
+    // refused before the request too, each in its words (review 90: the
+    // first let the request out, then failed at the open).
+    std::os::unix::fs::symlink("nothing", tmp.path().join("dangling")).unwrap();
+    std::os::unix::fs::symlink("looped", tmp.path().join("looped")).unwrap();
+    for (path, why) in [
+        ("/volume/tmp/dangling/x.bin", "has a symbolic link to nothing where a directory should be"),
+        ("/volume/tmp/looped/x.bin", "has a symbolic link that leads to itself in a loop"),
+    ] {
+        for request in [
+            json!({"method":"POST","url":format!("{base}/echo"),"output":{"type":"file","path":path}}),
+            json!({"method":"POST","url":format!("{base}/echo"),"body":{"type":"file","path":path}}),
+        ] {
+            let v = fetch(request, Some(local()), Some(tmp.path()));
+            assert_eq!(v["error"]["message"], format!("{path:?} {why}"), "{path}");
+        }
+    }
+    assert_eq!(server_hits(port), hits, "a refused path sent no request");
+    // The output file is opened before the request, and left as it was
+    // when no answer comes: one that was there kept, one it made removed.
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    std::fs::write(tmp.path().join("old.txt"), "kept").unwrap();
+    for path in ["/volume/tmp/old.txt", "/volume/tmp/made/new.txt"] {
+        let v = fetch(
+            json!({"url":format!("http://127.0.0.1:{closed}/"),"output":{"type":"file","path":path}}),
+            Some(local()),
+            Some(tmp.path()),
+        );
+        assert_eq!(kind(&v), "connection", "{v}");
+    }
+    assert_eq!(std::fs::read_to_string(tmp.path().join("old.txt")).unwrap(), "kept");
+    assert!(!tmp.path().join("made/new.txt").exists(), "a file made for an answer that never came was left");
+    // A missing path is the request's fault, said as such.
+    let v = fetch(json!({"url":format!("{base}/text"),"output":{"type":"file"}}), Some(local()), Some(tmp.path()));
+    assert_eq!(v["error"]["message"], "output.path is missing: a file output names its /volume path", "{v}");
     assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1, "nothing written outside the volume");
     assert_eq!(std::fs::read_to_string(outside.path().join("secret")).unwrap(), "host file");
     std::fs::create_dir(tmp.path().join("inside")).unwrap();

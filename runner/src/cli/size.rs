@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use clap::Args;
 use serde_json::{Value, json};
 use subako_tiny_runner::{
-    Error, Measure, PackageOptions, PackageReport, Part, advice_text, advise, compare, explain, feature_costs,
-    measure_package,
+    Error, Measure, PackageOptions, PackageReport, Part, Selection, advice_text, advise, compare, explain,
+    feature_costs, measure_package,
 };
 
 use super::CallSpec;
@@ -39,7 +39,7 @@ pub struct Size {
     feature_costs: bool,
     /// Where the bytes go: with MODULE.wasm, every function by size and owner (an unstripped build has the
     /// names); with --manifest-path, of binary (or example) NAME, from an unstripped build of it with the package's
-    /// default features (--allocator dlmalloc or lean for the other)
+    /// default features or --features (--allocator dlmalloc or lean for the other)
     #[arg(long, value_name = "NAME", num_args = 0..=1, default_missing_value = "")]
     explain: Option<String>,
     /// Also print the change of each row against an earlier --json report (FILE)
@@ -61,6 +61,14 @@ pub struct Size {
     /// Only the build with this allocator (dlmalloc or lean; repeatable)
     #[arg(long, value_name = "ALLOCATOR")]
     allocator: Vec<String>,
+    /// Build with these features of the package as well as its defaults (comma- or space-separated;
+    /// repeatable), as cargo build --features does
+    #[arg(long, value_name = "FEATURES", requires = "manifest_path", conflicts_with = "feature_costs")]
+    features: Vec<String>,
+    /// Build without the package's default features (give its allocator's feature with --features), as cargo
+    /// build --no-default-features does
+    #[arg(long = "no-default-features", requires = "manifest_path", conflicts_with = "feature_costs")]
+    no_default_features: bool,
     /// Sizes and the check only: no compile or call time, no fuel
     #[arg(long)]
     quick: bool,
@@ -206,6 +214,7 @@ impl Size {
             link_args: self.link_args,
             label: self.label.clone(),
             advice: !self.no_advice,
+            features: self.chosen(),
             measure: Measure {
                 quick: self.quick,
                 calls: self.calls,
@@ -222,21 +231,36 @@ impl Size {
         })
     }
 
+    /// The features --features and --no-default-features choose; `None` for the package's defaults.
+    fn chosen(&self) -> Option<Selection> {
+        let features: Vec<String> = self
+            .features
+            .iter()
+            .flat_map(|f| f.split([',', ' ']))
+            .filter(|f| !f.is_empty())
+            .map(str::to_string)
+            .collect();
+        (self.no_default_features || !features.is_empty()).then(|| Selection::new(!self.no_default_features, features))
+    }
+
     /// `size --manifest-path PATH …`.
     fn package(&self, manifest: &Path) -> Result<ExitCode, Error> {
         // Read before this run writes its own report, which may be the same file.
         let baseline = self.baseline.as_deref().map(|b| read_json(b).map(|v| (b, v))).transpose()?;
         let opts = self.options(manifest)?;
         if let Some(name) = &self.explain {
-            let pkg = subako_tiny_runner::Package::load(manifest, self.examples)?;
+            let mut pkg = subako_tiny_runner::Package::load(manifest, self.examples)?;
+            if let Some(sel) = &opts.features {
+                pkg.choose(sel.clone())?;
+            }
             let variants = pkg.variants()?;
             let variant = match self.allocator.first() {
                 Some(a) => variants
                     .iter()
                     .find(|v| &v.label == a)
                     .ok_or_else(|| Error::Input(format!("--allocator {a}: {} has no such build", pkg.name)))?,
-                // The build as the package's defaults make it.
-                None => variants.iter().find(|v| v.selection.default_features).unwrap_or(&variants[0]),
+                // The build as the package's defaults (or --features) make it.
+                None => variants.iter().find(|v| v.selection == pkg.chosen).unwrap_or(&variants[0]),
             };
             let name = if name.is_empty() {
                 match pkg.targets.as_slice() {

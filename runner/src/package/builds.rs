@@ -31,6 +31,9 @@ pub struct PackageOptions {
     /// The std routines with a cheaper equivalent, per row (an unstripped
     /// build of each selection, for the names).
     pub advice: bool,
+    /// The features to measure with (`size --features`,
+    /// `--no-default-features`): the package's defaults when `None`.
+    pub features: Option<Selection>,
     pub measure: Measure,
 }
 

@@ -65,6 +65,9 @@ pub struct Package {
     pub examples: bool,
     /// The crate's own features (when the package is or depends on it).
     pub crate_features: BTreeMap<String, Vec<String>>,
+    /// The features its builds are measured with: the defaults, unless
+    /// [`choose`](Package::choose) was given others (`size --features`).
+    pub chosen: Selection,
     /// `budget` of `[package.metadata.subako-tiny]`, as given.
     pub budget: BTreeMap<String, Value>,
     /// `assets` of `[package.metadata.subako-tiny]`: the directory mounted
@@ -141,6 +144,7 @@ impl Package {
             targets,
             examples,
             crate_features,
+            chosen: Selection::new(true, Vec::new()),
             budget,
             assets,
             data,
@@ -161,11 +165,32 @@ impl Package {
         Ok(r)
     }
 
-    /// The build as it is, labelled by the allocator it gets, and the other
-    /// allocator where the package's features can choose it (turning the
-    /// first one off): dlmalloc first.
+    /// Measure builds with `sel` rather than the package's defaults
+    /// (`size --features`, `--no-default-features`); a feature the package
+    /// does not have is refused, with those it has.
+    pub fn choose(&mut self, sel: Selection) -> Result<(), Error> {
+        if let Some(f) = sel.features.iter().find(|f| !self.features.contains_key(*f) || *f == "default") {
+            let names: Vec<&str> = self.features.keys().filter(|k| *k != "default").map(String::as_str).collect();
+            return Err(Error::Input(format!(
+                "--features {f}: package {} has no such feature ({})",
+                self.name,
+                if names.is_empty() {
+                    "it has none".to_string()
+                } else {
+                    format!("its features: {}", names.join(", "))
+                }
+            )));
+        }
+        self.chosen = sel;
+        Ok(())
+    }
+
+    /// The build as it is chosen (the defaults, or [`choose`](Package::choose)'s
+    /// features), labelled by the allocator it gets, and the other allocator
+    /// where the package's features can choose it (turning the first one
+    /// off, the rest of the choice kept): dlmalloc first.
     pub fn variants(&self) -> Result<Vec<Variant>, Error> {
-        let base = Selection::new(true, Vec::new());
+        let base = self.chosen.clone();
         let label = allocator(self.crate_features_of(&base)?.as_deref());
         let mut out = vec![Variant { label: label.to_string(), selection: base }];
         let (feature, other, off) = match label {
@@ -173,10 +198,16 @@ impl Package {
             "lean" => ("dlmalloc", "dlmalloc", "lean-alloc"),
             _ => return Ok(out),
         };
-        let defaults = self.defaults_without(off)?;
+        let mut kept = if self.chosen.default_features { self.defaults_without(off)? } else { Vec::new() };
+        for f in &self.chosen.features {
+            let got = self.crate_features_of(&Selection::new(false, vec![f.clone()]))?;
+            if !kept.contains(f) && !got.unwrap_or_default().iter().any(|x| x == off) {
+                kept.push(f.clone());
+            }
+        }
         for f in self.forwarding(feature)? {
             let mut features = vec![f.clone()];
-            features.extend(defaults.iter().filter(|d| **d != f).cloned());
+            features.extend(kept.iter().filter(|d| **d != f).cloned());
             let sel = Selection::new(false, features);
             let got = self.crate_features_of(&sel)?;
             if allocator(got.as_deref()) == other && !got.as_deref().unwrap_or_default().iter().any(|x| x == off) {

@@ -137,7 +137,10 @@ impl Part {
 
 /// Builds every selected module of the package once per build and measures it.
 pub fn measure_package(opts: &PackageOptions) -> Result<(Package, PackageReport), Error> {
-    let pkg = Package::load(&opts.manifest, opts.examples)?;
+    let mut pkg = Package::load(&opts.manifest, opts.examples)?;
+    if let Some(sel) = &opts.features {
+        pkg.choose(sel.clone())?;
+    }
     for name in &opts.only {
         if !pkg.targets.iter().any(|t| &t.name == name) {
             let names: Vec<&str> = pkg.targets.iter().map(|t| t.name.as_str()).collect();
@@ -166,6 +169,9 @@ pub fn measure_package(opts: &PackageOptions) -> Result<(Package, PackageReport)
     };
     if let Some(w) = profile::warning(&pkg.workspace_root, &pkg.manifest)? {
         report.notes.push(w);
+    }
+    if opts.features.is_some() && !pkg.chosen.args().is_empty() {
+        report.notes.push(format!("built with {}: not as the package's defaults alone", pkg.chosen.args().join(" ")));
     }
     let authors = authors(&pkg);
     // The package's assets, for a call that reads them, unless --assets
@@ -366,7 +372,8 @@ impl PackageReport {
                 && let (Some(tool), Some(args)) = (&r.tool, &r.args)
             {
                 s += &format!(
-                    "{}: the measured call: {tool} {args} (--tool T --args JSON measure another)\n",
+                    "{}: the measured call: {tool} {args} (--tool T --args JSON measure another; `tool`, `args` \
+                     and `data` in [package.metadata.subako-tiny] make one the package's own)\n",
                     r.example
                 );
             }
