@@ -695,7 +695,11 @@ mod tests {
                 r#"{"title": "t", "body": "b", "created": ""}"#.to_string(),
                 "invalid input: `created` must be 1 to 40 characters long",
             ),
-            ("add", r#"{"title": "t", "body": "b", "id": 3}"#.to_string(), "invalid input: unknown field `id`"),
+            (
+                "add",
+                r#"{"title": "t", "body": "b", "id": 3}"#.to_string(),
+                "invalid input: unknown field `id`, expected one of `title`, `body`, `tags`, `created`",
+            ),
             ("get", "{}".to_string(), "invalid input: missing field `id`"),
             ("get", r#"{"id": 0}"#.to_string(), "invalid input: `id` must be an integer of at least 1"),
             (
@@ -712,9 +716,13 @@ mod tests {
                 "invalid input: `limit` must be an integer from 1 to 100",
             ),
             ("search", r#"{"query": "x", "tag": 1}"#.to_string(), "invalid input: `tag` must be a string"),
-            ("search", r#"{"query": "x", "sort": "id"}"#.to_string(), "invalid input: unknown field `sort`"),
+            (
+                "search",
+                r#"{"query": "x", "sort": "id"}"#.to_string(),
+                "invalid input: unknown field `sort`, expected one of `query`, `tag`, `limit`",
+            ),
             ("stats", r#"{"limit": 0}"#.to_string(), "invalid input: `limit` must be an integer from 1 to 100"),
-            ("stats", r#"{"top": 3}"#.to_string(), "invalid input: unknown field `top`"),
+            ("stats", r#"{"top": 3}"#.to_string(), "invalid input: unknown field `top`, expected `limit`"),
         ];
         for (tool, arguments, message) in cases {
             assert_eq!(error(tool, &arguments), message, "{tool} {arguments}");

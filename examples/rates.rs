@@ -295,7 +295,10 @@ mod tests {
     #[test]
     fn bad_input_is_refused_before_any_request() {
         let cases = [
-            (r#"{"amount": 1, "from": "EUR", "to": "USD", "extra": 1}"#, "invalid input: unknown field `extra`"),
+            (
+                r#"{"amount": 1, "from": "EUR", "to": "USD", "extra": 1}"#,
+                "invalid input: unknown field `extra`, expected one of `amount`, `from`, `to`, `api`",
+            ),
             (r#"{"from": "EUR", "to": "USD"}"#, "invalid input: missing field `amount`"),
             (
                 r#"{"amount": 0, "from": "EUR", "to": "USD"}"#,
@@ -324,7 +327,10 @@ mod tests {
             error(&testing::call(&PACKAGE, "history", r#"{"limit": 0}"#)),
             "invalid input: `limit` must be an integer from 1 to 100"
         );
-        assert_eq!(error(&testing::call(&PACKAGE, "history", r#"{"n": 1}"#)), "invalid input: unknown field `n`");
+        assert_eq!(
+            error(&testing::call(&PACKAGE, "history", r#"{"n": 1}"#)),
+            "invalid input: unknown field `n`, expected `limit`"
+        );
     }
 
     #[test]

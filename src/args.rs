@@ -138,7 +138,9 @@ impl<'a> Args<'a> {
     /// `deny_unknown_fields` words it.
     ///
     /// # Errors
-    /// For the first member not in `known`.
+    /// For the first member not in `known`, named with those `known` holds,
+    /// in serde's words (`expected `a``, `expected `a` or `b``, `expected
+    /// one of `a`, `b`, `c``, `there are no fields`).
     ///
     /// # Examples
     /// ```
@@ -147,13 +149,45 @@ impl<'a> Args<'a> {
     /// let arguments = json::parse(br#"{"city": "Oslo", "days": 3}"#).unwrap();
     /// let args = Args::new(arguments.as_object().unwrap());
     /// assert!(args.only(&["city", "days", "units"]).is_ok());
-    /// assert_eq!(args.only(&["city"]).unwrap_err().message(), "invalid input: unknown field `days`");
+    /// assert_eq!(args.only(&["city"]).unwrap_err().message(), "invalid input: unknown field `days`, expected `city`");
+    /// assert_eq!(
+    ///     args.only(&["city", "units", "lang"]).unwrap_err().message(),
+    ///     "invalid input: unknown field `days`, expected one of `city`, `units`, `lang`"
+    /// );
     /// assert!(Args::empty().only(&[]).is_ok());
     /// ```
     pub fn only(&self, known: &[&str]) -> Result<(), ToolError> {
         let Some(object) = self.object else { return Ok(()) };
         match object.iter().find(|(key, _)| !known.iter().any(|k| key.eq_str(k))) {
-            Some((key, _)) => Err(ToolError::from(concat("invalid input: unknown field `", &key.to_str(), "`", ""))),
+            Some((key, _)) => {
+                // serde's words, the fields a model may send included
+                // (author trial 93: "unknown field `name`" left it to guess
+                // `station`).
+                // `concat`, which every message shares, rather than a
+                // writer of its own: a list's few pieces copied again each.
+                let n = known.len();
+                let mut text = concat(
+                    "invalid input: unknown field `",
+                    &key.to_str(),
+                    "`, ",
+                    match n {
+                        0 => "there are no fields",
+                        1 | 2 => "expected `",
+                        _ => "expected one of `",
+                    },
+                );
+                for (i, k) in known.iter().enumerate() {
+                    let between = if i == 0 {
+                        ""
+                    } else if n == 2 {
+                        "` or `"
+                    } else {
+                        "`, `"
+                    };
+                    text = concat(&text, between, k, if i + 1 == n { "`" } else { "" });
+                }
+                Err(ToolError::from(text))
+            }
             None => Ok(()),
         }
     }

@@ -253,10 +253,18 @@ impl<'a> Value<'a> {
     /// that call it carry a float parser: the crate's own, much smaller
     /// than core's (docs/SIZE.md).
     ///
+    /// An `f64` is written back as a float (`9` read is sent `9.0`, as
+    /// serde_json writes an `f64`): to pass a number on as it was written,
+    /// write the `Value` itself (`o.field("minutes", v)`), or read it with
+    /// [`as_i64`](Value::as_i64) first (author trial 93).
+    ///
     /// # Examples
     /// ```
-    /// use subako_tiny::json;
+    /// use subako_tiny::{json, Reply};
     ///
+    /// let minutes = json::parse(b"9").unwrap();
+    /// let reply = Reply::object(|o| o.field("as_f64", minutes.as_f64()).field("as_written", minutes));
+    /// assert_eq!(reply.structured(), Some(&br#"{"as_f64":9.0,"as_written":9}"#[..]));
     /// assert_eq!(json::parse(b"-2.5e3").unwrap().as_f64(), Some(-2500.0));
     /// assert_eq!(json::parse(b"1e308").unwrap().as_f64(), Some(1e308));
     /// assert_eq!(json::parse(b"1e400").unwrap().as_f64(), None);

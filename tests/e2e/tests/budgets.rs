@@ -39,12 +39,14 @@ const REFRESH: &str = "./size-report --vs-official --feature-costs, then ./size-
 /// compact (+169 B, from 43.5 KiB: a pretty-printed file's or body's
 /// newlines split the answer's line, author trial 63), and counts how deep
 /// its closures nest a reply (+411 B, from 43.75 KiB: review 76's 126
-/// levels went out as a line serde_json refuses), so its budget holds
-/// those and no more.
+/// levels went out as a line serde_json refuses), and names the fields a
+/// tool takes beside one it does not, in serde's words (+242 B, from
+/// 44.25 KiB: author trial 93's model was told `unknown field `name``
+/// and left to guess `station`), so its budget holds those and no more.
 const TARGETS: [(&str, Allocator, u64); 3] = [
     ("hello", Allocator::Dlmalloc, 16 * KIB),
     ("hello", Allocator::Lean, 12 * KIB),
-    ("rates", Allocator::Dlmalloc, 44 * KIB + 256),
+    ("rates", Allocator::Dlmalloc, 44 * KIB + 512),
 ];
 
 /// Initial memory pages a module may start at (64 KiB each): the 64 KiB

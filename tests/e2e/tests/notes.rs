@@ -304,7 +304,11 @@ fn every_bad_input_is_an_error_that_says_what_to_change() {
         ),
         ("add", json!({"title": "t", "body": "b", "tags": tags}), "invalid input: `tags` must hold 0 to 10 items"),
         ("add", json!({"title": "t", "body": "b", "created": 20261201}), "invalid input: `created` must be a string"),
-        ("add", json!({"title": "t", "body": "b", "id": 7}), "invalid input: unknown field `id`"),
+        (
+            "add",
+            json!({"title": "t", "body": "b", "id": 7}),
+            "invalid input: unknown field `id`, expected one of `title`, `body`, `tags`, `created`",
+        ),
         ("get", json!({}), "invalid input: missing field `id`"),
         ("get", json!({"id": 0}), "invalid input: `id` must be an integer of at least 1"),
         ("get", json!({"id": -3}), "invalid input: `id` must be an integer of at least 1"),
@@ -331,9 +335,13 @@ fn every_bad_input_is_an_error_that_says_what_to_change() {
         ("search", json!({"query": "x", "limit": 0}), "invalid input: `limit` must be an integer from 1 to 100"),
         ("search", json!({"query": "x", "limit": "5"}), "invalid input: `limit` must be an integer from 1 to 100"),
         ("search", json!({"query": "x", "tag": false}), "invalid input: `tag` must be a string"),
-        ("search", json!({"query": "x", "in": "title"}), "invalid input: unknown field `in`"),
+        (
+            "search",
+            json!({"query": "x", "in": "title"}),
+            "invalid input: unknown field `in`, expected one of `query`, `tag`, `limit`",
+        ),
         ("stats", json!({"limit": 101}), "invalid input: `limit` must be an integer from 1 to 100"),
-        ("stats", json!({"words": 5}), "invalid input: unknown field `words`"),
+        ("stats", json!({"words": 5}), "invalid input: unknown field `words`, expected `limit`"),
     ];
     for (name, variant) in variants() {
         let module = module(&variant);

@@ -140,7 +140,10 @@ fn every_failure_is_a_readable_error() {
     );
     let mut unknown = convert("ok", "USD");
     unknown["precision"] = json!(2);
-    assert_eq!(failure(&run("convert", unknown, &options)), "invalid input: unknown field `precision`");
+    assert_eq!(
+        failure(&run("convert", unknown, &options)),
+        "invalid input: unknown field `precision`, expected one of `amount`, `from`, `to`, `api`"
+    );
     assert_eq!(
         failure(&run("convert", json!({"amount": -1, "from": "EUR", "to": "USD"}), &options)),
         "invalid input: `amount` must be a number above 0 and at most 1000000000000"
