@@ -313,8 +313,10 @@ fn write_budget_gives_edquot() {
     let wat = r#"(module
       (import "wasi_snapshot_preview1" "path_open" (func $open (param i32 i32 i32 i32 i32 i64 i64 i32 i32) (result i32)))
       (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+      (import "wasi_snapshot_preview1" "fd_filestat_set_size" (func $set_size (param i32 i64) (result i32)))
       (memory (export "memory") 1)
       (data (i32.const 512) "out.bin")
+      (data (i32.const 2000) "the module's own 64 bytes, kept as the module left them: always!")
       (func (export "_start") (local $fd i32)
         (drop (call $open (i32.const 3) (i32.const 0) (i32.const 512) (i32.const 7) (i32.const 1)
                           (i64.const 64) (i64.const 0) (i32.const 0) (i32.const 100)))
@@ -323,10 +325,20 @@ fn write_budget_gives_edquot() {
         (i32.store (i32.const 4) (i32.const 100))
         (i32.store (i32.const 200) (call $fd_write (local.get $fd) (i32.const 0) (i32.const 1) (i32.const 16)))
         (i32.store (i32.const 204) (call $fd_write (local.get $fd) (i32.const 0) (i32.const 1) (i32.const 16)))
-        ;; stdout is not a file: not counted.
-        (i32.store (i32.const 0) (i32.const 200))
-        (i32.store (i32.const 4) (i32.const 8))
-        (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 16)))))"#;
+        ;; Growing the file counts as writing (review 90): 40 of the 50
+        ;; left, then 60 more refused, then shrinking it free.
+        (memory.copy (i32.const 0) (i32.const 2000) (i32.const 64))
+        (i32.store (i32.const 208) (call $set_size (local.get $fd) (i64.const 140)))
+        (i32.store (i32.const 212) (call $set_size (local.get $fd) (i64.const 200)))
+        (i32.store (i32.const 216) (call $set_size (local.get $fd) (i64.const 10)))
+        ;; stdout is not a file: not counted. The errnos, then the 64
+        ;; bytes at 0 the file's size was read into, as the module left them.
+        (i32.store (i32.const 600) (i32.const 200))
+        (i32.store (i32.const 604) (i32.const 20))
+        (i32.store (i32.const 608) (i32.const 0))
+        (i32.store (i32.const 612) (i32.const 64))
+        (drop (call $fd_write (i32.const 1) (i32.const 600) (i32.const 1) (i32.const 300)))
+        (drop (call $fd_write (i32.const 1) (i32.const 608) (i32.const 1) (i32.const 300)))))"#;
     let m = Module::from_bytes(&wat::parse_str(wat).unwrap()).unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let o = RunOptions {
@@ -336,12 +348,13 @@ fn write_budget_gives_edquot() {
     };
     let out = run(&m, &o).unwrap();
     assert_eq!(out.exit, Exit::Code(0));
-    let errnos: Vec<i32> = out.stdout.chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
-    assert_eq!(errnos, vec![0, 19]);
-    assert_eq!(std::fs::metadata(tmp.path().join("out.bin")).unwrap().len(), 100);
-    // Without the budget both writes land.
+    let errnos: Vec<i32> = out.stdout[..20].chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(errnos, vec![0, 19, 0, 19, 0]);
+    assert_eq!(&out.stdout[20..], b"the module's own 64 bytes, kept as the module left them: always!");
+    assert_eq!(std::fs::metadata(tmp.path().join("out.bin")).unwrap().len(), 10);
+    // Without the budget every write lands.
     let out = run(&m, &RunOptions { write_budget: None, ..o }).unwrap();
-    assert_eq!(out.stdout, [0u8; 8]);
+    assert_eq!(out.stdout[..20], [0u8; 20]);
 }
 
 // ---- check ----
