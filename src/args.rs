@@ -362,6 +362,8 @@ impl<'a> Args<'a> {
     /// ```
     #[inline]
     pub fn opt_str_chars(&self, field: &str, min: usize, max: usize) -> Result<Option<Cow<'a, str>>, ToolError> {
+        // Whether or not the field was sent (review 92).
+        debug_check_bounds(min <= max, field);
         self.value(field).map(|_| self.str_chars(field, min, max)).transpose()
     }
 
@@ -385,6 +387,8 @@ impl<'a> Args<'a> {
     /// ```
     #[inline]
     pub fn opt_strs(&self, field: &str, min: usize, max: usize) -> Result<Option<Strs<'a>>, ToolError> {
+        // Whether or not the field was sent (review 92).
+        debug_check_bounds(min <= max, field);
         self.value(field).map(|_| self.strs(field, min, max)).transpose()
     }
 
@@ -468,6 +472,8 @@ impl<'a> Args<'a> {
     /// assert_eq!(args.int("page", 1, i64::MAX).unwrap_err().message(), "invalid input: `page` must be an integer of at least 1");
     /// ```
     pub fn int(&self, field: &str, min: i64, max: i64) -> Result<i64, ToolError> {
+        // Whether or not the field was sent (review 92).
+        debug_check_bounds(min <= max, field);
         let v = self.required(field)?;
         int_in(&v, field, min, max)
     }
@@ -489,6 +495,8 @@ impl<'a> Args<'a> {
     /// assert!(args.opt_int("limit", 10, 100).is_err());
     /// ```
     pub fn opt_int(&self, field: &str, min: i64, max: i64) -> Result<Option<i64>, ToolError> {
+        // Whether or not the field was sent (review 92).
+        debug_check_bounds(min <= max, field);
         self.value(field).map(|v| int_in(&v, field, min, max)).transpose()
     }
 
@@ -540,6 +548,8 @@ impl<'a> Args<'a> {
     /// ```
     #[inline]
     pub fn float_in(&self, field: &str, min: f64, max: f64) -> Result<f64, ToolError> {
+        // Whether or not the field was sent (review 92).
+        debug_check_bounds(min <= max, field);
         let v = self.required(field)?;
         float_in(&v, field, min, max)
     }
@@ -563,6 +573,8 @@ impl<'a> Args<'a> {
     /// ```
     #[inline]
     pub fn opt_float_in(&self, field: &str, min: f64, max: f64) -> Result<Option<f64>, ToolError> {
+        // Whether or not the field was sent (review 92).
+        debug_check_bounds(min <= max, field);
         self.value(field).map(|v| float_in(&v, field, min, max)).transpose()
     }
 
@@ -599,6 +611,8 @@ impl<'a> Args<'a> {
     /// );
     /// ```
     pub fn float_above(&self, field: &str, min: f64, max: f64) -> Result<f64, ToolError> {
+        // Whether or not the field was sent (review 92).
+        debug_check_bounds(min < max, field);
         let v = self.required(field)?;
         float_above(&v, field, min, max)
     }
@@ -620,6 +634,8 @@ impl<'a> Args<'a> {
     /// assert!(args.opt_float_above("weight", 0.5, 1.0).is_err());
     /// ```
     pub fn opt_float_above(&self, field: &str, min: f64, max: f64) -> Result<Option<f64>, ToolError> {
+        // Whether or not the field was sent (review 92).
+        debug_check_bounds(min < max, field);
         self.value(field).map(|v| float_above(&v, field, min, max)).transpose()
     }
 
@@ -774,7 +790,6 @@ fn debug_check_bounds(meets_some: bool, what: &str) {
 }
 
 fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolError> {
-    debug_check_bounds(min <= max, field);
     let n = v.as_i64();
     match n {
         Some(n) if n >= min && n <= max => Ok(n),
@@ -805,7 +820,6 @@ fn int_in(v: &Value<'_>, field: &str, min: i64, max: i64) -> Result<i64, ToolErr
 }
 
 fn float_in(v: &Value<'_>, field: &str, min: f64, max: f64) -> Result<f64, ToolError> {
-    debug_check_bounds(min <= max, field);
     let x = v.as_f64();
     match x {
         Some(x) if x >= min && x <= max => Ok(x),
@@ -827,7 +841,6 @@ fn float_in(v: &Value<'_>, field: &str, min: f64, max: f64) -> Result<f64, ToolE
 }
 
 fn float_above(v: &Value<'_>, field: &str, min: f64, max: f64) -> Result<f64, ToolError> {
-    debug_check_bounds(min < max, field);
     let x = v.as_f64();
     match x {
         Some(x) if x > min && x <= max => Ok(x),
@@ -912,7 +925,7 @@ mod tests {
         extern crate std;
         let value = json::parse(br#"{"x": 3, "s": "abc", "l": ["a"]}"#).unwrap();
         let args = Args::new(value.as_object().unwrap());
-        let slips: [(&str, &dyn Fn()); 7] = [
+        let slips: [(&str, &dyn Fn()); 12] = [
             ("int", &|| drop(args.int("x", 5, 1))),
             ("float_in", &|| drop(args.float_in("x", 5.0, 1.0))),
             ("float_in NaN", &|| drop(args.float_in("x", f64::NAN, 10.0))),
@@ -920,6 +933,12 @@ mod tests {
             ("opt_float_in", &|| drop(args.opt_float_in("x", 0.0, f64::NAN))),
             ("str_chars", &|| drop(args.str_chars("s", 4, 2))),
             ("strs", &|| drop(args.strs("l", 3, 1))),
+            // A field not sent is no excuse (review 92: only a sent one was checked).
+            ("opt_int absent", &|| drop(args.opt_int("absent", 5, 1))),
+            ("float_in absent", &|| drop(args.float_in("absent", 5.0, 1.0))),
+            ("opt_float_above absent", &|| drop(args.opt_float_above("absent", 1.0, 1.0))),
+            ("opt_str_chars absent", &|| drop(args.opt_str_chars("absent", 4, 2))),
+            ("opt_strs absent", &|| drop(args.opt_strs("absent", 3, 1))),
         ];
         for (what, slip) in slips {
             let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(slip)).expect_err(what);

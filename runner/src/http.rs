@@ -97,15 +97,42 @@ struct OutputFile {
     host: VolumeFile,
     file: std::fs::File,
     made: bool,
+    /// The directories made for it, outermost first.
+    dirs: Vec<std::path::PathBuf>,
     written: bool,
 }
 
 impl Drop for OutputFile {
+    /// No answer written: what the open made is removed, the directories
+    /// too while empty (review 92: they stayed).
     fn drop(&mut self) {
         if self.made && !self.written {
             let _ = cap_primitives::fs::remove_file(&self.host.dir, &self.host.relative);
+            for dir in self.dirs.iter().rev() {
+                let _ = cap_primitives::fs::remove_dir(&self.host.dir, dir);
+            }
         }
     }
+}
+
+/// `O_NONBLOCK`: a FIFO opened with it answers at once rather than
+/// waiting for its other end, past any time limit (review 92).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const O_NONBLOCK: i32 = 0o4000;
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+const O_NONBLOCK: i32 = 0x4;
+
+/// A volume file is a regular file (a FIFO or a device the host put in a
+/// volume would hang the call or never end).
+fn regular(f: std::fs::File) -> std::io::Result<std::fs::File> {
+    let m = f.metadata()?;
+    if m.is_dir() {
+        return Err(std::io::Error::from_raw_os_error(21));
+    }
+    if !m.is_file() {
+        return Err(std::io::Error::other("is not a regular file (a FIFO, a socket or a device)"));
+    }
+    Ok(f)
 }
 
 /// A file on a volume: the volume's directory on the host, opened, and
@@ -124,11 +151,12 @@ impl VolumeFile {
     /// into the host's memory (review 90: a 3 GiB file the module made took
     /// 3 GiB of the runner's).
     fn open(&self) -> std::io::Result<std::fs::File> {
-        let f = cap_primitives::fs::open(&self.dir, &self.relative, cap_primitives::fs::OpenOptions::new().read(true))?;
-        if f.metadata()?.is_dir() {
-            return Err(std::io::Error::from_raw_os_error(21));
-        }
-        Ok(f)
+        use cap_primitives::fs::OpenOptionsExt;
+        regular(cap_primitives::fs::open(
+            &self.dir,
+            &self.relative,
+            cap_primitives::fs::OpenOptions::new().read(true).custom_flags(O_NONBLOCK),
+        )?)
     }
 
     #[cfg(test)]
@@ -140,26 +168,42 @@ impl VolumeFile {
 
     /// Creates the file's missing directories, then opens the file to
     /// write, as it is (made when missing); whether it was made.
-    fn create(&self) -> std::io::Result<(std::fs::File, bool)> {
-        let mut at = std::path::PathBuf::new();
-        for part in self.relative.parent().into_iter().flat_map(|p| p.components()) {
-            at.push(part);
-            match cap_primitives::fs::create_dir(&self.dir, &at, &cap_primitives::fs::DirOptions::new()) {
-                Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
-                _ => {}
+    /// The directories made (outermost first) are given back with it;
+    /// on an error, those made are removed again.
+    fn create(&self) -> std::io::Result<(std::fs::File, bool, Vec<std::path::PathBuf>)> {
+        use cap_primitives::fs::OpenOptionsExt;
+        let mut dirs = Vec::new();
+        let made = (|| {
+            let mut at = std::path::PathBuf::new();
+            for part in self.relative.parent().into_iter().flat_map(|p| p.components()) {
+                at.push(part);
+                match cap_primitives::fs::create_dir(&self.dir, &at, &cap_primitives::fs::DirOptions::new()) {
+                    Ok(()) => dirs.push(at.clone()),
+                    Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
+                    Err(_) => {}
+                }
             }
-        }
-        let open = |options: &mut cap_primitives::fs::OpenOptions| {
-            cap_primitives::fs::open(&self.dir, &self.relative, options)
-        };
-        match open(cap_primitives::fs::OpenOptions::new().write(true).create_new(true)) {
-            Ok(f) => Ok((f, true)),
-            // There already, or a link to a file not there yet (made
-            // through it, as WASI makes it).
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                open(cap_primitives::fs::OpenOptions::new().write(true).create(true)).map(|f| (f, false))
+            let open = |options: &mut cap_primitives::fs::OpenOptions| {
+                cap_primitives::fs::open(&self.dir, &self.relative, options.write(true).custom_flags(O_NONBLOCK))
+            };
+            match open(cap_primitives::fs::OpenOptions::new().create_new(true)) {
+                Ok(f) => Ok((f, true)),
+                // There already, or a link to a file not there yet (made
+                // through it, as WASI makes it).
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    open(cap_primitives::fs::OpenOptions::new().create(true)).and_then(regular).map(|f| (f, false))
+                }
+                Err(e) => Err(e),
             }
-            Err(e) => Err(e),
+        })();
+        match made {
+            Ok((f, made)) => Ok((f, made, dirs)),
+            Err(e) => {
+                for dir in dirs.iter().rev() {
+                    let _ = cap_primitives::fs::remove_dir(&self.dir, dir);
+                }
+                Err(e)
+            }
         }
     }
 }
@@ -179,7 +223,11 @@ fn refused(e: &std::io::Error) -> String {
         Some(20) => "has a file where a directory should be".into(),
         Some(21) => "names a directory: end it with a file name".into(),
         Some(40) => "has a symbolic link that leads to itself in a loop".into(),
-        Some(2) => "has a symbolic link to nothing where a directory should be".into(),
+        // Review 92: a body file that is not there was told it was a link.
+        Some(2) => "does not exist (nothing is there, or a symbolic link on the way leads to nothing)".into(),
+        None if e.kind() == std::io::ErrorKind::Other => e.to_string(),
+        // ENXIO: a FIFO with no reader, opened to write without waiting.
+        Some(6) => "is not a regular file (a FIFO, a socket or a device)".into(),
         _ => format!("cannot be opened: {e}"),
     }
 }
@@ -239,9 +287,9 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
                     error("invalid_request", "output.path is missing: a file output names its /volume path")
                 })?;
                 let host = volume_path(state, guest)?;
-                let (file, made) =
+                let (file, made, dirs) =
                     host.create().map_err(|e| error("bad_path", format!("{guest:?} {}", refused(&e))))?;
-                Output::File { guest: guest.to_string(), file: OutputFile { host, file, made, written: false } }
+                Output::File { guest: guest.to_string(), file: OutputFile { host, file, made, dirs, written: false } }
             }
             _ => return Err(error("invalid_request", "output.type must be \"inline\" or \"file\"")),
         },
@@ -328,10 +376,19 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
         Output::File { guest, mut file } => {
             // The platform creates the file's missing directories (the SDK's
             // `ResponseOutput::File`: "overwritten, parents created"): made
-            // and opened before the request, emptied now.
-            file.file.set_len(0).map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
-            file.written = true;
-            let f = &mut file.file;
+            // and opened before the request. The body is read whole into a
+            // file of the host's first, and only then written over the
+            // file, so that a body cut short (a timeout, a closed
+            // connection, the write budget) leaves it as it was (review
+            // 92: it was emptied, or held the part that came).
+            let over_budget = || error("write_budget", "the body would go past this call's file write budget");
+            let announced =
+                out_headers.get("content-length").and_then(Value::as_str).and_then(|n| n.parse::<u64>().ok());
+            if announced.is_some_and(|n| n > state.budget_left()) {
+                return Err(over_budget());
+            }
+            let host_error = |e: std::io::Error| error("connection", format!("keeping the body on the host: {e}"));
+            let mut kept = tempfile::tempfile().map_err(host_error)?;
             let mut n: u64 = 0;
             let mut chunk = vec![0u8; 64 << 10];
             loop {
@@ -339,13 +396,20 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
                 if k == 0 {
                     break;
                 }
-                if k as u64 > state.budget_left() {
-                    return Err(error("write_budget", "the body would go past this call's file write budget"));
+                if n + k as u64 > state.budget_left() {
+                    return Err(over_budget());
                 }
-                f.write_all(&chunk[..k]).map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
-                state.written += k as u64;
+                kept.write_all(&chunk[..k]).map_err(host_error)?;
                 n += k as u64;
             }
+            let written = (|| {
+                std::io::Seek::rewind(&mut kept)?;
+                file.file.set_len(0)?;
+                std::io::copy(&mut kept, &mut file.file)
+            })();
+            file.written = true;
+            written.map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
+            state.written += n;
             json!({"type": "file", "path": guest, "bytes": n})
         }
     };
@@ -701,8 +765,9 @@ mod tests {
         }
         assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1, "nothing made outside");
         assert_eq!(std::fs::read_to_string(outside.path().join("secret")).unwrap(), "host file");
-        let (mut kept, made) = file("alias/deep/kept").create().unwrap();
+        let (mut kept, made, dirs) = file("alias/deep/kept").create().unwrap();
         assert!(made);
+        assert_eq!(dirs, [std::path::PathBuf::from("alias/deep")], "the directory made, through the link");
         std::io::Write::write_all(&mut kept, b"kept").unwrap();
         assert_eq!(file("inside/deep/kept").read().unwrap(), b"kept");
         // Opened as it is, not emptied: the answer empties it.

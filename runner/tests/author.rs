@@ -205,6 +205,10 @@ fn an_author_measures_and_budgets_a_package_from_the_vendored_copy_alone() {
         assert_eq!(allocator, same);
         assert!(after > before, "{allocator}: --features shout built {after} bytes, the defaults {before}");
     }
+    // As cargo reads them: a name twice is one, `default` the defaults (review 92).
+    let (again, notes) = rows(&["--no-default-features", "--features", "shout,shout,default"]);
+    assert!(notes.contains("built with --features shout: not"), "{notes}");
+    assert_eq!(again, shouted);
     let (lean_only, notes) = rows(&["--no-default-features", "--features", "lean-alloc,shout"]);
     assert!(notes.contains("built with --no-default-features --features lean-alloc,shout"), "{notes}");
     assert_eq!(lean_only, shouted, "the same two builds, the lean one chosen");

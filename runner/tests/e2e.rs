@@ -674,6 +674,12 @@ fn handle(mut s: TcpStream) {
     let mut body = vec![0; len];
     r.read_exact(&mut body).unwrap();
     let (path, query) = target.split_once('?').unwrap_or((&target, ""));
+    if path == "/cut" {
+        // A body cut short: ten of the thousand bytes announced.
+        let head = "HTTP/1.1 200 X\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n";
+        let _ = s.write_all(format!("{head}PARTIAL123").as_bytes());
+        return;
+    }
     let (status, ctype, extra, out): (u16, &str, String, Vec<u8>) = match path {
         "/text" => (200, "text/plain", String::new(), b"hello".to_vec()),
         "/echo" => {
@@ -896,7 +902,51 @@ fn http_get_post_file() {
         assert_eq!(kind(&v), "connection", "{v}");
     }
     assert_eq!(std::fs::read_to_string(tmp.path().join("old.txt")).unwrap(), "kept");
-    assert!(!tmp.path().join("made/new.txt").exists(), "a file made for an answer that never came was left");
+    assert!(!tmp.path().join("made").exists(), "a file made for an answer that never came was left, or its directory");
+    // Nor does a body cut short, or past the write budget, touch it
+    // (review 92: it was emptied, or held the part that came).
+    for (path, budget, why) in [("/cut", None, "connection"), ("/bin", Some(1000), "write_budget")] {
+        for output in ["/volume/tmp/old.txt", "/volume/tmp/made/new.txt"] {
+            let out = run(
+                &http_module(&json!({"url":format!("{base}{path}"),"output":{"type":"file","path":output}})),
+                &RunOptions {
+                    http: Some(local()),
+                    preopens: vec![("/volume/tmp".into(), tmp.path().into(), false)],
+                    write_budget: budget,
+                    ..RunOptions::default()
+                },
+            )
+            .unwrap();
+            let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(kind(&v), why, "{path} {output}: {v}");
+        }
+    }
+    assert_eq!(std::fs::read_to_string(tmp.path().join("old.txt")).unwrap(), "kept");
+    assert!(!tmp.path().join("made").exists(), "a file made for a body cut short was left, or its directory");
+    // A body file that is not there is said so; a FIFO is refused, not
+    // waited on past every time limit (review 92).
+    let v = fetch(
+        json!({"method":"POST","url":format!("{base}/echo"),"body":{"type":"file","path":"/volume/tmp/missing.bin"}}),
+        Some(local()),
+        Some(tmp.path()),
+    );
+    assert_eq!(
+        v["error"]["message"],
+        r#""/volume/tmp/missing.bin" does not exist (nothing is there, or a symbolic link on the way leads to nothing)"#
+    );
+    assert!(std::process::Command::new("mkfifo").arg(tmp.path().join("fifo")).status().unwrap().success());
+    let hits = server_hits(port);
+    for request in [
+        json!({"method":"POST","url":format!("{base}/echo"),"body":{"type":"file","path":"/volume/tmp/fifo"}}),
+        json!({"method":"POST","url":format!("{base}/echo"),"output":{"type":"file","path":"/volume/tmp/fifo"}}),
+    ] {
+        let v = fetch(request, Some(local()), Some(tmp.path()));
+        assert_eq!(
+            v["error"]["message"], r#""/volume/tmp/fifo" is not a regular file (a FIFO, a socket or a device)"#,
+            "{v}"
+        );
+    }
+    assert_eq!(server_hits(port), hits, "a refused path sent no request");
     // A missing path is the request's fault, said as such.
     let v = fetch(json!({"url":format!("{base}/text"),"output":{"type":"file"}}), Some(local()), Some(tmp.path()));
     assert_eq!(v["error"]["message"], "output.path is missing: a file output names its /volume path", "{v}");

@@ -169,7 +169,20 @@ impl Package {
     /// (`size --features`, `--no-default-features`); a feature the package
     /// does not have is refused, with those it has.
     pub fn choose(&mut self, sel: Selection) -> Result<(), Error> {
-        if let Some(f) = sel.features.iter().find(|f| !self.features.contains_key(*f) || *f == "default") {
+        // As cargo reads them: `default` turns the defaults on, a name
+        // given twice is one, `dep/feature` is the dependency's (review 92).
+        let mut sel = sel;
+        if sel.features.iter().any(|f| f == "default") {
+            sel.default_features = true;
+        }
+        let mut features: Vec<String> = Vec::new();
+        for f in sel.features.drain(..) {
+            if f != "default" && !features.contains(&f) {
+                features.push(f);
+            }
+        }
+        sel.features = features;
+        if let Some(f) = sel.features.iter().find(|f| !f.contains('/') && !self.features.contains_key(*f)) {
             let names: Vec<&str> = self.features.keys().filter(|k| *k != "default").map(String::as_str).collect();
             return Err(Error::Input(format!(
                 "--features {f}: package {} has no such feature ({})",
