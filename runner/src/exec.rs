@@ -176,6 +176,7 @@ fn budgeted(
 ) -> wasmtime::Result<i32> {
     let mem = memory(c)?;
     let counted = fd >= 3 && c.data().write_budget.is_some();
+    let mut gap = 0;
     if counted {
         let data = mem.data(&*c);
         let mut total: u64 = 0;
@@ -186,7 +187,17 @@ fn budgeted(
                 total += u32::from_le_bytes(b.try_into().unwrap()) as u64;
             }
         }
-        if total > c.data().budget_left() {
+        // A write that begins past the file's end grows it by the gap
+        // too, as `fd_filestat_set_size` does (review 94: one byte at an
+        // offset of 10^12 made a 1 TB file under a 1,000-byte budget).
+        if total > 0 {
+            gap = match (offset, file_size_and_position(c, mem, fd)) {
+                (Some(at), Some((size, _))) => (at as u64).saturating_sub(size),
+                (None, Some((size, at))) => at.saturating_sub(size),
+                (_, None) => 0,
+            };
+        }
+        if total.saturating_add(gap) > c.data().budget_left() {
             return Ok(ERRNO_DQUOT);
         }
     }
@@ -197,33 +208,43 @@ fn budgeted(
     if counted && rc == 0 {
         let at = nwritten as u32 as usize;
         if let Some(b) = mem.data(&*c).get(at..at + 4) {
-            c.data_mut().written += u32::from_le_bytes(b.try_into().unwrap()) as u64;
+            let n = u32::from_le_bytes(b.try_into().unwrap()) as u64;
+            c.data_mut().written += n + if n > 0 { gap } else { 0 };
         }
     }
     Ok(rc)
 }
 
+/// The size of the file open as `fd` and the position in it, through
+/// `fd_filestat_get` and `fd_tell` into the first 72 bytes of the
+/// module's memory, given back as they were; `None` where either fails
+/// (not a file) or the memory is smaller.
+fn file_size_and_position(c: &mut Caller<'_, State>, mem: wasmtime::Memory, fd: i32) -> Option<(u64, u64)> {
+    let kept = mem.data(&*c).get(..72)?.to_vec();
+    let stat = preview1(c, mem, |wasi, gm| in_tokio(p1::fd_filestat_get(wasi, gm, fd, 0)));
+    let tell = preview1(c, mem, |wasi, gm| p1::fd_tell(wasi, gm, fd, 64));
+    let data = mem.data_mut(&mut *c);
+    let got =
+        (u64::from_le_bytes(data[32..40].try_into().unwrap()), u64::from_le_bytes(data[64..72].try_into().unwrap()));
+    data[..72].copy_from_slice(&kept);
+    matches!((stat, tell), (Ok(0), Ok(0))).then_some(got)
+}
+
 /// `fd_filestat_set_size` with the write budget: a file grown past what is
 /// left of it returns EDQUOT and stays as it was (review 90: a module grew
 /// a file to 3 GiB under a budget of 1,000 bytes, as the platform's quota
-/// would not let it). The growth is the new size past the file's size now,
-/// which `fd_filestat_get` writes into 64 bytes of the module's memory,
-/// given back as they were before the module runs again.
+/// would not let it). The growth is the new size past the file's size now
+/// ([`file_size_and_position`]).
 fn budgeted_size(c: &mut Caller<'_, State>, fd: i32, size: i64) -> wasmtime::Result<i32> {
     let mem = memory(c)?;
     let mut growth = 0;
-    if fd >= 3 && c.data().write_budget.is_some() {
-        let Some(kept) = mem.data(&*c).get(..64).map(<[u8]>::to_vec) else {
-            return preview1(c, mem, |wasi, gm| in_tokio(p1::fd_filestat_set_size(wasi, gm, fd, size)));
-        };
-        let rc = preview1(c, mem, |wasi, gm| in_tokio(p1::fd_filestat_get(wasi, gm, fd, 0)))?;
-        let now = u64::from_le_bytes(mem.data(&*c)[32..40].try_into().unwrap());
-        mem.data_mut(&mut *c)[..64].copy_from_slice(&kept);
-        if rc == 0 {
-            growth = (size as u64).saturating_sub(now);
-            if growth > c.data().budget_left() {
-                return Ok(ERRNO_DQUOT);
-            }
+    if fd >= 3
+        && c.data().write_budget.is_some()
+        && let Some((now, _)) = file_size_and_position(c, mem, fd)
+    {
+        growth = (size as u64).saturating_sub(now);
+        if growth > c.data().budget_left() {
+            return Ok(ERRNO_DQUOT);
         }
     }
     let rc = preview1(c, mem, |wasi, gm| in_tokio(p1::fd_filestat_set_size(wasi, gm, fd, size)))?;

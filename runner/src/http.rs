@@ -191,7 +191,13 @@ impl VolumeFile {
                 // There already, or a link to a file not there yet (made
                 // through it, as WASI makes it).
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    open(cap_primitives::fs::OpenOptions::new().create(true)).and_then(regular).map(|f| (f, false))
+                    match open(cap_primitives::fs::OpenOptions::new().create(true)) {
+                        // Review 94: "does not exist" said nothing of the link.
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                            Err(std::io::Error::other("is a symbolic link into a directory that does not exist"))
+                        }
+                        opened => opened.and_then(regular).map(|f| (f, false)),
+                    }
                 }
                 Err(e) => Err(e),
             }
@@ -232,10 +238,18 @@ fn refused(e: &std::io::Error) -> String {
     }
 }
 
+/// The request's object, or what was wrong with it (review 90: a lone
+/// surrogate escape in a path was told the request is not a JSON object).
+fn request_object(raw: &[u8]) -> Result<Map<String, Value>, Value> {
+    match serde_json::from_slice::<Value>(raw) {
+        Ok(Value::Object(req)) => Ok(req),
+        Ok(_) => Err(error("invalid_request", "the request is not a JSON object")),
+        Err(e) => Err(error("invalid_request", format!("the request is not JSON the worker reads: {e}"))),
+    }
+}
+
 fn perform(state: &mut State, raw: &[u8]) -> Answer {
-    let Ok(Value::Object(req)) = serde_json::from_slice::<Value>(raw) else {
-        return Err(error("invalid_request", "the request is not a JSON object"));
-    };
+    let req = request_object(raw)?;
     const FIELDS: [&str; 7] = ["method", "url", "headers", "body", "output", "follow_redirects", "timeout_ms"];
     if let Some(k) = req.keys().find(|k| !FIELDS.contains(&k.as_str())) {
         return Err(error("invalid_request", format!("unknown request field {k:?}")));
@@ -381,11 +395,25 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
             // file, so that a body cut short (a timeout, a closed
             // connection, the write budget) leaves it as it was (review
             // 92: it was emptied, or held the part that came).
-            let over_budget = || error("write_budget", "the body would go past this call's file write budget");
-            let announced =
-                out_headers.get("content-length").and_then(Value::as_str).and_then(|n| n.parse::<u64>().ok());
-            if announced.is_some_and(|n| n > state.budget_left()) {
-                return Err(over_budget());
+            let left = state.budget_left();
+            let over_budget = |n: u64| {
+                error(
+                    "write_budget",
+                    format!(
+                        "the body ({n} bytes{}) would go past this call's file write budget ({left} bytes left)",
+                        if n == u64::MAX { " or more" } else { "" }
+                    ),
+                )
+            };
+            // Its length as announced, where a body comes at all (review 94:
+            // a HEAD's, a 204's or a 304's was refused).
+            let announced = out_headers
+                .get("content-length")
+                .and_then(Value::as_str)
+                .and_then(|n| n.parse::<u64>().ok())
+                .filter(|_| method != "HEAD" && !matches!(status, 100..=199 | 204 | 304));
+            if let Some(n) = announced.filter(|&n| n > left) {
+                return Err(over_budget(n));
             }
             let host_error = |e: std::io::Error| error("connection", format!("keeping the body on the host: {e}"));
             let mut kept = tempfile::tempfile().map_err(host_error)?;
@@ -396,20 +424,25 @@ fn perform(state: &mut State, raw: &[u8]) -> Answer {
                 if k == 0 {
                     break;
                 }
-                if n + k as u64 > state.budget_left() {
-                    return Err(over_budget());
+                if n + k as u64 > left {
+                    return Err(over_budget(n + k as u64));
                 }
                 kept.write_all(&chunk[..k]).map_err(host_error)?;
                 n += k as u64;
             }
+            // Written over the file only now. A file system that fails the
+            // copy (full: review 94) leaves a file that was there emptied or
+            // partial, which a copy beside it renamed over would not; but a
+            // rename replaces a link the module made within the volume,
+            // which WASI writes through. A file this call made is removed.
             let written = (|| {
                 std::io::Seek::rewind(&mut kept)?;
                 file.file.set_len(0)?;
                 std::io::copy(&mut kept, &mut file.file)
             })();
+            let copied = written.map_err(|e| error("bad_path", format!("{guest}: writing the body failed: {e}")))?;
             file.written = true;
-            written.map_err(|e| error("bad_path", format!("{guest}: {e}")))?;
-            state.written += n;
+            state.written += copied;
             json!({"type": "file", "path": guest, "bytes": n})
         }
     };
@@ -782,6 +815,20 @@ mod tests {
             "leads through a symbolic link out of its volume or to an absolute path, which a body or output path may not"
         );
         assert_eq!(refused(&file("inside").open().unwrap_err()), "names a directory: end it with a file name");
+    }
+
+    #[test]
+    fn a_request_that_is_not_json_is_told_why() {
+        let said = |raw: &str| request_object(raw.as_bytes()).unwrap_err()["error"]["message"].clone();
+        assert_eq!(said("[1]"), "the request is not a JSON object");
+        let surrogate = said(r#"{"url": "http://x/", "output": {"type": "file", "path": "/volume/tmp/\ud800"}}"#);
+        assert!(
+            surrogate
+                .as_str()
+                .unwrap()
+                .starts_with("the request is not JSON the worker reads: unexpected end of hex escape"),
+            "{surrogate}"
+        );
     }
 
     #[test]

@@ -314,6 +314,7 @@ fn write_budget_gives_edquot() {
       (import "wasi_snapshot_preview1" "path_open" (func $open (param i32 i32 i32 i32 i32 i64 i64 i32 i32) (result i32)))
       (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
       (import "wasi_snapshot_preview1" "fd_filestat_set_size" (func $set_size (param i32 i64) (result i32)))
+      (import "wasi_snapshot_preview1" "fd_pwrite" (func $pwrite (param i32 i32 i32 i64 i32) (result i32)))
       (memory (export "memory") 1)
       (data (i32.const 512) "out.bin")
       (data (i32.const 2000) "the module's own 64 bytes, kept as the module left them: always!")
@@ -331,12 +332,18 @@ fn write_budget_gives_edquot() {
         (i32.store (i32.const 208) (call $set_size (local.get $fd) (i64.const 140)))
         (i32.store (i32.const 212) (call $set_size (local.get $fd) (i64.const 200)))
         (i32.store (i32.const 216) (call $set_size (local.get $fd) (i64.const 10)))
+        ;; A write past the end counts the gap too (review 94): one byte
+        ;; at 12 is three of the 10 left, one at 10^6 is refused.
+        (i32.store (i32.const 400) (i32.const 1024))
+        (i32.store (i32.const 404) (i32.const 1))
+        (i32.store (i32.const 220) (call $pwrite (local.get $fd) (i32.const 400) (i32.const 1) (i64.const 12) (i32.const 408)))
+        (i32.store (i32.const 224) (call $pwrite (local.get $fd) (i32.const 400) (i32.const 1) (i64.const 1000000) (i32.const 408)))
         ;; stdout is not a file: not counted. The errnos, then the 64
         ;; bytes at 0 the file's size was read into, as the module left them.
         (i32.store (i32.const 600) (i32.const 200))
-        (i32.store (i32.const 604) (i32.const 20))
+        (i32.store (i32.const 604) (i32.const 28))
         (i32.store (i32.const 608) (i32.const 0))
-        (i32.store (i32.const 612) (i32.const 64))
+        (i32.store (i32.const 612) (i32.const 72))
         (drop (call $fd_write (i32.const 1) (i32.const 600) (i32.const 1) (i32.const 300)))
         (drop (call $fd_write (i32.const 1) (i32.const 608) (i32.const 1) (i32.const 300)))))"#;
     let m = Module::from_bytes(&wat::parse_str(wat).unwrap()).unwrap();
@@ -348,13 +355,14 @@ fn write_budget_gives_edquot() {
     };
     let out = run(&m, &o).unwrap();
     assert_eq!(out.exit, Exit::Code(0));
-    let errnos: Vec<i32> = out.stdout[..20].chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
-    assert_eq!(errnos, vec![0, 19, 0, 19, 0]);
-    assert_eq!(&out.stdout[20..], b"the module's own 64 bytes, kept as the module left them: always!");
-    assert_eq!(std::fs::metadata(tmp.path().join("out.bin")).unwrap().len(), 10);
+    let errnos: Vec<i32> = out.stdout[..28].chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(errnos, vec![0, 19, 0, 19, 0, 0, 19]);
+    assert_eq!(&out.stdout[92..], [0u8; 8], "the 8 bytes after, which fd_tell's answer went into");
+    assert_eq!(&out.stdout[28..92], b"the module's own 64 bytes, kept as the module left them: always!");
+    assert_eq!(std::fs::metadata(tmp.path().join("out.bin")).unwrap().len(), 13);
     // Without the budget every write lands.
     let out = run(&m, &RunOptions { write_budget: None, ..o }).unwrap();
-    assert_eq!(out.stdout[..20], [0u8; 20]);
+    assert_eq!(out.stdout[..28], [0u8; 28]);
 }
 
 // ---- check ----
@@ -875,6 +883,16 @@ fn http_get_post_file() {
     // refused before the request too, each in its words (review 90: the
     // first let the request out, then failed at the open).
     std::os::unix::fs::symlink("nothing", tmp.path().join("dangling")).unwrap();
+    std::os::unix::fs::symlink("nowhere/file", tmp.path().join("into_nowhere")).unwrap();
+    let v = fetch(
+        json!({"method":"POST","url":format!("{base}/echo"),"output":{"type":"file","path":"/volume/tmp/into_nowhere"}}),
+        Some(local()),
+        Some(tmp.path()),
+    );
+    assert_eq!(
+        v["error"]["message"], r#""/volume/tmp/into_nowhere" is a symbolic link into a directory that does not exist"#,
+        "{v}"
+    );
     std::os::unix::fs::symlink("looped", tmp.path().join("looped")).unwrap();
     for (path, why) in [
         ("/volume/tmp/dangling/x.bin", "has a symbolic link to nothing where a directory should be"),
@@ -923,6 +941,30 @@ fn http_get_post_file() {
     }
     assert_eq!(std::fs::read_to_string(tmp.path().join("old.txt")).unwrap(), "kept");
     assert!(!tmp.path().join("made").exists(), "a file made for a body cut short was left, or its directory");
+    // The budget's refusal says the sizes; a HEAD's length is no body
+    // (review 94: it was refused as past the budget).
+    let budgeted = |req: Value| {
+        let out = run(
+            &http_module(&req),
+            &RunOptions {
+                http: Some(local()),
+                preopens: vec![("/volume/tmp".into(), tmp.path().into(), false)],
+                write_budget: Some(1000),
+                ..RunOptions::default()
+            },
+        )
+        .unwrap();
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let v = budgeted(json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/volume/tmp/b.bin"}}));
+    assert_eq!(
+        v["error"]["message"], "the body (50000 bytes) would go past this call's file write budget (1000 bytes left)",
+        "{v}"
+    );
+    let v = budgeted(
+        json!({"method":"HEAD","url":format!("{base}/bin"),"output":{"type":"file","path":"/volume/tmp/h.bin"}}),
+    );
+    assert_eq!(v["ok"]["body"]["bytes"], 0, "{v}");
     // A body file that is not there is said so; a FIFO is refused, not
     // waited on past every time limit (review 92).
     let v = fetch(
