@@ -749,6 +749,18 @@ fn fetch(req: Value, http: Option<HttpConfig>, tmp: Option<&Path>) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {:?}", String::from_utf8_lossy(&out.stdout)))
 }
 
+/// [`fetch`] with `/volume/tmp` at `tmp` and a write budget (`None`: none).
+fn fetch_budgeted(req: Value, tmp: &Path, budget: Option<u64>) -> Value {
+    let o = RunOptions {
+        http: Some(local()),
+        preopens: vec![("/volume/tmp".into(), tmp.into(), false)],
+        write_budget: budget,
+        ..RunOptions::default()
+    };
+    let out = run(&http_module(&req), &o).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {:?}", String::from_utf8_lossy(&out.stdout)))
+}
+
 fn kind(v: &Value) -> &str {
     v["error"]["kind"].as_str().unwrap_or_else(|| panic!("not an error: {v}"))
 }
@@ -925,17 +937,8 @@ fn http_get_post_file() {
     // (review 92: it was emptied, or held the part that came).
     for (path, budget, why) in [("/cut", None, "connection"), ("/bin", Some(1000), "write_budget")] {
         for output in ["/volume/tmp/old.txt", "/volume/tmp/made/new.txt"] {
-            let out = run(
-                &http_module(&json!({"url":format!("{base}{path}"),"output":{"type":"file","path":output}})),
-                &RunOptions {
-                    http: Some(local()),
-                    preopens: vec![("/volume/tmp".into(), tmp.path().into(), false)],
-                    write_budget: budget,
-                    ..RunOptions::default()
-                },
-            )
-            .unwrap();
-            let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+            let req = json!({"url":format!("{base}{path}"),"output":{"type":"file","path":output}});
+            let v = fetch_budgeted(req, tmp.path(), budget);
             assert_eq!(kind(&v), why, "{path} {output}: {v}");
         }
     }
@@ -943,19 +946,7 @@ fn http_get_post_file() {
     assert!(!tmp.path().join("made").exists(), "a file made for a body cut short was left, or its directory");
     // The budget's refusal says the sizes; a HEAD's length is no body
     // (review 94: it was refused as past the budget).
-    let budgeted = |req: Value| {
-        let out = run(
-            &http_module(&req),
-            &RunOptions {
-                http: Some(local()),
-                preopens: vec![("/volume/tmp".into(), tmp.path().into(), false)],
-                write_budget: Some(1000),
-                ..RunOptions::default()
-            },
-        )
-        .unwrap();
-        serde_json::from_slice::<Value>(&out.stdout).unwrap()
-    };
+    let budgeted = |req: Value| fetch_budgeted(req, tmp.path(), Some(1000));
     let v = budgeted(json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/volume/tmp/b.bin"}}));
     assert_eq!(
         v["error"]["message"], "the body (50000 bytes) would go past this call's file write budget (1000 bytes left)",
@@ -1004,17 +995,8 @@ fn http_get_post_file() {
     assert_eq!(v["ok"]["body"]["bytes"], 50000, "{v}");
     assert_eq!(std::fs::metadata(tmp.path().join("inside/kept.bin")).unwrap().len(), 50000);
     // Write budget applies to file output.
-    let out = run(
-        &http_module(&json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/volume/tmp/o2.bin"}})),
-        &RunOptions {
-            http: Some(local()),
-            preopens: vec![("/volume/tmp".into(), tmp.path().into(), false)],
-            write_budget: Some(1000),
-            ..RunOptions::default()
-        },
-    )
-    .unwrap();
-    assert_eq!(kind(&serde_json::from_slice(&out.stdout).unwrap()), "write_budget");
+    let req = json!({"url":format!("{base}/bin"),"output":{"type":"file","path":"/volume/tmp/o2.bin"}});
+    assert_eq!(kind(&fetch_budgeted(req, tmp.path(), Some(1000))), "write_budget");
     // Unknown fields and methods are invalid requests.
     assert_eq!(kind(&fetch(json!({"url":format!("{base}/text"),"extra":1}), Some(local()), None)), "invalid_request");
     assert_eq!(
