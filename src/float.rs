@@ -360,6 +360,7 @@ pub fn hypot(x: f64, y: f64) -> f64 {
 /// assert_eq!(round_to::<2>(2.0 / 3.0), 0.67);
 /// assert_eq!(round_to::<2>(1.005), 1.0); // the double nearest 1.005 is below it
 /// assert_eq!(round_to::<2>(0.125), 0.12); // a tie, to even
+/// assert_eq!((round_to::<1>(0.25), (0.25f64 * 10.0).round() / 10.0), (0.2, 0.3)); // halves away from zero there
 /// assert_eq!(round_to::<1>(-0.04).to_bits(), (-0.0f64).to_bits());
 /// assert_eq!((round_to::<1>(-0.04) + 0.0).to_bits(), 0.0f64.to_bits());
 /// assert_eq!(round_to::<0>(2.5), 2.0);

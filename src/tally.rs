@@ -21,9 +21,14 @@
 //! sorting, or sum numbers that may be negative (its counts are `u64`:
 //! for totals of money in and out by category, tally the two apart with
 //! [`add_n`](Tally::add_n), one tally of amounts out and one of amounts
-//! in, and subtract one [`get`](Tally::get) from the other). The hash is not keyed, so a caller who lets an adversary choose
-//! the keys lets it choose collisions: every key still counts right, but
-//! slower.
+//! in, and subtract one [`get`](Tally::get) from the other). The hash is
+//! not keyed (a module's work is the same on every run), so keys chosen
+//! to share a hash, which takes intent and no ordinary text does, are
+//! compared with each other: every key still counts right, but n such
+//! keys take about n²/2 comparisons. Where an adversary may choose
+//! thousands of distinct keys in one call, sort them with
+//! [`sort::sort`](crate::sort::sort) and count the runs, which takes
+//! n·log n whatever they are.
 //!
 //! # Examples
 //! ```

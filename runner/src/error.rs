@@ -8,12 +8,14 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A file or directory the runner was given, or writes, could not be used.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {source}{hint}", path.display())]
     File {
         /// The file or directory.
         path: PathBuf,
         /// What the system said.
         source: std::io::Error,
+        /// Where the file may be instead, or empty.
+        hint: String,
     },
     /// Other I/O: a temporary directory, a pipe, a child process's output.
     #[error("{0}")]
@@ -41,7 +43,14 @@ pub enum Error {
 impl Error {
     /// A file error for `path`.
     pub fn file(path: impl AsRef<Path>, source: std::io::Error) -> Error {
-        Error::File { path: path.as_ref().to_path_buf(), source }
+        let path = path.as_ref().to_path_buf();
+        let hint = match source.kind() {
+            std::io::ErrorKind::NotFound => {
+                elsewhere(&path, std::env::var_os("CARGO_TARGET_DIR").as_deref().map(Path::new))
+            }
+            _ => String::new(),
+        };
+        Error::File { path, source, hint }
     }
 
     /// Whether the caller's input was at fault (the CLI's exit 2), not the run.
@@ -62,7 +71,42 @@ impl From<serde_json::Error> for Error {
     }
 }
 
+/// For a missing `target/…` path while `CARGO_TARGET_DIR` sends cargo's
+/// builds elsewhere (trial 97: the README's `check target/…` line), where
+/// the file is there; empty when it is not there either.
+fn elsewhere(path: &Path, target_dir: Option<&Path>) -> String {
+    let (Some(dir), Ok(rest)) = (target_dir, path.strip_prefix("target")) else {
+        return String::new();
+    };
+    let there = dir.join(rest);
+    if path.is_relative() && there.is_file() {
+        format!(" (CARGO_TARGET_DIR is set: cargo built it at {})", there.display())
+    } else {
+        String::new()
+    }
+}
+
 /// Reads a whole file, naming it in the error.
 pub(crate) fn read(path: impl AsRef<Path>) -> Result<Vec<u8>, Error> {
     std::fs::read(path.as_ref()).map_err(|e| Error::file(path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_target_path_names_cargo_target_dir() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("wasm32-wasip1/release")).unwrap();
+        std::fs::write(dir.path().join("wasm32-wasip1/release/t.wasm"), b"\0asm").unwrap();
+        let missing = Path::new("target/wasm32-wasip1/release/t.wasm");
+        let hint = elsewhere(missing, Some(dir.path()));
+        assert!(hint.contains("CARGO_TARGET_DIR is set"), "{hint}");
+        assert!(hint.contains(&dir.path().join("wasm32-wasip1/release/t.wasm").display().to_string()), "{hint}");
+        // Not there either, no variable, or a path not under target/: nothing.
+        assert_eq!(elsewhere(Path::new("target/wasm32-wasip1/release/u.wasm"), Some(dir.path())), "");
+        assert_eq!(elsewhere(missing, None), "");
+        assert_eq!(elsewhere(Path::new("other/wasm32-wasip1/release/t.wasm"), Some(dir.path())), "");
+    }
 }

@@ -181,7 +181,12 @@ fn an_author_measures_and_budgets_a_package_from_the_vendored_copy_alone() {
     let main0 = std::fs::read_to_string(&main).unwrap();
     let about = "#[cfg(feature = \"shout\")]\nconst ABOUT: &str = \"Says hello, loudly, in a description long enough to be seen.\";\n\
                  #[cfg(not(feature = \"shout\"))]\nconst ABOUT: &str = \"Says hello.\";\n\npub const PACKAGE";
-    std::fs::write(&main, main0.replace("\"Says hello.\"", "ABOUT").replace("pub const PACKAGE", about)).unwrap();
+    assert!(main0.contains("env!(\"CARGO_PKG_DESCRIPTION\")"), "{main0}");
+    std::fs::write(
+        &main,
+        main0.replace("env!(\"CARGO_PKG_DESCRIPTION\")", "ABOUT").replace("pub const PACKAGE", about),
+    )
+    .unwrap();
     let rows = |extra: &[&str]| {
         let args = [&["size", "--manifest-path", "Cargo.toml", "--quick", "--no-advice", "--json"][..], extra].concat();
         let out = a.run("subako-tiny", &args);

@@ -143,7 +143,7 @@ fn new_writes_a_package_that_builds_checks_and_tests() {
         "[package.metadata.subako-tiny]",
         "# budget = { greeter = 20000 }",
         "# assets = \"assets\"",
-        "# What the package does. The model reads the description given to\n# Package::new in src/main.rs: keep the two alike.\ndescription = ",
+        "# What the package does, which Subako shows the model: src/main.rs gives\n# it to Package::new (env!(\"CARGO_PKG_DESCRIPTION\")), so it is written here alone.\ndescription = ",
         "subako-tiny size --manifest-path Cargo.toml --check",
     ] {
         assert!(manifest.contains(want), "{want} missing from:\n{manifest}");
@@ -193,7 +193,8 @@ fn new_writes_a_package_that_builds_checks_and_tests() {
     let outcome = call(&m, "greet", json!({"name": "Ada"}), &CallOptions::default()).unwrap();
     assert_eq!(outcome.expect_ok()["structuredContent"], json!({"message": "Hello, Ada!"}));
     assert_eq!(outcome.output.pages_at_start, 2, "the 64 KiB stack of build.rs");
-    assert_eq!(subako_tiny_runner::manifest(&m).unwrap().name, "greeter");
+    let manifest = subako_tiny_runner::manifest(&m).unwrap();
+    assert_eq!((manifest.name.as_str(), manifest.description.as_str()), ("greeter", "Says hello."));
 
     // The same size as the hello example built the same way (release, wasm32-wasip1).
     let hello_dir = root.join("target/e2e/default");
@@ -253,7 +254,7 @@ fn new_refuses_a_dir_that_is_not_empty() {
     let manifest = std::fs::read_to_string(empty.join("Cargo.toml")).unwrap();
     assert!(manifest.contains("name = \"ok-name\"") && manifest.contains(r#"description = "Counts \"words\".""#));
     let main = std::fs::read_to_string(empty.join("src/main.rs")).unwrap();
-    assert!(main.contains(r#"    "Counts \"words\".","#), "{main}");
+    assert!(main.contains("env!(\"CARGO_PKG_DESCRIPTION\")") && !main.contains("Counts"), "{main}");
     // An empty description is refused: Subako shows it to the model.
     let other = tmp.path().join("other");
     let (code, _, err) = subako_tiny(&["new", other.to_str().unwrap(), "--description", " "]);

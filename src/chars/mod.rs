@@ -270,14 +270,22 @@ static SEEN: [AtomicU32; 256] = [const { AtomicU32::new(0) }; 256];
 /// for words of letters alone, split with `!c.is_alphabetic()` (core's,
 /// its own table; author trial 95 counted `2nd` where it meant `nd`).
 ///
+/// Split first, then lowercase each word: lowercasing can add a char
+/// that is not alphanumeric inside a word (`İ` becomes `i` and U+0307, a
+/// combining dot), so the lowercase of `İstanbul` splits in two, with
+/// std's split as with this one.
+///
 /// # Examples
 /// ```
-/// use subako_tiny::chars::words;
+/// use subako_tiny::{case, chars::words};
 ///
 /// assert!(words("Hello, wörld! 2 × 3").eq(["Hello", "wörld", "2", "3"]));
 /// assert!(words("東京、大阪。").eq(["東京", "大阪"]));
 /// assert!(words("吾輩は猫である。").eq(["吾輩は猫である"]));
 /// assert_eq!(words(" -- ").next(), None);
+/// // Split, then lowercase: one word. The other way round: two.
+/// assert!(words("İstanbul").map(case::to_lowercase).eq(["i\u{307}stanbul"]));
+/// assert!(words(&case::to_lowercase("İstanbul")).eq(["i", "stanbul"]));
 /// ```
 pub fn words(s: &str) -> Words<'_> {
     Words { rest: s }

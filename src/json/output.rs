@@ -261,48 +261,97 @@ fn finite(number: &[u8]) -> bool {
 /// Checks the object that starts at `value[start]` for a member named
 /// twice (names compared unescaped), in time linear in its members: each
 /// name goes into an open-addressing table of their key offsets, so it is
-/// compared only with names of the same hash.
+/// compared only with names of the same hash. The hash's bits are mixed
+/// (the crate's plain one gave names alike but for a few characters runs
+/// of neighbouring slots), and names made to collide under its fixed key
+/// are hashed again under a random one once they take more than a few
+/// probes a member: either made the check quadratic (review 99: an object
+/// of 32,768 members `item-00000`… copied into a reply ran out of time).
 fn duplicates(value: &[u8], start: usize) -> Result<(), Text> {
     let end = skip(value, start);
     let Some(members) = (Value { raw: span(value, start, end) }).as_object() else { return Ok(()) };
     let slots = (members.len() * 2).next_power_of_two();
     // Slot `k` holds 1 + the offset in `value` of a key's opening quote, or 0.
     let mut table = Vec::new();
-    crate::sys::resize_zeroed(&mut table, slots * SLOT);
     let mut unescaped = Vec::new();
-    for (key, _) in members.iter() {
-        let offset = key.raw().as_ptr() as usize - value.as_ptr() as usize - 1;
-        let name = if key.is_plain() {
-            key.raw()
-        } else {
-            unescaped.clear();
-            unescape_into(&mut unescaped, key.raw());
-            &unescaped
-        };
-        let mut slot = crate::bytes::hash(name) as usize;
-        loop {
-            slot &= slots - 1;
-            let Some(cell) = table.get_mut(slot * SLOT..slot * SLOT + SLOT) else { break };
-            let stored = u32::from_le_bytes([cell[0], cell[1], cell[2], cell[3]]) as usize;
-            if stored == 0 {
-                cell.copy_from_slice(&(offset as u32 + 1).to_le_bytes());
-                break;
+    // A fixed key first, so that a module's work is the same on every run;
+    // past a few probes a member, names made for it, and a random key.
+    let mut hash_key = FIXED_KEY;
+    'attempt: loop {
+        table.clear();
+        crate::sys::resize_zeroed(&mut table, slots * SLOT);
+        let mut probes_left = 4 * slots;
+        for (key, _) in members.iter() {
+            let offset = key.raw().as_ptr() as usize - value.as_ptr() as usize - 1;
+            let name = if key.is_plain() {
+                key.raw()
+            } else {
+                unescaped.clear();
+                unescape_into(&mut unescaped, key.raw());
+                &unescaped
+            };
+            let mut slot = keyed_hash(name, hash_key);
+            loop {
+                slot &= slots - 1;
+                let Some(cell) = table.get_mut(slot * SLOT..slot * SLOT + SLOT) else { break };
+                let stored = u32::from_le_bytes([cell[0], cell[1], cell[2], cell[3]]) as usize;
+                if stored == 0 {
+                    cell.copy_from_slice(&(offset as u32 + 1).to_le_bytes());
+                    break;
+                }
+                let other = Str { raw: span(value, stored, skip_string(value, stored - 1) - 1) };
+                if other.eq_bytes(name) {
+                    let key = Value { raw: span(value, offset, skip_string(value, offset)) };
+                    return Err(crate::text!(
+                        "has the member ",
+                        key.as_json(),
+                        " twice in one object (at byte ",
+                        offset,
+                        "), which strict JSON readers refuse"
+                    ));
+                }
+                slot += 1;
+                #[cfg(test)]
+                tests::PROBES.with(|p| p.set(p.get() + 1));
+                probes_left = probes_left.saturating_sub(1);
+                if probes_left == 0 && hash_key == FIXED_KEY {
+                    hash_key = random_key();
+                    continue 'attempt;
+                }
             }
-            let other = Str { raw: span(value, stored, skip_string(value, stored - 1) - 1) };
-            if other.eq_bytes(name) {
-                let key = Value { raw: span(value, offset, skip_string(value, offset)) };
-                return Err(crate::text!(
-                    "has the member ",
-                    key.as_json(),
-                    " twice in one object (at byte ",
-                    offset,
-                    "), which strict JSON readers refuse"
-                ));
-            }
-            slot += 1;
         }
+        return Ok(());
     }
-    Ok(())
+}
+
+/// A prime below 2^32: [`keyed_hash`] is a polynomial modulo it.
+const PRIME: u64 = 4_294_967_291;
+
+/// `name`'s hash under `key` (a base of 2^16 to [`PRIME`]): a polynomial
+/// in the base modulo [`PRIME`], on which two names of n bytes agree for
+/// at most n keys of the PRIME - 2^16 there are, then multiplied by a
+/// 64-bit odd constant (Fibonacci hashing), whose high half spreads names
+/// that differ in their last bytes over the table.
+fn keyed_hash(name: &[u8], key: u64) -> usize {
+    let mut h = 0;
+    for &b in name {
+        h = (h * key + b as u64 + 1) % PRIME;
+    }
+    (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize
+}
+
+/// The first key of [`keyed_hash`] in every check.
+const FIXED_KEY: u64 = 0x9E37_79B1;
+
+/// A key of [`keyed_hash`] from the platform's random bytes, for names
+/// that collide under [`FIXED_KEY`] (the fixed key again when the platform
+/// has none, which leaves only names made to collide slow).
+fn random_key() -> u64 {
+    let mut bytes = [0; 8];
+    match crate::sys::random_bytes(&mut bytes) {
+        Ok(()) => (1 << 16) + u64::from_le_bytes(bytes) % (PRIME - (1 << 16)),
+        Err(_) => FIXED_KEY,
+    }
 }
 
 /// Bytes in a slot of [`duplicates`]' table: a `u32` (wasm32 memory, and
@@ -311,9 +360,66 @@ const SLOT: usize = 4;
 
 #[cfg(test)]
 mod tests {
+    extern crate std;
+
     use alloc::string::String;
+    use core::cell::Cell;
 
     use super::*;
+
+    std::thread_local! {
+        /// Slots [`duplicates`] went past, taken: names compared beyond the first.
+        pub(super) static PROBES: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// The slots the check of `value` goes past, on this thread.
+    fn probes(value: &str) -> usize {
+        PROBES.with(|p| p.set(0));
+        assert_eq!(walk(value.as_bytes(), true, MAX_VALUE_DEPTH).err().map(Text::into_string), None);
+        PROBES.with(Cell::get)
+    }
+
+    /// Review 99: names alike but for their last characters, and names made
+    /// to share the fixed hash the check had, each took it a probe per
+    /// member before them (32,768 `item-NNNNN` ran out of time in a
+    /// module). Mixed, a member costs about a probe; names made to share
+    /// the fixed key's hash, a few, then the same under a random key.
+    #[test]
+    fn duplicates_are_found_in_time_linear_in_members() {
+        let object = |names: &mut dyn Iterator<Item = String>| {
+            let members: alloc::vec::Vec<String> = names.map(|n| alloc::format!("\"{n}\":0")).collect();
+            alloc::format!("{{{}}}", members.join(","))
+        };
+        // Every name of fifteen blocks of a pair with one hash has that hash.
+        let made = |a: &str, b: &str| {
+            object(&mut (0..1usize << 15).map(|i| (0..15).map(|bit| if i >> bit & 1 == 1 { a } else { b }).collect()))
+        };
+        let n = 1 << 15;
+        let alike = object(&mut (0..n).map(|i| alloc::format!("item-{i:05}")));
+        // The plain hash's pair (base 257), and the fixed key's.
+        assert_eq!(crate::bytes::hash(b"imppge"), crate::bytes::hash(b"gudxoe"));
+        assert_eq!(keyed_hash(b"myvhlf", FIXED_KEY), keyed_hash(b"yadbra", FIXED_KEY));
+        let alike_probes = probes(&alike);
+        assert!(alike_probes < n, "alike: {alike_probes} probes for {n} members");
+        for (what, value) in
+            [("made for base 257", made("imppge", "gudxoe")), ("made for the fixed key", made("myvhlf", "yadbra"))]
+        {
+            let probes = probes(&value);
+            std::eprintln!("{what}: {probes} probes for {n} members (alike: {alike_probes})");
+            // The fixed key's allowance (4 probes a slot, 2 slots a member), then about one a member.
+            assert!(probes < 10 * n, "{what}: {probes} probes for {n} members");
+        }
+        // A duplicate among them is still found.
+        let twice = alloc::format!("{},\"item-00007\":1}}", &alike[..alike.len() - 1]);
+        assert!(
+            walk(twice.as_bytes(), true, MAX_VALUE_DEPTH).unwrap_err().into_string().contains("\"item-00007\" twice")
+        );
+        let collided = made("myvhlf", "yadbra");
+        let twice = alloc::format!("{},\"{}\":1}}", &collided[..collided.len() - 1], "yadbra".repeat(15));
+        assert!(
+            walk(twice.as_bytes(), true, MAX_VALUE_DEPTH).unwrap_err().into_string().contains("twice in one object")
+        );
+    }
 
     fn fault(value: &str, strict: bool) -> Option<String> {
         let why = walk(value.as_bytes(), strict, MAX_VALUE_DEPTH).err().map(Text::into_string);
