@@ -356,8 +356,10 @@ impl Hasher for Fx {
 #[inline(never)]
 fn probe(slots: &[u64], hash: u32, is_key: &mut dyn FnMut(usize) -> bool) -> Result<usize, usize> {
     let mask = slots.len().wrapping_sub(1);
-    let mut at = hash as usize & mask;
+    let mut at = first_slot(hash, slots.len());
     while let Some(&slot) = slots.get(at) {
+        #[cfg(test)]
+        tests::PROBES.with(|p| p.set(p.get() + 1));
         if slot == 0 {
             return Err(at);
         }
@@ -369,6 +371,19 @@ fn probe(slots: &[u64], hash: u32, is_key: &mut dyn FnMut(usize) -> bool) -> Res
     }
     // No table yet.
     Err(0)
+}
+
+/// The slot a key of `hash` is looked for from in a table of `len`: the
+/// hash's top bits, which depend on all of the key (the product that
+/// makes the hash carries a key's low bits up, never down). Its low bits
+/// were taken: keys whose own low bits are all zero, as `f64::to_bits` of
+/// whole numbers are, then shared a slot (review 100: 40,000 of them took
+/// 426 probes a key).
+fn first_slot(hash: u32, len: usize) -> usize {
+    // Spread by the golden ratio first (Fibonacci hashing): the hash of
+    // consecutive integers steps by about 7/22 of its range, whose top
+    // bits alone fall in 22 runs.
+    ((u64::from(hash.wrapping_mul(0x9E37_79B9)) * len as u64) >> 32) as usize
 }
 
 /// Records that entry `number` (its index plus one) has `hash`, growing
@@ -388,12 +403,50 @@ fn insert(slots: &mut Vec<u64>, hash: u32, number: usize) {
 /// table is never full).
 fn place(slots: &mut [u64], slot: u64) {
     let mask = slots.len().wrapping_sub(1);
-    let mut at = (slot >> 32) as usize & mask;
+    let mut at = first_slot((slot >> 32) as u32, slots.len());
     while let Some(s) = slots.get_mut(at) {
         if *s == 0 {
             *s = slot;
             return;
         }
         at = (at + 1) & mask;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use core::cell::Cell;
+
+    use super::Tally;
+
+    std::thread_local! {
+        /// Slots [`super::probe`] looked at, on this thread.
+        pub(super) static PROBES: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Keys whose low bits are all zero (`f64::to_bits` of whole numbers,
+    /// multiples of a power of two) spread over the table as others do
+    /// (review 100: they shared a slot, 426 probes a key at 40,000).
+    #[test]
+    fn keys_with_low_zero_bits_spread() {
+        for keys in [
+            (0..40_000u64).map(|i| (i as f64).to_bits()).collect::<alloc::vec::Vec<_>>(),
+            (0..40_000u64).map(|i| i << 40).collect(),
+            (0..40_000u64).collect(),
+        ] {
+            PROBES.with(|p| p.set(0));
+            let mut tally = Tally::new();
+            for &key in &keys {
+                tally.add(key);
+                tally.add(key);
+            }
+            let probes = PROBES.with(Cell::get);
+            std::eprintln!("{probes} probes for {} adds", 2 * keys.len());
+            assert!(probes < 4 * 2 * keys.len(), "{probes} probes for {} adds", 2 * keys.len());
+            assert_eq!(tally.len(), keys.len());
+            assert!(keys.iter().all(|k| tally.get(k) == 2));
+        }
     }
 }

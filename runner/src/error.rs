@@ -75,12 +75,14 @@ impl From<serde_json::Error> for Error {
 /// builds elsewhere (trial 97: the README's `check target/…` line), where
 /// the file is there; empty when it is not there either.
 fn elsewhere(path: &Path, target_dir: Option<&Path>) -> String {
+    // `./target/…` as `target/…` (review 100).
+    let path = path.strip_prefix(".").unwrap_or(path);
     let (Some(dir), Ok(rest)) = (target_dir, path.strip_prefix("target")) else {
         return String::new();
     };
     let there = dir.join(rest);
     if path.is_relative() && there.is_file() {
-        format!(" (CARGO_TARGET_DIR is set: cargo built it at {})", there.display())
+        format!(" (CARGO_TARGET_DIR is set, and cargo builds there: is it {}?)", there.display())
     } else {
         String::new()
     }
@@ -104,6 +106,7 @@ mod tests {
         let hint = elsewhere(missing, Some(dir.path()));
         assert!(hint.contains("CARGO_TARGET_DIR is set"), "{hint}");
         assert!(hint.contains(&dir.path().join("wasm32-wasip1/release/t.wasm").display().to_string()), "{hint}");
+        assert_eq!(elsewhere(Path::new("./target/wasm32-wasip1/release/t.wasm"), Some(dir.path())), hint);
         // Not there either, no variable, or a path not under target/: nothing.
         assert_eq!(elsewhere(Path::new("target/wasm32-wasip1/release/u.wasm"), Some(dir.path())), "");
         assert_eq!(elsewhere(missing, None), "");

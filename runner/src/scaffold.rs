@@ -211,8 +211,9 @@ fn executable(path: &Path) -> Result<(), String> {
 }
 
 fn cargo_toml(name: &str, description: &str) -> String {
-    // A JSON string is a TOML basic string.
-    let description = serde_json::to_string(description).expect("a string");
+    // A JSON string is a TOML basic string, once DEL, which JSON leaves
+    // as it is and TOML refuses, is escaped (review 100).
+    let description = serde_json::to_string(description).expect("a string").replace('\u{7f}', "\\u007F");
     format!(
         r#"[package]
 name = "{name}"
@@ -395,7 +396,7 @@ mod tests {
 
     #[test]
     fn the_description_is_a_toml_string_main_rs_reads() {
-        let d = "Says \"hi\" \\ to you, é";
+        let d = "Says \"hi\" \\ to you, é\u{7f}\t";
         let toml: toml::Table = cargo_toml("x", d).parse().unwrap();
         assert_eq!(toml["package"]["description"].as_str(), Some(d));
         // One place (trial 91 found it in two, to keep alike by hand).

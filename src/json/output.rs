@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 
 use super::scan::{at, span};
 use super::unescape::unescape_into;
-use super::validator::{MAX_DEPTH, ReadErrorKind, number_end, skip, skip_string, validate};
+use super::validator::{MAX_DEPTH, ReadErrorKind, number_end, skip_string, skip_value, validate};
 use super::value::{Str, Value};
 use crate::text::Text;
 
@@ -268,7 +268,7 @@ fn finite(number: &[u8]) -> bool {
 /// probes a member: either made the check quadratic (review 99: an object
 /// of 32,768 members `item-00000`… copied into a reply ran out of time).
 fn duplicates(value: &[u8], start: usize) -> Result<(), Text> {
-    let end = skip(value, start);
+    let end = skip_value(value, start, None);
     let Some(members) = (Value { raw: span(value, start, end) }).as_object() else { return Ok(()) };
     let slots = (members.len() * 2).next_power_of_two();
     // Slot `k` holds 1 + the offset in `value` of a key's opening quote, or 0.
@@ -315,8 +315,14 @@ fn duplicates(value: &[u8], start: usize) -> Result<(), Text> {
                 tests::PROBES.with(|p| p.set(p.get() + 1));
                 probes_left = probes_left.saturating_sub(1);
                 if probes_left == 0 && hash_key == FIXED_KEY {
-                    hash_key = random_key();
-                    continue 'attempt;
+                    if let Some(key) = random_key() {
+                        hash_key = key;
+                        continue 'attempt;
+                    }
+                    // No random bytes: on under the fixed key, slow for
+                    // names made for it, but to the end (review 100: the
+                    // same key again restarted the check for ever).
+                    probes_left = usize::MAX;
                 }
             }
         }
@@ -344,14 +350,15 @@ fn keyed_hash(name: &[u8], key: u64) -> usize {
 const FIXED_KEY: u64 = 0x9E37_79B1;
 
 /// A key of [`keyed_hash`] from the platform's random bytes, for names
-/// that collide under [`FIXED_KEY`] (the fixed key again when the platform
-/// has none, which leaves only names made to collide slow).
-fn random_key() -> u64 {
-    let mut bytes = [0; 8];
-    match crate::sys::random_bytes(&mut bytes) {
-        Ok(()) => (1 << 16) + u64::from_le_bytes(bytes) % (PRIME - (1 << 16)),
-        Err(_) => FIXED_KEY,
+/// that collide under [`FIXED_KEY`]; `None` when the platform has none.
+fn random_key() -> Option<u64> {
+    #[cfg(test)]
+    if tests::NO_RANDOM.with(core::cell::Cell::get) {
+        return None;
     }
+    let mut bytes = [0; 8];
+    crate::sys::random_bytes(&mut bytes).ok()?;
+    Some((1 << 16) + u64::from_le_bytes(bytes) % (PRIME - (1 << 16)))
 }
 
 /// Bytes in a slot of [`duplicates`]' table: a `u32` (wasm32 memory, and
@@ -370,6 +377,8 @@ mod tests {
     std::thread_local! {
         /// Slots [`duplicates`] went past, taken: names compared beyond the first.
         pub(super) static PROBES: Cell<usize> = const { Cell::new(0) };
+        /// Set: [`random_key`] finds no random bytes, as on a platform without them.
+        pub(super) static NO_RANDOM: Cell<bool> = const { Cell::new(false) };
     }
 
     /// The slots the check of `value` goes past, on this thread.
@@ -409,6 +418,17 @@ mod tests {
             // The fixed key's allowance (4 probes a slot, 2 slots a member), then about one a member.
             assert!(probes < 10 * n, "{what}: {probes} probes for {n} members");
         }
+        // Without random bytes the check goes on under the fixed key: slow
+        // for names made for it, but it ends, and right (review 100: it
+        // restarted for ever).
+        NO_RANDOM.with(|no| no.set(true));
+        let few = object(
+            &mut (0..1usize << 11)
+                .map(|i| (0..11).map(|bit| if i >> bit & 1 == 1 { "myvhlf" } else { "yadbra" }).collect()),
+        );
+        let probes = probes(&few);
+        NO_RANDOM.with(|no| no.set(false));
+        assert!(probes >= (1 << 20), "{probes} probes: the names were made to collide");
         // A duplicate among them is still found.
         let twice = alloc::format!("{},\"item-00007\":1}}", &alike[..alike.len() - 1]);
         assert!(

@@ -86,6 +86,32 @@ pub(crate) const fn text_marks(w: u64) -> u64 {
         & HIGH_BITS
 }
 
+/// The first offset from `i` on whose byte is a quote or a bracket, in
+/// validated text outside strings (ASCII: numbers, literals, commas,
+/// colons, white space), eight bytes a turn; where fewer than eight are
+/// left (the caller goes on byte by byte), or `b.len()`. The marks are
+/// exact up to the lowest, as [`text_marks`]': `[` and `{` (and `]` and
+/// `}`) differ in bit 5 alone, so two tests find all four.
+#[inline(never)]
+pub(crate) const fn structure_end(b: &[u8], i: usize) -> usize {
+    let Some((_, mut rest)) = b.split_at_checked(i) else {
+        return b.len();
+    };
+    while let Some((word, next)) = rest.split_first_chunk::<8>() {
+        let w = u64::from_le_bytes(*word);
+        let folded = w | splat(0x20);
+        let m = ((w ^ splat(b'"')).wrapping_sub(splat(1))
+            | (folded ^ splat(b'{')).wrapping_sub(splat(1))
+            | (folded ^ splat(b'}')).wrapping_sub(splat(1)))
+            & HIGH_BITS;
+        if m != 0 {
+            return b.len() - rest.len() + (m.trailing_zeros() / 8) as usize;
+        }
+        rest = next;
+    }
+    b.len() - rest.len()
+}
+
 /// Past the plain string text from `i` on, eight bytes a turn: printable
 /// ASCII but `"` and `\\`; with `high`, also every byte from 0x80 on (for
 /// skipping validated text, and for the writer, which copies UTF-8 as it

@@ -30,6 +30,7 @@ use super::validator::{ReadError, document, skip_string, skip_value};
 /// assert_eq!(json::parse(b"1 2").unwrap_err().kind, ReadErrorKind::Trailing);
 /// ```
 pub fn parse(b: &[u8]) -> Result<Value<'_>, ReadError> {
+    super::validator::walks_documents();
     let (start, end) = document(b, None)?;
     Ok(Value { raw: span(b, start, end) })
 }

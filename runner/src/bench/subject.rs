@@ -5,14 +5,15 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use crate::Error;
-use crate::call::CallOptions;
+use crate::call::{CallOptions, IntoArgs};
 use crate::crash::judge;
 use crate::error::read;
 use crate::exec::{Module, RunOptions, run};
-use crate::rpc::request_line;
+use crate::rpc::{request_line, request_line_with};
 
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
@@ -22,12 +23,14 @@ pub struct BenchOptions {
     pub compiles: usize,
     /// Tool to call; `None`: the first one tools/list names.
     pub tool: Option<String>,
-    /// Its arguments; `None`: made from its input schema (as `size` makes
-    /// them, [`sample_args`](crate::sample_args)), `{}` if it has none.
-    pub args: Option<Value>,
+    /// Its arguments, sent as they are written (a member named twice and
+    /// escapes included, as `call` sends them); `None`: made from its input
+    /// schema (as `size` makes them, [`sample_args`](crate::sample_args)),
+    /// `{}` if it has none.
+    pub args: Option<Box<RawValue>>,
     /// Calls after the first, in sequence: `(tool, arguments)`, each in a
     /// fresh instance on the same volumes, each measured.
-    pub then: Vec<(String, Value)>,
+    pub then: Vec<(String, Box<RawValue>)>,
     /// The volumes, the network grant and the limits every call runs with, as
     /// `call` takes them. `--data` and `--tmp` are copied afresh for every run
     /// of the sequence, so each run starts from the same files and the
@@ -115,13 +118,15 @@ pub(super) fn prepare(path: &Path, opts: &BenchOptions) -> Result<Subject, Error
             .find(|t| t["name"] == tool.as_str())
             .map(|t| crate::sample_args(&t["inputSchema"]))
             .filter(Value::is_object)
-            .unwrap_or_else(|| json!({})),
+            .unwrap_or_else(|| json!({}))
+            .into_args()?,
     };
     let calls: Vec<(String, String)> = std::iter::once((tool, args))
         .chain(opts.then.iter().cloned())
         .enumerate()
         .map(|(i, (t, args))| {
-            let line = request_line(format!("call-{}", i + 1), "tools/call", json!({"name": t, "arguments": args}));
+            let line =
+                request_line_with(format!("call-{}", i + 1), "tools/call", json!({"name": t}), "arguments", &args);
             (t, line)
         })
         .collect();

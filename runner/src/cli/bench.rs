@@ -5,10 +5,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 use subako_tiny_runner::{
-    BenchOptions, Error, GrowthKind, GrowthOptions, JSONL_SIZES, JsonlWorkload, bench, callgrind_compile_child, growth,
+    BenchOptions, Error, GrowthKind, GrowthOptions, IntoArgs, JSONL_SIZES, JsonlWorkload, bench,
+    callgrind_compile_child, growth,
 };
 
-use super::{CallSpec, read_args};
+use super::{CallSpec, read_args, read_args_text};
 
 /// Compile time, per-call time (median, p10, p90), discover + tools/list time and memory pages, with guest fuel
 /// beside them (wasm operators run: the same on every run of a module that reads no clock and no random bytes).
@@ -151,16 +152,24 @@ impl Bench {
             tool: self.tool_at.clone().or_else(|| spec.tool.clone()),
             calls: self.calls,
             compiles: self.compiles,
-            then: spec.then.calls()?,
+            then: spec
+                .then
+                .texts()?
+                .into_iter()
+                .map(|(t, a)| Ok((t, a.as_str().into_args()?)))
+                .collect::<Result<_, Error>>()?,
             call: {
                 spec.call.check_dirs()?;
                 spec.call.measure_options()
             },
             ..Default::default()
         };
-        o.args = match &self.args_at {
-            Some(args) => Some(json_arg(args)?),
-            None => spec.args()?,
+        // As written, as `call` sends them (review 100: read into a
+        // `Value`, a member named twice was sent once and escapes decoded).
+        o.args = match (&self.args_at, &spec.args, &spec.args_file) {
+            (Some(args), _, _) => Some(read_args_text(Some(args), None)?.as_str().into_args()?),
+            (None, None, None) => None,
+            (None, text, file) => Some(read_args_text(text.as_deref(), file.as_deref())?.as_str().into_args()?),
         };
         if self.compile_instructions {
             o.compile_instructions =

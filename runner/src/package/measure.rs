@@ -6,6 +6,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::call::IntoArgs;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -152,8 +153,8 @@ pub fn measure_row(path: &Path, names: Option<&Path>, authors: &[&str], m: &Meas
             calls: m.calls,
             compiles: m.compiles,
             tool: tool.clone(),
-            args: Some(args),
-            then: m.then.clone(),
+            args: Some(args.into_args()?),
+            then: m.then.iter().map(|(t, a)| Ok((t.clone(), a.into_args()?))).collect::<Result<_, Error>>()?,
             call: m.call.clone(),
             compile_instructions: None,
         };
