@@ -43,14 +43,18 @@ pub(crate) const fn same_at(b: &[u8], from: usize, to: usize, word: &[u8]) -> bo
     true
 }
 
-/// A hash of the bytes `from..to` of `b`, modulo the largest prime below
-/// 2^32 (plain operators: a method such as `wrapping_mul` is a call, and
-/// a call is a step of const evaluation).
+/// The largest prime below 2^32, the modulus of the crate's polynomial
+/// hashes ([`hash_at`] and the duplicate-member check's).
+pub(crate) const PRIME: u64 = 4_294_967_291;
+
+/// A hash of the bytes `from..to` of `b`, modulo [`PRIME`] (plain
+/// operators: a method such as `wrapping_mul` is a call, and a call is a
+/// step of const evaluation).
 pub(crate) const fn hash_at(b: &[u8], from: usize, to: usize) -> u64 {
     let mut h: u64 = 0;
     let mut i = from;
     while i < to {
-        h = (h * 257 + at(b, i) as u64 + 1) % 4_294_967_291;
+        h = (h * 257 + at(b, i) as u64 + 1) % PRIME;
         i += 1;
     }
     h

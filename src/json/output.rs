@@ -13,6 +13,7 @@ use super::scan::{at, span};
 use super::unescape::unescape_into;
 use super::validator::{MAX_DEPTH, ReadErrorKind, number_end, skip_string, skip_value, validate};
 use super::value::{Str, Value};
+use crate::bytes::PRIME;
 use crate::text::Text;
 
 /// How deep a structured value may nest: its answer holds it two levels
@@ -329,9 +330,6 @@ fn duplicates(value: &[u8], start: usize) -> Result<(), Text> {
         return Ok(());
     }
 }
-
-/// A prime below 2^32: [`keyed_hash`] is a polynomial modulo it.
-const PRIME: u64 = 4_294_967_291;
 
 /// `name`'s hash under `key` (a base of 2^16 to [`PRIME`]): a polynomial
 /// in the base modulo [`PRIME`], on which two names of n bytes agree for

@@ -425,11 +425,23 @@ fn counted(json: &mut JsonWriter, value: &impl ToJson) {
     }
 }
 
+/// JSON's `null` as a member or an element, where `None` would need its
+/// type written out (`None::<f64>`).
+///
+/// ```
+/// use subako_tiny::{Reply, json};
+///
+/// let reply = Reply::object(|o| o.field("reading", json::Null).array("last", |a| a.push(1).push(json::Null)));
+/// assert_eq!(reply.structured(), Some(&br#"{"reading":null,"last":[1,null]}"#[..]));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Null;
+
 /// A value an [`ObjectWriter`] or [`ArrayWriter`] can write: text (`str`,
 /// `String`, [`Text`], `char`, a JSON [`Str`]) as a string; integers and
 /// `f64` as numbers (a NaN or an infinity as `null`, as serde_json writes
 /// them), and [`text::fixed`](crate::text::fixed) as a number with that
-/// many decimals (`12.50`); `bool`; `None` as `null`; a slice, array or
+/// many decimals (`12.50`); `bool`; `None` and [`Null`] as `null`; a slice, array or
 /// `Vec` as an array; a [`Value`], [`Object`] or [`Array`] read from JSON
 /// as it was read, less the white space between its tokens (an answer is
 /// one compact line), after a check that it is one whole value: a layer
@@ -476,6 +488,7 @@ to_json! {
     char => |c, out| out.string_of(*c);
     Str<'_> => |s, out| out.string_of(*s);
     bool => |b, out| out.bool(*b);
+    Null => |_n, out| out.null();
     i8 => |n, out| out.int(*n as i64);
     i16 => |n, out| out.int(*n as i64);
     i32 => |n, out| out.int(*n as i64);

@@ -172,7 +172,9 @@ pub fn advice_text(advice: &[Advice]) -> String {
     if advice.is_empty() {
         return "\nstd routines with a cheaper equivalent: none\n".into();
     }
-    let mut s = "\nstd routines with a cheaper equivalent (bytes of their code, and tables):\n".to_string();
+    let mut s = "\nstd routines with a cheaper equivalent (bytes of their code, and tables: at least what \
+                     replacing each saves, as what the compiler inlined into your functions goes too):\n"
+        .to_string();
     for a in advice {
         s += &a.to_text();
     }
@@ -224,7 +226,9 @@ pub fn layers(funcs: &[crate::size::Func], pieces: &[crate::data::Piece]) -> Vec
          compact)",
         "build replies with Reply::object / ObjectWriter, whose output cannot be malformed and is not \
          checked; write a Value read from JSON member by member (o.field(name, …)) rather than whole, \
-         which brings the stricter check (numbers within f64, no member twice)",
+         which brings the stricter check (numbers within f64, no member twice). A record passed through \
+         whole, whose members the tool does not know, has no cheaper way: the check is what keeps a \
+         record from a file or a response from breaking the reply",
     );
     let errno = Layer::new(
         "FsError's messages (words for every WASI errno, linked by `?` on an FsError or its message())",

@@ -48,12 +48,15 @@ const REFRESH: &str = "./size-report --vs-official --feature-costs, then ./size-
 /// time), and, as a module that parses documents, skips over their
 /// containers' numbers and punctuation eight bytes a turn (+244 B, from
 /// 44.75 KiB: author trial 98's GeoJSON, five levels deep, took 2.6 times
-/// the official module's work; 22 % less now), so its budget holds those
-/// and no more.
+/// the official module's work; 22 % less now), and passes their strings
+/// and brackets at about the cost a module that parses nothing does
+/// (+126 B, from 45 KiB: review 101's `[[[[]]]]` took three times that,
+/// review 102's `[1,1,1]` one and a half), so its budget holds those and
+/// no more.
 const TARGETS: [(&str, Allocator, u64); 3] = [
     ("hello", Allocator::Dlmalloc, 16 * KIB),
     ("hello", Allocator::Lean, 12 * KIB),
-    ("rates", Allocator::Dlmalloc, 45 * KIB),
+    ("rates", Allocator::Dlmalloc, 45 * KIB + 256),
 ];
 
 /// Initial memory pages a module may start at (64 KiB each): the 64 KiB

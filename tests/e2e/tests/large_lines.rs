@@ -52,3 +52,21 @@ fn a_line_past_128_mib_and_the_lines_after_it_are_answered() {
         "{answers:?}"
     );
 }
+
+/// The guide's figure (src/guide/limits.md): under the platform's 256 MiB,
+/// a raised limit takes a line of about 70 MiB; the reader holds up to
+/// about three times a line while its buffer doubles.
+#[test]
+fn a_line_of_70_mib_is_answered_under_the_platforms_256_mib() {
+    let module = Module::from_file(probe_package("probe-large-lines", PROBE)).unwrap();
+    let long = 70 << 20;
+    let text = "é".repeat(long / 2);
+    let stdin = request(json!(1), "tools/call", json!({"name": "measure", "arguments": {"text": text}}));
+    drop(text);
+    let opts = RunOptions { stdin: stdin.into_bytes(), ..RunOptions::default() };
+    assert_eq!(opts.memory_limit_bytes, 256 << 20, "the platform's limit");
+    let output = run(&module, &opts).unwrap();
+    assert_eq!(output.exit, Exit::Code(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let answer: Value = serde_json::from_slice(&output.stdout).expect("one JSON line");
+    assert_eq!(answer["result"]["structuredContent"], json!({"bytes": long, "last": "é"}), "{answer}");
+}

@@ -3,12 +3,13 @@
 //! builds it but with its name section kept (`CARGO_PROFILE_RELEASE_STRIP=
 //! false`), with each allocator, holds no function of `core::fmt` and not
 //! `core::panicking::panic_fmt`, by the runner's `size` explain (demangled
-//! names). A probe package that formats a number shows the check finds
-//! `core::fmt` where it is.
+//! names); every other example holds no function of `core::fmt`. A probe
+//! package that formats a number shows the check finds `core::fmt` where
+//! it is.
 
 use std::path::{Path, PathBuf};
 
-use subako_tiny_e2e::{build_unstripped, crate_root, probe_package_with};
+use subako_tiny_e2e::{build_unstripped, crate_root, examples, probe_package_with};
 
 /// The functions of the module at `path` that break the promise, by name.
 fn formatting(path: &Path) -> Vec<String> {
@@ -50,6 +51,34 @@ fn hello_holds_no_core_fmt_and_no_panic_fmt_with_either_allocator() {
         let found = formatting(&module);
         assert!(found.is_empty(), "hello ({dir}) links core::fmt or panic_fmt: {found:#?}");
     }
+}
+
+/// Every example (each API it calls: files, HTTP, PNG, case mapping,
+/// sorting, the typed layers) holds no function of `core::fmt` (review 99:
+/// the check held hello alone). A panic path the compiler could not rule
+/// out (an `expect`, a `Vec` past `isize::MAX`) enters the panic handler
+/// through `panic_fmt`, with a message the handler does not format unless
+/// `panic-message` is on; that entry is allowed here, its formatting is not.
+#[test]
+fn every_example_holds_no_core_fmt() {
+    let root = crate_root();
+    let features: Vec<&str> = examples().iter().flat_map(|(_, f)| f.iter().copied()).collect();
+    let mut args = vec!["-p", "subako-tiny", "--examples"];
+    let joined = features.join(",");
+    if !features.is_empty() {
+        args.extend(["--features", &joined]);
+    }
+    let dir = build_unstripped("every-example", &root, &args).join("examples");
+    let mut found = Vec::new();
+    for (example, _) in examples() {
+        let names: Vec<String> = formatting(&dir.join(format!("{example}.wasm")))
+            .into_iter()
+            .filter(|name| name != "core::panicking::panic_fmt")
+            .map(|name| format!("{example}: {name}"))
+            .collect();
+        found.extend(names);
+    }
+    assert!(found.is_empty(), "examples link core::fmt: {found:#?}");
 }
 
 /// Builds a one-tool probe package (`half`, reading the float `x`) whose
