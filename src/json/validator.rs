@@ -167,8 +167,9 @@ pub(crate) const fn skip(b: &[u8], i: usize) -> usize {
 /// [`skip`]; with `deep`, a run of white space, numbers or a literal
 /// inside a container is passed eight bytes a turn, up to the next quote
 /// or bracket ([`structure_end`]): from a literal's first letter, or from
-/// a byte of white space or a number whose next byte is neither a quote
-/// nor a bracket. Only there: started after every string and bracket too,
+/// a byte of white space or a number whose next byte is white space, a
+/// comma or part of a number (not a quote, a bracket, a colon or a
+/// letter, which starts a run of its own). Only there: started after every string and bracket too,
 /// a call that finds a quote or a bracket a byte or two on cost more than
 /// it saved (review 101: `[[[[]]]]` took twice the work, a list of short
 /// strings a third more); its one gain, indented text (a run after every

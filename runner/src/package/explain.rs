@@ -172,8 +172,9 @@ pub fn advice_text(advice: &[Advice]) -> String {
     if advice.is_empty() {
         return "\nstd routines with a cheaper equivalent: none\n".into();
     }
-    let mut s = "\nstd routines with a cheaper equivalent (bytes of their code, and tables: at least what \
-                     replacing each saves, as what the compiler inlined into your functions goes too):\n"
+    let mut s = "\nstd routines with a cheaper equivalent (bytes of their code, and tables: the least that \
+                     goes with each, as what the compiler inlined into your functions goes too; the equivalent's \
+                     own bytes come back):\n"
         .to_string();
     for a in advice {
         s += &a.to_text();

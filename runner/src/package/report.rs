@@ -406,8 +406,8 @@ impl PackageReport {
             }
             if !shown.is_empty() {
                 s += &format!(
-                    "{who}: std routines with a cheaper equivalent (at least what replacing each saves, as what \
-                     the compiler inlined into your functions goes too):\n"
+                    "{who}: std routines with a cheaper equivalent (the least that goes with each, as what the \
+                     compiler inlined into your functions goes too; the equivalent's own bytes come back):\n"
                 );
                 for a in shown {
                     s += &a.to_text();
